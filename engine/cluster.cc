@@ -1,0 +1,140 @@
+#include "engine/cluster.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace gangplank::engine {
+
+Cluster::Cluster(std::vector<std::string> topology_keys) : topology_(std::move(topology_keys)) {}
+
+NodeId Cluster::AddNode(NodeSpec spec) {
+  const auto id = static_cast<NodeId>(specs_.size());
+  NodeState state;
+  state.free = spec.capacity;
+  state.gpu_free.assign(static_cast<size_t>(std::max(spec.gpu_count, 0)), kMilliPerGpu);
+  total_gpu_milli_ += static_cast<std::int64_t>(state.gpu_free.size()) * kMilliPerGpu;
+  topology_.AddNode(id, spec.labels);
+  specs_.push_back(std::move(spec));
+  states_.push_back(std::move(state));
+  versions_.push_back(0);
+  return id;
+}
+
+NodeId Cluster::Find(const std::string& name) const {
+  for (NodeId id = 0; id < size(); ++id) {
+    if (specs_[id].name == name) return id;
+  }
+  return kNoNode;
+}
+
+void Cluster::SetUnschedulable(NodeId node, bool unschedulable) {
+  specs_.at(node).unschedulable = unschedulable;
+  ++versions_[node];
+}
+
+bool Cluster::Eligible(NodeId node, const PodRequest& request) const {
+  const NodeSpec& s = specs_.at(node);
+  if (s.unschedulable) return false;
+  if (request.WantsGpu() && !request.gpu_models.empty() &&
+      std::find(request.gpu_models.begin(), request.gpu_models.end(), s.gpu_model) == request.gpu_models.end()) {
+    return false;
+  }
+  for (const auto& [key, value] : request.node_selector) {
+    auto it = s.labels.find(key);
+    if (it == s.labels.end() || it->second != value) return false;
+  }
+  for (const Taint& taint : s.taints) {
+    if (taint.effect == "PreferNoSchedule") continue;
+    const bool tolerated = std::any_of(request.tolerations.begin(), request.tolerations.end(),
+                                       [&](const Toleration& t) { return t.Tolerates(taint); });
+    if (!tolerated) return false;
+  }
+  return true;
+}
+
+bool Cluster::HasCapacity(NodeId node, const PodRequest& request) const {
+  const NodeState& st = states_.at(node);
+  if (st.free.cpu_milli < request.host.cpu_milli || st.free.memory_mib < request.host.memory_mib) return false;
+  if (!request.WantsGpu()) return true;
+  if (request.IsSharing()) {
+    return std::any_of(st.gpu_free.begin(), st.gpu_free.end(),
+                       [&](MilliGpu free) { return free >= request.gpu_milli; });
+  }
+  return st.FullyFreeGpus() >= request.gpu_count;
+}
+
+std::string Cluster::CheckAssign(const Allocation& a) const {
+  if (a.node < 0 || a.node >= size()) return "unknown node";
+  const NodeState& st = states_[a.node];
+  if (a.host.cpu_milli < 0 || a.host.memory_mib < 0 || a.milli_per_gpu < 0) return "negative quantity";
+  if (st.free.cpu_milli < a.host.cpu_milli) return "CPU overcommit on " + specs_[a.node].name;
+  if (st.free.memory_mib < a.host.memory_mib) return "memory overcommit on " + specs_[a.node].name;
+  std::vector<int> sorted = a.gpus;
+  std::sort(sorted.begin(), sorted.end());
+  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) return "GPU listed twice";
+  for (int g : sorted) {
+    if (g < 0 || g >= static_cast<int>(st.gpu_free.size())) return "GPU index out of range";
+    if (st.gpu_free[g] < a.milli_per_gpu) return "GPU overcommit on " + specs_[a.node].name;
+  }
+  return {};
+}
+
+void Cluster::Assign(const Allocation& a) {
+  if (std::string why = CheckAssign(a); !why.empty()) throw std::logic_error("Cluster::Assign: " + why);
+  NodeState& st = states_[a.node];
+  st.free.cpu_milli -= a.host.cpu_milli;
+  st.free.memory_mib -= a.host.memory_mib;
+  for (int g : a.gpus) st.gpu_free[g] -= a.milli_per_gpu;
+  allocated_gpu_milli_ += static_cast<std::int64_t>(a.gpus.size()) * a.milli_per_gpu;
+  ++versions_[a.node];
+}
+
+void Cluster::Release(const Allocation& a) {
+  if (a.node < 0 || a.node >= size()) throw std::logic_error("Cluster::Release: unknown node");
+  const NodeSpec& s = specs_[a.node];
+  NodeState& st = states_[a.node];
+  if (st.free.cpu_milli + a.host.cpu_milli > s.capacity.cpu_milli ||
+      st.free.memory_mib + a.host.memory_mib > s.capacity.memory_mib) {
+    throw std::logic_error("Cluster::Release: releasing more CPU or memory than held on " + s.name);
+  }
+  for (int g : a.gpus) {
+    if (g < 0 || g >= static_cast<int>(st.gpu_free.size()) || st.gpu_free[g] + a.milli_per_gpu > kMilliPerGpu) {
+      throw std::logic_error("Cluster::Release: releasing GPU capacity not held on " + s.name);
+    }
+  }
+  st.free.cpu_milli += a.host.cpu_milli;
+  st.free.memory_mib += a.host.memory_mib;
+  for (int g : a.gpus) st.gpu_free[g] += a.milli_per_gpu;
+  allocated_gpu_milli_ -= static_cast<std::int64_t>(a.gpus.size()) * a.milli_per_gpu;
+  ++versions_[a.node];
+}
+
+std::vector<int> DefaultGpuChoice(const NodeState& state, const PodRequest& request) {
+  std::vector<int> gpus;
+  if (!request.WantsGpu()) return gpus;
+  const int n = static_cast<int>(state.gpu_free.size());
+  if (request.IsSharing()) {
+    int best = -1;
+    for (int g = 0; g < n; ++g) {
+      if (state.gpu_free[g] >= request.gpu_milli && (best < 0 || state.gpu_free[g] < state.gpu_free[best])) best = g;
+    }
+    if (best >= 0) gpus.push_back(best);
+    return gpus;
+  }
+  for (int g = 0; g < n && static_cast<int>(gpus.size()) < request.gpu_count; ++g) {
+    if (state.gpu_free[g] == kMilliPerGpu) gpus.push_back(g);
+  }
+  if (static_cast<int>(gpus.size()) < request.gpu_count) gpus.clear();
+  return gpus;
+}
+
+Allocation MakeAllocation(NodeId node, const PodRequest& request, std::vector<int> gpus) {
+  Allocation a;
+  a.node = node;
+  a.host = request.host;
+  a.gpus = std::move(gpus);
+  a.milli_per_gpu = request.WantsGpu() ? request.gpu_milli : 0;
+  return a;
+}
+
+}  // namespace gangplank::engine

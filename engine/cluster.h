@@ -1,0 +1,68 @@
+// The cluster model: nodes, their free capacity and topology. All accounting goes through Assign and
+// Release, which refuse anything that would overcommit a node or a GPU.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/allocation.h"
+#include "engine/node.h"
+#include "engine/request.h"
+#include "engine/topology.h"
+
+namespace gangplank::engine {
+
+class Cluster {
+ public:
+  explicit Cluster(std::vector<std::string> topology_keys = {});
+
+  NodeId AddNode(NodeSpec spec);
+
+  int size() const { return static_cast<int>(specs_.size()); }
+  const NodeSpec& spec(NodeId node) const { return specs_.at(node); }
+  const NodeState& state(NodeId node) const { return states_.at(node); }
+  const Topology& topology() const { return topology_; }
+  // Bumped on every change to a node's free capacity; lets policies cache per-node work.
+  std::uint64_t version(NodeId node) const { return versions_.at(node); }
+  // Node id by name, or kNoNode.
+  NodeId Find(const std::string& name) const;
+
+  void SetUnschedulable(NodeId node, bool unschedulable);
+
+  // Static eligibility: GPU model, node selector, taints (NoSchedule/NoExecute), cordon.
+  bool Eligible(NodeId node, const PodRequest& request) const;
+  // Free CPU, memory and enough GPU capacity right now (ignores eligibility).
+  bool HasCapacity(NodeId node, const PodRequest& request) const;
+  bool Fits(NodeId node, const PodRequest& request) const {
+    return Eligible(node, request) && HasCapacity(node, request);
+  }
+
+  // Why `allocation` cannot be applied (empty when it can): unknown node, repeated GPUs, overcommit.
+  std::string CheckAssign(const Allocation& allocation) const;
+  // Applies an allocation; throws std::logic_error instead of overcommitting anything.
+  void Assign(const Allocation& allocation);
+  // Returns an allocation's resources; throws std::logic_error if they were not held.
+  void Release(const Allocation& allocation);
+
+  std::int64_t total_gpu_milli() const { return total_gpu_milli_; }
+  std::int64_t allocated_gpu_milli() const { return allocated_gpu_milli_; }
+  int total_gpus() const { return static_cast<int>(total_gpu_milli_ / kMilliPerGpu); }
+
+ private:
+  std::vector<NodeSpec> specs_;
+  std::vector<NodeState> states_;
+  std::vector<std::uint64_t> versions_;
+  Topology topology_;
+  std::int64_t total_gpu_milli_ = 0;
+  std::int64_t allocated_gpu_milli_ = 0;
+};
+
+// GPUs a pod would get on a node by the default rule: the lowest-indexed fully free GPUs for whole-GPU
+// pods, the fullest GPU that still fits for a sharing pod (best fit). Empty when none fit.
+std::vector<int> DefaultGpuChoice(const NodeState& state, const PodRequest& request);
+
+// The allocation of `request` on `node` with the given GPUs.
+Allocation MakeAllocation(NodeId node, const PodRequest& request, std::vector<int> gpus);
+
+}  // namespace gangplank::engine

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages gangplank needs that are not yet installed, then the tools that come
+# from npm (see scripts/install-kube-tools.sh). Safe to run again: it does nothing when all is present.
+set -euo pipefail
+
+PACKAGES=(
+  g++ cmake make pkg-config ccache
+  libcpprest-dev libssl-dev nlohmann-json3-dev libsimdjson-dev libyaml-cpp-dev
+  libspdlog-dev libfmt-dev prometheus-cpp-dev libcli11-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  clang libclang-rt-14-dev
+  nodejs npm unzip curl
+)
+
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$pkg")
+  fi
+done
+
+if ((${#missing[@]})); then
+  echo "install-deps: installing ${missing[*]}" >&2
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+if [ -x "$here/install-kube-tools.sh" ]; then
+  "$here/install-kube-tools.sh"
+fi
