@@ -6,3 +6,14 @@ function(gangplank_target_defaults target)
   endif()
   target_compile_features(${target} PUBLIC cxx_std_20)
 endfunction()
+
+# gangplank_add_child_dirs(): add every immediate subfolder that has a CMakeLists.txt, so test and
+# benchmark folders can hold one suite per area without a central list.
+function(gangplank_add_child_dirs)
+  file(GLOB children LIST_DIRECTORIES true ${CMAKE_CURRENT_SOURCE_DIR}/*)
+  foreach(child ${children})
+    if(IS_DIRECTORY ${child} AND EXISTS ${child}/CMakeLists.txt)
+      add_subdirectory(${child})
+    endif()
+  endforeach()
+endfunction()
