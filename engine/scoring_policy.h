@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/allocation.h"
 #include "engine/cluster.h"
 
 namespace gangplank::engine {
@@ -20,6 +21,17 @@ class ScoringPolicy {
   virtual std::string_view Name() const = 0;
   // Called only for nodes where cluster.Fits(node, request). Not const: policies may memoise.
   virtual NodeScore Score(const Cluster& cluster, NodeId node, const PodRequest& request) = 0;
+  // Optional fast path: when HasFastScore(), PlacePod ranks nodes by FastScore (which must equal
+  // Score(...).score) and calls Score only for the node it picks, so policies need not build GPU lists
+  // for every node.
+  virtual bool HasFastScore() const { return false; }
+  virtual double FastScore(const Cluster& cluster, NodeId node, const PodRequest& request) {
+    return Score(cluster, node, request).score;
+  }
+  // Told after the caller applied (or released) an allocation this policy may have chosen, for policies
+  // that remember what runs where (e.g. GPU clustering). Default: nothing to remember.
+  virtual void OnAssigned(const Allocation& /*allocation*/, const PodRequest& /*request*/) {}
+  virtual void OnReleased(const Allocation& /*allocation*/, const PodRequest& /*request*/) {}
 };
 
 }  // namespace gangplank::engine

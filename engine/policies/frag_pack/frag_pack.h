@@ -1,0 +1,35 @@
+// FragPack, gangplank's own fragmentation-aware policy. It keeps FGD's objective (place each pod where the
+// node's expected fragmentation against the typical workload grows least) and changes three things, each
+// measured on the openb replay (see frag_pack.cc):
+//   1. GPUs the node's CPU can no longer feed count as fragment: with the typical GPU task needing r CPU
+//      per GPU, free GPU capacity beyond cpu_free / r is stranded (FragmentationModel's
+//      cpu_stranding_weight). FGD's measure only asks whether one more task fits, so it happily spends a
+//      node's last CPU next to idle GPUs;
+//   2. the exact fragmentation increase ranks nodes, not FGD's integer sigmoid score, which ties whole
+//      ranges of increases and leaves them to chance;
+//   3. equal increases go to the fuller node (BestFit), then the fuller GPU.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/policies/fragmentation/fragmentation_gradient.h"
+
+namespace gangplank::engine::policies {
+
+struct FragPackOptions {
+  std::string name = "fragpack";
+  double cpu_stranding_weight = 1.0;  // 0 turns part 1 off.
+  bool exact_gradient = true;
+  bool best_fit_tie_break = true;
+  // Sharing pods go into a partly used GPU whenever one fits anywhere (measured neutral; off).
+  bool shared_gpu_first = false;
+  bool count_memory = false;
+  TypicalTaskOptions typical;
+};
+
+std::unique_ptr<ScoringPolicy> MakeFragPackPolicy(const std::vector<PodRequest>& workload,
+                                                  const FragPackOptions& options = {});
+
+}  // namespace gangplank::engine::policies

@@ -1,0 +1,73 @@
+#include "engine/policies/registry.h"
+
+#include <stdexcept>
+
+#include "engine/policies/best_fit/best_fit.h"
+#include "engine/policies/dot_prod/dot_prod.h"
+#include "engine/policies/fgd/fgd.h"
+#include "engine/policies/frag_pack/frag_pack.h"
+#include "engine/policies/gpu_clustering/gpu_clustering.h"
+#include "engine/policies/gpu_packing/gpu_packing.h"
+#include "engine/policies/random/random_policy.h"
+
+namespace gangplank::engine::policies {
+
+const std::vector<PolicyInfo>& AllPolicies() {
+  static const std::vector<PolicyInfo> kPolicies = {
+      {"random", "Random", "uniform among fitting nodes"},
+      {"dotprod", "DotProd", "smallest dot product of free (CPU, GPU) and demand"},
+      {"gpuclustering", "GpuClustering", "keep pods with the same GPU request together"},
+      {"gpupacking", "GpuPacking", "partly used GPUs, then used nodes, then idle nodes"},
+      {"bestfit", "BestFit", "least CPU+GPU left after placement"},
+      {"fgd", "FGD", "fragmentation gradient descent (Weng et al., ATC '23)"},
+      {"fragpack", "FragPack (ours)", "fragmentation gradient counting CPU-stranded GPUs, best-fit ties"},
+  };
+  return kPolicies;
+}
+
+const std::vector<PolicyInfo>& VariantPolicies() {
+  static const std::vector<PolicyInfo> kVariants = {
+      {"fgd-bf", "FGD + BestFit ties", "FGD's integer score, equal scores to the fuller node"},
+  };
+  return kVariants;
+}
+
+std::vector<std::string> PolicyNames() {
+  std::vector<std::string> names;
+  for (const PolicyInfo& p : AllPolicies()) names.push_back(p.name);
+  return names;
+}
+
+const PolicyInfo& FindPolicy(std::string_view name) {
+  for (const auto* list : {&AllPolicies(), &VariantPolicies()}) {
+    for (const PolicyInfo& p : *list) {
+      if (p.name == name) return p;
+    }
+  }
+  std::string known;
+  for (const auto* list : {&AllPolicies(), &VariantPolicies()}) {
+    for (const PolicyInfo& p : *list) known += (known.empty() ? "" : ", ") + p.name;
+  }
+  throw std::invalid_argument("unknown policy '" + std::string(name) + "' (known: " + known + ")");
+}
+
+std::unique_ptr<ScoringPolicy> MakePolicy(std::string_view name, const std::vector<PodRequest>& workload,
+                                          std::uint64_t seed) {
+  const std::string& n = FindPolicy(name).name;
+  if (n == "random") return std::make_unique<RandomPolicy>(seed);
+  if (n == "dotprod") return std::make_unique<DotProdPolicy>();
+  if (n == "gpuclustering") return std::make_unique<GpuClusteringPolicy>();
+  if (n == "gpupacking") return std::make_unique<GpuPackingPolicy>();
+  if (n == "bestfit") return std::make_unique<BestFitPolicy>();
+  if (n == "fgd") return MakeFgdPolicy(workload);
+  if (n == "fgd-bf") {
+    FragPackOptions o;
+    o.name = "fgd-bf";
+    o.cpu_stranding_weight = 0;
+    o.exact_gradient = false;
+    return MakeFragPackPolicy(workload, o);
+  }
+  return MakeFragPackPolicy(workload);
+}
+
+}  // namespace gangplank::engine::policies
