@@ -1,0 +1,29 @@
+// gangplank-sim: trace-replay simulator. Subcommands `fragmentation` (openb, the FGD paper's method) and
+// `time` (Philly job trace in virtual time).
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <exception>
+
+#include "simulator/csv_table.h"
+#include "simulator/frag/frag_command.h"
+#include "simulator/time_replay/command.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"gangplank-sim: replays GPU-cluster traces through gangplank's placement engine and writes metrics\n"
+               "and a self-contained HTML report."};
+  app.require_subcommand(1);
+  gangplank::simulator::AddFragmentationCommand(app);
+  gangplank::simulator::AddTimeReplayCommand(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const gangplank::simulator::InputError& e) {
+    std::fprintf(stderr, "gangplank-sim: bad input: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "gangplank-sim: error: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,117 @@
+// Runs the built gangplank-sim binary: bad inputs must fail with a non-zero exit and a message naming the
+// file, line and column; a good run must write its outputs.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+
+namespace {
+
+using ::testing::HasSubstr;
+
+struct Outcome {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr together.
+};
+
+Outcome RunSim(const std::string& args) {
+  const std::string command = std::string(GANGPLANK_SIM_BINARY) + " " + args + " 2>&1";
+  Outcome o;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return o;
+  std::array<char, 4096> buffer{};
+  size_t n = 0;
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) o.output.append(buffer.data(), n);
+  const int status = pclose(pipe);
+  o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return o;
+}
+
+const std::string kData = GANGPLANK_FRAG_TESTDATA;
+
+std::filesystem::path TempDir(const std::string& name) {
+  auto dir = std::filesystem::temp_directory_path() / ("gangplank_cli_test_" + name + "_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  return dir;
+}
+
+TEST(Cli, BadPodFileNamesFileLineAndColumn) {
+  const auto out = TempDir("badpods");
+  Outcome o = RunSim("fragmentation --nodes " + kData + "/tiny_nodes.csv --pods " + kData +
+                  "/bad_pods_milli.csv --seeds 1 --out " + out.string());
+  EXPECT_EQ(o.exit_code, 2) << o.output;
+  EXPECT_THAT(o.output, HasSubstr("bad_pods_milli.csv:3:16: gpu_milli 1500 exceeds one GPU"));
+  EXPECT_FALSE(std::filesystem::exists(out / "report.html"));
+}
+
+TEST(Cli, BadNodeFileNamesFileLineAndColumn) {
+  Outcome o = RunSim("fragmentation --nodes " + kData + "/bad_nodes_negative.csv --pods " + kData +
+                  "/tiny_pods.csv --seeds 1 --out " + TempDir("badnodes").string());
+  EXPECT_EQ(o.exit_code, 2) << o.output;
+  EXPECT_THAT(o.output, HasSubstr("bad_nodes_negative.csv:3:4: negative value -8000 in column 'cpu_milli'"));
+}
+
+TEST(Cli, MissingFileAndUnknownPolicyFail) {
+  Outcome missing = RunSim("fragmentation --nodes /nonexistent.csv --seeds 1 --out " + TempDir("missing").string());
+  EXPECT_NE(missing.exit_code, 0);
+  EXPECT_THAT(missing.output, HasSubstr("/nonexistent.csv"));
+  Outcome unknown = RunSim("fragmentation --policies bestfit,tetris --seeds 1 --out " + TempDir("unknown").string());
+  EXPECT_NE(unknown.exit_code, 0);
+  EXPECT_THAT(unknown.output, HasSubstr("unknown policy 'tetris'"));
+  Outcome bad_seeds = RunSim("fragmentation --seeds 9..3 --out " + TempDir("seeds").string());
+  EXPECT_NE(bad_seeds.exit_code, 0);
+  EXPECT_THAT(bad_seeds.output, HasSubstr("reversed seed range"));
+}
+
+TEST(Cli, HelpDescribesTheSubcommandAndItsEnvironmentVariables) {
+  Outcome o = RunSim("fragmentation --help");
+  EXPECT_EQ(o.exit_code, 0);
+  EXPECT_THAT(o.output, HasSubstr("--policies"));
+  EXPECT_THAT(o.output, HasSubstr("GANGPLANK_SIM_FRAG_SEEDS"));
+  EXPECT_THAT(o.output, HasSubstr("fragpack"));
+  Outcome top = RunSim("--help");
+  EXPECT_EQ(top.exit_code, 0);
+  EXPECT_THAT(top.output, HasSubstr("fragmentation"));
+}
+
+TEST(Cli, SmallRunWritesEveryOutputAndIsQuietWhenNotATerminal) {
+  const auto out = TempDir("ok");
+  Outcome o = RunSim("fragmentation --nodes " + kData + "/tiny_nodes.csv --pods " + kData +
+                  "/tiny_pods.csv --policies bestfit,fragpack --seeds 1..2 --out " + out.string());
+  ASSERT_EQ(o.exit_code, 0) << o.output;
+  EXPECT_THAT(o.output, ::testing::Not(HasSubstr("\r")));  // No progress bar into a pipe.
+  EXPECT_TRUE(std::filesystem::exists(out / "report.html"));
+  EXPECT_TRUE(std::filesystem::exists(out / "summary.json"));
+  EXPECT_TRUE(std::filesystem::exists(out / "curves" / "fragpack_seed2.csv"));
+  std::ifstream summary(out / "summary.csv");
+  std::stringstream text;
+  text << summary.rdbuf();
+  EXPECT_THAT(text.str(), HasSubstr("policy,runs,unallocated_at_100_mean"));
+  EXPECT_THAT(text.str(), HasSubstr("bestfit,2,"));
+  std::filesystem::remove_all(out);
+}
+
+TEST(Cli, FlagsComeFromTheEnvironmentToo) {
+  const auto out = TempDir("env");
+  Outcome o = RunSim("fragmentation --nodes " + kData + "/tiny_nodes.csv --pods " + kData + "/tiny_pods.csv --out " +
+                  out.string() + " --seeds 1");
+  ASSERT_EQ(o.exit_code, 0) << o.output;
+  const std::string env = "GANGPLANK_SIM_FRAG_POLICIES=bestfit GANGPLANK_SIM_FRAG_SEEDS=3 ";
+  const std::string command = env + std::string(GANGPLANK_SIM_BINARY) + " fragmentation --nodes " + kData +
+                              "/tiny_nodes.csv --pods " + kData + "/tiny_pods.csv --out " + out.string() + " > /dev/null 2>&1";
+  ASSERT_EQ(std::system(command.c_str()), 0);
+  EXPECT_TRUE(std::filesystem::exists(out / "curves" / "bestfit_seed3.csv"));
+  EXPECT_FALSE(std::filesystem::exists(out / "curves" / "fgd_seed3.csv"));
+  std::filesystem::remove_all(out);
+}
+
+}  // namespace
