@@ -21,7 +21,8 @@ struct PolicyInfo {
 const std::vector<PolicyInfo>& AllPolicies();
 std::vector<std::string> PolicyNames();
 // Variants kept for analysis, made by name but not part of the default set (e.g. "fgd-bf": FGD's score
-// with ties broken toward the fuller node, which lands near the paper's published FGD figure).
+// with ties broken toward the fuller node; it was the first hint that the paper's simulator does not break
+// ties at random, see simulator/frag/node_order_placement.h).
 const std::vector<PolicyInfo>& VariantPolicies();
 // Info for a name (policies and variants); throws std::invalid_argument listing the known names.
 const PolicyInfo& FindPolicy(std::string_view name);

@@ -27,6 +27,7 @@ struct FragOptions {
   double target = 1.3;
   int threads = 2;
   std::string order = "shuffled";
+  std::string ties = "node-order";
 };
 
 std::vector<std::string> SplitComma(const std::string& text) {
@@ -58,12 +59,14 @@ void Run(const FragOptions& o) {
   {
     frag::ProgressBar bar("fragmentation replay");
     const frag::ArrivalMode mode = o.order == "trace" ? frag::ArrivalMode::kTraceOrder : frag::ArrivalMode::kShuffled;
+    const frag::TieBreak ties = o.ties == "random" ? frag::TieBreak::kRandom : frag::TieBreak::kNodeOrder;
     results = frag::RunFragReplays(nodes, pods, policies, seeds, o.target, o.threads,
-                                   [&bar](int done, int total) { bar.Update(done, total); }, &run_seconds, mode);
+                                   [&bar](int done, int total) { bar.Update(done, total); }, &run_seconds, mode,
+                                   ties);
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const std::vector<frag::PolicySummary> summary = frag::Summarise(results, run_seconds);
-  frag::WriteFragOutputs(o.out, results, summary, frag::FragRunInfo{o.nodes, o.pods, o.target, wall});
+  frag::WriteFragOutputs(o.out, results, summary, frag::FragRunInfo{o.nodes, o.pods, o.target, wall, o.ties});
 
   std::printf("%-14s %18s %16s %16s\n", "policy", "unallocated@100%", "paper", "alloc@end (med)");
   for (const frag::PolicySummary& s : summary) {
@@ -118,6 +121,12 @@ void AddFragmentationCommand(CLI::App& app) {
                   "orders them when shuffling is off)")
       ->envname("GANGPLANK_SIM_FRAG_ORDER")
       ->check(CLI::IsMember({"shuffled", "trace"}))
+      ->capture_default_str();
+  cmd->add_option("--ties", o->ties,
+                  "How equal best scores are broken: 'node-order' (the first node in a seeded random node order,\n"
+                  "as the paper's simulator does; the default) or 'random' (uniformly, as upstream kube-scheduler)")
+      ->envname("GANGPLANK_SIM_FRAG_TIES")
+      ->check(CLI::IsMember({"node-order", "random"}))
       ->capture_default_str();
   cmd->add_option("--out", o->out, "Output directory (created)")->envname("GANGPLANK_SIM_OUT")->capture_default_str();
   cmd->callback([o] { Run(*o); });

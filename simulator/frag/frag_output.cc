@@ -108,6 +108,7 @@ void WriteFragOutputs(const std::string& out_dir, const std::vector<FragReplayRe
   j["pods"] = info.pods_path;
   j["target_ratio"] = info.target_ratio;
   j["wall_seconds"] = info.wall_seconds;
+  j["ties"] = info.ties;
   for (const PolicySummary& s : summary) {
     nlohmann::json p{{"policy", s.policy},
                      {"runs", s.runs},
@@ -141,7 +142,10 @@ void WriteFragOutputs(const std::string& out_dir, const std::vector<FragReplayRe
                     Fixed(info.target_ratio * 100, 0) +
                     "% of the cluster's GPU capacity, placed one by one with no departures and no retries. " +
                     std::to_string(seeds) + " seed(s) per policy; wall time " + Fixed(info.wall_seconds, 1) + " s.");
-  page.AddParagraph("Nodes: " + info.nodes_path + "; pods: " + info.pods_path + ".");
+  page.AddParagraph("Nodes: " + info.nodes_path + "; pods: " + info.pods_path + ". Equal best scores: " +
+                    (info.ties == "random" ? std::string("broken uniformly at random (upstream kube-scheduler).")
+                                           : std::string("first node of a seeded random node order (the paper's "
+                                                         "simulator).")));
   page.AddHeading("Unallocated GPUs when the arrived workload reaches 100% of capacity");
   std::vector<std::vector<std::string>> rows;
   for (const PolicySummary& s : summary) {

@@ -25,6 +25,7 @@ struct FragRunInfo {
   std::string pods_path;
   double target_ratio = 1.3;
   double wall_seconds = 0;
+  std::string ties = "node-order";  // The tie rule, as the --ties flag names it.
 };
 
 // Creates `out_dir` if needed; throws std::runtime_error naming the path on I/O failure.

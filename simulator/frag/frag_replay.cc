@@ -40,16 +40,16 @@ std::vector<size_t> ArrivalOrder(const std::vector<engine::PodRequest>& pods, st
 
 FragReplayResult RunFragReplay(const std::vector<engine::NodeSpec>& nodes,
                                const std::vector<engine::PodRequest>& pods, const std::string& policy_name,
-                               std::uint64_t seed, double target_ratio, ArrivalMode mode) {
+                               std::uint64_t seed, double target_ratio, ArrivalMode mode, TieBreak ties) {
   auto policy = engine::policies::MakePolicy(policy_name, pods, seed ^ 0x2545f4914f6cdd1dULL);
-  FragReplayResult result = RunFragReplay(nodes, pods, *policy, seed, target_ratio, mode);
+  FragReplayResult result = RunFragReplay(nodes, pods, *policy, seed, target_ratio, mode, ties);
   result.policy = policy_name;
   return result;
 }
 
 FragReplayResult RunFragReplay(const std::vector<engine::NodeSpec>& nodes,
                                const std::vector<engine::PodRequest>& pods, engine::ScoringPolicy& policy,
-                               std::uint64_t seed, double target_ratio, ArrivalMode mode) {
+                               std::uint64_t seed, double target_ratio, ArrivalMode mode, TieBreak ties) {
   engine::Cluster cluster;
   for (const auto& n : nodes) cluster.AddNode(n);
   if (cluster.total_gpu_milli() <= 0) throw std::invalid_argument("fragmentation replay: the cluster has no GPUs");
@@ -59,15 +59,21 @@ FragReplayResult RunFragReplay(const std::vector<engine::NodeSpec>& nodes,
   result.seed = seed;
   result.capacity_gpu_milli = cluster.total_gpu_milli();
   const std::vector<size_t> order = ArrivalOrder(pods, cluster.total_gpu_milli(), target_ratio, seed, mode);
-  // Tie-breaking draws from its own stream so the arrival order is the same for every policy.
-  engine::Rng tie_break(seed ^ 0x5bd1e9955bd1e995ULL);
+  // Ties come from their own stream (random draws, or the node order) so the arrival order is the same for
+  // every policy and rule.
+  const std::uint64_t tie_seed = seed ^ 0x5bd1e9955bd1e995ULL;
+  engine::Rng tie_break(tie_seed);
+  std::vector<std::uint32_t> ranks;
+  if (ties == TieBreak::kNodeOrder) ranks = NodeTieRanks(cluster.size(), tie_seed);
   const auto capacity = static_cast<double>(cluster.total_gpu_milli());
   std::int64_t arrived = 0;
   result.curve.reserve(order.size());
   for (size_t index : order) {
     const engine::PodRequest& pod = pods[index];
     arrived += pod.TotalGpuMilli();
-    if (auto allocation = engine::PlacePod(cluster, pod, policy, tie_break)) {
+    auto allocation = ties == TieBreak::kNodeOrder ? PlaceWithNodeOrderTies(cluster, pod, policy, ranks)
+                                                   : engine::PlacePod(cluster, pod, policy, tie_break);
+    if (allocation) {
       cluster.Assign(*allocation);
       policy.OnAssigned(*allocation, pod);
     } else {

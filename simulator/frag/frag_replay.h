@@ -11,6 +11,7 @@
 #include "engine/node.h"
 #include "engine/request.h"
 #include "engine/scoring_policy.h"
+#include "simulator/frag/node_order_placement.h"
 
 namespace gangplank::simulator::frag {
 
@@ -43,17 +44,18 @@ std::vector<size_t> ArrivalOrder(const std::vector<engine::PodRequest>& pods, st
                                  ArrivalMode mode = ArrivalMode::kShuffled);
 
 // One replay. `workload` is what fragmentation-aware policies learn the typical tasks from (the trace's
-// pod list). Throws std::invalid_argument for an unknown policy or an empty GPU cluster.
+// pod list). `ties` says how equal best scores are broken; the default is the paper's simulator's rule
+// (node_order_placement.h). Throws std::invalid_argument for an unknown policy or an empty GPU cluster.
 FragReplayResult RunFragReplay(const std::vector<engine::NodeSpec>& nodes,
                                const std::vector<engine::PodRequest>& pods, const std::string& policy,
                                std::uint64_t seed, double target_ratio = 1.3,
-                               ArrivalMode mode = ArrivalMode::kShuffled);
+                               ArrivalMode mode = ArrivalMode::kShuffled, TieBreak ties = TieBreak::kNodeOrder);
 
 // The same with a policy the caller made (e.g. a variant under study); `policy` must be fresh.
 FragReplayResult RunFragReplay(const std::vector<engine::NodeSpec>& nodes,
                                const std::vector<engine::PodRequest>& pods, engine::ScoringPolicy& policy,
                                std::uint64_t seed, double target_ratio = 1.3,
-                               ArrivalMode mode = ArrivalMode::kShuffled);
+                               ArrivalMode mode = ArrivalMode::kShuffled, TieBreak ties = TieBreak::kNodeOrder);
 
 // Allocation (%) when the arrived workload first reaches `arrived_percent`, linearly interpolated between
 // the two points around it; the last allocation if the curve never gets there.

@@ -15,7 +15,8 @@ std::vector<FragReplayResult> RunFragReplays(const std::vector<engine::NodeSpec>
                                              const std::vector<std::string>& policies,
                                              const std::vector<std::uint64_t>& seeds, double target_ratio,
                                              int threads, const ReplayProgress& progress,
-                                             std::vector<double>* run_seconds, ArrivalMode mode) {
+                                             std::vector<double>* run_seconds, ArrivalMode mode,
+                                             TieBreak ties) {
   const size_t total = policies.size() * seeds.size();
   std::vector<FragReplayResult> results(total);
   std::vector<double> seconds(total, 0);
@@ -30,7 +31,7 @@ std::vector<FragReplayResult> RunFragReplays(const std::vector<engine::NodeSpec>
       try {
         const auto start = std::chrono::steady_clock::now();
         results[job] = RunFragReplay(nodes, pods, policies[job / seeds.size()], seeds[job % seeds.size()],
-                                     target_ratio, mode);
+                                     target_ratio, mode, ties);
         seconds[job] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         if (progress) progress(++done, static_cast<int>(total));
       } catch (...) {

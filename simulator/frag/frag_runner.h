@@ -32,7 +32,8 @@ std::vector<FragReplayResult> RunFragReplays(const std::vector<engine::NodeSpec>
                                              const std::vector<std::uint64_t>& seeds, double target_ratio,
                                              int threads, const ReplayProgress& progress = {},
                                              std::vector<double>* run_seconds = nullptr,
-                                             ArrivalMode mode = ArrivalMode::kShuffled);
+                                             ArrivalMode mode = ArrivalMode::kShuffled,
+                                             TieBreak ties = TieBreak::kNodeOrder);
 
 std::vector<PolicySummary> Summarise(const std::vector<FragReplayResult>& results,
                                      const std::vector<double>& run_seconds = {});

@@ -2,7 +2,8 @@
 // 70% GPU allocation. Each decision is followed by applying and releasing the chosen allocation, so one node
 // changes between decisions as in a replay and memoising policies cannot answer everything from cache.
 // Baseline in the same run: a no-op policy (every node scores 0 through the fast path), i.e. the cost of
-// filtering the nodes alone. The summary prints each policy's median decision time and its ratio to it.
+// filtering the nodes alone. The summary prints each policy's median decision time and its ratio to it,
+// with PlacePod's random ties and with the openb replay's node-order tie rule (node_order_placement.h).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -17,6 +18,7 @@
 #include "engine/policies/registry.h"
 #include "engine/random.h"
 #include "simulator/frag/frag_replay.h"
+#include "simulator/frag/node_order_placement.h"
 #include "simulator/openb/openb_loader.h"
 
 namespace {
@@ -64,10 +66,12 @@ std::unique_ptr<engine::ScoringPolicy> Make(const std::string& name, const Fixtu
   return engine::policies::MakePolicy(name, f.workload, 1);
 }
 
-// One decision plus apply/release of its result; returns whether a node was found.
+// One decision plus apply/release of its result; returns whether a node was found. With `ranks`, ties go
+// by node order as in the openb replay; without, PlacePod draws at random.
 bool Decide(engine::Cluster& cluster, const engine::PodRequest& pod, engine::ScoringPolicy& policy,
-            engine::Rng& rng) {
-  auto a = engine::PlacePod(cluster, pod, policy, rng);
+            engine::Rng& rng, const std::vector<std::uint32_t>* ranks = nullptr) {
+  auto a = ranks ? simulator::frag::PlaceWithNodeOrderTies(cluster, pod, policy, *ranks)
+                 : engine::PlacePod(cluster, pod, policy, rng);
   if (!a) return false;
   cluster.Assign(*a);
   policy.OnAssigned(*a, pod);
@@ -92,17 +96,19 @@ void BM_Decision(benchmark::State& state, const std::string& name) {
 }
 
 // Median of individually timed decisions, after one warm-up pass over the probes.
-double MedianMicros(const std::string& name) {
+double MedianMicros(const std::string& name, bool node_order) {
   const Fixture& f = LoadedCluster();
   engine::Cluster cluster = f.cluster;
   auto policy = Make(name, f);
   engine::Rng rng(3);
-  for (const auto& p : f.probes) Decide(cluster, p, *policy, rng);
+  const std::vector<std::uint32_t> ranks = simulator::frag::NodeTieRanks(cluster.size(), 42);
+  const std::vector<std::uint32_t>* tie_ranks = node_order ? &ranks : nullptr;
+  for (const auto& p : f.probes) Decide(cluster, p, *policy, rng, tie_ranks);
   std::vector<double> micros;
   for (int round = 0; round < 3; ++round) {
     for (const auto& p : f.probes) {
       const auto t0 = std::chrono::steady_clock::now();
-      Decide(cluster, p, *policy, rng);
+      Decide(cluster, p, *policy, rng, tie_ranks);
       micros.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
     }
   }
@@ -132,12 +138,14 @@ int main(int argc, char** argv) {
               f.cluster.size(),
               100.0 * static_cast<double>(f.cluster.allocated_gpu_milli()) / static_cast<double>(f.cluster.total_gpu_milli()),
               3 * f.probes.size());
-  const double base = MedianMicros("noop");
-  std::printf("%-16s %12s %18s\n", "policy", "median us", "ratio to no-op");
-  std::printf("%-16s %12.2f %18.2f\n", "noop (baseline)", base, 1.0);
+  const double base = MedianMicros("noop", false);
+  const double base_ordered = MedianMicros("noop", true);
+  std::printf("%-16s %14s %8s %16s %8s\n", "policy", "random ties us", "ratio", "node-order us", "ratio");
+  std::printf("%-16s %14.2f %8.2f %16.2f %8.2f\n", "noop (baseline)", base, 1.0, base_ordered, 1.0);
   for (const std::string& name : engine::policies::PolicyNames()) {
-    const double m = MedianMicros(name);
-    std::printf("%-16s %12.2f %18.2f\n", name.c_str(), m, m / base);
+    const double m = MedianMicros(name, false);
+    const double o = MedianMicros(name, true);
+    std::printf("%-16s %14.2f %8.2f %16.2f %8.2f\n", name.c_str(), m, m / base, o, o / base_ordered);
   }
   return 0;
 }

@@ -1,7 +1,9 @@
 // Score scale shared by the baselines that mirror kube-scheduler score plugins, as the FGD paper's
-// simulator ran them: every plugin returns an integer 0..100, and equal best scores are broken at random
-// (PlacePod does that). The integer truncation is part of each baseline's behaviour: it decides which
-// nodes tie, so the baselines keep it to reproduce the published numbers.
+// simulator ran them: every plugin returns an integer 0..100. The integer truncation is part of each
+// baseline's behaviour: it decides which nodes tie, so the baselines keep it to reproduce the published
+// numbers. How ties are broken is the caller's business: PlacePod draws at random (upstream
+// kube-scheduler); the paper's simulator took the first node of a seeded random node order, which the
+// openb replay reproduces (simulator/frag/node_order_placement.h) and which its published numbers need.
 #pragma once
 
 #include <cmath>

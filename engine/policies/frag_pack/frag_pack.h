@@ -6,7 +6,7 @@
 //      cpu_stranding_weight). FGD's measure only asks whether one more task fits, so it happily spends a
 //      node's last CPU next to idle GPUs;
 //   2. the exact fragmentation increase ranks nodes, not FGD's integer sigmoid score, which ties whole
-//      ranges of increases and leaves them to chance;
+//      ranges of increases and leaves them to the caller's tie rule;
 //   3. equal increases go to the fuller node (BestFit), then the fuller GPU.
 #pragma once
 

@@ -2,7 +2,7 @@
 //   partly used GPUs suffice        -> 100 - (free share of the GPUs used)/10, at least 50
 //   needs fully free GPUs, node used -> 50 - fully free GPUs taken, at least 33
 //   node entirely idle              -> 33 - its GPU count (never below that count)
-// Pods without GPUs score 0 everywhere (placed at random). GPUs: fullest fitting first.
+// Pods without GPUs score 0 everywhere (placed by the caller's tie rule). GPUs: fullest fitting first.
 #pragma once
 
 #include "engine/scoring_policy.h"

@@ -121,5 +121,38 @@ TEST(Random, SameSeedSameChoicesDifferentSeedsDiffer) {
   EXPECT_NE(run(5), run(6));
 }
 
+// Random keeps its randomness in the scores (like the paper's RandomScore plugin), so even a caller that
+// breaks ties by node order picks uniformly. Four identical nodes, 4000 decisions where the first node with
+// the best score wins and nothing is assigned (OnAssigned only advances the draw): each node should win
+// about 1000 times; a tie-dependent policy would give node 0 all 4000. Scores lie in [0, 1), stay fixed
+// within one decision and change after a placement is reported.
+TEST(Random, ScoresPickUniformlyEvenWithFirstNodeTies) {
+  Cluster c;
+  for (int i = 0; i < 4; ++i) c.AddNode(Node("n" + std::to_string(i), 8));
+  RandomPolicy policy(3);
+  const PodRequest pod = Pod(1, 1000);
+  std::vector<int> wins(4, 0);
+  for (int d = 0; d < 4000; ++d) {
+    NodeId best = 0;
+    double best_score = -1;
+    for (NodeId n = 0; n < 4; ++n) {
+      const double s = policy.FastScore(c, n, pod);
+      ASSERT_GE(s, 0.0);
+      ASSERT_LT(s, 1.0);
+      EXPECT_EQ(s, policy.FastScore(c, n, pod));
+      if (s > best_score) {
+        best = n;
+        best_score = s;
+      }
+    }
+    ++wins[static_cast<size_t>(best)];
+    policy.OnAssigned(Allocation{}, pod);
+  }
+  for (int w : wins) {
+    EXPECT_GT(w, 850);
+    EXPECT_LT(w, 1150);
+  }
+}
+
 }  // namespace
 }  // namespace gangplank::engine::policies

@@ -67,6 +67,9 @@ TEST(Cli, MissingFileAndUnknownPolicyFail) {
   Outcome unknown = RunSim("fragmentation --policies bestfit,tetris --seeds 1 --out " + TempDir("unknown").string());
   EXPECT_NE(unknown.exit_code, 0);
   EXPECT_THAT(unknown.output, HasSubstr("unknown policy 'tetris'"));
+  Outcome bad_ties = RunSim("fragmentation --ties coin --seeds 1 --out " + TempDir("ties").string());
+  EXPECT_NE(bad_ties.exit_code, 0);
+  EXPECT_THAT(bad_ties.output, HasSubstr("--ties"));
   Outcome bad_seeds = RunSim("fragmentation --seeds 9..3 --out " + TempDir("seeds").string());
   EXPECT_NE(bad_seeds.exit_code, 0);
   EXPECT_THAT(bad_seeds.output, HasSubstr("reversed seed range"));
@@ -77,6 +80,7 @@ TEST(Cli, HelpDescribesTheSubcommandAndItsEnvironmentVariables) {
   EXPECT_EQ(o.exit_code, 0);
   EXPECT_THAT(o.output, HasSubstr("--policies"));
   EXPECT_THAT(o.output, HasSubstr("GANGPLANK_SIM_FRAG_SEEDS"));
+  EXPECT_THAT(o.output, HasSubstr("GANGPLANK_SIM_FRAG_TIES"));
   EXPECT_THAT(o.output, HasSubstr("fragpack"));
   Outcome top = RunSim("--help");
   EXPECT_EQ(top.exit_code, 0);
@@ -98,6 +102,26 @@ TEST(Cli, SmallRunWritesEveryOutputAndIsQuietWhenNotATerminal) {
   EXPECT_THAT(text.str(), HasSubstr("policy,runs,unallocated_at_100_mean"));
   EXPECT_THAT(text.str(), HasSubstr("bestfit,2,"));
   std::filesystem::remove_all(out);
+}
+
+std::string ReadFile(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+TEST(Cli, TheTieRuleIsRecordedInTheOutputs) {
+  for (const std::string ties : {"node-order", "random"}) {
+    const auto out = TempDir("ties_" + ties);
+    Outcome o = RunSim("fragmentation --nodes " + kData + "/tiny_nodes.csv --pods " + kData +
+                       "/tiny_pods.csv --policies fgd --seeds 1 --ties " + ties + " --out " + out.string());
+    ASSERT_EQ(o.exit_code, 0) << o.output;
+    EXPECT_THAT(ReadFile(out / "summary.json"), HasSubstr("\"" + ties + "\""));
+    EXPECT_THAT(ReadFile(out / "report.html"),
+                HasSubstr(ties == "random" ? "broken uniformly at random" : "seeded random node order"));
+    std::filesystem::remove_all(out);
+  }
 }
 
 TEST(Cli, FlagsComeFromTheEnvironmentToo) {
