@@ -1,0 +1,68 @@
+#include "extender/decisions/filter.h"
+
+#include "extender/decisions/pod_role.h"
+#include "extender/decisions/reasons.h"
+
+namespace gangplank::extender {
+namespace {
+
+// The rejection every node gets when the pod's queue cannot take it, or nothing.
+std::optional<Rejection> QueueLimit(const StateView& view, const PodRole& role, const engine::PodRequest& request) {
+  if (role.queue.empty() || !request.WantsGpu() || role.reservation_held) return std::nullopt;
+  const QueueConfig* queue = view.FindQueue(role.queue);
+  if (queue == nullptr || !queue->limit_gpus) return std::nullopt;
+  const std::int64_t used = view.QueueUsageMilli(role.queue);
+  const std::int64_t limit = static_cast<std::int64_t>(*queue->limit_gpus) * engine::kMilliPerGpu;
+  if (used + request.TotalGpuMilli() <= limit) return std::nullopt;
+  return Rejection{"queue_limit",
+                   "queue " + role.queue + " at its limit of " + FormatGpus(limit) + " GPUs (uses " + FormatGpus(used) +
+                       ", pod needs " + FormatGpus(request.TotalGpuMilli()) + ")",
+                   false};
+}
+
+}  // namespace
+
+FilterVerdicts FilterNodes(const StateView& view, const PodInfo& pod, const engine::PodRequest& request,
+                           const std::vector<std::string_view>& candidates) {
+  FilterVerdicts out;
+  out.passed.reserve(candidates.size());
+  const PodRole role = RoleOf(view, pod);
+  const std::optional<Rejection> queue_limit = QueueLimit(view, role, request);
+  auto reject = [&](std::string_view name, const Rejection& r) {
+    (r.resolvable ? out.failed : out.unresolvable).insert_or_assign(std::string(name), r.reason);
+    out.kinds.push_back(r.kind);
+  };
+  const engine::Cluster& cluster = view.cluster();
+  const std::vector<engine::NodeId> ids = view.FindNodes(candidates);
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    const std::string_view name = candidates[i];
+    if (i + 4 < candidates.size() && ids[i + 4] != engine::kNoNode) {
+      __builtin_prefetch(cluster.state(ids[i + 4]).gpu_free.data());  // The per-GPU array is its own allocation.
+    }
+    if (queue_limit) {
+      reject(name, *queue_limit);
+      continue;
+    }
+    if (!role.planned_node.empty() && name != role.planned_node) {
+      reject(name, {"planned_elsewhere", "pod is planned for node " + role.planned_node + " by gangplank's admission plan",
+                    false});
+      continue;
+    }
+    const engine::NodeId id = ids[i];
+    if (id == engine::kNoNode) {
+      reject(name, {"unknown_node", "node is not in gangplank's cache yet", true});
+      continue;
+    }
+    // A held reservation is this pod's own capacity: the node fits it by construction, but static
+    // eligibility (cordon, taints added since the plan) still applies.
+    const bool fits = role.reservation_held ? cluster.Eligible(id, request) : cluster.Fits(id, request);
+    if (fits) {
+      out.passed.push_back(i);
+    } else {
+      reject(name, ExplainNoFit(view, id, request));
+    }
+  }
+  return out;
+}
+
+}  // namespace gangplank::extender

@@ -1,0 +1,24 @@
+// The preempt verb's decision: of kube-scheduler's candidate victim sets, keep only those that take
+// whole gangs (a gang's members on the same node are added; a gang with members elsewhere rules the
+// node out), leave every other queue at or above its guaranteed GPUs, and actually make room for the
+// pod in the engine's books. Victims are answered by UID, highest priority first.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "engine/request.h"
+#include "extender/protocol/extender_types.h"
+#include "extender/state/state_view.h"
+
+namespace gangplank::extender {
+
+struct PreemptVerdicts {
+  ExtenderPreemptionResult result;
+  std::map<std::string, std::string> dropped;  // Node -> why its victim set was refused.
+};
+
+PreemptVerdicts SelectVictims(const StateView& view, const PodInfo& pod, const engine::PodRequest& request,
+                              const std::map<std::string, MetaVictims>& candidates);
+
+}  // namespace gangplank::extender

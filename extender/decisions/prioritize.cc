@@ -1,0 +1,85 @@
+#include "extender/decisions/prioritize.h"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_set>
+
+#include "extender/decisions/pod_role.h"
+
+namespace gangplank::extender {
+namespace {
+
+// Per topology level, the domains that hold other members of the pod's gang.
+std::vector<std::unordered_set<engine::DomainId>> GangDomains(const StateView& view, const PodInfo& pod,
+                                                             const PodRole& role) {
+  const engine::Topology& topology = view.cluster().topology();
+  std::vector<std::unordered_set<engine::DomainId>> domains;
+  if (role.gang.empty() || topology.levels() == 0) return domains;
+  domains.resize(static_cast<size_t>(topology.levels()));
+  bool any = false;
+  for (const std::string& uid : view.GangMembers(role.gang)) {
+    if (uid == pod.uid) continue;
+    const PodRecord* member = view.FindPod(uid);
+    if (member == nullptr || !member->allocation) continue;
+    const auto& path = topology.path(member->allocation->node);
+    for (int level = 0; level < topology.levels(); ++level) {
+      if (path[level] != engine::kNoDomain) domains[level].insert(path[level]), any = true;
+    }
+  }
+  if (!any) domains.clear();
+  return domains;
+}
+
+// 1 when the node shares the narrowest level with a gang member, falling to 0 when it shares none.
+double TopologyCloseness(const engine::Topology& topology, engine::NodeId node,
+                         const std::vector<std::unordered_set<engine::DomainId>>& gang_domains) {
+  const auto& path = topology.path(node);
+  for (int level = topology.levels() - 1; level >= 0; --level) {
+    if (path[level] != engine::kNoDomain && gang_domains[level].count(path[level])) {
+      return static_cast<double>(level + 1) / topology.levels();
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+std::vector<HostPriority> PrioritizeNodes(const StateView& view, const PodInfo& pod, const engine::PodRequest& request,
+                                          const std::vector<std::string_view>& candidates,
+                                          engine::ScoringPolicy& policy) {
+  std::vector<HostPriority> out(candidates.size());
+  for (size_t i = 0; i < candidates.size(); ++i) out[i].host = std::string(candidates[i]);
+  const PodRole role = RoleOf(view, pod);
+  if (!role.planned_node.empty()) {
+    for (auto& p : out) p.score = p.host == role.planned_node ? kMaxExtenderPriority : kMinExtenderPriority;
+    return out;
+  }
+  const engine::Cluster& cluster = view.cluster();
+  std::vector<engine::NodeId> ids(candidates.size(), engine::kNoNode);
+  std::vector<double> raw(candidates.size(), 0);
+  double lo = 0, hi = 0;
+  bool any = false;
+  const std::vector<engine::NodeId> found = view.FindNodes(candidates);
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    const engine::NodeId id = found[i];
+    if (i + 4 < candidates.size() && found[i + 4] != engine::kNoNode) {
+      __builtin_prefetch(cluster.state(found[i + 4]).gpu_free.data());
+    }
+    if (id == engine::kNoNode || !cluster.Fits(id, request)) continue;
+    ids[i] = id;
+    raw[i] = policy.Score(cluster, id, request).score;
+    lo = any ? std::min(lo, raw[i]) : raw[i];
+    hi = any ? std::max(hi, raw[i]) : raw[i];
+    any = true;
+  }
+  const auto gang_domains = GangDomains(view, pod, role);
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    if (ids[i] == engine::kNoNode) continue;
+    double score = hi > lo ? (raw[i] - lo) / (hi - lo) : 1.0;
+    if (!gang_domains.empty()) score = 0.5 * score + 0.5 * TopologyCloseness(cluster.topology(), ids[i], gang_domains);
+    out[i].score = std::lround(score * static_cast<double>(kMaxExtenderPriority));
+  }
+  return out;
+}
+
+}  // namespace gangplank::extender

@@ -1,0 +1,118 @@
+#include "extender/decisions/reasons.h"
+
+#include <algorithm>
+
+#include "extender/protocol/conventions.h"
+
+namespace gangplank::extender {
+namespace {
+
+std::string Join(const std::vector<std::string>& items, std::string_view sep) {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : std::string(sep)) + item;
+  return out;
+}
+
+std::string Plural(std::int64_t n, std::string_view one, std::string_view many) {
+  return std::to_string(n) + " " + std::string(n == 1 ? one : many);
+}
+
+std::optional<Rejection> ExplainIneligible(const engine::NodeSpec& spec, const engine::PodRequest& r) {
+  if (spec.unschedulable) return Rejection{"cordoned", "node is cordoned (unschedulable)", false};
+  if (r.WantsGpu() && !r.gpu_models.empty() &&
+      std::find(r.gpu_models.begin(), r.gpu_models.end(), spec.gpu_model) == r.gpu_models.end()) {
+    const std::string have = spec.gpu_model.empty() ? "no GPU model label (" + std::string(kGpuProductLabel) + ")"
+                                                    : "GPU model " + spec.gpu_model;
+    return Rejection{"gpu_model", "node has " + have + ", pod allows only " + Join(r.gpu_models, "|"), false};
+  }
+  for (const auto& [key, value] : r.node_selector) {
+    auto it = spec.labels.find(key);
+    if (it == spec.labels.end()) {
+      return Rejection{"node_selector", "node lacks label " + key + " (pod's nodeSelector wants " + value + ")", false};
+    }
+    if (it->second != value) {
+      return Rejection{"node_selector",
+                       "node label " + key + " is " + it->second + ", pod's nodeSelector wants " + value, false};
+    }
+  }
+  for (const engine::Taint& taint : spec.taints) {
+    if (taint.effect == "PreferNoSchedule") continue;
+    const bool tolerated = std::any_of(r.tolerations.begin(), r.tolerations.end(),
+                                       [&](const engine::Toleration& t) { return t.Tolerates(taint); });
+    if (!tolerated) {
+      return Rejection{"taint", "node has taint " + taint.key + (taint.value.empty() ? "" : "=" + taint.value) + ":" +
+                                    taint.effect + " that the pod does not tolerate",
+                       false};
+    }
+  }
+  return std::nullopt;
+}
+
+Rejection ExplainGpus(const StateView& view, engine::NodeId node, const engine::NodeSpec& spec,
+                      const engine::NodeState& st, const engine::PodRequest& r) {
+  if (r.IsSharing()) {
+    const engine::MilliGpu most = st.gpu_free.empty() ? 0 : *std::max_element(st.gpu_free.begin(), st.gpu_free.end());
+    if (spec.gpu_count == 0) return Rejection{"gpu_total", "needs a share of a GPU, node has no GPUs", false};
+    return Rejection{"gpu_share",
+                     "needs " + std::to_string(r.gpu_milli) + " milli-GPU on one GPU, the most free on any GPU is " +
+                         std::to_string(most),
+                     true};
+  }
+  if (spec.gpu_count < r.gpu_count) {
+    return Rejection{"gpu_total",
+                     "needs " + Plural(r.gpu_count, "GPU", "GPUs") + ", node has only " + std::to_string(spec.gpu_count) +
+                         " in total",
+                     false};
+  }
+  const int free = st.FullyFreeGpus();
+  const int reserved = view.ReservedWholeGpus(node);
+  std::string reason = "needs " + Plural(r.gpu_count, "free GPU", "free GPUs") + ", node has " + std::to_string(free);
+  if (reserved > 0) reason += " (" + std::to_string(reserved) + " more reserved for planned pods)";
+  // Evicting bound pods can free everything but what planned pods hold.
+  const bool resolvable = spec.gpu_count - reserved >= r.gpu_count;
+  return Rejection{reserved > 0 && !resolvable ? "gpu_reserved" : "gpu_free", std::move(reason), resolvable};
+}
+
+}  // namespace
+
+std::string FormatGpus(std::int64_t milli) {
+  if (milli % 1000 == 0) return std::to_string(milli / 1000);
+  std::string frac = std::to_string(milli % 1000 + 1000).substr(1);
+  while (!frac.empty() && frac.back() == '0') frac.pop_back();
+  return std::to_string(milli / 1000) + "." + frac;
+}
+
+std::string FormatCpu(std::int64_t milli) {
+  return milli % 1000 == 0 ? std::to_string(milli / 1000) : std::to_string(milli) + "m";
+}
+
+std::string FormatMemory(std::int64_t mib) {
+  return mib % 1024 == 0 ? std::to_string(mib / 1024) + "Gi" : std::to_string(mib) + "Mi";
+}
+
+Rejection ExplainNoFit(const StateView& view, engine::NodeId node, const engine::PodRequest& r) {
+  const engine::Cluster& cluster = view.cluster();
+  const engine::NodeSpec& spec = cluster.spec(node);
+  const engine::NodeState& st = cluster.state(node);
+  if (auto ineligible = ExplainIneligible(spec, r)) return *ineligible;
+  if (st.free.cpu_milli < r.host.cpu_milli) {
+    if (spec.capacity.cpu_milli < r.host.cpu_milli) {
+      return Rejection{"cpu", "needs " + FormatCpu(r.host.cpu_milli) + " CPU, node has " +
+                                  FormatCpu(spec.capacity.cpu_milli) + " allocatable in total", false};
+    }
+    return Rejection{"cpu", "needs " + FormatCpu(r.host.cpu_milli) + " CPU, node has " + FormatCpu(st.free.cpu_milli) +
+                                " free", true};
+  }
+  if (st.free.memory_mib < r.host.memory_mib) {
+    if (spec.capacity.memory_mib < r.host.memory_mib) {
+      return Rejection{"memory", "needs " + FormatMemory(r.host.memory_mib) + " memory, node has " +
+                                     FormatMemory(spec.capacity.memory_mib) + " allocatable in total", false};
+    }
+    return Rejection{"memory", "needs " + FormatMemory(r.host.memory_mib) + " memory, node has " +
+                                   FormatMemory(st.free.memory_mib) + " free", true};
+  }
+  if (r.WantsGpu()) return ExplainGpus(view, node, spec, st, r);
+  return Rejection{"other", "does not fit (engine)", true};
+}
+
+}  // namespace gangplank::extender

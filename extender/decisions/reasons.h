@@ -1,0 +1,29 @@
+// Why a node was rejected, in words a person understands, plus a short kind for metrics labels.
+// The verdict itself always comes from the engine (Cluster::Eligible / HasCapacity); these functions
+// only explain it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "engine/cluster.h"
+#include "extender/state/state_view.h"
+
+namespace gangplank::extender {
+
+struct Rejection {
+  std::string_view kind;  // Metrics label: cordoned, taint, node_selector, gpu_model, cpu, memory, ...
+  std::string reason;
+  bool resolvable = true;  // Whether evicting pods on the node could make room (FailedNodes).
+};
+
+// Why `request` does not fit on `node` although the engine says so. Never empty.
+Rejection ExplainNoFit(const StateView& view, engine::NodeId node, const engine::PodRequest& request);
+
+// "64", "0.5" (GPUs from milli-GPU); "4000m" style CPU; "512Mi" / "2Gi" memory.
+std::string FormatGpus(std::int64_t milli);
+std::string FormatCpu(std::int64_t milli);
+std::string FormatMemory(std::int64_t mib);
+
+}  // namespace gangplank::extender

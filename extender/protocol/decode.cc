@@ -1,0 +1,485 @@
+#include "extender/protocol/decode.h"
+
+#include <simdjson.h>
+
+#include <cctype>
+
+#include "extender/protocol/decode_error.h"
+
+namespace gangplank::extender {
+
+namespace sj = simdjson::ondemand;
+
+struct RequestDecoder::Parsers {
+  sj::parser body;
+  sj::parser item;  // Second parser: reads a node item's name while `body` holds the whole request.
+};
+
+namespace {
+
+std::string Describe(simdjson::error_code e) {
+  switch (e) {
+    case simdjson::EMPTY: return "empty body: expected a JSON object";
+    case simdjson::TAPE_ERROR: return "malformed JSON";
+    case simdjson::INCOMPLETE_ARRAY_OR_OBJECT: return "truncated JSON: an object or array is not closed";
+    case simdjson::UNCLOSED_STRING: return "truncated JSON: a string is not closed";
+    case simdjson::UTF8_ERROR: return "invalid UTF-8";
+    case simdjson::UNESCAPED_CHARS: return "control character inside a string";
+    case simdjson::STRING_ERROR: return "invalid string escape";
+    case simdjson::NUMBER_ERROR: return "malformed number";
+    case simdjson::NUMBER_OUT_OF_RANGE: return "number out of range";
+    case simdjson::T_ATOM_ERROR: case simdjson::F_ATOM_ERROR: case simdjson::N_ATOM_ERROR:
+      return "malformed literal (true, false or null)";
+    case simdjson::TRAILING_CONTENT: return "unexpected content after the JSON value";
+    case simdjson::DEPTH_ERROR: return "JSON nested too deeply";
+    case simdjson::CAPACITY: return "body too large to parse";
+    default: return std::string("invalid JSON (") + simdjson::error_message(e) + ")";
+  }
+}
+
+[[noreturn]] void Fail(simdjson::error_code e) { throw DecodeError("", Describe(e)); }
+
+template <typename T>
+T Take(simdjson::simdjson_result<T>&& result) {
+  T value;
+  if (auto e = std::move(result).get(value)) Fail(e);
+  return value;
+}
+
+const char* TypeName(sj::json_type t) {
+  switch (t) {
+    case sj::json_type::array: return "an array";
+    case sj::json_type::object: return "an object";
+    case sj::json_type::number: return "a number";
+    case sj::json_type::string: return "a string";
+    case sj::json_type::boolean: return "a boolean";
+    case sj::json_type::null: return "null";
+  }
+  return "an unknown value";
+}
+
+sj::json_type TypeOf(sj::value& v) { return Take(v.type()); }
+
+[[noreturn]] void WrongType(const char* expected, sj::json_type got) {
+  throw DecodeError("", std::string("expected ") + expected + ", got " + TypeName(got));
+}
+
+// True (and the literal consumed) when v is null.
+bool IsNull(sj::value& v) {
+  if (TypeOf(v) != sj::json_type::null) return false;
+  if (!Take(v.is_null())) throw DecodeError("", "malformed literal (expected null)");
+  return true;
+}
+
+sj::object ObjectOf(sj::value& v) {
+  const auto t = TypeOf(v);
+  if (t != sj::json_type::object) WrongType("an object", t);
+  return Take(v.get_object());
+}
+
+sj::array ArrayOf(sj::value& v) {
+  const auto t = TypeOf(v);
+  if (t != sj::json_type::array) WrongType("an array", t);
+  return Take(v.get_array());
+}
+
+std::string StringOf(sj::value& v) {
+  const auto t = TypeOf(v);
+  if (t != sj::json_type::string) WrongType("a string", t);
+  return std::string(Take(v.get_string()));
+}
+
+// A string, with null read as "" (Go leaves the field empty).
+std::string NullableString(sj::value& v) { return IsNull(v) ? std::string() : StringOf(v); }
+
+std::int64_t Int64Of(sj::value& v) {
+  const auto t = TypeOf(v);
+  if (t != sj::json_type::number) WrongType("an integer", t);
+  return Take(v.get_int64());
+}
+
+bool BoolOf(sj::value& v) {
+  const auto t = TypeOf(v);
+  if (t != sj::json_type::boolean) WrongType("a boolean", t);
+  return Take(v.get_bool());
+}
+
+bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Calls f(key, value) for each field; errors inside get the key prepended to their path.
+template <typename F>
+void ForEachField(sj::object object, F&& f) {
+  for (auto field_result : object) {
+    sj::field field = Take(std::move(field_result));
+    const std::string_view key = Take(field.unescaped_key());
+    sj::value value = field.value();
+    try {
+      f(key, value);
+    } catch (const DecodeError& e) {
+      throw e.Within(std::string(key));
+    }
+  }
+}
+
+// Fields of an object, or nothing for null.
+template <typename F>
+void ForEachFieldOrNull(sj::value& v, F&& f) {
+  if (IsNull(v)) return;
+  ForEachField(ObjectOf(v), std::forward<F>(f));
+}
+
+template <typename F>
+void ForEachElementOrNull(sj::value& v, F&& f) {
+  if (IsNull(v)) return;
+  size_t index = 0;
+  for (auto element_result : ArrayOf(v)) {
+    sj::value element = Take(std::move(element_result));
+    try {
+      f(element);
+    } catch (const DecodeError& e) {
+      throw e.Within("[" + std::to_string(index) + "]");
+    }
+    ++index;
+  }
+}
+
+std::map<std::string, std::string> StringMapOf(sj::value& v) {
+  std::map<std::string, std::string> out;
+  ForEachFieldOrNull(v, [&](std::string_view key, sj::value& value) {
+    out.insert_or_assign(std::string(key), NullableString(value));
+  });
+  return out;
+}
+
+// A quantity is a JSON string in everything Go writes; Go also accepts a bare number, so do we.
+std::string QuantityText(sj::value& v) {
+  const auto t = TypeOf(v);
+  if (t == sj::json_type::string) return std::string(Take(v.get_string()));
+  if (t != sj::json_type::number) WrongType("a quantity string", t);
+  std::string_view token = v.raw_json_token();
+  while (!token.empty() && std::isspace(static_cast<unsigned char>(token.back()))) token.remove_suffix(1);
+  return std::string(token);
+}
+
+ResourceList ResourceListOf(sj::value& v) {
+  ResourceList out;
+  ForEachFieldOrNull(v, [&](std::string_view key, sj::value& value) {
+    if (IsNull(value)) return;
+    out.emplace_back(std::string(key), QuantityText(value));
+  });
+  return out;
+}
+
+std::vector<ContainerResources> ContainersOf(sj::value& v) {
+  std::vector<ContainerResources> out;
+  ForEachElementOrNull(v, [&](sj::value& container) {
+    ContainerResources& c = out.emplace_back();
+    ForEachField(ObjectOf(container), [&](std::string_view key, sj::value& value) {
+      if (key != "resources") return;
+      ForEachFieldOrNull(value, [&](std::string_view rkey, sj::value& list) {
+        if (rkey == "requests") c.requests = ResourceListOf(list);
+        else if (rkey == "limits") c.limits = ResourceListOf(list);
+      });
+    });
+  });
+  return out;
+}
+
+std::vector<engine::Toleration> TolerationsOf(sj::value& v) {
+  std::vector<engine::Toleration> out;
+  ForEachElementOrNull(v, [&](sj::value& element) {
+    engine::Toleration& t = out.emplace_back();
+    ForEachField(ObjectOf(element), [&](std::string_view key, sj::value& value) {
+      if (key == "key") t.key = NullableString(value);
+      else if (key == "operator") t.op = NullableString(value);
+      else if (key == "value") t.value = NullableString(value);
+      else if (key == "effect") t.effect = NullableString(value);
+    });
+    if (t.op.empty()) t.op = "Equal";  // The API's default.
+  });
+  return out;
+}
+
+std::vector<engine::Taint> TaintsOf(sj::value& v) {
+  std::vector<engine::Taint> out;
+  ForEachElementOrNull(v, [&](sj::value& element) {
+    engine::Taint& t = out.emplace_back();
+    ForEachField(ObjectOf(element), [&](std::string_view key, sj::value& value) {
+      if (key == "key") t.key = NullableString(value);
+      else if (key == "value") t.value = NullableString(value);
+      else if (key == "effect") t.effect = NullableString(value);
+    });
+  });
+  return out;
+}
+
+void PodMetadata(sj::value& v, PodInfo& pod) {
+  ForEachFieldOrNull(v, [&](std::string_view key, sj::value& value) {
+    if (key == "name") pod.name = NullableString(value);
+    else if (key == "namespace") pod.namespace_ = NullableString(value);
+    else if (key == "uid") pod.uid = NullableString(value);
+    else if (key == "labels") pod.labels = StringMapOf(value);
+    else if (key == "annotations") pod.annotations = StringMapOf(value);
+    else if (key == "deletionTimestamp") pod.deleting = !IsNull(value);
+  });
+}
+
+void PodSpec(sj::value& v, PodInfo& pod) {
+  ForEachFieldOrNull(v, [&](std::string_view key, sj::value& value) {
+    if (key == "nodeName") pod.node_name = NullableString(value);
+    else if (key == "schedulerName") pod.scheduler_name = NullableString(value);
+    else if (key == "priority") pod.priority = IsNull(value) ? 0 : static_cast<std::int32_t>(Int64Of(value));
+    else if (key == "nodeSelector") pod.node_selector = StringMapOf(value);
+    else if (key == "tolerations") pod.tolerations = TolerationsOf(value);
+    else if (key == "containers") pod.containers = ContainersOf(value);
+    else if (key == "initContainers") pod.init_containers = ContainersOf(value);
+    else if (key == "overhead") pod.overhead = ResourceListOf(value);
+  });
+}
+
+void PodStatus(sj::value& v, PodInfo& pod) {
+  ForEachFieldOrNull(v, [&](std::string_view key, sj::value& value) {
+    if (key == "phase") pod.phase = NullableString(value);
+    else if (key == "nominatedNodeName") pod.nominated_node_name = NullableString(value);
+  });
+}
+
+PodInfo PodOf(sj::value& v) {
+  PodInfo pod;
+  ForEachField(ObjectOf(v), [&](std::string_view key, sj::value& value) {
+    if (key == "metadata") PodMetadata(value, pod);
+    else if (key == "spec") PodSpec(value, pod);
+    else if (key == "status") PodStatus(value, pod);
+  });
+  return pod;
+}
+
+NodeInfo NodeOf(sj::value& v) {
+  NodeInfo node;
+  ForEachField(ObjectOf(v), [&](std::string_view key, sj::value& value) {
+    if (key == "metadata") {
+      ForEachFieldOrNull(value, [&](std::string_view mkey, sj::value& m) {
+        if (mkey == "name") node.name = NullableString(m);
+        else if (mkey == "labels") node.labels = StringMapOf(m);
+      });
+    } else if (key == "spec") {
+      ForEachFieldOrNull(value, [&](std::string_view skey, sj::value& s) {
+        if (skey == "unschedulable") node.unschedulable = !IsNull(s) && BoolOf(s);
+        else if (skey == "taints") node.taints = TaintsOf(s);
+      });
+    } else if (key == "status") {
+      ForEachFieldOrNull(value, [&](std::string_view skey, sj::value& s) {
+        if (skey == "allocatable") node.allocatable = ResourceListOf(s);
+      });
+    }
+  });
+  return node;
+}
+
+std::string_view TrimTrailingSpace(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+// A NodeList item: its metadata.name (read with the second parser) and its JSON text.
+NodeItem NodeItemOf(sj::value& v, sj::parser& item_parser, const char* body_end) {
+  NodeItem item;
+  sj::object object = ObjectOf(v);
+  item.raw_json = TrimTrailingSpace(Take(object.raw_json()));
+  // The text is followed by the rest of the (padded) body, so simdjson may read past it safely.
+  const size_t capacity = static_cast<size_t>(body_end - item.raw_json.data()) + simdjson::SIMDJSON_PADDING;
+  sj::document doc = Take(item_parser.iterate(item.raw_json.data(), item.raw_json.size(), capacity));
+  sj::object root = Take(doc.get_object());
+  bool has_name = false;
+  for (auto field_result : root) {
+    sj::field field = Take(std::move(field_result));
+    if (Take(field.unescaped_key()) != "metadata") continue;
+    sj::value metadata = field.value();
+    try {
+      ForEachFieldOrNull(metadata, [&](std::string_view key, sj::value& value) {
+        if (key == "name") item.name = StringOf(value), has_name = true;
+      });
+    } catch (const DecodeError& e) {
+      throw e.Within("metadata");
+    }
+    break;
+  }
+  if (!has_name || item.name.empty()) throw DecodeError("metadata.name", "missing");
+  return item;
+}
+
+std::vector<NodeItem> NodeListOf(sj::value& v, sj::parser& item_parser, const char* body_end) {
+  std::vector<NodeItem> items;
+  ForEachField(ObjectOf(v), [&](std::string_view key, sj::value& value) {
+    if (key != "items") return;
+    ForEachElementOrNull(value, [&](sj::value& element) {
+      items.push_back(NodeItemOf(element, item_parser, body_end));
+    });
+  });
+  return items;
+}
+
+std::vector<std::string> StringArrayOf(sj::value& v) {
+  std::vector<std::string> out;
+  ForEachElementOrNull(v, [&](sj::value& element) { out.push_back(StringOf(element)); });
+  return out;
+}
+
+MetaVictims MetaVictimsOf(sj::value& v) {
+  MetaVictims victims;
+  ForEachFieldOrNull(v, [&](std::string_view key, sj::value& value) {
+    if (EqualsIgnoreCase(key, "Pods")) {
+      ForEachElementOrNull(value, [&](sj::value& element) {
+        std::string uid;
+        ForEachFieldOrNull(element, [&](std::string_view mkey, sj::value& m) {
+          if (EqualsIgnoreCase(mkey, "UID")) uid = NullableString(m);
+        });
+        if (uid.empty()) throw DecodeError("UID", "missing");
+        victims.uids.push_back(std::move(uid));
+      });
+    } else if (EqualsIgnoreCase(key, "NumPDBViolations")) {
+      victims.num_pdb_violations = IsNull(value) ? 0 : Int64Of(value);
+    }
+  });
+  return victims;
+}
+
+Victims VictimsOf(sj::value& v) {
+  Victims victims;
+  ForEachFieldOrNull(v, [&](std::string_view key, sj::value& value) {
+    if (EqualsIgnoreCase(key, "Pods")) {
+      ForEachElementOrNull(value, [&](sj::value& element) { victims.pods.push_back(PodOf(element)); });
+    } else if (EqualsIgnoreCase(key, "NumPDBViolations")) {
+      victims.num_pdb_violations = IsNull(value) ? 0 : Int64Of(value);
+    }
+  });
+  return victims;
+}
+
+// Opens the body as a document whose root must be an object, with the padding simdjson needs.
+void OpenDocument(sj::parser& parser, std::string& body, sj::document& doc) {
+  if (body.size() > kMaxDecodableBytes) throw DecodeError("", "body too large to parse");
+  body.reserve(body.size() + simdjson::SIMDJSON_PADDING);
+  doc = Take(parser.iterate(body.data(), body.size(), body.capacity()));
+  const auto t = Take(doc.type());
+  if (t != sj::json_type::object) WrongType("a JSON object", t);
+}
+
+template <typename F>
+void ForEachRootField(sj::parser& parser, std::string& body, F&& f) {
+  sj::document doc;
+  OpenDocument(parser, body, doc);
+  ForEachField(Take(doc.get_object()), std::forward<F>(f));
+}
+
+}  // namespace
+
+RequestDecoder::RequestDecoder() : parsers_(std::make_unique<Parsers>()) {}
+RequestDecoder::~RequestDecoder() = default;
+
+ExtenderArgs RequestDecoder::DecodeExtenderArgs(std::string& body) {
+  ExtenderArgs args;
+  bool has_pod = false;
+  ForEachRootField(parsers_->body, body, [&](std::string_view key, sj::value& value) {
+    if (EqualsIgnoreCase(key, "Pod")) {
+      if (IsNull(value)) throw DecodeError("", "is null; kube-scheduler always sends the pod");
+      args.pod = PodOf(value);
+      has_pod = true;
+    } else if (EqualsIgnoreCase(key, "Nodes")) {
+      if (IsNull(value)) args.nodes.reset();
+      else args.nodes = NodeListOf(value, parsers_->item, body.data() + body.size());
+    } else if (EqualsIgnoreCase(key, "NodeNames")) {
+      if (IsNull(value)) args.node_names.reset();
+      else args.node_names = StringArrayOf(value);
+    }
+  });
+  if (!has_pod) throw DecodeError("Pod", "missing");
+  return args;
+}
+
+ExtenderPreemptionArgs RequestDecoder::DecodePreemptionArgs(std::string& body) {
+  ExtenderPreemptionArgs args;
+  bool has_pod = false;
+  ForEachRootField(parsers_->body, body, [&](std::string_view key, sj::value& value) {
+    if (EqualsIgnoreCase(key, "Pod")) {
+      if (IsNull(value)) throw DecodeError("", "is null; kube-scheduler always sends the pod");
+      args.pod = PodOf(value);
+      has_pod = true;
+    } else if (EqualsIgnoreCase(key, "NodeNameToVictims")) {
+      if (IsNull(value)) return args.node_to_victims.reset();
+      auto& map = args.node_to_victims.emplace();
+      ForEachField(ObjectOf(value), [&](std::string_view node, sj::value& victims) {
+        map.insert_or_assign(std::string(node), VictimsOf(victims));
+      });
+    } else if (EqualsIgnoreCase(key, "NodeNameToMetaVictims")) {
+      if (IsNull(value)) return args.node_to_meta_victims.reset();
+      auto& map = args.node_to_meta_victims.emplace();
+      ForEachField(ObjectOf(value), [&](std::string_view node, sj::value& victims) {
+        map.insert_or_assign(std::string(node), MetaVictimsOf(victims));
+      });
+    }
+  });
+  if (!has_pod) throw DecodeError("Pod", "missing");
+  return args;
+}
+
+ExtenderBindingArgs RequestDecoder::DecodeBindingArgs(std::string& body) {
+  ExtenderBindingArgs args;
+  ForEachRootField(parsers_->body, body, [&](std::string_view key, sj::value& value) {
+    if (EqualsIgnoreCase(key, "PodName")) args.pod_name = NullableString(value);
+    else if (EqualsIgnoreCase(key, "PodNamespace")) args.pod_namespace = NullableString(value);
+    else if (EqualsIgnoreCase(key, "PodUID")) args.pod_uid = NullableString(value);
+    else if (EqualsIgnoreCase(key, "Node")) args.node = NullableString(value);
+  });
+  if (args.pod_name.empty()) throw DecodeError("PodName", "missing");
+  if (args.node.empty()) throw DecodeError("Node", "missing");
+  return args;
+}
+
+PodInfo RequestDecoder::DecodePod(std::string& json) {
+  sj::document doc;
+  OpenDocument(parsers_->body, json, doc);
+  sj::value root = Take(doc.get_value());
+  return PodOf(root);
+}
+
+NodeInfo RequestDecoder::DecodeNode(std::string& json) {
+  sj::document doc;
+  OpenDocument(parsers_->body, json, doc);
+  sj::value root = Take(doc.get_value());
+  return NodeOf(root);
+}
+
+std::vector<std::string_view> ExtenderArgs::CandidateNames() const {
+  std::vector<std::string_view> names;
+  if (node_names) {
+    names.reserve(node_names->size());
+    for (const auto& n : *node_names) names.push_back(n);
+  } else if (nodes) {
+    names.reserve(nodes->size());
+    for (const auto& n : *nodes) names.push_back(n.name);
+  }
+  return names;
+}
+
+std::map<std::string, MetaVictims> ExtenderPreemptionArgs::CandidateVictims() const {
+  if (node_to_meta_victims) return *node_to_meta_victims;
+  std::map<std::string, MetaVictims> out;
+  if (!node_to_victims) return out;
+  for (const auto& [node, victims] : *node_to_victims) {
+    MetaVictims& meta = out[node];
+    meta.num_pdb_violations = victims.num_pdb_violations;
+    for (const auto& pod : victims.pods) meta.uids.push_back(pod.uid);
+  }
+  return out;
+}
+
+}  // namespace gangplank::extender

@@ -1,0 +1,41 @@
+// Decoding of extender request bodies and Kubernetes objects with simdjson On-Demand: only the fields
+// the extender uses are materialised, everything else is skipped. Errors are DecodeError with the
+// field path ("Pod.spec.containers[0].resources.requests.cpu: invalid quantity ...").
+//
+// Extender-level keys (Pod, Nodes, NodeNames, ...) match case-insensitively as Go's decoder does;
+// Kubernetes object keys match exactly. Explicit null is accepted wherever a field may be absent.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "extender/protocol/extender_types.h"
+#include "extender/protocol/kube_objects.h"
+
+namespace gangplank::extender {
+
+// Holds simdjson parsers (and their buffers) between requests. Not thread-safe: one per thread or a
+// pool of them. The body is passed by reference because simdjson needs padding after the text; the
+// string's capacity is grown for it (its contents are unchanged), and NodeItem::raw_json points into it.
+class RequestDecoder {
+ public:
+  RequestDecoder();
+  ~RequestDecoder();
+  RequestDecoder(const RequestDecoder&) = delete;
+  RequestDecoder& operator=(const RequestDecoder&) = delete;
+
+  ExtenderArgs DecodeExtenderArgs(std::string& body);
+  ExtenderPreemptionArgs DecodePreemptionArgs(std::string& body);
+  ExtenderBindingArgs DecodeBindingArgs(std::string& body);
+  PodInfo DecodePod(std::string& json);
+  NodeInfo DecodeNode(std::string& json);
+
+ private:
+  struct Parsers;
+  std::unique_ptr<Parsers> parsers_;
+};
+
+// Largest body RequestDecoder accepts; the HTTP layer should refuse larger ones first (413).
+inline constexpr size_t kMaxDecodableBytes = size_t{1} << 30;
+
+}  // namespace gangplank::extender

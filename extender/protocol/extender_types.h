@@ -1,0 +1,87 @@
+// The extender wire types of k8s.io/kube-scheduler/extender/v1 (field names are the Go field names;
+// see docs/extender-protocol.md §2). Request types hold what was decoded; result types are encoded by
+// encode.h exactly as Go's encoding/json would write them.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "extender/protocol/kube_objects.h"
+
+namespace gangplank::extender {
+
+// One node of ExtenderArgs.Nodes (nodeCacheCapable=false): its name and its JSON text, which points
+// into the request body so a filter reply can echo the node without re-encoding it.
+struct NodeItem {
+  std::string name;
+  std::string_view raw_json;
+};
+
+// Body of filter and prioritize. Exactly one of nodes / node_names is set by kube-scheduler.
+struct ExtenderArgs {
+  PodInfo pod;
+  std::optional<std::vector<NodeItem>> nodes;        // Nodes.items, or nullopt for "Nodes": null.
+  std::optional<std::vector<std::string>> node_names;  // NodeNames, or nullopt for null.
+
+  // The candidate node names whichever mode the scheduler uses.
+  std::vector<std::string_view> CandidateNames() const;
+};
+
+struct MetaVictims {
+  std::vector<std::string> uids;  // MetaPod.UID, in the scheduler's order (highest priority first).
+  std::int64_t num_pdb_violations = 0;
+};
+
+struct Victims {
+  std::vector<PodInfo> pods;
+  std::int64_t num_pdb_violations = 0;
+};
+
+struct ExtenderPreemptionArgs {
+  PodInfo pod;
+  std::optional<std::map<std::string, Victims>> node_to_victims;           // nodeCacheCapable=false.
+  std::optional<std::map<std::string, MetaVictims>> node_to_meta_victims;  // nodeCacheCapable=true.
+
+  // Victim UIDs per node whichever mode the scheduler uses.
+  std::map<std::string, MetaVictims> CandidateVictims() const;
+};
+
+struct ExtenderBindingArgs {
+  std::string pod_name;
+  std::string pod_namespace;
+  std::string pod_uid;
+  std::string node;
+};
+
+using FailedNodesMap = std::map<std::string, std::string>;
+
+struct ExtenderFilterResult {
+  // Nodes as a NodeList of node objects (JSON text), or nullopt for null.
+  std::optional<std::vector<std::string_view>> nodes;
+  std::optional<std::vector<std::string>> node_names;
+  std::optional<FailedNodesMap> failed_nodes;
+  std::optional<FailedNodesMap> failed_and_unresolvable_nodes;
+  std::string error;
+};
+
+struct HostPriority {
+  std::string host;
+  std::int64_t score = 0;
+};
+
+inline constexpr std::int64_t kMinExtenderPriority = 0;
+inline constexpr std::int64_t kMaxExtenderPriority = 10;
+
+struct ExtenderPreemptionResult {
+  std::map<std::string, MetaVictims> node_to_meta_victims;
+};
+
+struct ExtenderBindingResult {
+  std::string error;
+};
+
+}  // namespace gangplank::extender

@@ -1,0 +1,182 @@
+#include "extender/service/extender_handlers.h"
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <map>
+
+#include "engine/policies/registry.h"
+#include "extender/decisions/filter.h"
+#include "extender/decisions/preempt.h"
+#include "extender/decisions/prioritize.h"
+#include "extender/protocol/convert.h"
+#include "extender/protocol/decode_error.h"
+#include "extender/protocol/encode.h"
+#include "extender/service/json_log.h"
+
+namespace gangplank::extender {
+namespace {
+
+constexpr std::string_view kNotSynced = "gangplank-extender: the cluster-state cache has not synced yet";
+
+std::string PodError(const PodInfo& pod, const DecodeError& e) {
+  return "pod " + pod.Key() + ": " + e.what();
+}
+
+// A filter reply that lets every candidate through, in the mode the scheduler used.
+ExtenderFilterResult PassAll(const ExtenderArgs& args) {
+  ExtenderFilterResult r;
+  if (args.node_names) r.node_names = *args.node_names;
+  if (args.nodes) {
+    r.nodes.emplace();
+    for (const auto& n : *args.nodes) r.nodes->push_back(n.raw_json);
+  }
+  r.failed_nodes.emplace();
+  r.failed_and_unresolvable_nodes.emplace();
+  return r;
+}
+
+}  // namespace
+
+ExtenderHandlers::ExtenderHandlers(const ClusterState& state, ExtenderMetrics& metrics, HandlerOptions options)
+    : state_(state),
+      metrics_(metrics),
+      options_(std::move(options)),
+      decoders_([] { return std::make_unique<RequestDecoder>(); }),
+      policies_([this] { return MakePolicy(); }) {
+  engine::policies::FindPolicy(options_.policy);  // Throws for an unknown name, before serving.
+}
+
+template <typename F>
+Reply ExtenderHandlers::Timed(std::string_view verb, std::string_view args_type, F&& handle) {
+  const auto start = std::chrono::steady_clock::now();
+  Reply reply;
+  try {
+    reply = handle();
+  } catch (const DecodeError& e) {
+    reply = {400, EncodeErrorBody("cannot decode " + std::string(args_type) + ": " + e.what())};
+  } catch (const std::exception& e) {
+    spdlog::error(JsonFields("extender verb failed", "verb", verb, "error", e.what()));
+    reply = {500, EncodeErrorBody(std::string("internal error: ") + e.what())};
+  }
+  const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+  metrics_.ObserveRequest(verb, reply.status, took.count());
+  return reply;
+}
+
+std::unique_ptr<engine::ScoringPolicy> ExtenderHandlers::MakePolicy() {
+  std::shared_ptr<const std::vector<engine::PodRequest>> workload;
+  {
+    std::lock_guard lock(workload_mu_);
+    workload = workload_;
+  }
+  static const std::vector<engine::PodRequest> kNone;
+  return engine::policies::MakePolicy(options_.policy, workload ? *workload : kNone);
+}
+
+// Scoring policies memoise per node id and model the workload from the cache, so they are rebuilt
+// when the cluster is rebuilt or the number of pods has moved by more than a tenth.
+std::uint64_t ExtenderHandlers::PolicyEpoch(const StateView& view) {
+  std::lock_guard lock(workload_mu_);
+  const size_t pods = view.pod_count();
+  const bool stale = workload_generation_ != view.generation() || pods * 10 > workload_pods_ * 11 ||
+                     pods * 11 < workload_pods_ * 10 || !workload_;
+  if (stale) {
+    workload_ = std::make_shared<const std::vector<engine::PodRequest>>(view.HeldRequests(options_.workload_sample));
+    workload_generation_ = view.generation();
+    workload_pods_ = pods;
+    ++epoch_;
+  }
+  return epoch_;
+}
+
+Reply ExtenderHandlers::Filter(std::string& body) {
+  return Timed("filter", "ExtenderArgs", [&]() -> Reply {
+    const ExtenderArgs args = decoders_.Take()->DecodeExtenderArgs(body);
+    if (!IsInterested(args.pod, options_.managed_resources)) return {200, EncodeFilterResult(PassAll(args))};
+    ExtenderFilterResult result;
+    engine::PodRequest request;
+    try {
+      request = ToPodRequest(args.pod);
+    } catch (const DecodeError& e) {
+      result.error = PodError(args.pod, e);
+      return {200, EncodeFilterResult(result)};
+    }
+    if (!state_.synced()) {
+      result.error = kNotSynced;
+      return {200, EncodeFilterResult(result)};
+    }
+    const std::vector<std::string_view> names = args.CandidateNames();
+    FilterVerdicts v = state_.Read([&](const StateView& view) { return FilterNodes(view, args.pod, request, names); });
+    if (args.node_names) {
+      result.node_names.emplace();
+      result.node_names->reserve(v.passed.size());
+      for (size_t i : v.passed) result.node_names->emplace_back(names[i]);
+    } else if (args.nodes) {
+      result.nodes.emplace();
+      result.nodes->reserve(v.passed.size());
+      for (size_t i : v.passed) result.nodes->push_back((*args.nodes)[i].raw_json);
+    }
+    metrics_.CountFilter(v.passed.size(), v.failed.size(), v.unresolvable.size());
+    std::map<std::string_view, size_t> kinds;  // One counter update per reason, not per node.
+    for (std::string_view kind : v.kinds) ++kinds[kind];
+    for (const auto& [kind, count] : kinds) metrics_.CountRejection(kind, count);
+    result.failed_nodes = std::move(v.failed);
+    result.failed_and_unresolvable_nodes = std::move(v.unresolvable);
+    return {200, EncodeFilterResult(result)};
+  });
+}
+
+Reply ExtenderHandlers::Prioritize(std::string& body) {
+  return Timed("prioritize", "ExtenderArgs", [&]() -> Reply {
+    const ExtenderArgs args = decoders_.Take()->DecodeExtenderArgs(body);
+    const std::vector<std::string_view> names = args.CandidateNames();
+    auto neutral = [&] {
+      std::vector<HostPriority> zeros(names.size());
+      for (size_t i = 0; i < names.size(); ++i) zeros[i].host = std::string(names[i]);
+      return zeros;
+    };
+    if (!IsInterested(args.pod, options_.managed_resources) || !state_.synced()) {
+      return {200, EncodeHostPriorityList(neutral())};
+    }
+    engine::PodRequest request;
+    try {
+      request = ToPodRequest(args.pod);
+    } catch (const DecodeError& e) {
+      // kube-scheduler ignores prioritize errors whatever we answer; neutral scores say the same.
+      spdlog::warn(JsonFields("prioritize: unusable pod", "error", PodError(args.pod, e)));
+      return {200, EncodeHostPriorityList(neutral())};
+    }
+    std::vector<HostPriority> scores = state_.Read([&](const StateView& view) {
+      auto policy = policies_.Take(PolicyEpoch(view));
+      return PrioritizeNodes(view, args.pod, request, names, *policy);
+    });
+    return {200, EncodeHostPriorityList(scores)};
+  });
+}
+
+Reply ExtenderHandlers::Preempt(std::string& body) {
+  return Timed("preempt", "ExtenderPreemptionArgs", [&]() -> Reply {
+    const ExtenderPreemptionArgs args = decoders_.Take()->DecodePreemptionArgs(body);
+    ExtenderPreemptionResult result;
+    result.node_to_meta_victims = args.CandidateVictims();
+    if (!IsInterested(args.pod, options_.managed_resources) || !state_.synced()) {
+      return {200, EncodePreemptionResult(result)};
+    }
+    engine::PodRequest request;
+    try {
+      request = ToPodRequest(args.pod);
+    } catch (const DecodeError& e) {
+      // No Error field in ExtenderPreemptionResult: an empty map tells the scheduler not to preempt.
+      spdlog::warn(JsonFields("preempt: unusable pod", "error", PodError(args.pod, e)));
+      return {200, EncodePreemptionResult({})};
+    }
+    PreemptVerdicts v = state_.Read([&](const StateView& view) {
+      return SelectVictims(view, args.pod, request, result.node_to_meta_victims);
+    });
+    metrics_.CountPreempt(v.result.node_to_meta_victims.size(), v.dropped.size());
+    return {200, EncodePreemptionResult(v.result)};
+  });
+}
+
+}  // namespace gangplank::extender

@@ -1,0 +1,126 @@
+// gangplank-extender: kube-scheduler's HTTP extender for gangplank. See extender/README.md.
+#include <CLI/CLI.hpp>
+#include <spdlog/spdlog.h>
+
+#include <csignal>
+#include <filesystem>
+#include <system_error>
+
+#include "extender/service/json_log.h"
+#if GANGPLANK_EXTENDER_WITH_KUBE
+#include "extender/service/kube_feed.h"
+#endif
+#include "extender/service/routes.h"
+#include "extender/service/service_config.h"
+#include "extender/service/tls_pair.h"
+
+namespace {
+
+using namespace gangplank;
+using namespace gangplank::extender;
+
+// Last-modified times of the TLS files, to notice a renewed certificate.
+std::string TlsStamp(const ServiceConfig& c) {
+  std::string stamp;
+  for (const auto& file : {c.tls_cert_file, c.tls_key_file}) {
+    std::error_code ec;
+    const auto t = std::filesystem::last_write_time(file, ec);
+    stamp += ec ? "missing;" : std::to_string(t.time_since_epoch().count()) + ";";
+  }
+  return stamp;
+}
+
+net::HttpServerOptions ServerOptions(const ServiceConfig& c, std::uint16_t port) {
+  net::HttpServerOptions o;
+  o.host = c.listen_address;
+  o.port = port;
+  o.max_request_body_bytes = c.max_body_bytes;
+  if (!c.tls_cert_file.empty() || !c.tls_key_file.empty()) o.tls = net::HttpTlsFiles{c.tls_cert_file, c.tls_key_file};
+  return o;
+}
+
+int Run(const ServiceConfig& config) {
+  // SIGTERM/SIGINT are taken by sigwait below; block them before any thread starts so none gets them.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  ClusterState state(config.topology_keys);
+  state.SetQueues(config.queues);
+  ExtenderMetrics metrics;
+  ExtenderHandlers handlers(state, metrics, config.handlers);
+  const net::HttpHandler router = MakeRouter(handlers, state, metrics, config.routes);
+
+#if GANGPLANK_EXTENDER_WITH_KUBE
+  KubeFeed feed(state, KubeFeedOptions{config.kubeconfig, config.queues});
+  feed.Start();
+#else
+  spdlog::warn(JsonFields("built without the kube component: the cache stays empty and /readyz never passes"));
+#endif
+
+  auto server = net::make_http_server(ServerOptions(config, config.port));
+  server->start(router);
+  const std::uint16_t port = server->port();
+  spdlog::info(JsonFields("serving", "url", server->base_url(), "filter", config.routes.filter_verb,
+                          "prioritize", config.routes.prioritize_verb, "preempt", config.routes.preempt_verb));
+
+  const bool tls = !config.tls_cert_file.empty();
+  std::string stamp = tls ? TlsStamp(config) : "";
+  const timespec wake{std::max(1, config.tls_reload_seconds), 0};
+  while (true) {
+    const int sig = sigtimedwait(&signals, nullptr, &wake);
+    if (sig == SIGTERM || sig == SIGINT) {
+      spdlog::info(JsonFields("shutting down", "signal", sig == SIGTERM ? "SIGTERM" : "SIGINT"));
+      break;
+    }
+    if (!tls) continue;
+    if (std::string now = TlsStamp(config); now != stamp) {
+      // Renewals write two files: act only once the pair is complete and consistent, otherwise keep
+      // serving the current certificate and look again at the next tick.
+      if (std::string why = CheckTlsPair(config.tls_cert_file, config.tls_key_file); !why.empty()) {
+        spdlog::warn(JsonFields("new TLS files not usable yet; keeping the current certificate", "error", why));
+        continue;
+      }
+      // The server reads cert and key at start, so a renewed pair means a restart on the same port;
+      // in-flight requests finish first (stop() waits for them).
+      stamp = now;
+      spdlog::info(JsonFields("TLS certificate or key changed; reloading"));
+      server->stop();
+      try {
+        server = net::make_http_server(ServerOptions(config, port));
+        server->start(router);
+      } catch (const std::exception& e) {
+        spdlog::error(JsonFields("cannot restart with the new certificate", "error", e.what()));
+        return 1;
+      }
+    }
+  }
+  server->stop();  // Stops accepting and waits for in-flight requests.
+#if GANGPLANK_EXTENDER_WITH_KUBE
+  feed.Stop();
+#endif
+  spdlog::info(JsonFields("stopped"));
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"gangplank-extender: kube-scheduler HTTP extender (filter, prioritize, preempt)"};
+  ServiceConfig config;
+  AddServiceFlags(app, config);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  SetUpJsonLogging(config.log_level);
+  try {
+    return Run(config);
+  } catch (const std::exception& e) {
+    spdlog::critical(JsonFields("fatal", "error", e.what()));
+    return 1;
+  }
+}

@@ -1,0 +1,55 @@
+#include "extender/service/routes.h"
+
+#include "extender/protocol/encode.h"
+
+namespace gangplank::extender {
+namespace {
+
+std::string VerbPath(const std::string& prefix, const std::string& verb) {
+  if (verb.empty()) return {};
+  std::string p = prefix;
+  while (!p.empty() && p.back() == '/') p.pop_back();
+  if (!p.empty() && p.front() != '/') p.insert(p.begin(), '/');
+  return p + "/" + verb;
+}
+
+net::HttpResponse JsonReply(const Reply& reply) { return net::HttpResponse::json(reply.status, reply.body); }
+
+}  // namespace
+
+net::HttpHandler MakeRouter(ExtenderHandlers& handlers, const ClusterState& state, ExtenderMetrics& metrics,
+                            const RouteConfig& config) {
+  const std::string filter = VerbPath(config.prefix, config.filter_verb);
+  const std::string prioritize = VerbPath(config.prefix, config.prioritize_verb);
+  const std::string preempt = VerbPath(config.prefix, config.preempt_verb);
+  return net::make_sync_handler([&handlers, &state, &metrics, filter, prioritize, preempt](
+                                    const net::HttpRequest& request) -> net::HttpResponse {
+    const std::string& path = request.path;
+    const bool is_verb = !path.empty() && (path == filter || path == prioritize || path == preempt);
+    if (is_verb) {
+      if (request.method != "POST") {
+        return net::HttpResponse::json(405, EncodeErrorBody("extender verbs take POST, not " + request.method))
+            .set_header("Allow", "POST");
+      }
+      // The decoder pads the body in place (simdjson), so it works on its own copy.
+      std::string body;
+      body.reserve(request.body.size() + 64);
+      body.assign(request.body);
+      if (path == filter) return JsonReply(handlers.Filter(body));
+      if (path == prioritize) return JsonReply(handlers.Prioritize(body));
+      return JsonReply(handlers.Preempt(body));
+    }
+    if (path == "/healthz") return net::HttpResponse::text(200, "ok\n");
+    if (path == "/readyz") {
+      return state.synced() ? net::HttpResponse::text(200, "ok\n")
+                            : net::HttpResponse::text(503, "cluster-state cache not synced yet\n");
+    }
+    if (path == "/metrics") {
+      std::string text = state.Read([&](const StateView& view) { return metrics.Scrape(view, state.synced()); });
+      return net::HttpResponse::text(200, std::move(text)).set_header("Content-Type", "text/plain; version=0.0.4");
+    }
+    return net::HttpResponse::json(404, EncodeErrorBody("no route for " + request.method + " " + path));
+  });
+}
+
+}  // namespace gangplank::extender

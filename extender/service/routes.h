@@ -1,0 +1,27 @@
+// HTTP routing of the extender service on net/http_server.h: the verbs (POST <prefix>/<verb>),
+// /healthz, /readyz (ready once the cache has synced) and /metrics (Prometheus text format).
+#pragma once
+
+#include <string>
+
+#include "extender/service/extender_handlers.h"
+#include "extender/service/extender_metrics.h"
+#include "extender/state/cluster_state.h"
+#include "net/http_server.h"
+
+namespace gangplank::extender {
+
+struct RouteConfig {
+  // Path prefix of the verbs: kube-scheduler calls <urlPrefix>/<verb>, so with urlPrefix
+  // "http://host:8888/gangplank" the prefix is "/gangplank". An empty verb disables that route.
+  std::string prefix;
+  std::string filter_verb = "filter";
+  std::string prioritize_verb = "prioritize";
+  std::string preempt_verb = "preempt";
+};
+
+// The handler to start the server with. All referenced objects must outlive the server.
+net::HttpHandler MakeRouter(ExtenderHandlers& handlers, const ClusterState& state, ExtenderMetrics& metrics,
+                            const RouteConfig& config);
+
+}  // namespace gangplank::extender

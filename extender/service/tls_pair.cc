@@ -1,0 +1,40 @@
+#include "extender/service/tls_pair.h"
+
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
+
+#include <memory>
+
+namespace gangplank::extender {
+namespace {
+
+std::string LastSslError(const std::string& what) {
+  const unsigned long code = ERR_get_error();
+  ERR_clear_error();
+  char text[256] = {};
+  if (code != 0) ERR_error_string_n(code, text, sizeof text);
+  return what + (code != 0 ? std::string(": ") + text : std::string());
+}
+
+}  // namespace
+
+std::string CheckTlsPair(const std::string& cert_file, const std::string& key_file) {
+  std::unique_ptr<SSL_CTX, decltype(&SSL_CTX_free)> ctx(SSL_CTX_new(TLS_server_method()), &SSL_CTX_free);
+  if (!ctx) return LastSslError("cannot create a TLS context");
+  if (SSL_CTX_use_certificate_chain_file(ctx.get(), cert_file.c_str()) != 1) {
+    return LastSslError("cannot load certificate " + cert_file);
+  }
+  if (SSL_CTX_use_PrivateKey_file(ctx.get(), key_file.c_str(), SSL_FILETYPE_PEM) != 1) {
+    // OpenSSL already compares the key with the loaded certificate here.
+    if (ERR_GET_REASON(ERR_peek_last_error()) == X509_R_KEY_VALUES_MISMATCH) {
+      ERR_clear_error();
+      return "key " + key_file + " does not match certificate " + cert_file;
+    }
+    return LastSslError("cannot load key " + key_file);
+  }
+  if (SSL_CTX_check_private_key(ctx.get()) != 1) return LastSslError("key " + key_file + " does not match certificate " + cert_file);
+  return {};
+}
+
+}  // namespace gangplank::extender

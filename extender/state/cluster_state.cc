@@ -1,0 +1,299 @@
+#include "extender/state/cluster_state.h"
+
+#include <algorithm>
+#include <mutex>
+
+#include "extender/protocol/conventions.h"
+#include "extender/protocol/convert.h"
+#include "extender/protocol/decode_error.h"
+
+namespace gangplank::extender {
+namespace {
+
+const std::vector<std::string> kNoUids;
+
+std::string Annotation(const PodInfo& pod, std::string_view key) {
+  auto it = pod.annotations.find(std::string(key));
+  return it == pod.annotations.end() ? std::string() : it->second;
+}
+
+std::string Label(const PodInfo& pod, std::string_view key) {
+  auto it = pod.labels.find(std::string(key));
+  return it == pod.labels.end() ? std::string() : it->second;
+}
+
+PodRecord MakeRecord(const PodInfo& pod) {
+  PodRecord r;
+  r.uid = pod.uid;
+  r.namespace_ = pod.namespace_;
+  r.name = pod.name;
+  r.node = pod.node_name;
+  r.planned_node = Annotation(pod, kPlannedNodeAnnotation);
+  r.queue = Label(pod, kQueueLabel);
+  if (std::string gang = Label(pod, kGangLabel); !gang.empty()) r.gang = pod.namespace_ + "/" + gang;
+  r.priority = pod.priority;
+  r.terminal = pod.phase == "Succeeded" || pod.phase == "Failed";
+  try {
+    r.request = ToPodRequest(pod);
+  } catch (const DecodeError& e) {
+    r.request = {};
+    r.request_error = e.what();
+  }
+  return r;
+}
+
+bool SameTaints(const std::vector<engine::Taint>& a, const std::vector<engine::Taint>& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const engine::Taint& x, const engine::Taint& y) {
+    return x.key == y.key && x.value == y.value && x.effect == y.effect;
+  });
+}
+
+// Equal in everything but the cordon flag, which the engine can change in place.
+bool SameSpecButCordon(const engine::NodeSpec& a, const engine::NodeSpec& b) {
+  return a.name == b.name && a.capacity == b.capacity && a.gpu_count == b.gpu_count && a.gpu_model == b.gpu_model &&
+         a.labels == b.labels && SameTaints(a.taints, b.taints);
+}
+
+// Whether two versions of a pod hold the same capacity in the same place for the same queue and gang.
+bool SameHolding(const PodRecord& a, const PodRecord& b) {
+  return a.node == b.node && a.planned_node == b.planned_node && a.terminal == b.terminal && a.queue == b.queue &&
+         a.gang == b.gang && a.request.host == b.request.host && a.request.gpu_count == b.request.gpu_count &&
+         a.request.gpu_milli == b.request.gpu_milli && a.request_error == b.request_error;
+}
+
+void EraseValue(std::vector<std::string>& v, std::string_view value) {
+  auto it = std::find(v.begin(), v.end(), value);
+  if (it != v.end()) {
+    *it = std::move(v.back());
+    v.pop_back();
+  }
+}
+
+}  // namespace
+
+engine::NodeId StateView::FindNode(std::string_view name) const { return node_index_.Find(*cluster_, name); }
+
+const PodRecord* StateView::FindPod(std::string_view uid) const {
+  auto it = pods_.find(uid);
+  return it == pods_.end() ? nullptr : &it->second;
+}
+
+const QueueConfig* StateView::FindQueue(std::string_view name) const {
+  auto it = queues_.find(name);
+  return it == queues_.end() ? nullptr : &it->second;
+}
+
+std::int64_t StateView::QueueUsageMilli(std::string_view queue) const {
+  auto it = queue_usage_milli_.find(queue);
+  return it == queue_usage_milli_.end() ? 0 : it->second;
+}
+
+std::vector<engine::PodRequest> StateView::HeldRequests(size_t max) const {
+  std::vector<engine::PodRequest> out;
+  out.reserve(std::min(max, pods_.size()));
+  for (const auto& [uid, pod] : pods_) {
+    if (out.size() >= max) break;
+    if (pod.allocation) out.push_back(pod.request);
+  }
+  return out;
+}
+
+const std::vector<std::string>& StateView::GangMembers(std::string_view gang) const {
+  auto it = gangs_.find(gang);
+  return it == gangs_.end() ? kNoUids : it->second;
+}
+
+ClusterState::ClusterState(std::vector<std::string> topology_keys) : topology_keys_(std::move(topology_keys)) {
+  view_.cluster_ = std::make_unique<engine::Cluster>(topology_keys_);
+}
+
+void ClusterState::UpsertNode(const NodeInfo& node) {
+  engine::NodeSpec spec = ToNodeSpec(node);  // May throw; nothing changed yet.
+  WriteLock lock(*this);
+  StateView& v = view_;
+  if (auto it = v.node_specs_.find(spec.name); it != v.node_specs_.end()) {
+    if (SameSpecButCordon(it->second, spec)) {
+      if (it->second.unschedulable != spec.unschedulable) {
+        it->second.unschedulable = spec.unschedulable;
+        v.cluster_->SetUnschedulable(v.FindNode(spec.name), spec.unschedulable);
+      }
+      return;
+    }
+    it->second = std::move(spec);
+    Rebuild();
+    return;
+  }
+  const std::string name = spec.name;
+  const engine::NodeId id = v.cluster_->AddNode(spec);
+  v.node_specs_.emplace(name, std::move(spec));
+  v.node_index_.Insert(*v.cluster_, id);
+  v.pods_on_node_.emplace_back();
+  v.reserved_gpu_milli_.push_back(0);
+  v.reserved_whole_gpus_.push_back(0);
+  if (auto w = v.waiting_for_node_.find(name); w != v.waiting_for_node_.end()) {
+    std::vector<std::string> uids = std::move(w->second);
+    v.waiting_for_node_.erase(w);
+    for (const auto& uid : uids) {
+      auto p = v.pods_.find(uid);
+      if (p == v.pods_.end()) continue;
+      --v.unaccounted_;  // Account() counts it again if it still cannot hold its capacity.
+      p->second.problem.clear();
+      Account(p->second);
+    }
+  }
+}
+
+void ClusterState::DeleteNode(std::string_view name) {
+  WriteLock lock(*this);
+  auto it = view_.node_specs_.find(std::string(name));
+  if (it == view_.node_specs_.end()) return;
+  view_.node_specs_.erase(it);
+  Rebuild();
+}
+
+void ClusterState::UpsertPod(const PodInfo& pod) {
+  if (pod.uid.empty()) return;  // Cannot be tracked; the API server always sets one.
+  PodRecord record = MakeRecord(pod);
+  WriteLock lock(*this);
+  auto it = view_.pods_.find(record.uid);
+  if (it != view_.pods_.end()) {
+    PodRecord& old = it->second;
+    if (SameHolding(old, record)) {
+      old.priority = record.priority;
+      old.request = std::move(record.request);  // Selectors, tolerations and models may change freely.
+      return;
+    }
+    Unaccount(old);
+    RemoveGangMember(old);
+    old = std::move(record);
+    AddGangMember(old);
+    Account(old);
+    return;
+  }
+  PodRecord& added = view_.pods_.emplace(record.uid, std::move(record)).first->second;
+  AddGangMember(added);
+  Account(added);
+}
+
+void ClusterState::DeletePod(std::string_view uid) {
+  WriteLock lock(*this);
+  auto it = view_.pods_.find(uid);
+  if (it == view_.pods_.end()) return;
+  Unaccount(it->second);
+  RemoveGangMember(it->second);
+  view_.pods_.erase(it);
+}
+
+void ClusterState::SetQueues(std::vector<QueueConfig> queues) {
+  WriteLock lock(*this);
+  view_.queues_.clear();
+  for (auto& q : queues) {
+    std::string name = q.name;
+    view_.queues_.insert_or_assign(std::move(name), std::move(q));
+  }
+}
+
+void ClusterState::Rebuild() {
+  StateView& v = view_;
+  ++v.generation_;
+  v.cluster_ = std::make_unique<engine::Cluster>(topology_keys_);
+  v.node_index_.Clear();
+  for (const auto& [name, spec] : v.node_specs_) v.node_index_.Insert(*v.cluster_, v.cluster_->AddNode(spec));
+  const size_t n = v.node_specs_.size();
+  v.pods_on_node_.assign(n, {});
+  v.reserved_gpu_milli_.assign(n, 0);
+  v.reserved_whole_gpus_.assign(n, 0);
+  v.waiting_for_node_.clear();
+  v.queue_usage_milli_.clear();
+  v.reservations_ = 0;
+  v.unaccounted_ = 0;
+  for (auto& [uid, pod] : v.pods_) pod.allocation.reset(), pod.problem.clear();
+  // Bound pods first: they hold what they hold; reservations get what is left.
+  for (auto& [uid, pod] : v.pods_) {
+    if (!pod.node.empty()) Account(pod);
+  }
+  for (auto& [uid, pod] : v.pods_) {
+    if (pod.node.empty()) Account(pod);
+  }
+}
+
+void ClusterState::Account(PodRecord& pod) {
+  StateView& v = view_;
+  if (!pod.ShouldHold()) return;
+  const std::string& node_name = pod.HoldingNode();
+  if (!pod.request_error.empty()) {
+    pod.problem = pod.request_error;
+    ++v.unaccounted_;
+    return;
+  }
+  const engine::NodeId id = v.FindNode(node_name);
+  if (id == engine::kNoNode) {
+    pod.problem = "node " + node_name + " is not in the cache yet";
+    v.waiting_for_node_[node_name].push_back(pod.uid);
+    ++v.unaccounted_;
+    return;
+  }
+  std::vector<int> gpus = engine::DefaultGpuChoice(v.cluster_->state(id), pod.request);
+  if (pod.request.WantsGpu() && static_cast<int>(gpus.size()) != pod.request.gpu_count) {
+    pod.problem = "no GPU capacity left for it on " + node_name + " in gangplank's books";
+    ++v.unaccounted_;
+    return;
+  }
+  engine::Allocation allocation = engine::MakeAllocation(id, pod.request, std::move(gpus));
+  if (std::string why = v.cluster_->CheckAssign(allocation); !why.empty()) {
+    pod.problem = why;
+    ++v.unaccounted_;
+    return;
+  }
+  v.cluster_->Assign(allocation);
+  pod.allocation = std::move(allocation);
+  v.pods_on_node_[id].push_back(pod.uid);
+  if (!pod.queue.empty()) v.queue_usage_milli_[pod.queue] += pod.GpuMilli();
+  if (pod.IsReservation()) {
+    ++v.reservations_;
+    v.reserved_gpu_milli_[id] += pod.GpuMilli();
+    if (pod.request.WantsGpu() && !pod.request.IsSharing()) v.reserved_whole_gpus_[id] += pod.request.gpu_count;
+  }
+}
+
+void ClusterState::Unaccount(PodRecord& pod) {
+  StateView& v = view_;
+  if (!pod.allocation) {
+    if (pod.ShouldHold()) {
+      --v.unaccounted_;
+      if (auto w = v.waiting_for_node_.find(pod.HoldingNode()); w != v.waiting_for_node_.end()) {
+        EraseValue(w->second, pod.uid);
+        if (w->second.empty()) v.waiting_for_node_.erase(w);
+      }
+    }
+    pod.problem.clear();
+    return;
+  }
+  const engine::NodeId id = pod.allocation->node;
+  v.cluster_->Release(*pod.allocation);
+  EraseValue(v.pods_on_node_[id], pod.uid);
+  if (!pod.queue.empty()) {
+    auto q = v.queue_usage_milli_.find(pod.queue);
+    if (q != v.queue_usage_milli_.end() && (q->second -= pod.GpuMilli()) == 0) v.queue_usage_milli_.erase(q);
+  }
+  if (pod.IsReservation()) {
+    --v.reservations_;
+    v.reserved_gpu_milli_[id] -= pod.GpuMilli();
+    if (pod.request.WantsGpu() && !pod.request.IsSharing()) v.reserved_whole_gpus_[id] -= pod.request.gpu_count;
+  }
+  pod.allocation.reset();
+}
+
+void ClusterState::AddGangMember(const PodRecord& pod) {
+  if (!pod.gang.empty()) view_.gangs_[pod.gang].push_back(pod.uid);
+}
+
+void ClusterState::RemoveGangMember(const PodRecord& pod) {
+  if (pod.gang.empty()) return;
+  auto it = view_.gangs_.find(pod.gang);
+  if (it == view_.gangs_.end()) return;
+  EraseValue(it->second, pod.uid);
+  if (it->second.empty()) view_.gangs_.erase(it);
+}
+
+}  // namespace gangplank::extender

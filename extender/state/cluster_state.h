@@ -1,0 +1,71 @@
+// The extender's cluster-state cache: nodes, pods (bound and planned) and queue configuration, kept as
+// an engine Cluster with every bound pod and every planned pod's reservation applied. Many readers
+// (one per HTTP request) read concurrently through Read(); writers (the informer handlers) take an
+// exclusive lock for the duration of one update.
+#pragma once
+
+#include <atomic>
+#include <mutex>
+#include <shared_mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "extender/protocol/kube_objects.h"
+#include "extender/state/state_view.h"
+
+namespace gangplank::extender {
+
+class ClusterState {
+ public:
+  // topology_keys: node label keys of the topology levels, widest first (engine::Topology).
+  explicit ClusterState(std::vector<std::string> topology_keys = {});
+
+  // Adds or updates a node. Throws DecodeError (state unchanged) when its allocatable is malformed.
+  void UpsertNode(const NodeInfo& node);
+  void DeleteNode(std::string_view name);
+  // Adds or updates a pod. A pod whose resources cannot be understood is kept with no allocation and
+  // its problem recorded (StateView::unaccounted_count), so one bad pod never blocks the cache.
+  void UpsertPod(const PodInfo& pod);
+  void DeletePod(std::string_view uid);
+  void SetQueues(std::vector<QueueConfig> queues);
+
+  // Ready once the informers have listed everything (the /readyz condition).
+  void MarkSynced() { synced_.store(true, std::memory_order_release); }
+  bool synced() const { return synced_.load(std::memory_order_acquire); }
+
+  // Calls f(const StateView&) under a shared lock and returns its result.
+  template <typename F>
+  decltype(auto) Read(F&& f) const {
+    { std::lock_guard gate(writer_gate_); }  // Wait behind a queued writer instead of starving it.
+    std::shared_lock lock(mu_);
+    return f(static_cast<const StateView&>(view_));
+  }
+
+ private:
+  // The exclusive lock, taken through the writer gate.
+  class WriteLock {
+   public:
+    explicit WriteLock(const ClusterState& s) : gate_(s.writer_gate_), lock_(s.mu_) {}
+
+   private:
+    std::lock_guard<std::mutex> gate_;
+    std::unique_lock<std::shared_mutex> lock_;
+  };
+
+  void Rebuild();
+  void Account(PodRecord& pod);
+  void Unaccount(PodRecord& pod);
+  void AddGangMember(const PodRecord& pod);
+  void RemoveGangMember(const PodRecord& pod);
+
+  std::vector<std::string> topology_keys_;
+  // std::shared_mutex on glibc prefers readers: a steady stream of requests could hold an informer
+  // update back indefinitely. A writer holds the gate while it waits, so new readers queue behind it.
+  mutable std::mutex writer_gate_;
+  mutable std::shared_mutex mu_;
+  StateView view_;
+  std::atomic<bool> synced_{false};
+};
+
+}  // namespace gangplank::extender

@@ -1,0 +1,90 @@
+// A consistent, read-only view of the cluster-state cache: the engine cluster (nodes with bound pods
+// and reservations applied), pods by UID and by node, queue usage and gang membership. Obtained only
+// through ClusterState::Read, which holds a shared lock for the view's lifetime.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "engine/cluster.h"
+#include "extender/state/node_index.h"
+#include "extender/state/pod_record.h"
+#include "extender/state/queue_config.h"
+
+namespace gangplank::extender {
+
+// Hash that lets unordered_map<std::string, ...> be searched with a string_view.
+struct StringHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+template <typename V>
+using StringMap = std::unordered_map<std::string, V, StringHash, std::equal_to<>>;
+
+class StateView {
+ public:
+  StateView() = default;
+  StateView(const StateView&) = delete;
+  StateView& operator=(const StateView&) = delete;
+
+  const engine::Cluster& cluster() const { return *cluster_; }
+  // Engine node id of a node by name, or engine::kNoNode.
+  engine::NodeId FindNode(std::string_view name) const;
+  // FindNode for every name, faster than one by one (see NodeIndex::FindMany).
+  std::vector<engine::NodeId> FindNodes(const std::vector<std::string_view>& names) const {
+    return node_index_.FindMany(*cluster_, names);
+  }
+  const PodRecord* FindPod(std::string_view uid) const;
+  // UIDs of the pods holding capacity on a node (bound pods and reservations).
+  const std::vector<std::string>& PodsOn(engine::NodeId node) const { return pods_on_node_.at(node); }
+  // GPU milli held by reservations (planned, unbound pods) on a node.
+  std::int64_t ReservedGpuMilli(engine::NodeId node) const { return reserved_gpu_milli_.at(node); }
+  // GPUs fully taken by reservations on a node.
+  int ReservedWholeGpus(engine::NodeId node) const { return reserved_whole_gpus_.at(node); }
+
+  const QueueConfig* FindQueue(std::string_view name) const;
+  // GPU milli held by the queue's pods (bound and reserved).
+  std::int64_t QueueUsageMilli(std::string_view queue) const;
+  // UIDs of a gang's known pods ("namespace/gang").
+  const std::vector<std::string>& GangMembers(std::string_view gang) const;
+
+  // Requests of up to `max` pods that hold capacity: the workload model fragmentation-aware policies
+  // score against.
+  std::vector<engine::PodRequest> HeldRequests(size_t max) const;
+
+  // Changes whenever the engine cluster is rebuilt (node ids and versions start afresh), so anything
+  // memoised per node id must be dropped.
+  std::uint64_t generation() const { return generation_; }
+
+  size_t node_count() const { return node_index_.size(); }
+  size_t pod_count() const { return pods_.size(); }
+  size_t reservation_count() const { return reservations_; }
+  // Pods that should hold capacity but do not (unknown node, bad request, node full in our books).
+  size_t unaccounted_count() const { return unaccounted_; }
+
+ private:
+  friend class ClusterState;
+
+  std::unique_ptr<engine::Cluster> cluster_ = std::make_unique<engine::Cluster>();
+  NodeIndex node_index_;
+  std::map<std::string, engine::NodeSpec> node_specs_;  // Master copy: the cluster is rebuilt from it.
+  StringMap<PodRecord> pods_;
+  std::vector<std::vector<std::string>> pods_on_node_;
+  std::vector<std::int64_t> reserved_gpu_milli_;
+  std::vector<int> reserved_whole_gpus_;
+  StringMap<std::vector<std::string>> waiting_for_node_;  // Node name -> pods bound/planned there.
+  StringMap<QueueConfig> queues_;
+  StringMap<std::int64_t> queue_usage_milli_;
+  StringMap<std::vector<std::string>> gangs_;
+  std::uint64_t generation_ = 0;
+  size_t reservations_ = 0;
+  size_t unaccounted_ = 0;
+};
+
+}  // namespace gangplank::extender

@@ -1,0 +1,160 @@
+#include "extender/state/cluster_state.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <thread>
+
+#include "extender/protocol/decode_error.h"
+#include "extender/state/gpupool_queues.h"
+#include "tests/extender/support/state_builders.h"
+
+namespace gangplank::extender {
+namespace {
+
+using testing::GpuNode;
+using testing::GpuPod;
+using testing::PodOptions;
+
+int FreeGpus(const ClusterState& state, const std::string& node) {
+  return state.Read([&](const StateView& v) { return v.cluster().state(v.FindNode(node)).FullyFreeGpus(); });
+}
+
+TEST(ClusterState, BoundPodsAndReservationsHoldCapacity) {
+  ClusterState state;
+  state.UpsertNode(GpuNode("n1", 8));
+  state.UpsertPod(GpuPod("bound", {.node = "n1", .gpus = 2}));
+  state.UpsertPod(GpuPod("planned", {.planned = "n1", .gpus = 4}));
+  state.UpsertPod(GpuPod("pending", {.gpus = 8}));  // Neither bound nor planned: holds nothing.
+  EXPECT_EQ(FreeGpus(state, "n1"), 2);
+  state.Read([](const StateView& v) {
+    EXPECT_EQ(v.reservation_count(), 1u);
+    EXPECT_EQ(v.ReservedWholeGpus(v.FindNode("n1")), 4);
+    EXPECT_EQ(v.PodsOn(v.FindNode("n1")).size(), 2u);
+    EXPECT_EQ(v.unaccounted_count(), 0u);
+  });
+}
+
+TEST(ClusterState, PlannedPodThatGetsBoundKeepsOneAllocation) {
+  ClusterState state;
+  state.UpsertNode(GpuNode("n1", 8));
+  state.UpsertPod(GpuPod("p", {.planned = "n1", .gpus = 4}));
+  state.UpsertPod(GpuPod("p", {.node = "n1", .planned = "n1", .gpus = 4}));
+  EXPECT_EQ(FreeGpus(state, "n1"), 4);
+  state.Read([](const StateView& v) { EXPECT_EQ(v.reservation_count(), 0u); });
+  state.UpsertPod(GpuPod("p", {.node = "n1", .gpus = 4, .phase = "Succeeded"}));
+  EXPECT_EQ(FreeGpus(state, "n1"), 8);  // Finished pods hold nothing.
+  state.UpsertPod(GpuPod("q", {.node = "n1", .gpus = 3}));
+  state.DeletePod("uid-q");
+  EXPECT_EQ(FreeGpus(state, "n1"), 8);
+}
+
+TEST(ClusterState, PodsSeenBeforeTheirNodeAreAccountedWhenItArrives) {
+  ClusterState state;
+  state.UpsertPod(GpuPod("early", {.node = "late-node", .gpus = 2}));
+  state.Read([](const StateView& v) { EXPECT_EQ(v.unaccounted_count(), 1u); });
+  state.UpsertNode(GpuNode("late-node", 4));
+  EXPECT_EQ(FreeGpus(state, "late-node"), 2);
+  state.Read([](const StateView& v) { EXPECT_EQ(v.unaccounted_count(), 0u); });
+}
+
+TEST(ClusterState, NodeChangesRebuildWithoutLosingPods) {
+  ClusterState state({"zone"});
+  state.UpsertNode(GpuNode("a", 8, "A100", {{"zone", "z1"}}));
+  state.UpsertNode(GpuNode("b", 8, "A100", {{"zone", "z1"}}));
+  state.UpsertPod(GpuPod("on-a", {.node = "a", .queue = "team", .gpus = 3}));
+  state.UpsertPod(GpuPod("on-b", {.node = "b", .queue = "team", .gpus = 5}));
+  const auto generation = state.Read([](const StateView& v) { return v.generation(); });
+  NodeInfo cordoned = GpuNode("a", 8, "A100", {{"zone", "z1"}});
+  cordoned.unschedulable = true;
+  state.UpsertNode(cordoned);  // Cordon only: changed in place.
+  state.Read([&](const StateView& v) { EXPECT_EQ(v.generation(), generation); });
+  state.UpsertNode(GpuNode("a", 8, "A100", {{"zone", "z2"}}));  // Label change: rebuild.
+  state.Read([&](const StateView& v) {
+    EXPECT_NE(v.generation(), generation);
+    EXPECT_EQ(v.QueueUsageMilli("team"), 8000);
+  });
+  EXPECT_EQ(FreeGpus(state, "a"), 5);
+  state.DeleteNode("b");
+  state.Read([](const StateView& v) {
+    EXPECT_EQ(v.FindNode("b"), engine::kNoNode);
+    EXPECT_EQ(v.unaccounted_count(), 1u);  // on-b waits for its node.
+    EXPECT_EQ(v.QueueUsageMilli("team"), 3000);
+  });
+  state.UpsertNode(GpuNode("b", 8));
+  EXPECT_EQ(FreeGpus(state, "b"), 3);
+}
+
+TEST(ClusterState, UnusablePodIsKeptWithItsProblemAndBadNodeIsRefused) {
+  ClusterState state;
+  state.UpsertNode(GpuNode("n1", 8));
+  PodInfo bad = GpuPod("bad", {.node = "n1"});
+  bad.containers[0].requests[0].second = "a lot";
+  state.UpsertPod(bad);
+  state.Read([](const StateView& v) {
+    const PodRecord* p = v.FindPod("uid-bad");
+    ASSERT_NE(p, nullptr);
+    EXPECT_NE(p->problem.find("invalid quantity"), std::string::npos);
+    EXPECT_EQ(v.unaccounted_count(), 1u);
+  });
+  NodeInfo broken = GpuNode("n2", 8);
+  broken.allocatable[0].second = "many";
+  EXPECT_THROW(state.UpsertNode(broken), DecodeError);
+  state.Read([](const StateView& v) { EXPECT_EQ(v.FindNode("n2"), engine::kNoNode); });
+}
+
+TEST(ClusterState, ConcurrentReadersSeeConsistentBooksWhileOneWriterWorks) {
+  ClusterState state;
+  for (int n = 0; n < 20; ++n) state.UpsertNode(GpuNode("n" + std::to_string(n), 8));
+  std::atomic<bool> done{false};
+  std::atomic<long> reads{0};
+  std::atomic<long> inconsistent{0};
+  std::vector<std::thread> readers;
+  for (int r = 0; r < 3; ++r) {
+    readers.emplace_back([&] {
+      while (!done.load()) {
+        state.Read([&](const StateView& v) {
+          // Free + held by pods on each node always equals capacity.
+          long held = 0, free = 0;
+          for (engine::NodeId id = 0; id < v.cluster().size(); ++id) {
+            free += v.cluster().state(id).FullyFreeGpus();
+            for (const auto& uid : v.PodsOn(id)) held += v.FindPod(uid)->request.gpu_count;
+          }
+          if (held + free != 160) ++inconsistent;
+        });
+        ++reads;
+      }
+    });
+  }
+  while (reads.load() < 3) std::this_thread::yield();  // Readers are running before writes start.
+  for (int i = 0; i < 2000 || (reads.load() < 300 && i < 200000); ++i) {
+    const std::string node = "n" + std::to_string(i % 20);
+    state.UpsertPod(GpuPod("p" + std::to_string(i % 50), {.node = node, .gpus = 1 + i % 2}));
+    if (i % 7 == 0) state.DeletePod("uid-p" + std::to_string((i / 7) % 50));
+    if (i % 500 == 0) state.UpsertNode(GpuNode(node, 8, i % 1000 ? "A100" : "H100"));
+  }
+  done = true;
+  for (auto& t : readers) t.join();
+  EXPECT_GE(reads.load(), 3);
+  EXPECT_EQ(inconsistent.load(), 0);
+}
+
+TEST(GpuPoolQueues, ReadsQueuesAndRejectsBadFields) {
+  const auto queues = QueuesOfGpuPool(
+      R"({"apiVersion":"gangplank.io/v1alpha1","kind":"GPUPool","metadata":{"name":"p"},)"
+      R"("spec":{"queues":[{"name":"team-a","weight":2,"guaranteedGPUs":16,"limitGPUs":64},{"name":"team-b"}]}})");
+  ASSERT_EQ(queues.size(), 2u);
+  EXPECT_EQ(queues[0].guaranteed_gpus, 16);
+  EXPECT_EQ(queues[0].limit_gpus, 64);
+  EXPECT_FALSE(queues[1].limit_gpus.has_value());
+  try {
+    QueuesOfGpuPool(R"({"spec":{"queues":[{"name":"x","limitGPUs":"lots"}]}})");
+    ADD_FAILURE();
+  } catch (const DecodeError& e) {
+    EXPECT_EQ(std::string(e.what()), "spec.queues[0].limitGPUs: expected a whole number of GPUs >= 0");
+  }
+  EXPECT_THROW(QueuesOfGpuPool("{"), DecodeError);
+}
+
+}  // namespace
+}  // namespace gangplank::extender

@@ -1,0 +1,125 @@
+#include "extender/decisions/filter.h"
+
+#include <gtest/gtest.h>
+
+#include "extender/protocol/convert.h"
+#include "extender/state/cluster_state.h"
+#include "tests/extender/support/state_builders.h"
+
+namespace gangplank::extender {
+namespace {
+
+using testing::GpuNode;
+using testing::GpuPod;
+using testing::PodOptions;
+
+FilterVerdicts RunFilter(const ClusterState& state, const PodInfo& pod, std::vector<std::string_view> names) {
+  const engine::PodRequest request = ToPodRequest(pod);
+  return state.Read([&](const StateView& v) { return FilterNodes(v, pod, request, names); });
+}
+
+std::vector<std::string> Passed(const FilterVerdicts& v, const std::vector<std::string_view>& names) {
+  std::vector<std::string> out;
+  for (size_t i : v.passed) out.emplace_back(names[i]);
+  return out;
+}
+
+TEST(Filter, PinnedPodPassesOnlyOnItsPlannedNode) {
+  ClusterState state;
+  for (const char* n : {"n1", "n2", "n3"}) state.UpsertNode(GpuNode(n, 8));
+  const PodInfo pod = GpuPod("member-0", {.planned = "n2", .gpus = 8});
+  state.UpsertPod(pod);  // The informer has seen the plan: n2's 8 GPUs are reserved for this pod.
+  const std::vector<std::string_view> names{"n1", "n2", "n3"};
+  const FilterVerdicts v = RunFilter(state, pod, names);
+  EXPECT_EQ(Passed(v, names), (std::vector<std::string>{"n2"}));
+  EXPECT_TRUE(v.failed.empty());
+  EXPECT_EQ(v.unresolvable.at("n1"), "pod is planned for node n2 by gangplank's admission plan");
+  EXPECT_EQ(v.unresolvable.size(), 2u);
+}
+
+TEST(Filter, PinnedPodNotYetInTheCacheStillNeedsRoomOnItsNode) {
+  ClusterState state;
+  state.UpsertNode(GpuNode("n1", 4));
+  state.UpsertPod(GpuPod("other", {.node = "n1", .gpus = 2}));
+  const std::vector<std::string_view> names{"n1"};
+  const FilterVerdicts v = RunFilter(state, GpuPod("late", {.planned = "n1", .gpus = 4}), names);
+  EXPECT_TRUE(v.passed.empty());
+  EXPECT_EQ(v.failed.at("n1"), "needs 4 free GPUs, node has 2");
+}
+
+TEST(Filter, CapacityReservedForOtherPlannedPodsIsOffLimits) {
+  ClusterState state;
+  state.UpsertNode(GpuNode("n1", 8));
+  state.UpsertNode(GpuNode("n2", 8));
+  state.UpsertPod(GpuPod("planned-a", {.planned = "n1", .gpus = 5}));
+  state.UpsertPod(GpuPod("running", {.node = "n2", .gpus = 5}));
+  const std::vector<std::string_view> names{"n1", "n2"};
+  const FilterVerdicts v = RunFilter(state, GpuPod("newcomer", {.gpus = 4}), names);
+  EXPECT_TRUE(v.passed.empty());
+  // n1: only reservations stand in the way, preemption cannot help.
+  EXPECT_EQ(v.unresolvable.at("n1"), "needs 4 free GPUs, node has 3 (5 more reserved for planned pods)");
+  // n2: evicting the running pod would make room.
+  EXPECT_EQ(v.failed.at("n2"), "needs 4 free GPUs, node has 3");
+}
+
+TEST(Filter, GpuModelAndPerGpuFit) {
+  ClusterState state;
+  state.UpsertNode(GpuNode("a100", 8, "A100"));
+  state.UpsertNode(GpuNode("t4", 8, "T4"));
+  state.UpsertNode(GpuNode("small", 2, "A100"));
+  state.UpsertNode(GpuNode("shared", 1, "A100"));
+  state.UpsertPod(GpuPod("half", {.node = "shared", .gpus = 0, .gpu_milli = 700}));
+  const std::vector<std::string_view> names{"a100", "t4", "small", "shared"};
+  const FilterVerdicts whole = RunFilter(state, GpuPod("w", {.gpus = 4, .models = "A100|H100"}), names);
+  EXPECT_EQ(Passed(whole, names), (std::vector<std::string>{"a100"}));
+  EXPECT_EQ(whole.unresolvable.at("t4"), "node has GPU model T4, pod allows only A100|H100");
+  EXPECT_EQ(whole.unresolvable.at("small"), "needs 4 GPUs, node has only 2 in total");
+  const FilterVerdicts share = RunFilter(state, GpuPod("s", {.gpus = 0, .gpu_milli = 500}), names);
+  EXPECT_EQ(Passed(share, names), (std::vector<std::string>{"a100", "t4", "small"}));
+  EXPECT_EQ(share.failed.at("shared"), "needs 500 milli-GPU on one GPU, the most free on any GPU is 300");
+}
+
+TEST(Filter, QueueAtItsLimitRejectsEveryNode) {
+  ClusterState state;
+  state.SetQueues({{"team-a", 16, 64}});
+  for (int i = 0; i < 8; ++i) state.UpsertNode(GpuNode("n" + std::to_string(i), 8));
+  for (int i = 0; i < 8; ++i) {
+    state.UpsertPod(GpuPod("r" + std::to_string(i), {.node = "n" + std::to_string(i), .queue = "team-a", .gpus = i < 7 ? 8 : 7}));
+  }
+  state.UpsertNode(GpuNode("spare", 8));
+  const std::vector<std::string_view> names{"spare"};
+  const FilterVerdicts over = RunFilter(state, GpuPod("more", {.queue = "team-a", .gpus = 2}), names);
+  EXPECT_TRUE(over.passed.empty());
+  EXPECT_EQ(over.unresolvable.at("spare"), "queue team-a at its limit of 64 GPUs (uses 63, pod needs 2)");
+  EXPECT_EQ(over.kinds, (std::vector<std::string_view>{"queue_limit"}));
+  EXPECT_EQ(RunFilter(state, GpuPod("fits", {.queue = "team-a", .gpus = 1}), names).passed.size(), 1u);
+  EXPECT_EQ(RunFilter(state, GpuPod("other-queue", {.queue = "team-b", .gpus = 8}), names).passed.size(), 1u);
+}
+
+TEST(Filter, StaticMismatchesAreUnresolvableAndUnknownNodesResolvable) {
+  ClusterState state;
+  NodeInfo tainted = GpuNode("tainted", 8);
+  tainted.taints = {{"dedicated", "infer", "NoSchedule"}};
+  NodeInfo cordoned = GpuNode("cordoned", 8);
+  cordoned.unschedulable = true;
+  state.UpsertNode(tainted);
+  state.UpsertNode(cordoned);
+  state.UpsertNode(GpuNode("labelled", 8, "A100", {{"pool", "b"}}));
+  PodInfo pod = GpuPod("p", {.gpus = 1});
+  pod.node_selector = {{"pool", "a"}};
+  const std::vector<std::string_view> names{"tainted", "cordoned", "labelled", "ghost"};
+  FilterVerdicts v = RunFilter(state, pod, names);
+  EXPECT_EQ(v.unresolvable.at("cordoned"), "node is cordoned (unschedulable)");
+  EXPECT_EQ(v.unresolvable.at("tainted"), "node lacks label pool (pod's nodeSelector wants a)");
+  EXPECT_EQ(v.unresolvable.at("labelled"), "node label pool is b, pod's nodeSelector wants a");
+  EXPECT_EQ(v.failed.at("ghost"), "node is not in gangplank's cache yet");
+  pod.node_selector.clear();
+  v = RunFilter(state, pod, names);
+  EXPECT_EQ(v.unresolvable.at("tainted"), "node has taint dedicated=infer:NoSchedule that the pod does not tolerate");
+  pod.tolerations = {{"dedicated", "Equal", "infer", "NoSchedule"}};
+  v = RunFilter(state, pod, names);
+  EXPECT_EQ(Passed(v, names), (std::vector<std::string>{"tainted", "labelled"}));
+}
+
+}  // namespace
+}  // namespace gangplank::extender

@@ -1,0 +1,207 @@
+// End to end: nodes, pods and a GPUPool live in the API-server double; the extender's cache is fed by
+// real informers (KubeFeed); a driver plays kube-scheduler exactly — filter, then prioritize with the
+// extender's scores multiplied by weight × 10, pick the best, POST pods/binding — and the test checks
+// that pods land where the admission plan and the engine say.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "apiserver-double/api_server_double.h"
+#include "engine/policies/registry.h"
+#include "extender/protocol/convert.h"
+#include "extender/service/kube_feed.h"
+#include "extender/service/routes.h"
+#include "tests/extender/support/loopback_client.h"
+
+namespace gangplank::extender {
+namespace {
+
+using Json = nlohmann::json;
+constexpr int kWeight = 5;
+
+Json NodeObject(const std::string& name, const std::string& rack) {
+  return Json{{"apiVersion", "v1"},
+              {"kind", "Node"},
+              {"metadata", {{"name", name}, {"labels", {{"nvidia.com/gpu.product", "A100"}, {"rack", rack}}}}},
+              {"spec", Json::object()},
+              {"status",
+               {{"capacity", {{"cpu", "64"}, {"memory", "512Gi"}, {"nvidia.com/gpu", "8"}, {"pods", "110"}}},
+                {"allocatable", {{"cpu", "64"}, {"memory", "512Gi"}, {"nvidia.com/gpu", "8"}, {"pods", "110"}}}}}};
+}
+
+Json PodObject(const std::string& name, int gpus, const std::string& node = "", const std::string& planned = "",
+               const std::string& queue = "") {
+  Json pod{{"apiVersion", "v1"},
+           {"kind", "Pod"},
+           {"metadata", {{"name", name}, {"namespace", "ml"}, {"labels", Json::object()}, {"annotations", Json::object()}}},
+           {"spec",
+            {{"schedulerName", "gangplank"},
+             {"containers",
+              Json::array({{{"name", "main"},
+                            {"image", "trainer"},
+                            {"resources",
+                             {{"requests", {{"cpu", "2"}, {"memory", "8Gi"}, {"nvidia.com/gpu", std::to_string(gpus)}}},
+                              {"limits", {{"nvidia.com/gpu", std::to_string(gpus)}}}}}}})}}},
+           {"status", {{"phase", node.empty() ? "Pending" : "Running"}}}};
+  if (!node.empty()) pod["spec"]["nodeName"] = node;
+  if (!planned.empty()) pod["metadata"]["annotations"]["gangplank.io/planned-node"] = planned;
+  if (!queue.empty()) pod["metadata"]["labels"]["gangplank.io/queue"] = queue;
+  return pod;
+}
+
+class EndToEnd : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    api_.start();
+    api_.put(Json{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", "ml"}}}});
+    ASSERT_EQ(api_.seed_file(GANGPLANK_SOURCE_DIR "/crds/gpupool.gangplank.io.yaml"), 1u);
+    api_.put(Json{{"apiVersion", "gangplank.io/v1alpha1"},
+                  {"kind", "GPUPool"},
+                  {"metadata", {{"name", "pool"}}},
+                  {"spec", {{"queues", Json::array({{{"name", "team-a"}, {"guaranteedGPUs", 2}, {"limitGPUs", 10}}})}}}});
+    for (int i = 0; i < 4; ++i) api_.put(NodeObject("gpu-" + std::to_string(i), i < 2 ? "r1" : "r2"));
+    api_.put(PodObject("running", 6, "gpu-0"));
+    api_.put(PodObject("planned", 8, "", "gpu-2"));
+    kubeconfig_ = std::filesystem::temp_directory_path() / ("extender-e2e-" + std::to_string(::getpid()) + ".yaml");
+    std::ofstream(kubeconfig_) << api_.kubeconfig_yaml("ml");
+
+    feed_ = std::make_unique<KubeFeed>(state_, KubeFeedOptions{kubeconfig_.string(), {}});
+    feed_->Start();
+    handlers_ = std::make_unique<ExtenderHandlers>(state_, metrics_, HandlerOptions{{}, "bestfit", 1000});
+    server_ = net::make_http_server({});
+    server_->start(MakeRouter(*handlers_, state_, metrics_, RouteConfig{"/gangplank", "filter", "prioritize", "preempt"}));
+    ASSERT_TRUE(WaitFor([&] { return state_.synced() && HasQueueLimit(); })) << "cache never synced";
+  }
+
+  void TearDown() override {
+    if (server_) server_->stop();
+    if (feed_) feed_->Stop();
+    std::filesystem::remove(kubeconfig_);
+  }
+
+  bool HasQueueLimit() {
+    return state_.Read([](const StateView& v) { return v.FindQueue("team-a") != nullptr; });
+  }
+
+  template <typename F>
+  static bool WaitFor(F&& condition) {
+    for (int i = 0; i < 500; ++i) {
+      if (condition()) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return false;
+  }
+
+  struct Outcome {
+    std::string node;  // Empty when no node passed the filter.
+    Json filter_reply;
+  };
+
+  // kube-scheduler's part: filter → prioritize (score × weight × 10) → highest total → pods/binding.
+  Outcome Schedule(const std::string& name) {
+    Json pod = *api_.get("pods", "ml", name);
+    Json args{{"Pod", pod}, {"Nodes", nullptr}, {"NodeNames", {"gpu-0", "gpu-1", "gpu-2", "gpu-3"}}};
+    testing::LoopbackClient extender(server_->port());
+    auto filtered = extender.Post("/gangplank/filter", args.dump());
+    EXPECT_EQ(filtered.status, 200) << filtered.body;
+    Outcome out{"", Json::parse(filtered.body)};
+    const Json& passed = out.filter_reply["NodeNames"];
+    if (!passed.is_array() || passed.empty()) return out;
+    std::string best = passed[0];
+    if (passed.size() > 1) {  // With one feasible node kube-scheduler skips scoring.
+      args["NodeNames"] = passed;
+      auto scored = extender.Post("/gangplank/prioritize", args.dump());
+      EXPECT_EQ(scored.status, 200);
+      std::int64_t best_total = -1;
+      for (const auto& hp : Json::parse(scored.body)) {
+        const std::int64_t total = hp["Score"].get<std::int64_t>() * kWeight * 10;
+        if (total > best_total) best_total = total, best = hp["Host"];
+      }
+    }
+    Json binding{{"apiVersion", "v1"},
+                 {"kind", "Binding"},
+                 {"metadata", {{"name", name}, {"namespace", "ml"}, {"uid", pod["metadata"]["uid"]}}},
+                 {"target", {{"apiVersion", "v1"}, {"kind", "Node"}, {"name", best}}}};
+    testing::LoopbackClient apiserver(api_.port());
+    auto bound = apiserver.Post("/api/v1/namespaces/ml/pods/" + name + "/binding", binding.dump());
+    EXPECT_EQ(bound.status, 201) << bound.body;
+    const std::string uid = pod["metadata"]["uid"];
+    EXPECT_TRUE(WaitFor([&] {
+      return state_.Read([&](const StateView& v) {
+        const PodRecord* p = v.FindPod(uid);
+        return p != nullptr && p->node == best;
+      });
+    })) << "the cache never saw " << name << " bound";
+    out.node = best;
+    return out;
+  }
+
+  // The nodes the engine ranks best for a pod right now (same policy as the extender).
+  std::vector<std::string> EngineBest(const std::string& name) {
+    const Json pod = *api_.get("pods", "ml", name);
+    PodInfo info;
+    ContainerResources main;
+    for (const auto& [resource, quantity] : pod["spec"]["containers"][0]["resources"]["requests"].items()) {
+      main.requests.emplace_back(resource, quantity.get<std::string>());
+    }
+    info.containers.push_back(std::move(main));
+    const engine::PodRequest request = ToPodRequest(info);
+    auto policy = engine::policies::MakePolicy("bestfit", {});
+    return state_.Read([&](const StateView& v) {
+      std::vector<std::string> best;
+      double top = 0;
+      for (engine::NodeId id = 0; id < v.cluster().size(); ++id) {
+        if (!v.cluster().Fits(id, request)) continue;
+        const double s = policy->Score(v.cluster(), id, request).score;
+        if (best.empty() || s > top) best = {v.cluster().spec(id).name}, top = s;
+        else if (s == top) best.push_back(v.cluster().spec(id).name);
+      }
+      return best;
+    });
+  }
+
+  apiserver_double::ApiServerDouble api_;
+  std::filesystem::path kubeconfig_;
+  ClusterState state_;
+  ExtenderMetrics metrics_;
+  std::unique_ptr<KubeFeed> feed_;
+  std::unique_ptr<ExtenderHandlers> handlers_;
+  std::unique_ptr<net::HttpServer> server_;
+};
+
+TEST_F(EndToEnd, PodsLandWherePlanAndEngineSay) {
+  // An unpinned 8-GPU pod may not take gpu-2: its capacity is reserved for the planned pod.
+  api_.put(PodObject("big", 8));
+  const Outcome big = Schedule("big");
+  EXPECT_TRUE(big.node == "gpu-1" || big.node == "gpu-3") << big.node;
+  EXPECT_EQ(big.filter_reply["FailedAndUnresolvableNodes"]["gpu-2"],
+            "needs 8 free GPUs, node has 0 (8 more reserved for planned pods)");
+
+  // The planned pod passes only on its planned node.
+  const Outcome planned = Schedule("planned");
+  EXPECT_EQ(planned.node, "gpu-2");
+  EXPECT_EQ(planned.filter_reply["NodeNames"], Json::array({"gpu-2"}));
+
+  // A 2-GPU pod goes where the engine ranks best (best fit: the nearly full gpu-0).
+  api_.put(PodObject("small", 2));
+  const std::vector<std::string> expected = EngineBest("small");
+  const Outcome small = Schedule("small");
+  EXPECT_NE(std::find(expected.begin(), expected.end(), small.node), expected.end()) << small.node;
+  EXPECT_EQ(small.node, "gpu-0");
+}
+
+TEST_F(EndToEnd, QueueLimitFromTheGpuPoolIsEnforced) {
+  api_.put(PodObject("a-1", 8, "", "", "team-a"));
+  EXPECT_FALSE(Schedule("a-1").node.empty());
+  api_.put(PodObject("a-2", 4, "", "", "team-a"));
+  const Outcome over = Schedule("a-2");
+  EXPECT_TRUE(over.node.empty());
+  EXPECT_EQ(over.filter_reply["FailedAndUnresolvableNodes"]["gpu-3"],
+            "queue team-a at its limit of 10 GPUs (uses 8, pod needs 4)");
+}
+
+}  // namespace
+}  // namespace gangplank::extender

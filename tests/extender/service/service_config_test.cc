@@ -1,0 +1,50 @@
+#include "extender/service/service_config.h"
+
+#include <CLI/CLI.hpp>
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+namespace gangplank::extender {
+namespace {
+
+TEST(ServiceConfig, QueueFlagForms) {
+  const QueueConfig q = ParseQueueFlag("team-a:16:64");
+  EXPECT_EQ(q.name, "team-a");
+  EXPECT_EQ(q.guaranteed_gpus, 16);
+  EXPECT_EQ(q.limit_gpus, 64);
+  EXPECT_FALSE(ParseQueueFlag("team-b:8").limit_gpus.has_value());
+  EXPECT_THROW(ParseQueueFlag("team-c"), std::invalid_argument);
+  EXPECT_THROW(ParseQueueFlag("team-c:x"), std::invalid_argument);
+  EXPECT_THROW(ParseQueueFlag("team-c:8:4"), std::invalid_argument);
+  EXPECT_THROW(ParseQueueFlag(":1:2"), std::invalid_argument);
+}
+
+TEST(ServiceConfig, FlagsAndEnvironmentFillEverySetting) {
+  ::setenv("GANGPLANK_EXTENDER_MAX_BODY_BYTES", "1234", 1);
+  ::setenv("GANGPLANK_EXTENDER_MANAGED_RESOURCE", "nvidia.com/gpu,gangplank.io/gpu-milli", 1);
+  CLI::App app;
+  ServiceConfig c;
+  AddServiceFlags(app, c);
+  const char* argv[] = {"x", "--port", "9999", "--path-prefix", "/gp", "--topology-keys", "zone,rack",
+                        "--queue", "a:1:2", "--queue", "b:0", "--policy", "bestfit"};
+  app.parse(static_cast<int>(std::size(argv)), const_cast<char**>(argv));
+  ::unsetenv("GANGPLANK_EXTENDER_MAX_BODY_BYTES");
+  ::unsetenv("GANGPLANK_EXTENDER_MANAGED_RESOURCE");
+  EXPECT_EQ(c.port, 9999);
+  EXPECT_EQ(c.routes.prefix, "/gp");
+  EXPECT_EQ(c.max_body_bytes, 1234u);
+  EXPECT_EQ(c.handlers.managed_resources, (std::vector<std::string>{"nvidia.com/gpu", "gangplank.io/gpu-milli"}));
+  EXPECT_EQ(c.topology_keys, (std::vector<std::string>{"zone", "rack"}));
+  ASSERT_EQ(c.queues.size(), 2u);
+  EXPECT_EQ(c.queues[1].name, "b");
+  EXPECT_EQ(c.handlers.policy, "bestfit");
+  CLI::App bad;
+  ServiceConfig d;
+  AddServiceFlags(bad, d);
+  const char* wrong[] = {"x", "--log-level", "loud"};
+  EXPECT_THROW(bad.parse(3, const_cast<char**>(wrong)), CLI::ValidationError);
+}
+
+}  // namespace
+}  // namespace gangplank::extender
