@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 
+#include "bench/engine/loaded_pool.h"
 #include "engine/cluster.h"
 #include "engine/gang/gang_planner.h"
 #include "engine/place_pod.h"
@@ -17,48 +18,9 @@
 namespace gangplank::engine {
 namespace {
 
-constexpr int kNodes = 5000;
-constexpr int kNodesPerRack = 16;
-constexpr int kRacksPerBlock = 8;
-constexpr int kBlocksPerZone = 10;
-
-PodRequest Gpus(int n) {
-  PodRequest r;
-  r.host = HostResources{4000L * n, 16384L * n};
-  r.gpu_count = n;
-  r.gpu_milli = kMilliPerGpu;
-  return r;
-}
-
-// ~70% of GPUs busy: a third of the nodes full, the rest holding a random mix of 1/2/4-GPU pods, a few
-// fully idle; seeded so every run plans against the same state.
-Cluster MakeLoadedPool() {
-  Cluster cluster({"zone", "block", "rack", "kubernetes.io/hostname"});
-  Rng rng(42);
-  for (int i = 0; i < kNodes; ++i) {
-    const int rack = i / kNodesPerRack, block = rack / kRacksPerBlock, zone = block / kBlocksPerZone;
-    NodeSpec spec;
-    spec.name = "node-" + std::to_string(i);
-    spec.capacity = HostResources{96000, 1024 * 1024};
-    spec.gpu_count = 8;
-    spec.gpu_model = "H100";
-    spec.labels = {{"zone", "z" + std::to_string(zone)},
-                   {"block", "b" + std::to_string(block)},
-                   {"rack", "r" + std::to_string(rack)},
-                   {"kubernetes.io/hostname", spec.name}};
-    const NodeId id = cluster.AddNode(spec);
-    const std::uint64_t kind = rng.Below(100);
-    if (kind < 33) {
-      cluster.Assign(MakeAllocation(id, Gpus(8), DefaultGpuChoice(cluster.state(id), Gpus(8))));
-    } else if (kind < 90) {
-      for (int tries = 0; tries < 6; ++tries) {
-        const PodRequest r = Gpus(1 << rng.Below(3));
-        if (cluster.Fits(id, r)) cluster.Assign(MakeAllocation(id, r, DefaultGpuChoice(cluster.state(id), r)));
-      }
-    }
-  }
-  return cluster;
-}
+using bench::Gpus;
+using bench::kNodes;
+using bench::MakeLoadedPool;
 
 GangRequest Gang(int pods, int gpus) {
   GangRequest g;

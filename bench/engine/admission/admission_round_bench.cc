@@ -1,0 +1,153 @@
+// One admission round of a 5000-node, four-level pool at ~70% load (bench/engine/loaded_pool.h) with
+// 1000 waiting gangs in 7 queues: half single pods of 1-8 GPUs, 40% 2-4 x 8-GPU gangs, 10% 64-GPU
+// gangs (~18k GPUs asked for, ~12k free). The running pods (one gang each, hourly checkpoints) are 70%
+// queue q0's, far above its share, so with reclaim on the round also picks victims. Baseline in the same run: planning one 64-GPU gang on the same pool, the unit of work a
+// round repeats. Prints medians, their ratios and the round's outcome.
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "bench/engine/loaded_pool.h"
+#include "engine/admission/admission_round.h"
+#include "engine/gang/gang_planner.h"
+#include "engine/policies/registry.h"
+
+namespace gangplank::engine {
+namespace {
+
+constexpr int kQueues = 8;
+constexpr int kWaiting = 1000;
+
+std::string Name(const char* prefix, int i) {
+  std::string s(prefix);
+  s.append(std::to_string(i));
+  return s;
+}
+
+GangRequest Gang(const std::string& name, const std::string& queue, int pods, int gpus) {
+  GangRequest g;
+  g.name = name;
+  g.queue = queue;
+  for (int i = 0; i < pods; ++i) g.members.push_back(bench::Gpus(gpus));
+  return g;
+}
+
+struct Fixture {
+  Fixture() {
+    std::vector<Allocation> placed;
+    cluster = bench::MakeLoadedPool(&placed);
+    Rng rng(7);
+    input.now = 100000;
+    for (int q = 0; q < kQueues; ++q) {
+      input.queues.push_back(AdmissionQueue{Name("q", q), 1.0 + q % 3, 500.0 * (q % 2)});
+    }
+    // Running pods belong to queues unevenly (queue 0 holds the most), so some queues are above their
+    // share and reclaim has victims.
+    for (size_t i = 0; i < placed.size(); ++i) {
+      RunningGang r;
+      r.name = Name("run-", static_cast<int>(i));
+      r.queue = Name("q", static_cast<int>(rng.Below(10) < 7 ? 0 : rng.Below(kQueues)));
+      r.start = static_cast<double>(rng.Below(90000));
+      r.last_checkpoint = input.now - static_cast<double>(rng.Below(3600));  // Hourly checkpoints.
+      r.allocations = {placed[i]};
+      input.running.push_back(std::move(r));
+    }
+    for (int i = 0; i < kWaiting; ++i) {
+      const std::uint64_t kind = rng.Below(100);
+      const int pods = kind < 50 ? 1 : kind < 90 ? 2 + static_cast<int>(rng.Below(3)) : 8;
+      const int gpus = kind < 50 ? 1 << rng.Below(4) : 8;
+      WaitingGang w{Gang(Name("wait-", i), Name("q", 1 + static_cast<int>(rng.Below(kQueues - 1))), pods, gpus),
+                    static_cast<double>(rng.Below(100000)), false};
+      w.request.priority = static_cast<int>(rng.Below(3));
+      input.waiting.push_back(std::move(w));
+    }
+  }
+  Cluster cluster;
+  AdmissionInput input;
+  std::unique_ptr<ScoringPolicy> policy = policies::MakePolicy("bestfit", {});
+};
+
+Fixture& Shared() {
+  static Fixture fixture;  // Built once; rounds restore the cluster, so every iteration sees the same state.
+  return fixture;
+}
+
+AdmissionConfig Config(bool reclaim) {
+  AdmissionConfig c;
+  c.reclaim.enabled = reclaim;
+  c.reclaim.min_wait_seconds = 0;
+  return c;
+}
+
+void RunRound(benchmark::State& state, bool reclaim) {
+  Fixture& f = Shared();
+  const AdmissionConfig config = Config(reclaim);
+  size_t admitted = 0, evicted = 0;
+  for (auto _ : state) {
+    Rng rng(1);
+    AdmissionDecision d = DecideAdmission(f.cluster, f.input, config, *f.policy, rng);
+    admitted = d.admitted.size();
+    evicted = d.reclaims.size();
+    benchmark::DoNotOptimize(d);
+  }
+  state.counters["admitted"] = static_cast<double>(admitted);
+  state.counters["evicted"] = static_cast<double>(evicted);
+}
+
+void BM_AdmissionRound1000Gangs(benchmark::State& state) { RunRound(state, false); }
+void BM_AdmissionRound1000GangsReclaim(benchmark::State& state) { RunRound(state, true); }
+
+void BM_PlanGang64GpusBaseline(benchmark::State& state) {
+  Fixture& f = Shared();
+  Rng rng(1);
+  const GangRequest gang = Gang("bench", "q0", 8, 8);
+  for (auto _ : state) {
+    GangPlan plan = PlanGang(f.cluster, gang, *f.policy, rng);
+    benchmark::DoNotOptimize(plan);
+  }
+}
+
+BENCHMARK(BM_AdmissionRound1000Gangs)->Unit(benchmark::kMillisecond)->Repetitions(3)->ReportAggregatesOnly(true);
+BENCHMARK(BM_AdmissionRound1000GangsReclaim)->Unit(benchmark::kMillisecond)->Repetitions(3)->ReportAggregatesOnly(true);
+BENCHMARK(BM_PlanGang64GpusBaseline)->Unit(benchmark::kMillisecond)->Repetitions(3)->ReportAggregatesOnly(true);
+
+class MedianReporter : public benchmark::ConsoleReporter {
+ public:
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const Run& run : runs) {
+      if (run.aggregate_name == "median") medians_[run.run_name.function_name] = run.GetAdjustedRealTime();
+    }
+    ConsoleReporter::ReportRuns(runs);
+  }
+  double Median(const std::string& name) const {
+    auto it = medians_.find(name);
+    return it == medians_.end() ? 0 : it->second;
+  }
+
+ private:
+  std::map<std::string, double> medians_;
+};
+
+}  // namespace
+}  // namespace gangplank::engine
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  gangplank::engine::MedianReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  const double round = reporter.Median("BM_AdmissionRound1000Gangs");
+  const double reclaim = reporter.Median("BM_AdmissionRound1000GangsReclaim");
+  const double plan = reporter.Median("BM_PlanGang64GpusBaseline");
+  std::printf("\nadmission round, %d waiting gangs, %d nodes: median %.1f ms (reclaim on: %.1f ms)\n",
+              gangplank::engine::kWaiting, gangplank::engine::bench::kNodes, round, reclaim);
+  if (plan > 0) {
+    std::printf("ratio admission round / one 64-GPU gang plan: %.1f\n", round / plan);
+    std::printf("ratio admission round with reclaim / one 64-GPU gang plan: %.1f\n", reclaim / plan);
+  }
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,102 @@
+// What one admission round looks at: a pool's queues, the gangs waiting in them, the gangs running,
+// the reservations held from earlier rounds, and the knobs of the round. Plain data, filled by the
+// operator from the API server and by the simulator from its replay; the round itself is pure.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/allocation.h"
+#include "engine/gang/gang_request.h"
+
+namespace gangplank::engine {
+
+struct AdmissionQueue {
+  std::string name;
+  double weight = 1;
+  double guaranteed = 0;  // GPUs never reclaimed from the queue while it uses them.
+  double limit = std::numeric_limits<double>::infinity();
+};
+
+struct WaitingGang {
+  // request.queue names an AdmissionQueue; request.name must be unique (checked, and used, only to
+  // match reservations).
+  GangRequest request;
+  double arrival = 0;     // Seconds, any epoch shared with `now`.
+  // Requeued after an eviction: ahead of every gang of the same queue and priority.
+  bool front = false;
+};
+
+struct RunningGang {
+  std::string name;
+  std::string queue;
+  int priority = 0;
+  double start = 0;
+  // Time of the gang's last checkpoint, when known; work since then is lost on eviction.
+  std::optional<double> last_checkpoint;
+  std::vector<Allocation> allocations;  // What it holds in the cluster model, one per member.
+  // Already being evicted (pods terminating): never chosen again, still holds its capacity.
+  bool terminating = false;
+
+  double Gpus() const;
+};
+
+// Nodes held back for one waiting gang: no other gang lands there until it starts.
+struct HeldReservation {
+  std::string gang;             // WaitingGang::request.name.
+  std::vector<NodeId> nodes;
+  bool for_reclaim = false;     // Made when victims were evicted for this gang (it gets no more).
+};
+
+struct ReservationConfig {
+  // A multi-pod gang of a queue below its fair share that waited this long reserves nodes to drain.
+  double reserve_after_seconds = std::numeric_limits<double>::infinity();
+  double max_node_fraction = 0.25;  // Of the pool's nodes, over all waiting-time reservations.
+};
+
+struct ReclaimConfig {
+  bool enabled = false;
+  // Only a gang that has waited this long reclaims: short waits end by themselves as jobs finish, and
+  // reclaiming for them throws away work for little gain.
+  double min_wait_seconds = 3600;
+  double min_runtime_seconds = 3600;  // A gang younger than this is never a victim.
+  // A gang that would lose more work than this (GPU-seconds since its last checkpoint, or since its
+  // start when none is known) is never a victim: reclaim must not throw away days of training.
+  double max_lost_gpu_seconds = 8 * 3600.0;
+  int max_victims_per_round = 4;      // Gangs evicted per round.
+  int max_victims_per_window = 16;    // Gangs evicted per window, counting earlier rounds.
+  double window_seconds = 3600;
+  int max_beneficiaries_per_round = 4;  // Waiting gangs reclaim is attempted for per round.
+  int max_verifications = 6;            // Full plans tried per beneficiary (candidate victim sets).
+};
+
+struct AdmissionConfig {
+  // A gang that has waited this long and still does not fit stops later gangs of its own queue from
+  // starting past it (other queues still backfill). Without it a queue's stream of small gangs keeps
+  // the queue at its fair share, so its large gang never makes the queue fall below its share and
+  // never reclaims. Infinity: always backfill.
+  double no_backfill_after_seconds = std::numeric_limits<double>::infinity();
+  ReservationConfig reservation;
+  ReclaimConfig reclaim;
+};
+
+struct AdmissionInput {
+  double now = 0;
+  std::vector<AdmissionQueue> queues;
+  std::vector<WaitingGang> waiting;
+  std::vector<RunningGang> running;
+  std::vector<HeldReservation> reservations;
+  std::vector<double> recent_evictions;  // Times of earlier evictions (one per gang), for the window budget.
+};
+
+// GPU-seconds of work a running gang loses when evicted at `now`: its GPUs times the time since its
+// last checkpoint, or since its start when no checkpoint is known.
+double LostGpuSeconds(const RunningGang& gang, double now);
+
+// GPUs (whole-GPU equivalents) a gang's members ask for.
+double GangGpus(const GangRequest& gang);
+
+}  // namespace gangplank::engine

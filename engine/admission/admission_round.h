@@ -1,0 +1,37 @@
+// One admission round of a GPU pool: the single place where the operator and the simulator decide
+// which waiting gangs start, which hold reservations and which running gangs are reclaimed.
+//
+// 1. Fair shares: weighted max-min (WaterFill) of the pool's GPUs over the queues, demand = GPUs held
+//    by running gangs + GPUs asked for by waiting gangs.
+// 2. Reserved gangs first (admission order), each seeing its own nodes but not the other reservations'.
+// 3. Every other waiting gang in admission order: the queue furthest below its fair share (re-evaluated
+//    after each admission), then higher priority, then gangs requeued after an eviction, then earlier
+//    arrival. Each is planned all or nothing with PlanGang; one that does not fit is passed over so
+//    smaller ones may start (backfill). A gang that needs at least what a failed gang with the same
+//    constraints needed is not planned again in the round. A queue never goes above its limit.
+// 4. Waiting-time reservations (ReservationConfig): multi-pod gangs of queues below their fair share
+//    that waited long enough reserve nodes to drain (ChooseReservation), within a node budget.
+// 5. Reclaim (ReclaimConfig, off by default): for unplaced gangs of queues below their fair share, in
+//    admission order, ChooseVictims picks whole running gangs of queues above their fair share whose
+//    eviction verifiably lets the gang be planned; the gang reserves the planned nodes and starts in a
+//    later round, once the victims are gone. Never below a queue's fair share or guarantee, never a
+//    gang younger than the minimum runtime, at most the per-round and per-window budget.
+//
+// `cluster` must hold exactly the running gangs' allocations. It is scratch during the round and is
+// restored before returning (also on exceptions). Deterministic for a given rng state. Malformed
+// waiting gangs are skipped and named in AdmissionDecision::errors; malformed queues (empty or
+// repeated names, negative weight) throw std::invalid_argument.
+#pragma once
+
+#include "engine/admission/admission_decision.h"
+#include "engine/admission/admission_input.h"
+#include "engine/cluster.h"
+#include "engine/random.h"
+#include "engine/scoring_policy.h"
+
+namespace gangplank::engine {
+
+AdmissionDecision DecideAdmission(Cluster& cluster, const AdmissionInput& input, const AdmissionConfig& config,
+                                  ScoringPolicy& policy, Rng& rng);
+
+}  // namespace gangplank::engine

@@ -1,0 +1,184 @@
+#include "simulator/time_replay/gang_schedulers.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "engine/admission/admission_round.h"
+#include "simulator/time_replay/replay_cluster.h"
+
+namespace gangplank::simulator {
+
+GangSchedulerBase::GangSchedulerBase(const engine::Cluster& cluster, const Workload& workload, std::uint64_t seed,
+                                     std::unique_ptr<engine::ScoringPolicy> policy)
+    : ReplayScheduler(cluster, workload, seed), policy_(std::move(policy)) {
+  placement_policy_ = policy_.get();
+}
+
+int GangSchedulerBase::FreeGpus() const {
+  return static_cast<int>((cluster_.total_gpu_milli() - cluster_.allocated_gpu_milli()) / engine::kMilliPerGpu);
+}
+
+engine::GangRequest GangSchedulerBase::GangFor(const ReplayJob& job) const {
+  engine::GangRequest gang;
+  gang.name = "job-" + std::to_string(job.trace_row);
+  gang.queue = workload_.queues[job.queue].name;
+  for (int size : job.pods) gang.members.push_back(PodFor(size));
+  gang.preferred_level = ReplayTopologyKeys().back();
+  return gang;
+}
+
+bool GangSchedulerBase::TryStart(const ReplayJob& job) {
+  if (job.gpus > FreeGpus()) return false;
+  const engine::GangPlan plan = engine::PlanGang(cluster_, GangFor(job), *policy_, rng_);
+  if (!plan.placed) return false;
+  Start(job, plan);
+  return true;
+}
+
+void GangSchedulerBase::Start(const ReplayJob& job, const engine::GangPlan& plan) {
+  for (const engine::MemberAllocation& m : plan.allocations) PlacePod(job, m.member, m.allocation);
+}
+
+GangplankScheduler::GangplankScheduler(const engine::Cluster& cluster, const Workload& workload, std::uint64_t seed,
+                                       std::unique_ptr<engine::ScoringPolicy> policy)
+    : GangSchedulerBase(cluster, workload, seed, std::move(policy)), running_slot_(workload.jobs.size(), -1) {
+  for (const ReplayQueue& q : workload.queues) {
+    input_.queues.push_back(engine::AdmissionQueue{q.name, q.weight, q.guaranteed_gpus,
+                                                   std::numeric_limits<double>::infinity()});
+  }
+}
+
+void GangplankScheduler::Wait(const ReplayJob& job, bool front) {
+  input_.waiting.push_back(engine::WaitingGang{GangFor(job), job.arrival, front});
+  waiting_job_.push_back(job.id);
+}
+
+void GangplankScheduler::Submit(const ReplayJob& job) {
+  NoteSubmitted(job);
+  Wait(job, false);
+}
+
+void GangplankScheduler::Finish(const ReplayJob& job) {
+  GangSchedulerBase::Finish(job);
+  ForgetRunning(job);
+}
+
+void GangplankScheduler::ForgetRunning(const ReplayJob& job) {
+  const int slot = running_slot_[job.id];
+  if (slot < 0) return;
+  // Swap with the last entry: the order of running gangs only breaks ties between equal victims.
+  const int last = static_cast<int>(input_.running.size()) - 1;
+  std::swap(input_.running[slot], input_.running[last]);
+  std::swap(running_job_[slot], running_job_[last]);
+  running_slot_[running_job_[slot]] = slot;
+  input_.running.pop_back();
+  running_job_.pop_back();
+  running_slot_[job.id] = -1;
+}
+
+void GangplankScheduler::UpdateCheckpoints(double now) {
+  const double interval = workload_.checkpoint_seconds;
+  if (!(interval > 0)) return;
+  for (engine::RunningGang& r : input_.running) {
+    r.last_checkpoint = r.start + std::floor((now - r.start) / interval) * interval;
+  }
+}
+
+bool GangplankScheduler::Apply(const engine::AdmissionDecision& decision, std::vector<int>& started) {
+  // Evict first: the victims' GPUs are what a later round's plan for their beneficiary counts on.
+  std::vector<int> evicted;
+  for (const engine::Reclaimed& r : decision.reclaims) evicted.push_back(running_job_[r.running]);
+  std::vector<char> admitted(input_.waiting.size(), 0);
+  for (const engine::Admitted& a : decision.admitted) {
+    const ReplayJob& job = workload_.jobs[waiting_job_[a.waiting]];
+    Start(job, a.plan);
+    admitted[a.waiting] = 1;
+    started.push_back(job.id);
+    engine::RunningGang running{input_.waiting[a.waiting].request.name, workload_.queues[job.queue].name, 0,
+                                input_.now, std::nullopt, AllocationsOf(job.id), false};
+    running_slot_[job.id] = static_cast<int>(input_.running.size());
+    input_.running.push_back(std::move(running));
+    running_job_.push_back(job.id);
+  }
+  std::vector<engine::HeldReservation> held;
+  for (const engine::Reserved& r : decision.reservations) {
+    const std::string& name = input_.waiting[r.waiting].request.name;
+    const bool kept = std::any_of(input_.reservations.begin(), input_.reservations.end(),
+                                  [&](const engine::HeldReservation& h) { return h.gang == name; });
+    reservations_made_ += kept ? 0 : 1;
+    held.push_back(engine::HeldReservation{name, r.nodes, r.for_reclaim});
+  }
+  input_.reservations = std::move(held);
+  // Started gangs leave the waiting list (one pass keeps the others in order).
+  size_t keep = 0;
+  for (size_t w = 0; w < input_.waiting.size(); ++w) {
+    if (admitted[w]) continue;
+    if (keep != w) {
+      input_.waiting[keep] = std::move(input_.waiting[w]);
+      waiting_job_[keep] = waiting_job_[w];
+    }
+    ++keep;
+  }
+  input_.waiting.resize(keep);
+  waiting_job_.resize(keep);
+  for (int id : evicted) {
+    const ReplayJob& job = workload_.jobs[id];
+    ForgetRunning(job);
+    Evict(job);  // Releases its GPUs and counts it as waiting again.
+    Wait(job, true);  // Back at the head of its queue.
+    input_.recent_evictions.push_back(input_.now);
+  }
+  return !evicted.empty();
+}
+
+double GangplankScheduler::NextWakeup(double now) const {
+  double next = std::numeric_limits<double>::infinity();
+  if (input_.waiting.empty()) return next;
+  auto consider = [&](double t) {
+    if (t > now && t < next) next = t;
+  };
+  const engine::ReclaimConfig& rc = config_.reclaim;
+  for (const engine::WaitingGang& w : input_.waiting) {
+    if (rc.enabled) consider(w.arrival + rc.min_wait_seconds);
+    consider(w.arrival + config_.reservation.reserve_after_seconds);
+    consider(w.arrival + config_.no_backfill_after_seconds);
+  }
+  if (rc.enabled) {
+    for (const engine::RunningGang& r : input_.running) consider(r.start + rc.min_runtime_seconds);
+    for (double t : input_.recent_evictions) consider(t + rc.window_seconds);
+  }
+  return next;
+}
+
+void GangplankScheduler::Schedule(double now, std::vector<int>& started) {
+  if (input_.waiting.empty()) return;
+  if (FreeGpus() == 0 && !config_.reclaim.enabled) return;
+  input_.now = now;
+  UpdateCheckpoints(now);
+  auto& recent = input_.recent_evictions;
+  recent.erase(std::remove_if(recent.begin(), recent.end(),
+                              [&](double t) { return t <= now - config_.reclaim.window_seconds; }),
+               recent.end());
+  // A round that evicts makes room for gangs that start in the next round (in a cluster, once the
+  // victims' pods are gone; here, at once). Budgets bound how often that repeats.
+  for (int round = 0; round < 8; ++round) {
+    const engine::AdmissionDecision decision = engine::DecideAdmission(cluster_, input_, config_, *policy_, rng_);
+    if (!Apply(decision, started)) break;
+  }
+}
+
+void FifoGangScheduler::Submit(const ReplayJob& job) {
+  NoteSubmitted(job);
+  waiting_.push_back(job.id);
+}
+
+void FifoGangScheduler::Schedule(double /*now*/, std::vector<int>& started) {
+  while (!waiting_.empty()) {
+    const ReplayJob& job = workload_.jobs[waiting_.front()];
+    if (!TryStart(job)) break;  // Strict order: the head blocks everyone behind it.
+    waiting_.pop_front();
+    started.push_back(job.id);
+  }
+}
+
+}  // namespace gangplank::simulator

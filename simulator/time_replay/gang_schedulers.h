@@ -1,0 +1,83 @@
+// The two all-or-nothing schedulers of the time replay; both plan whole gangs with the engine's
+// topology-aware gang planner, so a gang never holds GPUs before it can start.
+//  - gangplank: a thin adapter over the engine's admission round (engine/admission/admission_round.h),
+//    the same code the operator runs: fair-share admission order with backfill, optional waiting-time
+//    reservations and optional fair-share reclaim. The adapter only keeps the round's input current
+//    (waiting gangs, running gangs, reservations, recent evictions) and applies each decision.
+//  - fifo-gang: one queue in strict arrival order; the first gang that does not fit blocks the rest.
+#pragma once
+
+#include <deque>
+#include <limits>
+#include <memory>
+#include <vector>
+
+#include "engine/admission/admission_decision.h"
+#include "engine/admission/admission_input.h"
+#include "engine/gang/gang_planner.h"
+#include "engine/scoring_policy.h"
+#include "simulator/time_replay/replay_scheduler.h"
+
+namespace gangplank::simulator {
+
+// Shared: turning a job into a gang and starting it from a plan.
+class GangSchedulerBase : public ReplayScheduler {
+ public:
+  GangSchedulerBase(const engine::Cluster& cluster, const Workload& workload, std::uint64_t seed,
+                    std::unique_ptr<engine::ScoringPolicy> policy);
+
+ protected:
+  int FreeGpus() const;
+  engine::GangRequest GangFor(const ReplayJob& job) const;
+  // Plans the job; on success applies the plan and returns true.
+  bool TryStart(const ReplayJob& job);
+  void Start(const ReplayJob& job, const engine::GangPlan& plan);
+
+  std::unique_ptr<engine::ScoringPolicy> policy_;
+};
+
+class GangplankScheduler : public GangSchedulerBase {
+ public:
+  GangplankScheduler(const engine::Cluster& cluster, const Workload& workload, std::uint64_t seed,
+                     std::unique_ptr<engine::ScoringPolicy> policy);
+  std::string_view Name() const override { return "gangplank"; }
+  void Submit(const ReplayJob& job) override;
+  void Schedule(double now, std::vector<int>& started) override;
+  void Finish(const ReplayJob& job) override;
+  double NextWakeup(double now) const override;
+
+  // Seconds a gang waits before it may reserve nodes; infinity disables reservations.
+  void set_reserve_after(double seconds) { config_.reservation.reserve_after_seconds = seconds; }
+  // Largest fraction of the nodes reservations may hold at once.
+  void set_reserve_fraction(double fraction) { config_.reservation.max_node_fraction = fraction; }
+  void set_reclaim(const engine::ReclaimConfig& reclaim) { config_.reclaim = reclaim; }
+  void set_no_backfill_after(double seconds) { config_.no_backfill_after_seconds = seconds; }
+  int reservations_made() const { return reservations_made_; }
+
+ private:
+  void Wait(const ReplayJob& job, bool front);
+  void ForgetRunning(const ReplayJob& job);
+  // Applies one decision; returns whether it evicted anything (so another round may start the gang).
+  bool Apply(const engine::AdmissionDecision& decision, std::vector<int>& started);
+  void UpdateCheckpoints(double now);
+
+  engine::AdmissionInput input_;
+  engine::AdmissionConfig config_;
+  std::vector<int> waiting_job_;   // Job id of each input_.waiting entry.
+  std::vector<int> running_job_;   // Job id of each input_.running entry.
+  std::vector<int> running_slot_;  // Per job: index into input_.running, or -1.
+  int reservations_made_ = 0;
+};
+
+class FifoGangScheduler : public GangSchedulerBase {
+ public:
+  using GangSchedulerBase::GangSchedulerBase;
+  std::string_view Name() const override { return "fifo-gang"; }
+  void Submit(const ReplayJob& job) override;
+  void Schedule(double now, std::vector<int>& started) override;
+
+ private:
+  std::deque<int> waiting_;
+};
+
+}  // namespace gangplank::simulator

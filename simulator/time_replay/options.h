@@ -1,0 +1,63 @@
+// Everything a time replay run can be told: input traces, cluster size and shape, time compression,
+// which schedulers to compare and where to write the results. Filled by the `time` CLI command.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gangplank::simulator {
+
+#ifdef GANGPLANK_DATA_DIR
+inline constexpr const char* kTimeReplayDataDir = GANGPLANK_DATA_DIR;
+#else
+inline constexpr const char* kTimeReplayDataDir = "data";
+#endif
+
+struct TimeReplayOptions {
+  std::string jobs_path = std::string(kTimeReplayDataDir) + "/philly/philly_jobs_sep_oct_2017.csv";
+  std::string vcs_path = std::string(kTimeReplayDataDir) + "/philly/philly_vc.csv";
+  std::string out_dir = "time-replay-out";
+
+  // Synthetic cluster: `nodes` nodes of `gpus_per_node` GPUs, grouped zone > row > rack > host.
+  int nodes = 80;
+  int gpus_per_node = 8;
+  int nodes_per_rack = 8;
+  int racks_per_row = 4;
+  int rows_per_zone = 2;
+
+  // Arrival times are divided by this factor (durations are not), to raise the offered load.
+  double time_scale = 1.0;
+  // Only the first N jobs of the trace (0: all), for quick looks.
+  std::int64_t max_jobs = 0;
+  // Interval of the utilisation and per-queue share time series, in simulated seconds.
+  double sample_seconds = 3600;
+  std::uint64_t seed = 1;
+  // gangplank: seconds a gang waits before it may reserve nodes to drain (negative: never). Off by
+  // default: on Philly, draining nodes under multi-day jobs costs more delay than it saves.
+  double reserve_after_seconds = -1;
+  // gangplank: largest fraction of the nodes reservations may hold at once.
+  double reserve_fraction = 0.25;
+  // gangplank: fair-share reclaim (evict whole gangs of queues above their fair share for a waiting gang
+  // of a queue below its share; see engine/admission/admission_round.h), and its guardrails.
+  bool reclaim = true;
+  double reclaim_after_seconds = 3600;  // A gang reclaims only after waiting this long.
+  // A gang that waited this long stops later gangs of its queue from backfilling past it (negative: never).
+  double no_backfill_after_seconds = -1;
+  double reclaim_min_runtime_seconds = 3600;
+  double reclaim_max_lost_gpu_hours = 8;  // A gang that would lose more work is never evicted.
+  int reclaim_max_per_round = 4;
+  int reclaim_max_per_window = 16;
+  double reclaim_window_seconds = 3600;
+  // Checkpoint model of the jobs (the trace has none): progress is saved every this many seconds of a
+  // run; an evicted job loses the rest. 0: no checkpoints, an evicted job starts over. Hourly by
+  // default, a common setting for training jobs (the trace does not say).
+  double checkpoint_seconds = 3600;
+  // Node-scoring policy inside the planner's chosen domain (gangplank and fifo-gang), by registry name.
+  std::string policy = "bestfit";
+  // Any of gangplank, kube-like, fifo-gang.
+  std::vector<std::string> schedulers = {"gangplank", "kube-like", "fifo-gang"};
+  bool progress = true;
+};
+
+}  // namespace gangplank::simulator

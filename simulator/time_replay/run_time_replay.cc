@@ -1,0 +1,175 @@
+#include "simulator/time_replay/run_time_replay.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <memory>
+#include <stdexcept>
+
+#include "engine/policies/registry.h"
+#include "simulator/time_replay/gang_schedulers.h"
+#include "simulator/time_replay/job_trace.h"
+#include "simulator/time_replay/kube_like_scheduler.h"
+#include "simulator/time_replay/replay_cluster.h"
+#include "simulator/time_replay/replay_engine.h"
+#include "simulator/time_replay/replay_metrics.h"
+#include "simulator/time_replay/replay_report.h"
+
+namespace gangplank::simulator {
+namespace {
+
+std::vector<engine::PodRequest> WorkloadPods(const Workload& workload) {
+  std::vector<engine::PodRequest> pods;
+  for (const ReplayJob& job : workload.jobs) {
+    for (int size : job.pods) {
+      engine::PodRequest r;
+      r.gpu_count = size;
+      r.gpu_milli = engine::kMilliPerGpu;
+      pods.push_back(r);
+    }
+  }
+  return pods;
+}
+
+std::unique_ptr<ReplayScheduler> MakeScheduler(const std::string& name, const engine::Cluster& cluster,
+                                               const Workload& workload, const TimeReplayOptions& options,
+                                               const std::vector<engine::PodRequest>& pods) {
+  if (name == "kube-like") return std::make_unique<KubeLikeScheduler>(cluster, workload, options.seed);
+  auto policy = engine::policies::MakePolicy(options.policy, pods);
+  if (name == "gangplank") {
+    auto scheduler = std::make_unique<GangplankScheduler>(cluster, workload, options.seed, std::move(policy));
+    scheduler->set_reserve_after(options.reserve_after_seconds < 0 ? std::numeric_limits<double>::infinity()
+                                                                   : options.reserve_after_seconds);
+    scheduler->set_reserve_fraction(options.reserve_fraction);
+    engine::ReclaimConfig reclaim;
+    reclaim.enabled = options.reclaim;
+    reclaim.min_wait_seconds = options.reclaim_after_seconds;
+    reclaim.min_runtime_seconds = options.reclaim_min_runtime_seconds;
+    reclaim.max_lost_gpu_seconds = options.reclaim_max_lost_gpu_hours * 3600;
+    reclaim.max_victims_per_round = options.reclaim_max_per_round;
+    reclaim.max_victims_per_window = options.reclaim_max_per_window;
+    reclaim.window_seconds = options.reclaim_window_seconds;
+    scheduler->set_reclaim(reclaim);
+    scheduler->set_no_backfill_after(options.no_backfill_after_seconds < 0 ? std::numeric_limits<double>::infinity()
+                                                                           : options.no_backfill_after_seconds);
+    return scheduler;
+  }
+  if (name == "fifo-gang") {
+    return std::make_unique<FifoGangScheduler>(cluster, workload, options.seed, std::move(policy));
+  }
+  throw std::invalid_argument("unknown scheduler '" + name + "' (gangplank, kube-like, fifo-gang)");
+}
+
+ClusterShape ShapeOf(const TimeReplayOptions& o) {
+  return ClusterShape{o.nodes, o.gpus_per_node, o.nodes_per_rack, o.racks_per_row, o.rows_per_zone};
+}
+
+}  // namespace
+
+TimeReplayOutput RunTimeReplayInMemory(const JobTrace& trace, const TimeReplayOptions& options) {
+  TimeReplayOutput out;
+  const ClusterShape shape = ShapeOf(options);
+  const engine::Cluster cluster = BuildReplayCluster(shape);
+  out.workload = MakeWorkload(trace, cluster.total_gpus(), shape.gpus_per_node, options.time_scale);
+  out.workload.checkpoint_seconds = options.checkpoint_seconds;
+  out.notes = out.workload.notes;
+  int largest = 0;
+  for (const ReplayJob& job : out.workload.jobs) largest = std::max(largest, job.gpus);
+  if (largest > cluster.total_gpus()) {
+    out.notes.push_back("the largest job asks for " + std::to_string(largest) + " GPUs, more than the cluster's " +
+                        std::to_string(cluster.total_gpus()) + ": such jobs never start");
+  }
+  const std::vector<engine::PodRequest> pods = WorkloadPods(out.workload);
+  ReplayConfig config;
+  config.sample_seconds = options.sample_seconds;
+  config.progress = options.progress;
+  for (const std::string& name : options.schedulers) {
+    std::unique_ptr<ReplayScheduler> scheduler = MakeScheduler(name, cluster, out.workload, options, pods);
+    out.results.push_back(RunReplay(out.workload, *scheduler, config));
+    out.figures.push_back(ComputeFigures(out.workload, out.results.back()));
+  }
+  return out;
+}
+
+int RunTimeReplay(const TimeReplayOptions& options, std::ostream& log) {
+  const JobTrace trace = LoadPhillyTrace(options.jobs_path, options.vcs_path, options.max_jobs);
+  const TimeReplayOutput out = RunTimeReplayInMemory(trace, options);
+  const ClusterShape shape = ShapeOf(options);
+
+  std::vector<std::string> setup = {
+      "Trace: " + options.jobs_path + " (" + std::to_string(out.workload.jobs.size()) + " jobs, " +
+          std::to_string(out.workload.queues.size()) + " virtual clusters as queues; guarantees from " +
+          options.vcs_path + ", scaled to the simulated cluster).",
+      "Cluster: " + DescribeShape(shape) + ". Jobs above " + std::to_string(shape.gpus_per_node) +
+          " GPUs are gangs of whole-node pods plus one pod with the remainder.",
+      std::string("Reclaim ") + (options.reclaim ? "on" : "off") + " (after waiting " +
+          std::to_string(options.reclaim_after_seconds) + " s; victims' minimum runtime " +
+          std::to_string(options.reclaim_min_runtime_seconds) + " s, at most " +
+          std::to_string(options.reclaim_max_lost_gpu_hours) + " GPU-hours lost per victim, at most " +
+          std::to_string(options.reclaim_max_per_round) + " evictions per round and " +
+          std::to_string(options.reclaim_max_per_window) + " per " + std::to_string(options.reclaim_window_seconds) +
+          " s); checkpoints " +
+          (options.checkpoint_seconds > 0 ? "every " + std::to_string(options.checkpoint_seconds) + " s of a run"
+                                          : std::string("none (an evicted job starts over)")) + ".",
+      "Time scale " + std::to_string(options.time_scale) + " (inter-arrival times divided by it, durations kept); seed " +
+          std::to_string(options.seed) + "; gang planner node policy " + options.policy + ".",
+      "Why this size: the trace's 352 VC nodes (2816 GPUs) would sit about 17% busy, and no queue would ever wait. "
+      "The default 80 nodes (640 GPUs) sits below the trace's demand in its busy weeks (400-950 GPUs a day), so queues contend, and every job still fits.",
+      "Schedulers: gangplank = all-or-nothing gangs, topology-aware planner, weighted max-min fair share across "
+      "queues (admission order: queue furthest below its fair share, then priority, then arrival), smaller gangs may "
+      "start past a blocked one (with --reserve-after, a gang of a queue below its fair share that has waited that long reserves nodes to drain; with --reclaim, whole gangs of queues above their fair share are evicted for it); kube-like = pods placed one by one as they come with least-allocated spreading, a "
+      "job runs once all its pods are placed; fifo-gang = all-or-nothing, strict arrival order, no fair share."};
+  for (const std::string& note : out.notes) setup.push_back("Note: " + note);
+
+  std::error_code ec;
+  std::filesystem::create_directories(options.out_dir, ec);
+  if (ec) throw std::runtime_error("cannot create output directory " + options.out_dir + ": " + ec.message());
+  WriteMetrics(options.out_dir, out.workload, out.results, out.figures, out.notes);
+  {
+    const std::string path = options.out_dir + "/report.html";
+    std::ofstream html(path);
+    if (!html) throw std::runtime_error("cannot write " + path);
+    html << RenderTimeReplayReport(out.workload, out.results, out.figures, setup);
+  }
+
+  for (const std::string& line : setup) log << line << "\n";
+  char line[512];
+  std::snprintf(line, sizeof(line), "%-10s %8s %7s %9s %9s %9s %9s %9s %9s %6s %6s %12s %6s %6s\n", "scheduler",
+                "started", "never", "JCTmean_h", "JCTp50_h", "JCTp99_h", "dly_mean", "dly_p50", "dly_p99", "util",
+                "occup", "held_GPU_h", "Jain", "wall_s");
+  log << line;
+  for (const SchedulerFigures& f : out.figures) {
+    std::snprintf(line, sizeof(line),
+                  "%-10s %8d %7d %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %5.1f%% %5.1f%% %12.1f %6.3f %6.2f\n",
+                  f.scheduler.c_str(), f.started, f.never_started, f.jct.mean / 3600, f.jct.p50 / 3600, f.jct.p99 / 3600,
+                  f.delay.mean / 3600, f.delay.p50 / 3600, f.delay.p99 / 3600, 100 * f.utilisation, 100 * f.occupancy,
+                  f.held_incomplete_gpu_seconds / 3600, f.jain_mean, f.wall_seconds);
+    log << line;
+    if (f.stuck_jobs_holding_gpus > 0) {
+      log << "  " << f.scheduler << ": deadlock at the end: " << f.stuck_jobs_holding_gpus
+          << " jobs never started while holding " << f.stuck_held_gpus << " GPUs\n";
+    }
+  }
+  std::snprintf(line, sizeof(line), "%-10s %8s %8s %11s", "scheduler", "preempt", "pre_jobs", "lost_GPU_h");
+  log << line;
+  for (const SizeBucket& b : SizeBuckets()) {
+    std::snprintf(line, sizeof(line), " %9s", ("dly_" + b.label).c_str());
+    log << line;
+  }
+  log << "   (mean queueing delay in hours by job GPUs)\n";
+  for (const SchedulerFigures& f : out.figures) {
+    std::snprintf(line, sizeof(line), "%-10s %8d %8d %11.1f", f.scheduler.c_str(), f.preemptions, f.preempted_jobs,
+                  f.lost_gpu_seconds / 3600);
+    log << line;
+    for (const SizeBucket& b : f.by_size) {
+      std::snprintf(line, sizeof(line), " %9.2f", b.delay.count > 0 ? b.delay.mean / 3600 : 0.0);
+      log << line;
+    }
+    log << "\n";
+  }
+  log << "wrote " << options.out_dir << "/report.html, summary.csv, summary.json, jobs_*.csv, timeseries_*.csv\n";
+  return 0;
+}
+
+}  // namespace gangplank::simulator

@@ -1,0 +1,176 @@
+// Randomized properties of whole admission rounds: applying a decision never overcommits, gangs are
+// placed whole, victims are whole gangs from queues above their share that had run long enough, no
+// queue is taken below its guarantee, each eviction makes its beneficiary placeable, the budget holds,
+// and the same seed gives the same decisions.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "engine/admission/admission_round.h"
+#include "engine/gang/gang_planner.h"
+#include "tests/engine/admission/admission_fixture.h"
+
+namespace gangplank::engine {
+namespace {
+
+using testing::PackingPolicy;
+using testing::Scenario;
+using testing::SmallCluster;
+
+const std::vector<std::string> kQueues = {"q0", "q1", "q2"};
+
+std::string Named(const char* prefix, int i) {
+  std::ostringstream name;
+  name << prefix << i;
+  return name.str();
+}
+
+// Random running gangs planned onto the cluster, then random waiting gangs.
+Scenario RandomScenario(std::uint64_t seed) {
+  Rng rng(seed);
+  Scenario s(SmallCluster(3, 4));
+  for (size_t q = 0; q < kQueues.size(); ++q) {
+    s.Queue(kQueues[q], 1 + static_cast<double>(rng.Below(3)), 4.0 * static_cast<double>(rng.Below(4)));
+  }
+  s.input.now = 20000;
+  PackingPolicy policy;
+  for (int i = 0; i < 14; ++i) {
+    GangRequest g;
+    g.name = Named("run-", i);
+    g.queue = kQueues[rng.Below(kQueues.size())];
+    const int pods = 1 + static_cast<int>(rng.Below(3));
+    for (int p = 0; p < pods; ++p) g.members.push_back(testing::Gpus(1 << rng.Below(4)));
+    const GangPlan plan = PlanGang(s.cluster, g, policy, rng);
+    if (!plan.placed) continue;
+    ApplyGangPlan(s.cluster, plan);
+    RunningGang r;
+    r.name = g.name;
+    r.queue = g.queue;
+    r.start = static_cast<double>(rng.Below(20000));
+    if (rng.Below(2) == 0) r.last_checkpoint = r.start + static_cast<double>(rng.Below(5000));
+    for (const MemberAllocation& m : plan.allocations) r.allocations.push_back(m.allocation);
+    s.input.running.push_back(std::move(r));
+  }
+  for (int i = 0; i < 12; ++i) {
+    s.Waiting(Named("wait-", i), kQueues[rng.Below(kQueues.size())], static_cast<double>(rng.Below(20000)),
+              1 + static_cast<int>(rng.Below(4)), 1 << rng.Below(4), static_cast<int>(rng.Below(2)));
+    if (rng.Below(4) == 0) s.input.waiting.back().request.required_level = "rack";
+  }
+  return s;
+}
+
+AdmissionConfig Config() {
+  AdmissionConfig c;
+  c.reclaim.enabled = true;
+  c.reclaim.min_wait_seconds = 0;
+  c.reclaim.min_runtime_seconds = 3000;
+  c.reclaim.max_lost_gpu_seconds = 150000;
+  c.reclaim.max_victims_per_round = 3;
+  c.reclaim.max_victims_per_window = 5;
+  return c;
+}
+
+std::string Fingerprint(const AdmissionDecision& d) {
+  std::ostringstream f;
+  for (const Admitted& a : d.admitted) {
+    f << 'A' << a.waiting;
+    for (const MemberAllocation& m : a.plan.allocations) {
+      f << ':' << m.member << '@' << m.allocation.node;
+      for (int g : m.allocation.gpus) f << '.' << g;
+    }
+  }
+  for (const Reclaimed& r : d.reclaims) f << " R" << r.running << '>' << r.beneficiary;
+  for (const Reserved& r : d.reservations) {
+    f << " S" << r.waiting;
+    for (NodeId n : r.nodes) f << ',' << n;
+  }
+  return f.str();
+}
+
+TEST(AdmissionProperties, RandomRoundsKeepEveryInvariant) {
+  int reclaim_rounds = 0, admitted = 0;
+  for (std::uint64_t seed = 1; seed <= 300; ++seed) {
+    Scenario s = RandomScenario(seed);
+    const AdmissionConfig config = Config();
+    PackingPolicy policy;
+    Rng rng(seed);
+    const std::int64_t allocated_before = s.cluster.allocated_gpu_milli();
+    const AdmissionDecision d = DecideAdmission(s.cluster, s.input, config, policy, rng);
+    ASSERT_EQ(s.cluster.allocated_gpu_milli(), allocated_before) << "seed " << seed << ": model not restored";
+
+    // Same seed, same decisions.
+    PackingPolicy policy2;
+    Rng rng2(seed);
+    Scenario again = RandomScenario(seed);
+    EXPECT_EQ(Fingerprint(d), Fingerprint(DecideAdmission(again.cluster, again.input, config, policy2, rng2)))
+        << "seed " << seed;
+
+    // Victims: distinct, whole, from queues above their share, past the minimum runtime, within budget.
+    EXPECT_LE(static_cast<int>(d.reclaims.size()), config.reclaim.max_victims_per_round);
+    std::set<int> victims;
+    std::map<std::string, double> taken;
+    for (const Reclaimed& r : d.reclaims) {
+      EXPECT_TRUE(victims.insert(r.running).second) << "seed " << seed << ": victim chosen twice";
+      const RunningGang& v = s.input.running[r.running];
+      EXPECT_GE(s.input.now - v.start, config.reclaim.min_runtime_seconds);
+      EXPECT_LE(LostGpuSeconds(v, s.input.now), config.reclaim.max_lost_gpu_seconds);
+      EXPECT_DOUBLE_EQ(r.lost_gpu_seconds, LostGpuSeconds(v, s.input.now));
+      size_t q = 0;
+      while (kQueues[q] != v.queue) ++q;
+      EXPECT_GT(d.held[q], d.fair_shares[q]) << "seed " << seed << ": victim from a queue not above its share";
+      EXPECT_NE(v.queue, s.input.waiting[r.beneficiary].request.queue);
+      taken[v.queue] += v.Gpus();
+    }
+    for (size_t q = 0; q < kQueues.size(); ++q) {
+      const double after = d.held[q] - taken[kQueues[q]];
+      if (taken[kQueues[q]] > 0) {
+        EXPECT_GE(after + 1e-9, s.input.queues[q].guaranteed) << "seed " << seed;
+      }
+    }
+
+    // Apply: evict whole victims, then every admitted plan in order; the cluster refuses overcommit.
+    for (int r : victims) {
+      for (const Allocation& a : s.input.running[r].allocations) s.cluster.Release(a);
+    }
+    std::set<int> admitted_gangs;
+    for (const Admitted& a : d.admitted) {
+      const GangRequest& g = s.input.waiting[a.waiting].request;
+      ASSERT_TRUE(a.plan.placed);
+      EXPECT_EQ(a.plan.allocations.size(), g.members.size()) << "seed " << seed << ": gang placed in part";
+      EXPECT_TRUE(admitted_gangs.insert(a.waiting).second);
+      ASSERT_NO_THROW(ApplyGangPlan(s.cluster, a.plan)) << "seed " << seed << ": overcommit";
+      ++admitted;
+    }
+    EXPECT_LE(s.cluster.allocated_gpu_milli(), s.cluster.total_gpu_milli());
+
+    // Every beneficiary is placeable on its reserved nodes now that its victims are gone.
+    std::set<int> beneficiaries;
+    for (const Reclaimed& r : d.reclaims) beneficiaries.insert(r.beneficiary);
+    for (int w : beneficiaries) {
+      EXPECT_EQ(admitted_gangs.count(w), 0u);
+      const Reserved* reserved = nullptr;
+      for (const Reserved& r : d.reservations) {
+        if (r.waiting == w) reserved = &r;
+      }
+      ASSERT_NE(reserved, nullptr) << "seed " << seed;
+      EXPECT_TRUE(reserved->for_reclaim);
+      for (NodeId n = 0; n < s.cluster.size(); ++n) {
+        const bool mine = std::find(reserved->nodes.begin(), reserved->nodes.end(), n) != reserved->nodes.end();
+        if (!mine) s.cluster.SetUnschedulable(n, true);
+      }
+      PackingPolicy p;
+      Rng r(seed);
+      EXPECT_TRUE(PlanGang(s.cluster, s.input.waiting[w].request, p, r).placed)
+          << "seed " << seed << ": evicted for nothing";
+      for (NodeId n = 0; n < s.cluster.size(); ++n) s.cluster.SetUnschedulable(n, false);
+    }
+    reclaim_rounds += d.reclaims.empty() ? 0 : 1;
+  }
+  EXPECT_GT(reclaim_rounds, 10) << "the random cases must exercise reclaim";
+  EXPECT_GT(admitted, 100);
+}
+
+}  // namespace
+}  // namespace gangplank::engine
