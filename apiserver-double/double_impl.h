@@ -1,0 +1,148 @@
+// Internals of ApiServerDouble shared by its source files (lifecycle, REST handlers, watches, pod
+// subresources, discovery). Not part of the public interface.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <set>
+#include <shared_mutex>
+#include <string>
+#include <vector>
+
+#include "apiserver-double/api_error.h"
+#include "apiserver-double/api_server_double.h"
+#include "apiserver-double/object_store.h"
+#include "apiserver-double/resource_catalog.h"
+#include "apiserver-double/timer_queue.h"
+#include "net/http_server.h"
+
+namespace gangplank::apiserver_double {
+
+// Where a request points after parsing the REST path.
+struct Target {
+  ResourceType type;
+  std::string namespace_name;  // empty for cluster-scoped or all-namespaces
+  std::string name;            // empty for collections
+  std::string subresource;     // "", "status", "binding", "eviction"
+};
+
+class WatchSession;
+
+class ApiServerDouble::Impl {
+ public:
+  explicit Impl(DoubleOptions options);
+  ~Impl();
+
+  // lifecycle (api_server_double.cc)
+  void start();
+  void stop();
+  bool running() const;
+  uint16_t port() const { return port_; }
+  std::string url() const;
+
+  // public state access (api_server_double.cc)
+  nlohmann::json put_object(const nlohmann::json& object);
+  ResourceType type_for_object(const nlohmann::json& object) const;
+  ResourceType type_for_group_resource(const std::string& gr) const;
+
+  // faults (api_server_double.cc)
+  void fail_next(FaultRule rule);
+  void clear_faults();
+  void set_delay(std::chrono::milliseconds delay);
+  void drop_watches();
+  void compact();
+  std::size_t open_watches() const;
+  std::size_t request_count() const { return requests_.load(); }
+
+  ObjectStore& store() { return store_; }
+  const DoubleOptions& options() const { return options_; }
+
+  // request handling
+  void handle(const net::HttpRequest& request, net::HttpResponder responder);
+  net::HttpResponse serve(const net::HttpRequest& request, net::HttpResponder& responder);  // rest_handlers.cc
+  net::HttpResponse control(const net::HttpRequest& request);                             // api_server_double.cc
+  std::optional<net::HttpResponse> discovery(const net::HttpRequest& request) const;      // discovery.cc
+  std::optional<Target> parse_target(const std::string& path) const;                      // rest_handlers.cc
+
+  // REST verbs (rest_handlers.cc)
+  net::HttpResponse get_object(const net::HttpRequest& req, const Target& t);
+  net::HttpResponse list_objects(const net::HttpRequest& req, const Target& t);
+  net::HttpResponse create_object(const net::HttpRequest& req, const Target& t);
+  net::HttpResponse update_object(const net::HttpRequest& req, const Target& t);
+  net::HttpResponse patch_object(const net::HttpRequest& req, const Target& t);
+  net::HttpResponse delete_object(const net::HttpRequest& req, const Target& t);
+  net::HttpResponse delete_collection(const net::HttpRequest& req, const Target& t);
+
+  // Shared write path: stores `object` as the new state of an existing or new object, applying the
+  // status-subresource, generation and no-op rules. Called inside a store transaction.
+  // With dry_run the result is computed and returned but nothing is stored (?dryRun=All).
+  ObjectPtr write_in_txn(ObjectStore::Txn& txn, const ResourceType& type, const ObjectPtr& current,
+                         nlohmann::json desired, bool status_write, bool dry_run = false);
+  ObjectPtr create_in_txn(ObjectStore::Txn& txn, const ResourceType& type, nlohmann::json object);
+  ObjectPtr delete_in_txn(ObjectStore::Txn& txn, const ResourceType& type, const std::string& ns,
+                          const std::string& name, const nlohmann::json& options);
+  // Keeps PDB status current after pods or PDBs in `ns` change (pod_subresources.cc).
+  void refresh_pdbs_in_txn(ObjectStore::Txn& txn, const std::string& ns);
+  static nlohmann::json pdb_status(const nlohmann::json& pdb, const std::vector<ObjectPtr>& pods);
+
+  // pod subresources (pod_subresources.cc)
+  net::HttpResponse bind_pod(const net::HttpRequest& req, const Target& t);
+  net::HttpResponse evict_pod(const net::HttpRequest& req, const Target& t);
+
+  // watches (watch_handler.cc)
+  void start_watch(const net::HttpRequest& req, const Target& t, net::HttpResponder& responder);
+  void forget_session(const std::shared_ptr<WatchSession>& session);
+
+  // helpers
+  nlohmann::json present(const ResourceType& type, const nlohmann::json& object) const;
+  std::string new_uid();
+  static std::string now_rfc3339();
+  static bool wants_table(const net::HttpRequest& req);
+  static net::HttpResponse json_response(int status, const nlohmann::json& body);
+  static net::HttpResponse error_response(const ApiError& error);
+  static nlohmann::json parse_body(const net::HttpRequest& req);
+
+  TimerQueue& timers() { return *timers_; }
+
+ private:
+  DoubleOptions options_;
+  mutable std::shared_mutex catalog_mutex_;
+  ResourceCatalog catalog_;
+  ObjectStore store_;
+  std::unique_ptr<TimerQueue> timers_;
+  // Cleared (under its mutex) before the timer thread goes away; stream callbacks that HTTP threads may
+  // run during or after teardown check it before posting work.
+  struct Liveness {
+    std::mutex mutex;
+    bool alive = true;
+  };
+  std::shared_ptr<Liveness> liveness_ = std::make_shared<Liveness>();
+  std::unique_ptr<net::HttpServer> server_;
+  uint16_t port_ = 0;
+
+  std::mutex random_mutex_;
+  std::mt19937_64 random_;
+
+  mutable std::mutex fault_mutex_;
+  std::vector<FaultRule> faults_;
+  std::chrono::milliseconds delay_{0};
+
+  mutable std::mutex sessions_mutex_;
+  std::set<std::shared_ptr<WatchSession>> sessions_;
+
+  std::atomic<std::size_t> requests_{0};
+
+  friend class WatchSession;
+  friend class ApiServerDouble;
+  std::optional<FaultRule> take_fault(const net::HttpRequest& req);
+  const ResourceCatalog& catalog() const { return catalog_; }
+  ResourceCatalog& catalog() { return catalog_; }
+  std::shared_mutex& catalog_mutex() const { return catalog_mutex_; }
+  std::set<std::shared_ptr<WatchSession>> sessions_snapshot() const;
+  void register_session(const std::shared_ptr<WatchSession>& session);
+};
+
+}  // namespace gangplank::apiserver_double

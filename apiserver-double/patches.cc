@@ -1,0 +1,154 @@
+#include "apiserver-double/patches.h"
+
+#include <algorithm>
+#include <string>
+
+#include "apiserver-double/api_error.h"
+
+namespace gangplank::apiserver_double {
+namespace {
+
+using nlohmann::json;
+
+// Lists of the core types that merge by a key under strategic merge patch (patchStrategy=merge in
+// kubernetes/api core/v1 and meta/v1). Lists not named here are replaced wholesale, as node
+// spec.taints and pod tolerations are.
+const char* merge_key_for(const std::string& field, const json& sample_item) {
+  if (field == "containers" || field == "initContainers" || field == "ephemeralContainers" || field == "env" ||
+      field == "volumes" || field == "imagePullSecrets" || field == "resourceClaims" || field == "hostAliases") {
+    return field == "hostAliases" ? "ip" : "name";
+  }
+  if (field == "conditions" || field == "addresses") return "type";
+  if (field == "volumeMounts") return "mountPath";
+  if (field == "volumeDevices") return "devicePath";
+  if (field == "ownerReferences") return "uid";
+  if (field == "ports") return sample_item.is_object() && sample_item.contains("containerPort") ? "containerPort" : "port";
+  return nullptr;
+}
+
+bool is_primitive_merge_list(const std::string& field) { return field == "finalizers"; }
+
+json smp_object(const json& original, const json& patch);
+
+json smp_list(const std::string& field, const json& original, const json& patch) {
+  if (!original.is_array()) {
+    json out = json::array();
+    for (const auto& item : patch) {
+      if (!(item.is_object() && item.contains("$patch"))) out.push_back(item);
+    }
+    return out;
+  }
+  if (is_primitive_merge_list(field)) {
+    json out = original;
+    for (const auto& item : patch) {
+      if (std::find(out.begin(), out.end(), item) == out.end()) out.push_back(item);
+    }
+    return out;
+  }
+  const char* key = patch.empty() ? nullptr : merge_key_for(field, patch.front());
+  if (key == nullptr) return patch;  // replace strategy
+  // A list-level {"$patch":"replace"} item means: the rest of the patch list is the new list.
+  for (const auto& item : patch) {
+    if (item.is_object() && item.value("$patch", std::string()) == "replace") {
+      json out = json::array();
+      for (const auto& i : patch) {
+        if (!(i.is_object() && i.contains("$patch"))) out.push_back(i);
+      }
+      return out;
+    }
+  }
+  json out = original;
+  for (const auto& item : patch) {
+    if (!item.is_object() || !item.contains(key)) {
+      throw bad_request("strategic merge patch: list \"" + field + "\" items need the merge key \"" + key + "\"");
+    }
+    auto same = std::find_if(out.begin(), out.end(),
+                             [&](const json& o) { return o.is_object() && o.contains(key) && o[key] == item[key]; });
+    const bool remove = item.value("$patch", std::string()) == "delete";
+    if (remove) {
+      if (same != out.end()) out.erase(same);
+    } else if (same != out.end()) {
+      *same = smp_object(*same, item);
+    } else {
+      json added = item;
+      added.erase("$patch");
+      out.push_back(added);
+    }
+  }
+  return out;
+}
+
+json smp_object(const json& original, const json& patch) {
+  if (!patch.is_object()) return patch;
+  if (patch.value("$patch", std::string()) == "replace") {
+    json out = patch;
+    out.erase("$patch");
+    return out;
+  }
+  if (patch.value("$patch", std::string()) == "delete") return nullptr;
+  json out = original.is_object() ? original : json::object();
+  if (patch.contains("$retainKeys") && patch["$retainKeys"].is_array()) {
+    json kept = json::object();
+    for (const auto& k : patch["$retainKeys"]) {
+      if (k.is_string() && out.contains(k.get<std::string>())) kept[k.get<std::string>()] = out[k.get<std::string>()];
+    }
+    out = kept;
+  }
+  for (const auto& [key, value] : patch.items()) {
+    if (key == "$retainKeys" || key == "$patch" || key.rfind("$setElementOrder/", 0) == 0) continue;
+    if (key.rfind("$deleteFromPrimitiveList/", 0) == 0) {
+      const std::string field = key.substr(std::string("$deleteFromPrimitiveList/").size());
+      if (out.contains(field) && out[field].is_array()) {
+        json kept = json::array();
+        for (const auto& v : out[field]) {
+          if (std::find(value.begin(), value.end(), v) == value.end()) kept.push_back(v);
+        }
+        out[field] = kept;
+      }
+      continue;
+    }
+    if (value.is_null()) {
+      out.erase(key);
+    } else if (value.is_object()) {
+      json merged = smp_object(out.contains(key) ? out[key] : json(), value);
+      if (merged.is_null()) {
+        out.erase(key);
+      } else {
+        out[key] = merged;
+      }
+    } else if (value.is_array()) {
+      out[key] = smp_list(key, out.contains(key) ? out[key] : json(), value);
+    } else {
+      out[key] = value;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+json apply_merge_patch(const json& target, const json& patch) {
+  if (!patch.is_object()) throw bad_request("merge patch body must be a JSON object");
+  json out = target;
+  out.merge_patch(patch);
+  return out;
+}
+
+json apply_json_patch(const json& target, const json& patch) {
+  if (!patch.is_array()) throw bad_request("json patch body must be a JSON array of operations");
+  try {
+    return target.patch(patch);
+  } catch (const json::other_error& e) {
+    // nlohmann reports a failed "test" operation as other_error 501.
+    throw ApiError(422, "Invalid", std::string("the server rejected our request due to an error in our request: ") + e.what());
+  } catch (const json::exception& e) {
+    throw ApiError(422, "Invalid", std::string("the server rejected our request due to an error in our request: ") + e.what());
+  }
+}
+
+json apply_strategic_merge_patch(const json& target, const json& patch) {
+  if (!patch.is_object()) throw bad_request("strategic merge patch body must be a JSON object");
+  return smp_object(target, patch);
+}
+
+}  // namespace gangplank::apiserver_double

@@ -1,0 +1,297 @@
+#include "apiserver-double/table_printer.h"
+
+#include <chrono>
+#include <ctime>
+
+namespace gangplank::apiserver_double {
+namespace {
+
+using nlohmann::json;
+
+json column(const std::string& name, const std::string& type, const std::string& description, int priority = 0,
+            const std::string& format = "") {
+  return {{"name", name}, {"type", type}, {"format", format}, {"description", description}, {"priority", priority}};
+}
+
+std::string str(const json& object, const char* pointer, const std::string& fallback = "") {
+  const json::json_pointer ptr(pointer);
+  if (!object.contains(ptr)) return fallback;
+  const auto& v = object[ptr];
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_null()) return fallback;
+  return v.dump();
+}
+
+std::string age_of(const json& object) { return human_age(str(object, "/metadata/creationTimestamp")); }
+
+// Splits ".a.b[0].c" / "{.a.b}" into steps: names, indexes, and [?(@.k=="v")] filters.
+struct Step {
+  enum Kind { Field, Index, Filter, Wildcard };
+  Step(Kind k, std::string n) : kind(k), name(std::move(n)) {}
+  Kind kind;
+  std::string name;
+  long index = 0;
+  std::string filter_field;
+  std::string filter_value;
+};
+
+std::vector<Step> parse_path(std::string path) {
+  std::vector<Step> steps;
+  if (!path.empty() && path.front() == '{') path = path.substr(1, path.size() >= 2 ? path.size() - 2 : 0);
+  std::size_t i = 0;
+  while (i < path.size()) {
+    if (path[i] == '.') {
+      ++i;
+      std::size_t end = i;
+      while (end < path.size() && path[end] != '.' && path[end] != '[') ++end;
+      if (end > i) steps.push_back({Step::Field, path.substr(i, end - i)});
+      i = end;
+    } else if (path[i] == '[') {
+      const std::size_t close = path.find(']', i);
+      if (close == std::string::npos) return {};
+      const std::string inner = path.substr(i + 1, close - i - 1);
+      if (inner == "*") {
+        steps.push_back({Step::Wildcard, ""});
+      } else if (inner.rfind("?(@.", 0) == 0) {
+        const auto eq = inner.find("==");
+        if (eq == std::string::npos) return {};
+        Step s{Step::Filter, ""};
+        s.filter_field = inner.substr(4, eq - 4);
+        std::string value = inner.substr(eq + 2);
+        if (!value.empty() && value.back() == ')') value.pop_back();
+        if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'')) value = value.substr(1, value.size() - 2);
+        s.filter_value = value;
+        steps.push_back(s);
+      } else {
+        Step s{Step::Index, ""};
+        try {
+          s.index = std::stol(inner);
+        } catch (...) {
+          return {};
+        }
+        steps.push_back(s);
+      }
+      i = close + 1;
+    } else {
+      std::size_t end = i;
+      while (end < path.size() && path[end] != '.' && path[end] != '[') ++end;
+      steps.push_back({Step::Field, path.substr(i, end - i)});
+      i = end;
+    }
+  }
+  return steps;
+}
+
+std::string cell_text(const json& v) {
+  if (v.is_string()) return v.get<std::string>();
+  return v.dump();
+}
+
+}  // namespace
+
+json evaluate_json_path(const json& object, const std::string& path) {
+  std::vector<json> current{object};
+  for (const Step& step : parse_path(path)) {
+    std::vector<json> next;
+    for (const json& node : current) {
+      switch (step.kind) {
+        case Step::Field:
+          if (node.is_object() && node.contains(step.name)) next.push_back(node[step.name]);
+          break;
+        case Step::Index:
+          if (node.is_array()) {
+            const long n = static_cast<long>(node.size());
+            const long i = step.index < 0 ? n + step.index : step.index;
+            if (i >= 0 && i < n) next.push_back(node[static_cast<std::size_t>(i)]);
+          }
+          break;
+        case Step::Wildcard:
+          if (node.is_array()) next.insert(next.end(), node.begin(), node.end());
+          break;
+        case Step::Filter:
+          if (node.is_array()) {
+            for (const auto& item : node) {
+              if (item.is_object() && item.contains(step.filter_field) && cell_text(item[step.filter_field]) == step.filter_value) {
+                next.push_back(item);
+              }
+            }
+          }
+          break;
+      }
+    }
+    current = std::move(next);
+  }
+  if (current.empty()) return nullptr;
+  if (current.size() == 1) return current.front();
+  return json(current);
+}
+
+std::string human_age(const std::string& timestamp) {
+  std::tm tm{};
+  if (timestamp.size() < 19 || strptime(timestamp.c_str(), "%Y-%m-%dT%H:%M:%S", &tm) == nullptr) return "<unknown>";
+  const std::time_t then = timegm(&tm);
+  const long long seconds = static_cast<long long>(std::time(nullptr) - then);
+  if (seconds < 0) return "0s";
+  if (seconds < 120) return std::to_string(seconds) + "s";
+  const long long minutes = seconds / 60;
+  if (minutes < 10) return std::to_string(minutes) + "m" + (seconds % 60 ? std::to_string(seconds % 60) + "s" : "");
+  if (minutes < 180) return std::to_string(minutes) + "m";
+  const long long hours = minutes / 60;
+  if (hours < 8) return std::to_string(hours) + "h" + (minutes % 60 ? std::to_string(minutes % 60) + "m" : "");
+  if (hours < 48) return std::to_string(hours) + "h";
+  const long long days = hours / 24;
+  if (days < 8) return std::to_string(days) + "d" + (hours % 24 ? std::to_string(hours % 24) + "h" : "");
+  if (days < 365 * 2) return std::to_string(days) + "d";
+  return std::to_string(days / 365) + "y";
+}
+
+json table_columns(const ResourceType& type) {
+  const std::string name_desc = "Name must be unique within a namespace.";
+  json cols = json::array({column("Name", "string", name_desc, 0, "name")});
+  const std::string age_desc = "CreationTimestamp is a timestamp representing the server time when this object was created.";
+  if (type.custom) {
+    bool has_age = false;
+    for (const auto& c : type.printer_columns) {
+      std::string t = c.value("type", std::string("string"));
+      if (t == "date") t = "date";
+      cols.push_back(column(c.value("name", std::string()), t, c.value("description", std::string()),
+                            c.value("priority", 0), c.value("format", std::string())));
+      if (c.value("name", std::string()) == "Age") has_age = true;
+    }
+    if (!has_age) cols.push_back(column("Age", "date", age_desc));
+    return cols;
+  }
+  if (type.kind == "Pod") {
+    cols.push_back(column("Ready", "string", "The aggregate readiness state of this pod for accepting traffic."));
+    cols.push_back(column("Status", "string", "The aggregate status of the containers in this pod."));
+    cols.push_back(column("Restarts", "string", "The number of times the containers in this pod have been restarted."));
+    cols.push_back(column("Age", "string", age_desc));
+    cols.push_back(column("IP", "string", "IP address allocated to the pod.", 1));
+    cols.push_back(column("Node", "string", "Name of the node the pod is assigned to.", 1));
+  } else if (type.kind == "Node") {
+    cols.push_back(column("Status", "string", "The status of the node"));
+    cols.push_back(column("Roles", "string", "The roles of the node"));
+    cols.push_back(column("Age", "string", age_desc));
+    cols.push_back(column("Version", "string", "Kubelet Version reported by the node."));
+  } else if (type.kind == "Namespace") {
+    cols.push_back(column("Status", "string", "The status of the namespace"));
+    cols.push_back(column("Age", "string", age_desc));
+  } else if (type.kind == "PodDisruptionBudget") {
+    cols.push_back(column("Min Available", "string", "The minimum number of pods that must be available."));
+    cols.push_back(column("Max Unavailable", "string", "The maximum number of pods that may be unavailable."));
+    cols.push_back(column("Allowed Disruptions", "integer", "Calculated number of pods that may be disrupted at this time."));
+    cols.push_back(column("Age", "string", age_desc));
+  } else if (type.kind == "Lease") {
+    cols.push_back(column("Holder", "string", "The holder of the lease."));
+    cols.push_back(column("Age", "string", age_desc));
+  } else if (type.kind == "Event") {
+    cols.push_back(column("Type", "string", "Type of this event."));
+    cols.push_back(column("Reason", "string", "Reason of this event."));
+    cols.push_back(column("Object", "string", "The object this event is about."));
+    cols.push_back(column("Message", "string", "A human-readable description of the event."));
+    cols.push_back(column("Age", "string", age_desc));
+  } else if (type.kind == "CustomResourceDefinition") {
+    cols[0] = column("Name", "string", name_desc, 0, "name");
+    cols.push_back(column("Created At", "date", age_desc));
+  } else {
+    cols.push_back(column("Age", "string", age_desc));
+  }
+  return cols;
+}
+
+json table_row(const ResourceType& type, const json& object) {
+  json cells = json::array({str(object, "/metadata/name")});
+  if (type.custom) {
+    bool has_age = false;
+    for (const auto& c : type.printer_columns) {
+      json v = evaluate_json_path(object, c.value("jsonPath", std::string()));
+      const std::string t = c.value("type", std::string("string"));
+      if (c.value("name", std::string()) == "Age") has_age = true;
+      if (v.is_null()) {
+        cells.push_back(nullptr);
+      } else if (t == "date") {
+        cells.push_back(human_age(cell_text(v)));
+      } else if ((t == "integer" || t == "number") && v.is_number()) {
+        cells.push_back(v);
+      } else if (t == "boolean" && v.is_boolean()) {
+        cells.push_back(v);
+      } else {
+        cells.push_back(cell_text(v));
+      }
+    }
+    if (!has_age) cells.push_back(age_of(object));
+  } else if (type.kind == "Pod") {
+    const auto containers = object.contains("/spec/containers"_json_pointer) ? object["/spec/containers"_json_pointer].size() : 0;
+    std::size_t ready = 0;
+    long restarts = 0;
+    if (object.contains("/status/containerStatuses"_json_pointer)) {
+      for (const auto& cs : object["/status/containerStatuses"_json_pointer]) {
+        if (cs.value("ready", false)) ++ready;
+        restarts += cs.value("restartCount", 0L);
+      }
+    }
+    std::string status = str(object, "/status/phase", "Pending");
+    if (object.contains("/metadata/deletionTimestamp"_json_pointer)) status = "Terminating";
+    cells.push_back(std::to_string(ready) + "/" + std::to_string(containers));
+    cells.push_back(status);
+    cells.push_back(std::to_string(restarts));
+    cells.push_back(age_of(object));
+    cells.push_back(str(object, "/status/podIP", "<none>"));
+    cells.push_back(str(object, "/spec/nodeName", "<none>"));
+  } else if (type.kind == "Node") {
+    std::string status = "Unknown";
+    if (object.contains("/status/conditions"_json_pointer)) {
+      for (const auto& c : object["/status/conditions"_json_pointer]) {
+        if (c.value("type", std::string()) == "Ready") status = c.value("status", std::string()) == "True" ? "Ready" : "NotReady";
+      }
+    }
+    if (object.value("/spec/unschedulable"_json_pointer, false)) status += ",SchedulingDisabled";
+    std::string roles;
+    if (object.contains("/metadata/labels"_json_pointer)) {
+      const std::string prefix = "node-role.kubernetes.io/";
+      for (const auto& [k, v] : object["/metadata/labels"_json_pointer].items()) {
+        if (k.rfind(prefix, 0) == 0) roles += (roles.empty() ? "" : ",") + k.substr(prefix.size());
+      }
+    }
+    cells.push_back(status);
+    cells.push_back(roles.empty() ? "<none>" : roles);
+    cells.push_back(age_of(object));
+    cells.push_back(str(object, "/status/nodeInfo/kubeletVersion", ""));
+  } else if (type.kind == "Namespace") {
+    cells.push_back(str(object, "/status/phase", "Active"));
+    cells.push_back(age_of(object));
+  } else if (type.kind == "PodDisruptionBudget") {
+    cells.push_back(str(object, "/spec/minAvailable", "N/A"));
+    cells.push_back(str(object, "/spec/maxUnavailable", "N/A"));
+    cells.push_back(object.value("/status/disruptionsAllowed"_json_pointer, 0));
+    cells.push_back(age_of(object));
+  } else if (type.kind == "Lease") {
+    cells.push_back(str(object, "/spec/holderIdentity", ""));
+    cells.push_back(age_of(object));
+  } else if (type.kind == "Event") {
+    cells.push_back(str(object, "/type"));
+    cells.push_back(str(object, "/reason"));
+    cells.push_back(str(object, "/involvedObject/kind") + "/" + str(object, "/involvedObject/name"));
+    cells.push_back(str(object, "/message"));
+    cells.push_back(age_of(object));
+  } else if (type.kind == "CustomResourceDefinition") {
+    cells.push_back(str(object, "/metadata/creationTimestamp"));
+  } else {
+    cells.push_back(age_of(object));
+  }
+  json metadata = object.contains("metadata") ? object["metadata"] : json::object();
+  return {{"cells", cells},
+          {"object", {{"kind", "PartialObjectMetadata"}, {"apiVersion", "meta.k8s.io/v1"}, {"metadata", metadata}}}};
+}
+
+json make_table(const ResourceType& type, const std::vector<json>& objects, const json& list_metadata) {
+  json rows = json::array();
+  for (const auto& o : objects) rows.push_back(table_row(type, o));
+  return {{"kind", "Table"},
+          {"apiVersion", "meta.k8s.io/v1"},
+          {"metadata", list_metadata},
+          {"columnDefinitions", table_columns(type)},
+          {"rows", rows}};
+}
+
+}  // namespace gangplank::apiserver_double

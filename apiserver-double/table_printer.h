@@ -1,0 +1,26 @@
+// meta.k8s.io/v1 Table conversion for `kubectl get`: built-in columns for the core kinds, and for
+// custom resources the CRD's additionalPrinterColumns evaluated with a small JSONPath subset.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "apiserver-double/resource_catalog.h"
+
+namespace gangplank::apiserver_double {
+
+// Evaluates "{.a.b[0].c}", ".a.b", ".conditions[?(@.type=="Ready")].status" against `object`.
+// Returns null when the path does not resolve.
+nlohmann::json evaluate_json_path(const nlohmann::json& object, const std::string& path);
+
+// "5s", "3m", "2d", like kubectl's human-readable durations.
+std::string human_age(const std::string& rfc3339_timestamp);
+
+nlohmann::json table_columns(const ResourceType& type);
+nlohmann::json table_row(const ResourceType& type, const nlohmann::json& object);
+// A Table holding `objects`; list_metadata carries resourceVersion/continue.
+nlohmann::json make_table(const ResourceType& type, const std::vector<nlohmann::json>& objects,
+                          const nlohmann::json& list_metadata);
+
+}  // namespace gangplank::apiserver_double

@@ -1,0 +1,201 @@
+// Watch requests: start semantics (RV unset/"0" = synthetic ADDED of current state, RV=X = changes
+// after X, 410 when X was compacted), sendInitialEvents, bookmarks, timeoutSeconds.
+#include <random>
+
+#include "apiserver-double/double_impl.h"
+#include "apiserver-double/table_printer.h"
+#include "apiserver-double/watch_session.h"
+
+namespace gangplank::apiserver_double {
+
+using nlohmann::json;
+
+bool WatchSession::selected(const json& object) const {
+  if (!config_.namespace_name.empty() &&
+      object.value("/metadata/namespace"_json_pointer, std::string()) != config_.namespace_name) {
+    return false;
+  }
+  const json labels = object.contains("/metadata/labels"_json_pointer) ? object["/metadata/labels"_json_pointer] : json::object();
+  return config_.labels.matches(labels) && config_.fields.matches(object);
+}
+
+void WatchSession::on_event(const StoreEvent& event) {
+  if (event.rv != 0 && event.rv <= config_.after_rv) return;
+  const bool now_selected = selected(*event.object);
+  const bool was_selected = event.previous && selected(*event.previous);
+  std::string type = event.type;
+  if (event.type == "MODIFIED") {
+    if (now_selected && !was_selected) type = "ADDED";
+    if (!now_selected && was_selected) type = "DELETED";
+    if (!now_selected && !was_selected) return;
+  } else if (event.type == "DELETED") {
+    if (!was_selected) return;
+  } else if (!now_selected) {
+    return;
+  }
+  // An object leaving the selection is sent in its new state as DELETED, as the apiserver does.
+  if (!config_.table && !config_.type.custom) {
+    stream_->write("{\"type\":\"" + type + "\",\"object\":" + stored_text(event.object) + "}\n");
+    return;
+  }
+  json object = *event.object;
+  if (config_.type.custom) object["apiVersion"] = config_.type.api_version();
+  send(type, object);
+}
+
+void WatchSession::send(const std::string& type, const json& object) {
+  json payload = object;
+  if (config_.table && type != "BOOKMARK" && type != "ERROR") {
+    payload = make_table(config_.type, {object}, json::object());
+  }
+  std::string line = json{{"type", type}, {"object", payload}}.dump();
+  line.push_back('\n');
+  stream_->write(line);
+}
+
+void WatchSession::bookmark(uint64_t rv, bool initial_events_end) {
+  json object = {{"kind", config_.type.kind},
+                 {"apiVersion", config_.type.api_version()},
+                 {"metadata", {{"resourceVersion", std::to_string(rv)}}}};
+  if (initial_events_end) object["metadata"]["annotations"] = {{"k8s.io/initial-events-end", "true"}};
+  send("BOOKMARK", object);
+}
+
+void WatchSession::fail(const json& status) {
+  send("ERROR", status);
+  stream_->close();
+}
+
+void WatchSession::end() { stream_->close(); }
+
+namespace {
+
+bool truthy(const std::optional<std::string>& v) { return v && (*v == "1" || *v == "true" || v->empty()); }
+
+uint64_t parse_rv(const std::string& text) {
+  try {
+    std::size_t used = 0;
+    const unsigned long long v = std::stoull(text, &used);
+    if (used != text.size()) throw std::invalid_argument(text);
+    return v;
+  } catch (const std::exception&) {
+    throw bad_request("invalid resource version \"" + text + "\"");
+  }
+}
+
+}  // namespace
+
+void ApiServerDouble::Impl::start_watch(const net::HttpRequest& req, const Target& t, net::HttpResponder& responder) {
+  WatchSession::Config config;
+  config.type = t.type;
+  config.namespace_name = t.namespace_name;
+  config.labels = LabelSelector::parse(req.query_param("labelSelector").value_or(""));
+  config.fields = FieldSelector::parse(req.query_param("fieldSelector").value_or(""), t.type.kind);
+  if (!t.name.empty()) {
+    config.fields = FieldSelector::parse("metadata.name=" + t.name + "," + req.query_param("fieldSelector").value_or(""), t.type.kind);
+  }
+  config.bookmarks = truthy(req.query_param("allowWatchBookmarks"));
+  config.table = wants_table(req);
+  const std::string rv_text = req.query_param("resourceVersion").value_or("");
+  const bool send_initial = truthy(req.query_param("sendInitialEvents"));
+  if (send_initial && req.query_param("resourceVersionMatch").value_or("") != "NotOlderThan") {
+    throw ApiError(422, "Invalid", "sendInitialEvents is forbidden for watch unless resourceVersionMatch is set to NotOlderThan");
+  }
+  std::optional<uint64_t> from_rv;
+  if (!send_initial && !rv_text.empty() && rv_text != "0") from_rv = parse_rv(rv_text);
+  if (from_rv) config.after_rv = *from_rv;
+  long timeout_seconds = static_cast<long>(options_.default_watch_timeout.count());
+  if (auto t_param = req.query_param("timeoutSeconds"); t_param && !t_param->empty()) {
+    long requested = 0;
+    try {
+      requested = std::stol(*t_param);
+    } catch (const std::exception&) {
+      throw bad_request("invalid timeoutSeconds \"" + *t_param + "\"");
+    }
+    if (requested > 0) timeout_seconds = requested;  // 0 means "server default", as in the apiserver
+  }
+  const ApiError too_old_error = expired("too old resource version: " + (from_rv ? std::to_string(*from_rv) : std::string()) +
+                                         " (" + std::to_string(store_.compaction_floor() + 1) + ")");
+  const bool too_old = from_rv && *from_rv < store_.compaction_floor();
+  if (too_old && !options_.expired_watch_as_event) throw too_old_error;
+
+  auto stream = responder.start_stream(200, {{"Content-Type", "application/json"}, {"Cache-Control", "no-cache, private"}});
+  auto session = std::make_shared<WatchSession>(std::move(config), stream);
+  if (too_old) {
+    session->fail(too_old_error.status());
+    return;
+  }
+  std::weak_ptr<WatchSession> weak = session;
+  // Runs under locks of whoever closed the stream (possibly the store), and possibly on an HTTP thread
+  // after this double was destroyed: unregister asynchronously, and only while the double lives.
+  std::weak_ptr<Liveness> liveness = liveness_;
+  stream->on_closed([this, weak, liveness] {
+    auto alive = liveness.lock();
+    if (!alive) return;
+    std::lock_guard lock(alive->mutex);
+    if (!alive->alive) return;
+    timers_->post([this, weak] {
+      if (auto s = weak.lock()) {
+        store_.remove_watcher(s->watcher_id());
+        forget_session(s);
+      }
+    });
+  });
+  WatcherCallbacks callbacks;
+  callbacks.on_event = [weak](const StoreEvent& event) {
+    if (auto s = weak.lock()) s->on_event(event);
+  };
+  callbacks.on_compacted = [weak](uint64_t floor) {
+    // Runs under the store lock: must not call back into the store.
+    if (auto s = weak.lock()) s->fail(expired("too old resource version: history compacted at " + std::to_string(floor)).status());
+  };
+  const bool bookmarks = session->ended() ? false : truthy(req.query_param("allowWatchBookmarks"));
+  try {
+    const uint64_t id = store_.add_watcher(t.type.group_resource(), from_rv, callbacks, [&](uint64_t rv) {
+      if (send_initial && bookmarks) session->bookmark(rv, true);
+    });
+    session->set_watcher_id(id);
+  } catch (const ApiError& e) {
+    session->fail(e.status());
+    return;
+  }
+  // Counted as open only once it receives events, so open_watches() == n means n live watchers.
+  register_session(session);
+  if (session->ended()) {
+    store_.remove_watcher(session->watcher_id());
+    forget_session(session);
+    return;
+  }
+  // Bookmarks: periodically, and once just before the deadline (as the watch cache does).
+  const auto deadline = TimerQueue::Clock::now() + std::chrono::seconds(std::max(0L, timeout_seconds));
+  auto write_bookmark = [this, weak] {
+    if (auto s = weak.lock()) {
+      // Under the store lock so no event with a higher RV can slip in before the bookmark.
+      store_.transact([&](ObjectStore::Txn& txn) {
+        if (!s->ended()) s->bookmark(txn.current_rv());
+        return 0;
+      });
+    }
+  };
+  if (bookmarks) {
+    auto periodic = std::make_shared<std::function<void()>>();
+    *periodic = [this, weak, write_bookmark, periodic_weak = std::weak_ptr<std::function<void()>>(periodic), deadline] {
+      auto s = weak.lock();
+      if (!s || s->ended()) return;
+      write_bookmark();
+      if (TimerQueue::Clock::now() + options_.bookmark_interval < deadline) {
+        if (auto next = periodic_weak.lock()) timers_->post_after(options_.bookmark_interval, [next] { (*next)(); });
+      }
+    };
+    // The function keeps itself alive through the queued task only.
+    timers_->post_after(options_.bookmark_interval, [periodic] { (*periodic)(); });
+  }
+  timers_->post_at(deadline, [weak, bookmarks, write_bookmark] {
+    if (auto s = weak.lock()) {
+      if (bookmarks) write_bookmark();
+      s->end();
+    }
+  });
+}
+
+}  // namespace gangplank::apiserver_double

@@ -1,0 +1,132 @@
+// The project's own small HTTP server interface. Components (the API-server double, the scheduler
+// extender, /metrics and /healthz endpoints) serve through this, never through a concrete HTTP library,
+// so the stack behind it (cpprestsdk today) can be replaced inside net/ alone.
+//
+// Threading: handlers run on the server's worker threads and must return quickly. Long work (watch
+// streams, delayed replies) keeps the HttpResponder or the HttpResponseStream and finishes later from
+// any thread; no listener thread is held while doing so.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace gangplank::net {
+
+// Header names are stored lower-cased so lookups are case-insensitive as HTTP requires.
+using HttpHeaders = std::map<std::string, std::string>;
+
+struct HttpRequest {
+  std::string method;  // "GET", "POST", ... as sent
+  std::string path;    // percent-decoded path, e.g. "/api/v1/namespaces/default/pods"
+  std::string query;   // raw query string without '?', still percent-encoded
+  HttpHeaders headers; // lower-cased names
+  std::string body;
+
+  // Value of a header by (any-case) name, or nullopt.
+  std::optional<std::string> header(std::string_view name) const;
+  // Decoded value ('%XX' and '+' as space) of the first query parameter `name`, or nullopt when
+  // absent. `a&b=` gives "" for a.
+  std::optional<std::string> query_param(std::string_view name) const;
+  // All query parameters, decoded, in order of appearance.
+  std::vector<std::pair<std::string, std::string>> query_params() const;
+};
+
+struct HttpResponse {
+  int status = 200;
+  std::vector<std::pair<std::string, std::string>> headers;
+  std::string body;
+
+  HttpResponse& set_header(std::string name, std::string value);
+  static HttpResponse text(int status, std::string body);
+  static HttpResponse json(int status, std::string body);
+};
+
+// A response whose body is produced over time and sent with chunked transfer encoding (watches).
+// Thread-safe. Bytes are queued and sent asynchronously; a client that stops reading while more than
+// HttpServerOptions::max_stream_buffer_bytes are queued is treated as gone (as the apiserver does with
+// unresponsive watchers), so a slow reader can never grow the server's memory without bound.
+class HttpResponseStream {
+ public:
+  virtual ~HttpResponseStream() = default;
+  // Queues bytes for sending. Returns false (and sends nothing) once the stream is closed or the
+  // client is known to be gone.
+  virtual bool write(std::string_view bytes) = 0;
+  // Ends the body (final empty chunk). Idempotent.
+  virtual void close() = 0;
+  // True once close() was called or the client went away. A client that disconnects is noticed on a
+  // later write (the socket is not read while a response streams), so long-lived streams should write
+  // something now and then (watches: bookmarks).
+  virtual bool closed() const = 0;
+  // Calls `callback` once when the stream ends for any reason (close(), client gone, server stop).
+  // Called immediately if that has already happened. The callback must not block.
+  virtual void on_closed(std::function<void()> callback) = 0;
+};
+
+// Completes one request exactly once: either respond() or start_stream(). Movable, cheap; may be
+// kept and completed later from another thread. A responder destroyed without answering sends 500.
+// A moved-from responder reports answered() == true and ignores respond().
+class HttpResponder {
+ public:
+  class Impl;
+  explicit HttpResponder(std::shared_ptr<Impl> impl);
+  HttpResponder(HttpResponder&&) noexcept;
+  HttpResponder& operator=(HttpResponder&&) noexcept;
+  HttpResponder(const HttpResponder&) = delete;
+  HttpResponder& operator=(const HttpResponder&) = delete;
+  ~HttpResponder();
+
+  void respond(HttpResponse response);
+  // Sends status and headers now; the body follows through the returned stream.
+  std::shared_ptr<HttpResponseStream> start_stream(int status, std::vector<std::pair<std::string, std::string>> headers);
+  bool answered() const;
+
+ private:
+  std::shared_ptr<Impl> impl_;
+};
+
+// Asynchronous handler: answer through the responder now or later.
+using HttpHandler = std::function<void(const HttpRequest&, HttpResponder)>;
+// Convenience for handlers that always answer at once.
+using HttpSyncHandler = std::function<HttpResponse(const HttpRequest&)>;
+HttpHandler make_sync_handler(HttpSyncHandler handler);
+
+struct HttpTlsFiles {
+  std::string cert_file;  // PEM certificate chain
+  std::string key_file;   // PEM private key
+};
+
+struct HttpServerOptions {
+  std::string host = "127.0.0.1";
+  uint16_t port = 0;                                  // 0 = pick a free ephemeral port
+  std::size_t max_request_body_bytes = 16u << 20;     // larger bodies are answered 413
+  std::size_t max_stream_buffer_bytes = 64u << 20;    // per streaming response, see HttpResponseStream
+  std::optional<HttpTlsFiles> tls;                    // serve https when set
+};
+
+class HttpServer {
+ public:
+  virtual ~HttpServer() = default;
+  // Starts listening; throws std::runtime_error naming the problem (address in use, bad cert, ...).
+  virtual void start(HttpHandler handler) = 0;
+  // Port actually bound (useful when options.port was 0). Valid after start().
+  virtual uint16_t port() const = 0;
+  // "http://host:port" or "https://host:port". Valid after start().
+  virtual std::string base_url() const = 0;
+  // Stops accepting, ends all open streams (their on_closed callbacks run), waits for in-flight
+  // requests to finish. Idempotent; also done by the destructor.
+  virtual void stop() = 0;
+};
+
+// The cpprestsdk-backed implementation.
+std::unique_ptr<HttpServer> make_http_server(HttpServerOptions options);
+
+}  // namespace gangplank::net
