@@ -8,27 +8,43 @@ cd "$(dirname "${BASH_SOURCE[0]}")"
 
 BUILD_DIR="${GANGPLANK_BUILD_DIR:-build}"
 JOBS="${GANGPLANK_JOBS:-2}"
+FUZZ_BUILD_DIR="${GANGPLANK_FUZZ_BUILD_DIR:-build-fuzz}"
 
+# build [target...]: install what is missing, configure, build the given targets (default: all).
 build() {
   ./scripts/install-deps.sh
-  cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
-  cmake --build "$BUILD_DIR" -j"$JOBS"
+  cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  local targets=()
+  for t in "$@"; do targets+=(--target "$t"); done
+  cmake --build "$BUILD_DIR" -j"$JOBS" "${targets[@]}"
+}
+
+# The extender's libFuzzer target needs clang with sanitizers: its own build directory, a short run in
+# the test command, a long one in the benchmarks.
+fuzz_smoke() {
+  CC=clang CXX=clang++ cmake -S . -B "$FUZZ_BUILD_DIR" -DGANGPLANK_COMPONENTS="engine;net;extender" \
+    -DGANGPLANK_FUZZ=ON -DGANGPLANK_BUILD_BENCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  cmake --build "$FUZZ_BUILD_DIR" -j"$JOBS" --target extender_fuzz
+  ctest --test-dir "$FUZZ_BUILD_DIR" --output-on-failure -R '^extender_fuzz_smoke$'
 }
 
 case "${1:-}" in
   demo)
-    build
+    build gangplank-sim
     mkdir -p out
     "$BUILD_DIR/simulator/gangplank-sim" fragmentation --out out
     echo "report: $(pwd)/out/report.html"
     ;;
   test)
     build
+    fuzz_smoke
     ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$JOBS" --timeout 600
     ;;
   bench)
     build
     ./bench/run "$BUILD_DIR"
+    echo "=== extender_fuzz (1,000,000 executions)"
+    ./bench/extender/run-fuzz.sh 1000000 "$FUZZ_BUILD_DIR"
     ;;
   *)
     sed -n '2,5p' "$0" | sed 's/^# \{0,1\}//'
