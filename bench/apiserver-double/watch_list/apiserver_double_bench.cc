@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "apiserver-double/api_server_double.h"
+#include "bench/median_reporter.h"
 #include "net/http_server.h"
 #include "tests/apiserver-double/support/raw_http.h"
 
@@ -181,22 +182,6 @@ BENCHMARK(BM_ListPods_Paged500_Double)->Unit(benchmark::kMillisecond)->Repetitio
 BENCHMARK(BM_ListPods_PlainDownloadBaseline)->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true)->UseRealTime();
 
 // Prints the console table and remembers each benchmark's median real time for the ratios.
-class MedianReporter : public benchmark::ConsoleReporter {
- public:
-  void ReportRuns(const std::vector<Run>& runs) override {
-    ConsoleReporter::ReportRuns(runs);
-    for (const auto& run : runs) {
-      if (run.aggregate_name == "median") medians_[run.run_name.function_name] = run.GetAdjustedRealTime();
-    }
-  }
-  double median(const std::string& name) const {
-    auto it = medians_.find(name);
-    return it == medians_.end() ? 0.0 : it->second;
-  }
-
- private:
-  std::map<std::string, double> medians_;
-};
 
 }  // namespace
 }  // namespace gangplank::apiserver_double
@@ -204,13 +189,13 @@ class MedianReporter : public benchmark::ConsoleReporter {
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  gangplank::apiserver_double::MedianReporter reporter;
+  gangplank::bench::MedianReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
-  const double watch = reporter.median("BM_WatchEvents_Double");
-  const double stream = reporter.median("BM_WatchEvents_PlainStreamBaseline");
-  const double list = reporter.median("BM_ListPods_Double");
-  const double download = reporter.median("BM_ListPods_PlainDownloadBaseline");
-  const double paged = reporter.median("BM_ListPods_Paged500_Double");
+  const double watch = reporter.Median("BM_WatchEvents_Double");
+  const double stream = reporter.Median("BM_WatchEvents_PlainStreamBaseline");
+  const double list = reporter.Median("BM_ListPods_Double");
+  const double download = reporter.Median("BM_ListPods_PlainDownloadBaseline");
+  const double paged = reporter.Median("BM_ListPods_Paged500_Double");
   if (watch > 0 && stream > 0) {
     std::printf("watch: %.0f events/s through the double vs %.0f lines/s plain stream; ratio double/plain time %.2f\n",
                 gangplank::apiserver_double::kEventsPerIteration / (watch / 1e3),

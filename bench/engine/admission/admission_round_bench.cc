@@ -11,6 +11,7 @@
 #include <string>
 
 #include "bench/engine/loaded_pool.h"
+#include "bench/median_reporter.h"
 #include "engine/admission/admission_round.h"
 #include "engine/gang/gang_planner.h"
 #include "engine/policies/registry.h"
@@ -114,22 +115,6 @@ BENCHMARK(BM_AdmissionRound1000Gangs)->Unit(benchmark::kMillisecond)->Repetition
 BENCHMARK(BM_AdmissionRound1000GangsReclaim)->Unit(benchmark::kMillisecond)->Repetitions(3)->ReportAggregatesOnly(true);
 BENCHMARK(BM_PlanGang64GpusBaseline)->Unit(benchmark::kMillisecond)->Repetitions(3)->ReportAggregatesOnly(true);
 
-class MedianReporter : public benchmark::ConsoleReporter {
- public:
-  void ReportRuns(const std::vector<Run>& runs) override {
-    for (const Run& run : runs) {
-      if (run.aggregate_name == "median") medians_[run.run_name.function_name] = run.GetAdjustedRealTime();
-    }
-    ConsoleReporter::ReportRuns(runs);
-  }
-  double Median(const std::string& name) const {
-    auto it = medians_.find(name);
-    return it == medians_.end() ? 0 : it->second;
-  }
-
- private:
-  std::map<std::string, double> medians_;
-};
 
 }  // namespace
 }  // namespace gangplank::engine
@@ -137,7 +122,7 @@ class MedianReporter : public benchmark::ConsoleReporter {
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  gangplank::engine::MedianReporter reporter;
+  gangplank::bench::MedianReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   const double round = reporter.Median("BM_AdmissionRound1000Gangs");
   const double reclaim = reporter.Median("BM_AdmissionRound1000GangsReclaim");

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "bench/engine/loaded_pool.h"
+#include "bench/median_reporter.h"
 #include "engine/cluster.h"
 #include "engine/gang/gang_planner.h"
 #include "engine/place_pod.h"
@@ -75,23 +76,6 @@ BENCHMARK(BM_PlanGang64Gpus)->Unit(benchmark::kMicrosecond)->Repetitions(7)->Rep
 BENCHMARK(BM_PlanGang8Gpus)->Unit(benchmark::kMicrosecond)->Repetitions(7)->ReportAggregatesOnly(true);
 BENCHMARK(BM_PlacePod8GpusBaseline)->Unit(benchmark::kMicrosecond)->Repetitions(7)->ReportAggregatesOnly(true);
 
-// Console output plus the medians kept for the summary.
-class MedianReporter : public benchmark::ConsoleReporter {
- public:
-  void ReportRuns(const std::vector<Run>& runs) override {
-    for (const Run& run : runs) {
-      if (run.aggregate_name == "median") medians_[run.run_name.function_name] = run.GetAdjustedRealTime();
-    }
-    ConsoleReporter::ReportRuns(runs);
-  }
-  double Median(const std::string& name) const {
-    auto it = medians_.find(name);
-    return it == medians_.end() ? 0 : it->second;
-  }
-
- private:
-  std::map<std::string, double> medians_;
-};
 
 }  // namespace
 }  // namespace gangplank::engine
@@ -99,7 +83,7 @@ class MedianReporter : public benchmark::ConsoleReporter {
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  gangplank::engine::MedianReporter reporter;
+  gangplank::bench::MedianReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   const double gang64 = reporter.Median("BM_PlanGang64Gpus");
   const double gang8 = reporter.Median("BM_PlanGang8Gpus");
