@@ -1,0 +1,301 @@
+#include "kube/config.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <array>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace gangplank::kube {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::optional<std::string> read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+std::string trim(std::string s) {
+  auto not_space = [](unsigned char c) { return !std::isspace(c); };
+  s.erase(s.begin(), std::find_if(s.begin(), s.end(), not_space));
+  s.erase(std::find_if(s.rbegin(), s.rend(), not_space).base(), s.end());
+  return s;
+}
+
+std::string join_host_port(const std::string& host, const std::string& port) {
+  if (host.find(':') != std::string::npos && host.front() != '[') return "[" + host + "]:" + port;
+  return host + ":" + port;
+}
+
+// One named entry (cluster, user or context) and the file it came from.
+struct Entry {
+  YAML::Node node;
+  std::string file;
+  std::string where;  // e.g. "clusters[2]"
+};
+
+struct Merged {
+  std::map<std::string, Entry> clusters, users, contexts;
+  std::string current_context;
+  std::string current_context_file;
+};
+
+[[noreturn]] void fail(const std::string& file, const std::string& what) {
+  throw ConfigError("kubeconfig " + file + ": " + what);
+}
+
+std::string scalar(const YAML::Node& parent, const char* key, const Entry& e, const std::string& path) {
+  YAML::Node v = parent[key];
+  if (!v) return {};
+  if (!v.IsScalar()) fail(e.file, e.where + "." + path + key + " must be a string");
+  return v.as<std::string>();
+}
+
+bool boolean(const YAML::Node& parent, const char* key, const Entry& e, const std::string& path) {
+  YAML::Node v = parent[key];
+  if (!v) return false;
+  try {
+    return v.as<bool>();
+  } catch (const YAML::Exception&) {
+    fail(e.file, e.where + "." + path + key + " must be true or false");
+  }
+}
+
+std::string resolve(const std::string& value, const Entry& e) {
+  if (value.empty() || fs::path(value).is_absolute()) return value;
+  return (fs::path(e.file).parent_path() / value).lexically_normal().string();
+}
+
+std::string decode_data(const std::string& value, const Entry& e, const std::string& key) {
+  try {
+    return base64_decode(value);
+  } catch (const std::invalid_argument&) {
+    fail(e.file, e.where + "." + key + " is not valid base64");
+  }
+}
+
+void collect(const YAML::Node& root, const char* section, const std::string& file, std::map<std::string, Entry>& out) {
+  YAML::Node list = root[section];
+  if (!list || list.IsNull()) return;
+  if (!list.IsSequence()) fail(file, std::string(section) + " must be a list");
+  for (size_t i = 0; i < list.size(); ++i) {
+    std::string where = std::string(section) + "[" + std::to_string(i) + "]";
+    const YAML::Node& item = list[i];
+    if (!item.IsMap() || !item["name"] || !item["name"].IsScalar()) fail(file, where + " has no name");
+    std::string name = item["name"].as<std::string>();
+    out.emplace(name, Entry{item, file, where + " (" + name + ")"});  // first file wins
+  }
+}
+
+void merge_file(const std::string& file, Merged& merged) {
+  auto text = read_text(file);
+  if (!text) throw ConfigError("kubeconfig " + file + ": cannot read file");
+  YAML::Node root;
+  try {
+    root = YAML::Load(*text);
+  } catch (const YAML::Exception& e) {
+    fail(file, std::string("not valid YAML: ") + e.what());
+  }
+  if (root.IsNull()) return;  // empty file: allowed in a KUBECONFIG list
+  if (!root.IsMap()) fail(file, "top level must be a mapping");
+  collect(root, "clusters", file, merged.clusters);
+  collect(root, "users", file, merged.users);
+  collect(root, "contexts", file, merged.contexts);
+  if (merged.current_context.empty() && root["current-context"] && root["current-context"].IsScalar()) {
+    merged.current_context = root["current-context"].as<std::string>();
+    merged.current_context_file = file;
+  }
+}
+
+void apply_cluster(const Entry& e, ClusterConfig& cfg) {
+  YAML::Node c = e.node["cluster"];
+  if (!c || !c.IsMap()) fail(e.file, e.where + ".cluster is missing");
+  cfg.server = scalar(c, "server", e, "cluster.");
+  if (cfg.server.empty()) fail(e.file, e.where + ".cluster.server is missing");
+  if (cfg.server.rfind("https://", 0) != 0 && cfg.server.rfind("http://", 0) != 0) {
+    fail(e.file, e.where + ".cluster.server '" + cfg.server + "' must start with https:// or http://");
+  }
+  if (auto data = scalar(c, "certificate-authority-data", e, "cluster."); !data.empty()) {
+    cfg.tls.ca_data = decode_data(data, e, "cluster.certificate-authority-data");
+  } else if (auto file = scalar(c, "certificate-authority", e, "cluster."); !file.empty()) {
+    cfg.tls.ca_file = resolve(file, e);
+    if (!read_text(cfg.tls.ca_file)) {
+      fail(e.file, e.where + ".cluster.certificate-authority: cannot read '" + cfg.tls.ca_file + "'");
+    }
+  }
+  cfg.tls.insecure_skip_verify = boolean(c, "insecure-skip-tls-verify", e, "cluster.");
+  cfg.tls.server_name = scalar(c, "tls-server-name", e, "cluster.");
+}
+
+void apply_user(const Entry& e, ClusterConfig& cfg) {
+  YAML::Node u = e.node["user"];
+  if (!u || u.IsNull()) return;  // anonymous
+  if (!u.IsMap()) fail(e.file, e.where + ".user must be a mapping");
+  auto file_or_data = [&](const char* data_key, const char* file_key, std::string& data, std::string& file) {
+    if (auto d = scalar(u, data_key, e, "user."); !d.empty()) {
+      data = decode_data(d, e, std::string("user.") + data_key);
+    } else if (auto f = scalar(u, file_key, e, "user."); !f.empty()) {
+      file = resolve(f, e);
+      if (!read_text(file)) fail(e.file, e.where + ".user." + file_key + ": cannot read '" + file + "'");
+    }
+  };
+  file_or_data("client-certificate-data", "client-certificate", cfg.tls.client_cert_data, cfg.tls.client_cert_file);
+  file_or_data("client-key-data", "client-key", cfg.tls.client_key_data, cfg.tls.client_key_file);
+  bool has_cert = !cfg.tls.client_cert_data.empty() || !cfg.tls.client_cert_file.empty();
+  bool has_key = !cfg.tls.client_key_data.empty() || !cfg.tls.client_key_file.empty();
+  if (has_cert != has_key) {
+    fail(e.file, e.where + ".user has " + (has_cert ? "client-certificate without client-key" : "client-key without client-certificate"));
+  }
+  cfg.token = scalar(u, "token", e, "user.");
+  if (auto f = scalar(u, "tokenFile", e, "user."); !f.empty()) {
+    cfg.token_file = resolve(f, e);
+    if (!read_text(cfg.token_file)) fail(e.file, e.where + ".user.tokenFile: cannot read '" + cfg.token_file + "'");
+  }
+  cfg.username = scalar(u, "username", e, "user.");
+  cfg.password = scalar(u, "password", e, "user.");
+  if (u["exec"] || u["auth-provider"]) {
+    if (cfg.token.empty() && cfg.token_file.empty() && !has_cert) {
+      fail(e.file, e.where + ".user uses exec/auth-provider credentials, which this client does not support");
+    }
+  }
+}
+
+constexpr std::array<int8_t, 256> make_base64_table() {
+  std::array<int8_t, 256> t{};
+  for (auto& v : t) v = -1;
+  const char* alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  for (int i = 0; i < 64; ++i) t[static_cast<unsigned char>(alphabet[i])] = static_cast<int8_t>(i);
+  return t;
+}
+
+}  // namespace
+
+EnvLookup process_env() {
+  return [](const std::string& name) -> std::optional<std::string> {
+    const char* v = std::getenv(name.c_str());  // NOLINT(concurrency-mt-unsafe): read-only use
+    if (v == nullptr) return std::nullopt;
+    return std::string(v);
+  };
+}
+
+std::string base64_decode(std::string_view in) {
+  static constexpr auto kTable = make_base64_table();
+  std::string out;
+  out.reserve(in.size() * 3 / 4);
+  uint32_t acc = 0;
+  int bits = 0;
+  size_t padding = 0;
+  for (char ch : in) {
+    if (ch == '\n' || ch == '\r' || ch == ' ' || ch == '\t') continue;
+    if (ch == '=') {
+      ++padding;
+      continue;
+    }
+    if (padding > 0) throw std::invalid_argument("base64: data after padding");
+    int8_t v = kTable[static_cast<unsigned char>(ch)];
+    if (v < 0) throw std::invalid_argument("base64: invalid character");
+    acc = (acc << 6) | static_cast<uint32_t>(v);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out.push_back(static_cast<char>((acc >> bits) & 0xFF));
+    }
+  }
+  if (padding > 2 || bits >= 6) throw std::invalid_argument("base64: truncated input");
+  return out;
+}
+
+ClusterConfig load_in_cluster_config(const EnvLookup& env, const InClusterPaths& paths) {
+  auto host = env("KUBERNETES_SERVICE_HOST");
+  auto port = env("KUBERNETES_SERVICE_PORT");
+  if (!host || !port || host->empty() || port->empty()) {
+    throw ConfigError("not in cluster: KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT must be set");
+  }
+  if (!read_text(paths.token)) throw ConfigError("not in cluster: cannot read service-account token " + paths.token);
+  ClusterConfig cfg;
+  cfg.server = "https://" + join_host_port(*host, *port);
+  cfg.token_file = paths.token;
+  if (read_text(paths.ca)) cfg.tls.ca_file = paths.ca;
+  if (auto ns = read_text(paths.namespace_file); ns && !trim(*ns).empty()) cfg.namespace_ = trim(*ns);
+  cfg.source = "in-cluster";
+  return cfg;
+}
+
+ClusterConfig load_kubeconfig(const std::vector<std::string>& files, const std::string& context) {
+  if (files.empty()) throw ConfigError("kubeconfig: no file given");
+  Merged merged;
+  for (const auto& f : files) merge_file(f, merged);
+  std::string name = context.empty() ? merged.current_context : context;
+  std::string origin = files.size() == 1 ? files.front() : "(KUBECONFIG list)";
+  if (name.empty()) throw ConfigError("kubeconfig " + origin + ": no current-context set and no context given");
+  auto ctx = merged.contexts.find(name);
+  if (ctx == merged.contexts.end()) throw ConfigError("kubeconfig " + origin + ": context '" + name + "' not found");
+  const Entry& ce = ctx->second;
+  YAML::Node c = ce.node["context"];
+  if (!c || !c.IsMap()) fail(ce.file, ce.where + ".context is missing");
+  std::string cluster_name = scalar(c, "cluster", ce, "context.");
+  std::string user_name = scalar(c, "user", ce, "context.");
+  ClusterConfig cfg;
+  auto cl = merged.clusters.find(cluster_name);
+  if (cluster_name.empty() || cl == merged.clusters.end()) {
+    fail(ce.file, ce.where + ".context.cluster '" + cluster_name + "' not found");
+  }
+  apply_cluster(cl->second, cfg);
+  if (!user_name.empty()) {
+    auto us = merged.users.find(user_name);
+    if (us == merged.users.end()) fail(ce.file, ce.where + ".context.user '" + user_name + "' not found");
+    apply_user(us->second, cfg);
+  }
+  if (auto ns = scalar(c, "namespace", ce, "context."); !ns.empty()) cfg.namespace_ = ns;
+  cfg.source = "kubeconfig " + ce.file + " context " + name;
+  return cfg;
+}
+
+ClusterConfig load_default_kubeconfig(const std::string& context, const EnvLookup& env) {
+  std::vector<std::string> files;
+  if (auto list = env("KUBECONFIG"); list && !list->empty()) {
+    std::stringstream ss(*list);
+    std::string item;
+    while (std::getline(ss, item, ':')) {
+      if (!item.empty() && fs::exists(item)) files.push_back(item);
+    }
+    if (files.empty()) throw ConfigError("KUBECONFIG='" + *list + "' names no existing file");
+  } else if (auto home = env("HOME"); home) {
+    files.push_back(*home + "/.kube/config");
+  } else {
+    throw ConfigError("kubeconfig: neither KUBECONFIG nor HOME is set");
+  }
+  return load_kubeconfig(files, context);
+}
+
+TokenSource::TokenSource(std::string static_token, std::string token_file, std::chrono::seconds refresh)
+    : static_token_(std::move(static_token)), token_file_(std::move(token_file)), refresh_(refresh) {}
+
+std::string TokenSource::token(Clock::time_point now) {
+  if (token_file_.empty()) return static_token_;
+  std::lock_guard lock(mutex_);
+  if (read_at_ && now - *read_at_ < refresh_) return cached_;
+  auto text = read_text(token_file_);
+  if (!text) {
+    // Keep using the last good token (the kubelet may be mid-rotation); fail only if we never had one.
+    if (cached_.empty()) throw ConfigError("cannot read token file " + token_file_);
+    return cached_;
+  }
+  cached_ = trim(*text);
+  read_at_ = now;
+  return cached_;
+}
+
+void TokenSource::invalidate() {
+  std::lock_guard lock(mutex_);
+  read_at_.reset();
+}
+
+}  // namespace gangplank::kube

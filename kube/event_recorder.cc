@@ -1,0 +1,78 @@
+#include "kube/event_recorder.h"
+
+#include <cstdio>
+
+#include "kube/api_error.h"
+#include "kube/time_format.h"
+
+namespace gangplank::kube {
+
+EventRecorder::EventRecorder(std::shared_ptr<Client> client, std::string component, std::string host)
+    : client_(std::move(client)), component_(std::move(component)), host_(std::move(host)) {}
+
+EventRecorder::Key EventRecorder::key_of(const ObjectReference& o, const std::string& type, const std::string& reason,
+                                         const std::string& message) {
+  return {o.kind, o.namespace_, o.name, o.uid, type + "\n" + reason, message};
+}
+
+int EventRecorder::count(const ObjectReference& object, const std::string& type, const std::string& reason,
+                         const std::string& message) const {
+  std::lock_guard lock(mutex_);
+  auto it = seen_.find(key_of(object, type, reason, message));
+  return it == seen_.end() ? 0 : it->second.count;
+}
+
+bool EventRecorder::create(const ObjectReference& o, const std::string& type, const std::string& reason,
+                           const std::string& message, Seen& seen) {
+  auto now = std::chrono::system_clock::now();
+  char suffix[32];
+  std::snprintf(suffix, sizeof suffix, ".%llx%04llx",
+                static_cast<unsigned long long>(std::chrono::duration_cast<std::chrono::nanoseconds>(now.time_since_epoch()).count()),
+                static_cast<unsigned long long>(sequence_++ & 0xffff));
+  std::string ns = o.namespace_.empty() ? "default" : o.namespace_;
+  std::string name = o.name + suffix;
+  Json event = {{"apiVersion", "v1"},
+                {"kind", "Event"},
+                {"metadata", {{"name", name}, {"namespace", ns}}},
+                {"involvedObject",
+                 {{"apiVersion", o.api_version},
+                  {"kind", o.kind},
+                  {"namespace", o.namespace_},
+                  {"name", o.name},
+                  {"uid", o.uid},
+                  {"resourceVersion", o.resource_version}}},
+                {"type", type},
+                {"reason", reason},
+                {"message", message},
+                {"source", {{"component", component_}, {"host", host_}}},
+                {"reportingComponent", component_},
+                {"reportingInstance", host_},
+                {"count", 1},
+                {"firstTimestamp", format_time(now)},
+                {"lastTimestamp", format_time(now)}};
+  client_->create(resources::events(), ns, event);
+  seen = Seen{name, ns, 1, format_time(now)};
+  return true;
+}
+
+bool EventRecorder::record(const ObjectReference& object, const std::string& type, const std::string& reason,
+                           const std::string& message) {
+  std::lock_guard lock(mutex_);
+  Seen& seen = seen_[key_of(object, type, reason, message)];
+  try {
+    if (seen.count == 0) return create(object, type, reason, message, seen);
+    Json patch = {{"count", seen.count + 1}, {"lastTimestamp", format_time(std::chrono::system_clock::now())}};
+    try {
+      client_->patch(resources::events(), seen.event_namespace, seen.event_name, PatchType::kMerge, patch);
+      ++seen.count;
+      return true;
+    } catch (const NotFoundError&) {
+      return create(object, type, reason, message, seen);  // the old Event was garbage-collected
+    }
+  } catch (...) {
+    if (seen.count == 0) seen_.erase(key_of(object, type, reason, message));
+    return false;
+  }
+}
+
+}  // namespace gangplank::kube

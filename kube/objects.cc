@@ -1,0 +1,320 @@
+#include "kube/objects.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+
+namespace gangplank::kube {
+namespace {
+
+namespace od = simdjson::ondemand;
+
+std::string_view str(od::value v) {
+  if (v.is_null()) return {};
+  return v.get_string();
+}
+
+int64_t int64_of(od::value v) {
+  if (v.is_null()) return 0;
+  return v.get_int64();
+}
+
+bool bool_of(od::value v) {
+  if (v.is_null()) return false;
+  return v.get_bool();
+}
+
+// Annotations kubectl writes can be tens of KB and nothing here reads them.
+bool skip_annotation(std::string_view key) { return key == "kubectl.kubernetes.io/last-applied-configuration"; }
+
+void decode_pairs(od::value v, StringPairs& out, bool annotations) {
+  if (v.is_null()) return;
+  StringPairs scratch;
+  scratch.reserve(1024);
+  std::string k;
+  k.reserve(256);
+  for (auto field : v.get_object()) {
+    std::string_view key = field.unescaped_key();
+    if (annotations && skip_annotation(key)) continue;
+    k.assign(key);  // the key view dies when the value is read
+    scratch.add(k, str(field.value()));
+  }
+  out = scratch.exact_copy();
+}
+
+void decode_owner_refs(od::value v, std::vector<OwnerReference>& out) {
+  if (v.is_null()) return;
+  for (auto item : v.get_array()) {
+    OwnerReference ref;
+    for (auto field : item.get_object()) {
+      std::string_view key = field.unescaped_key();
+      if (key == "apiVersion") ref.api_version = str(field.value());
+      else if (key == "kind") ref.kind = str(field.value());
+      else if (key == "name") ref.name = str(field.value());
+      else if (key == "uid") ref.uid = str(field.value());
+      else if (key == "controller") ref.controller = bool_of(field.value());
+    }
+    out.push_back(std::move(ref));
+  }
+  out.shrink_to_fit();
+}
+
+void decode_conditions(od::value v, StringPairs& out) {
+  if (v.is_null()) return;
+  StringPairs scratch;
+  scratch.reserve(512);
+  std::string type, status;
+  type.reserve(64);
+  status.reserve(16);
+  for (auto item : v.get_array()) {
+    type.clear();
+    status.clear();
+    for (auto field : item.get_object()) {
+      std::string_view key = field.unescaped_key();
+      if (key == "type") type = str(field.value());
+      else if (key == "status") status = str(field.value());
+    }
+    scratch.add(type, status);
+  }
+  out = scratch.exact_copy();
+}
+
+std::optional<int64_t> quantity_or_throw(std::string_view text) {
+  auto q = parse_quantity_milli(text);
+  if (!q) throw DecodeError("bad quantity '" + std::string(text) + "'");
+  return q;
+}
+
+void decode_amounts(od::value v, std::vector<ResourceAmount>& out) {
+  if (v.is_null()) return;
+  for (auto field : v.get_object()) {
+    std::string_view key = field.unescaped_key();
+    od::value val = field.value();
+    int64_t milli = 0;
+    if (val.type() == od::json_type::number) {
+      milli = static_cast<int64_t>(std::llround(double(val.get_double()) * 1000));
+    } else {
+      milli = *quantity_or_throw(str(val));
+    }
+    out.push_back({std::string(key), milli});
+  }
+}
+
+void add_amounts(std::vector<ResourceAmount>& total, const std::vector<ResourceAmount>& add, bool take_max) {
+  for (const auto& a : add) {
+    auto it = std::find_if(total.begin(), total.end(), [&](const ResourceAmount& t) { return t.name == a.name; });
+    if (it == total.end()) total.push_back(a);
+    else it->milli = take_max ? std::max(it->milli, a.milli) : it->milli + a.milli;
+  }
+}
+
+// containers[].resources.requests summed (or max'ed for init containers).
+void decode_container_requests(od::value v, std::vector<ResourceAmount>& total, bool take_max) {
+  if (v.is_null()) return;
+  for (auto container : v.get_array()) {
+    for (auto field : container.get_object()) {
+      if (std::string_view(field.unescaped_key()) != "resources") continue;
+      for (auto rf : field.value().get_object()) {
+        if (std::string_view(rf.unescaped_key()) != "requests") continue;
+        std::vector<ResourceAmount> requests;
+        decode_amounts(rf.value(), requests);
+        add_amounts(total, requests, take_max);
+      }
+    }
+  }
+}
+
+void decode_pod_spec(od::value v, Pod& out) {
+  std::vector<ResourceAmount> init;
+  for (auto field : v.get_object()) {
+    std::string_view key = field.unescaped_key();
+    if (key == "nodeName") out.node_name = str(field.value());
+    else if (key == "schedulerName") out.scheduler_name = str(field.value());
+    else if (key == "priorityClassName") out.priority_class_name = str(field.value());
+    else if (key == "priority") out.priority = static_cast<int32_t>(int64_of(field.value()));
+    else if (key == "containers") decode_container_requests(field.value(), out.requests, false);
+    else if (key == "initContainers") decode_container_requests(field.value(), init, true);
+    else if (key == "schedulingGates") {
+      od::value gates = field.value();
+      if (gates.is_null()) continue;
+      for (auto gate : gates.get_array()) {
+        for (auto gf : gate.get_object()) {
+          if (std::string_view(gf.unescaped_key()) == "name") out.scheduling_gates.emplace_back(str(gf.value()));
+        }
+      }
+    }
+  }
+  add_amounts(out.requests, init, true);
+  out.requests = std::vector<ResourceAmount>(out.requests.begin(), out.requests.end());  // exact size
+}
+
+void decode_taints(od::value v, std::vector<Taint>& out) {
+  if (v.is_null()) return;
+  for (auto item : v.get_array()) {
+    Taint t;
+    for (auto field : item.get_object()) {
+      std::string_view key = field.unescaped_key();
+      if (key == "key") t.key = str(field.value());
+      else if (key == "value") t.value = str(field.value());
+      else if (key == "effect") t.effect = str(field.value());
+    }
+    out.push_back(std::move(t));
+  }
+}
+
+void meta_from_json(const nlohmann::json& m, ObjectMeta& out) {
+  auto s = [&](const char* k) { return m.contains(k) && m[k].is_string() ? m[k].get<std::string>() : std::string(); };
+  out.name = s("name");
+  out.namespace_ = s("namespace");
+  out.uid = s("uid");
+  out.resource_version = s("resourceVersion");
+  out.creation_timestamp = s("creationTimestamp");
+  out.deletion_timestamp = s("deletionTimestamp");
+  if (m.contains("generation") && m["generation"].is_number_integer()) out.generation = m["generation"].get<int64_t>();
+  for (const char* section : {"labels", "annotations"}) {
+    if (!m.contains(section) || !m[section].is_object()) continue;
+    auto& target = std::string_view(section) == "labels" ? out.labels : out.annotations;
+    for (const auto& [k, v] : m[section].items()) {
+      if (v.is_string()) target.add(k, v.get<std::string>());
+    }
+  }
+  if (m.contains("ownerReferences") && m["ownerReferences"].is_array()) {
+    for (const auto& r : m["ownerReferences"]) {
+      if (!r.is_object()) continue;
+      out.owner_references.push_back({r.value("apiVersion", ""), r.value("kind", ""), r.value("name", ""),
+                                      r.value("uid", ""), r.value("controller", false)});
+    }
+  }
+}
+
+}  // namespace
+
+const ResourceAmount* find_amount(const std::vector<ResourceAmount>& amounts, std::string_view name) {
+  for (const auto& a : amounts) {
+    if (a.name == name) return &a;
+  }
+  return nullptr;
+}
+
+std::optional<int64_t> parse_quantity_milli(std::string_view text) {
+  if (text.empty()) return std::nullopt;
+  size_t i = 0;
+  bool negative = false;
+  if (text[0] == '+' || text[0] == '-') {
+    negative = text[0] == '-';
+    ++i;
+  }
+  // Mantissa as an exact decimal: integer digits and fraction digits.
+  long double mantissa = 0;
+  size_t digits = 0;
+  while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
+    mantissa = mantissa * 10 + (text[i++] - '0');
+    ++digits;
+  }
+  if (i < text.size() && text[i] == '.') {
+    ++i;
+    long double scale = 0.1L;
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
+      mantissa += (text[i++] - '0') * scale;
+      scale /= 10;
+      ++digits;
+    }
+  }
+  if (digits == 0) return std::nullopt;
+  std::string_view suffix = text.substr(i);
+  long double multiplier = 1;
+  if (suffix.empty()) multiplier = 1;
+  else if (suffix == "m") multiplier = 1e-3L;
+  else if (suffix == "u") multiplier = 1e-6L;
+  else if (suffix == "n") multiplier = 1e-9L;
+  else if (suffix == "k") multiplier = 1e3L;
+  else if (suffix == "M") multiplier = 1e6L;
+  else if (suffix == "G") multiplier = 1e9L;
+  else if (suffix == "T") multiplier = 1e12L;
+  else if (suffix == "P") multiplier = 1e15L;
+  else if (suffix == "Ki") multiplier = 1024.0L;
+  else if (suffix == "Mi") multiplier = 1024.0L * 1024;
+  else if (suffix == "Gi") multiplier = 1024.0L * 1024 * 1024;
+  else if (suffix == "Ti") multiplier = 1024.0L * 1024 * 1024 * 1024;
+  else if (suffix == "Pi") multiplier = 1024.0L * 1024 * 1024 * 1024 * 1024;
+  else if (suffix[0] == 'e' || suffix[0] == 'E') {
+    int exponent = 0;
+    auto [ptr, ec] = std::from_chars(suffix.data() + 1, suffix.data() + suffix.size(), exponent);
+    if (ec != std::errc() || ptr != suffix.data() + suffix.size() || exponent > 18 || exponent < -18) return std::nullopt;
+    multiplier = std::pow(10.0L, exponent);
+  } else {
+    return std::nullopt;
+  }
+  long double milli = mantissa * multiplier * 1000;
+  if (milli > 9.2e18L) return std::nullopt;
+  // Kubernetes rounds up fractional milli-values (a request of 0.5m is 1m).
+  auto value = static_cast<int64_t>(std::ceil(milli - 1e-9L));
+  return negative ? -value : value;
+}
+
+void decode_object_meta(od::value value, ObjectMeta& out) {
+  for (auto field : value.get_object()) {
+    std::string_view key = field.unescaped_key();
+    if (key == "name") out.name = str(field.value());
+    else if (key == "namespace") out.namespace_ = str(field.value());
+    else if (key == "uid") out.uid = str(field.value());
+    else if (key == "resourceVersion") out.resource_version = str(field.value());
+    else if (key == "generation") out.generation = int64_of(field.value());
+    else if (key == "creationTimestamp") out.creation_timestamp = str(field.value());
+    else if (key == "deletionTimestamp") out.deletion_timestamp = str(field.value());
+    else if (key == "labels") decode_pairs(field.value(), out.labels, false);
+    else if (key == "annotations") decode_pairs(field.value(), out.annotations, true);
+    else if (key == "ownerReferences") decode_owner_refs(field.value(), out.owner_references);
+  }
+}
+
+void Codec<Pod>::decode(od::value value, Pod& out) {
+  for (auto field : value.get_object()) {
+    std::string_view key = field.unescaped_key();
+    if (key == "metadata") {
+      decode_object_meta(field.value(), out.meta);
+    } else if (key == "spec") {
+      decode_pod_spec(field.value(), out);
+    } else if (key == "status") {
+      for (auto sf : field.value().get_object()) {
+        std::string_view skey = sf.unescaped_key();
+        if (skey == "phase") out.phase = str(sf.value());
+        else if (skey == "conditions") decode_conditions(sf.value(), out.conditions);
+      }
+    }
+  }
+}
+
+void Codec<Node>::decode(od::value value, Node& out) {
+  for (auto field : value.get_object()) {
+    std::string_view key = field.unescaped_key();
+    if (key == "metadata") {
+      decode_object_meta(field.value(), out.meta);
+    } else if (key == "spec") {
+      for (auto sf : field.value().get_object()) {
+        std::string_view skey = sf.unescaped_key();
+        if (skey == "unschedulable") out.unschedulable = bool_of(sf.value());
+        else if (skey == "taints") decode_taints(sf.value(), out.taints);
+      }
+    } else if (key == "status") {
+      for (auto sf : field.value().get_object()) {
+        std::string_view skey = sf.unescaped_key();
+        if (skey == "capacity") decode_amounts(sf.value(), out.capacity);
+        else if (skey == "allocatable") decode_amounts(sf.value(), out.allocatable);
+        else if (skey == "conditions") decode_conditions(sf.value(), out.conditions);
+      }
+    }
+  }
+}
+
+void Codec<GenericObject>::decode(od::value value, GenericObject& out) {
+  std::string_view raw = simdjson::to_json_string(value);
+  out.json.assign(raw);
+  auto parsed = nlohmann::json::parse(out.json, nullptr, false);
+  if (!parsed.is_object()) throw DecodeError("object is not a JSON object");
+  if (parsed.contains("metadata") && parsed["metadata"].is_object()) meta_from_json(parsed["metadata"], out.meta);
+}
+
+}  // namespace gangplank::kube

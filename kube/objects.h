@@ -1,0 +1,117 @@
+// Compact typed views of the objects the project caches. Informers hold these, not JSON DOMs: a pod
+// keeps only what scheduling and reconciling need (the bar is <= 2 KB resident per cached pod).
+// Each type has a Codec that decodes it straight from simdjson On-Demand values (list pages, watch
+// events) without building a DOM.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <simdjson.h>
+
+#include "kube/compact_string_map.h"
+
+namespace gangplank::kube {
+
+// Malformed object JSON (wrong type for a known field, truncated document).
+class DecodeError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+using StringPairs = CompactStringMap;
+
+struct OwnerReference {
+  std::string api_version;
+  std::string kind;
+  std::string name;
+  std::string uid;
+  bool controller = false;
+};
+
+struct ObjectMeta {
+  std::string name;
+  std::string namespace_;
+  std::string uid;
+  std::string resource_version;  // opaque: compare for equality only
+  int64_t generation = 0;
+  std::string creation_timestamp;
+  std::string deletion_timestamp;  // empty unless being deleted
+  StringPairs labels;
+  StringPairs annotations;
+  std::vector<OwnerReference> owner_references;
+
+  // "namespace/name", or "name" for cluster-scoped objects (client-go's MetaNamespaceKeyFunc).
+  std::string key() const { return namespace_.empty() ? name : namespace_ + "/" + name; }
+};
+
+// Resource amount in milli-units ("100m" cpu = 100, "1Gi" memory = 1073741824000).
+struct ResourceAmount {
+  std::string name;
+  int64_t milli = 0;
+};
+const ResourceAmount* find_amount(const std::vector<ResourceAmount>& amounts, std::string_view name);
+
+struct Pod {
+  ObjectMeta meta;
+  std::string node_name;
+  std::string scheduler_name;
+  std::string phase;
+  std::string priority_class_name;
+  int32_t priority = 0;
+  std::vector<std::string> scheduling_gates;
+  // Effective pod request: max(sum over containers, max over init containers) per resource.
+  std::vector<ResourceAmount> requests;
+  StringPairs conditions;  // type -> status ("True" | "False" | "Unknown")
+};
+
+struct Taint {
+  std::string key;
+  std::string value;
+  std::string effect;
+};
+
+struct Node {
+  ObjectMeta meta;
+  bool unschedulable = false;
+  std::vector<Taint> taints;
+  std::vector<ResourceAmount> capacity;
+  std::vector<ResourceAmount> allocatable;
+  StringPairs conditions;  // type -> status
+};
+
+// Any other object: metadata plus the raw JSON (leases, PDBs, CRDs, custom resources).
+struct GenericObject {
+  ObjectMeta meta;
+  std::string json;
+};
+
+// Parses a Kubernetes quantity ("100m", "2Gi", "1.5", "1e3", "500M") into milli-units. nullopt if malformed
+// or out of range.
+std::optional<int64_t> parse_quantity_milli(std::string_view text);
+
+template <class T>
+struct Codec;
+
+template <>
+struct Codec<Pod> {
+  static void decode(simdjson::ondemand::value value, Pod& out);
+};
+template <>
+struct Codec<Node> {
+  static void decode(simdjson::ondemand::value value, Node& out);
+};
+template <>
+struct Codec<GenericObject> {
+  static void decode(simdjson::ondemand::value value, GenericObject& out);
+};
+
+// Decodes only metadata of an object (used for BOOKMARK events and by the codecs).
+void decode_object_meta(simdjson::ondemand::value value, ObjectMeta& out);
+
+}  // namespace gangplank::kube

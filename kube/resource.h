@@ -1,0 +1,57 @@
+// Resource descriptors (group, version, plural, scope) and the request paths and list/watch queries
+// built from them. Custom resources use the same descriptor, so every call is generic over the kind.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace gangplank::kube {
+
+using QueryParams = std::vector<std::pair<std::string, std::string>>;
+
+struct ResourceDescriptor {
+  std::string group;  // "" for core
+  std::string version;
+  std::string plural;
+  std::string kind;
+  bool namespaced = true;
+
+  std::string api_version() const { return group.empty() ? version : group + "/" + version; }
+  // Collection path; for a namespaced resource an empty namespace means "across all namespaces".
+  std::string collection_path(const std::string& ns = "") const;
+  // Object path; throws std::invalid_argument if name is empty or a namespaced object has no namespace.
+  std::string object_path(const std::string& ns, const std::string& name, const std::string& subresource = "") const;
+};
+
+namespace resources {
+const ResourceDescriptor& pods();
+const ResourceDescriptor& nodes();
+const ResourceDescriptor& namespaces();
+const ResourceDescriptor& events();
+const ResourceDescriptor& pod_disruption_budgets();
+const ResourceDescriptor& leases();
+const ResourceDescriptor& custom_resource_definitions();
+}  // namespace resources
+
+struct ListOptions {
+  std::string label_selector;
+  std::string field_selector;
+  std::optional<long> limit;
+  std::string continue_token;
+  std::optional<std::string> resource_version;  // nullopt = unset (consistent read)
+  std::string resource_version_match;           // "", "Exact", "NotOlderThan"
+  std::optional<long> timeout_seconds;
+  bool allow_watch_bookmarks = false;
+  bool watch = false;
+
+  QueryParams to_query() const;
+};
+
+// Percent-encodes one path segment or query component (RFC 3986 unreserved set kept as is).
+std::string url_encode(const std::string& value);
+// path + "?" + encoded query.
+std::string build_target(const std::string& path, const QueryParams& query);
+
+}  // namespace gangplank::kube

@@ -1,0 +1,19 @@
+// Kubernetes timestamps: metav1.Time is RFC 3339 in UTC with second precision ("2026-01-01T00:00:00Z");
+// metav1.MicroTime (Lease times) has microseconds ("2026-01-01T00:00:00.000000Z").
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace gangplank::kube {
+
+using SystemTime = std::chrono::system_clock::time_point;
+
+std::string format_time(SystemTime t);
+std::string format_micro_time(SystemTime t);
+// Accepts both forms (and fractional seconds of any length, 'Z' or a numeric offset). nullopt if malformed.
+std::optional<SystemTime> parse_time(std::string_view text);
+
+}  // namespace gangplank::kube

@@ -1,0 +1,131 @@
+#include "kube/work_queue.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace gangplank::kube {
+
+WorkQueue::WorkQueue(WorkQueueOptions options)
+    : options_(options), overall_(options.overall_qps, options.overall_burst) {}
+
+WorkQueue::~WorkQueue() { shutdown(); }
+
+void WorkQueue::add_locked(const std::string& key) {
+  if (shutdown_ || dirty_.count(key)) return;
+  dirty_.insert(key);
+  if (processing_.count(key)) return;  // re-queued by done()
+  queue_.push_back(key);
+  cv_.notify_one();
+}
+
+void WorkQueue::add(const std::string& key) {
+  std::lock_guard lock(mutex_);
+  add_locked(key);
+}
+
+void WorkQueue::add_after(const std::string& key, std::chrono::milliseconds delay) {
+  std::lock_guard lock(mutex_);
+  if (shutdown_) return;
+  if (delay <= std::chrono::milliseconds::zero()) {
+    add_locked(key);
+    return;
+  }
+  waiting_.emplace(Clock::now() + delay, key);
+  cv_.notify_all();  // a waiter may need an earlier wake-up
+}
+
+std::chrono::milliseconds WorkQueue::peek_backoff(const std::string& key) const {
+  int n;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = failures_.find(key);
+    n = it == failures_.end() ? 0 : it->second;
+  }
+  double d = options_.base_delay.count() * std::pow(2.0, std::min(n, 62));
+  return std::chrono::milliseconds(static_cast<long long>(std::min<double>(d, options_.max_delay.count())));
+}
+
+void WorkQueue::add_rate_limited(const std::string& key) {
+  auto per_item = peek_backoff(key);
+  auto overall = std::chrono::duration_cast<std::chrono::milliseconds>(overall_.reserve(Clock::now()));
+  {
+    std::lock_guard lock(mutex_);
+    ++failures_[key];
+  }
+  add_after(key, std::max(per_item, overall));
+}
+
+void WorkQueue::forget(const std::string& key) {
+  std::lock_guard lock(mutex_);
+  failures_.erase(key);
+}
+
+int WorkQueue::failures(const std::string& key) const {
+  std::lock_guard lock(mutex_);
+  auto it = failures_.find(key);
+  return it == failures_.end() ? 0 : it->second;
+}
+
+void WorkQueue::promote_due_locked(Clock::time_point now) {
+  while (!waiting_.empty() && waiting_.begin()->first <= now) {
+    std::string key = waiting_.begin()->second;
+    waiting_.erase(waiting_.begin());
+    add_locked(key);
+  }
+}
+
+std::optional<std::string> WorkQueue::get_until(std::optional<Clock::time_point> deadline) {
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    promote_due_locked(Clock::now());
+    if (!queue_.empty()) {
+      std::string key = std::move(queue_.front());
+      queue_.pop_front();
+      dirty_.erase(key);
+      processing_.insert(key);
+      return key;
+    }
+    if (shutdown_) return std::nullopt;
+    std::optional<Clock::time_point> wake = deadline;
+    if (!waiting_.empty() && (!wake || waiting_.begin()->first < *wake)) wake = waiting_.begin()->first;
+    if (wake) {
+      if (deadline && Clock::now() >= *deadline && queue_.empty()) return std::nullopt;
+      cv_.wait_until(lock, *wake);
+    } else {
+      cv_.wait(lock);
+    }
+  }
+}
+
+std::optional<std::string> WorkQueue::get() { return get_until(std::nullopt); }
+
+std::optional<std::string> WorkQueue::get_for(std::chrono::milliseconds timeout) {
+  return get_until(Clock::now() + timeout);
+}
+
+void WorkQueue::done(const std::string& key) {
+  std::lock_guard lock(mutex_);
+  processing_.erase(key);
+  if (dirty_.count(key)) {
+    queue_.push_back(key);
+    cv_.notify_one();
+  }
+}
+
+void WorkQueue::shutdown() {
+  std::lock_guard lock(mutex_);
+  shutdown_ = true;
+  cv_.notify_all();
+}
+
+bool WorkQueue::shutting_down() const {
+  std::lock_guard lock(mutex_);
+  return shutdown_;
+}
+
+size_t WorkQueue::length() const {
+  std::lock_guard lock(mutex_);
+  return queue_.size();
+}
+
+}  // namespace gangplank::kube

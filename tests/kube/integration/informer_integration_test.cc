@@ -1,0 +1,342 @@
+// Informers against the API-server double: convergence, indexes, handlers off the watch thread, relist
+// diffs with tombstones after 410 (HTTP and in-stream), and a randomized fault storm.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <random>
+#include <set>
+
+#include "double_fixture.h"
+#include "kube/informer.h"
+
+namespace gangplank::kube {
+namespace {
+
+using namespace std::chrono_literals;
+using apiserver_double::ApiServerDouble;
+using apiserver_double::DoubleOptions;
+using apiserver_double::FaultRule;
+using testing::eventually;
+using testing::pod_json;
+using testing::rest_for;
+
+InformerOptions fast_options() {
+  InformerOptions o;
+  o.page_size = 50;
+  o.backoff.initial = 20ms;
+  o.backoff.cap = 300ms;
+  o.short_watch = 0ms;
+  o.idle_timeout = 5s;
+  return o;
+}
+
+// Records every handler call; flags duplicates of one (key, resourceVersion) and keeps the view that
+// the handlers alone imply.
+class Recorder {
+ public:
+  using Ptr = Informer<Pod>::Ptr;
+
+  Informer<Pod>::Handlers handlers(std::thread::id watch_thread_guard = {}) {
+    (void)watch_thread_guard;
+    Informer<Pod>::Handlers h;
+    h.on_add = [this](const Ptr& p) { seen("add", p->meta.key(), p->meta.resource_version, true); };
+    h.on_update = [this](const Ptr& old, const Ptr& p) {
+      if (old->meta.resource_version == p->meta.resource_version) same_rv_updates++;
+      seen("update", p->meta.key(), p->meta.resource_version, true);
+    };
+    h.on_delete = [this](const Ptr& last, bool unknown) {
+      std::lock_guard lock(mutex_);
+      if (unknown) ++tombstones;
+      auto key = last->meta.key();
+      if (!deleted_.insert(key + "@" + last->meta.resource_version).second) ++duplicates;
+      view_.erase(key);
+      ++deletes;
+    };
+    return h;
+  }
+
+  std::map<std::string, std::string> view() const {
+    std::lock_guard lock(mutex_);
+    return view_;
+  }
+
+  std::atomic<int> duplicates{0};
+  std::atomic<int> same_rv_updates{0};
+  std::atomic<int> tombstones{0};
+  std::atomic<int> deletes{0};
+  std::atomic<int> adds{0};
+
+ private:
+  void seen(const char* kind, const std::string& key, const std::string& rv, bool present) {
+    std::lock_guard lock(mutex_);
+    if (!delivered_.insert(key + "@" + rv).second) ++duplicates;
+    if (present) view_[key] = rv;
+    if (std::string_view(kind) == "add") ++adds;
+  }
+  mutable std::mutex mutex_;
+  std::set<std::string> delivered_;
+  std::set<std::string> deleted_;
+  std::map<std::string, std::string> view_;
+};
+
+std::map<std::string, std::string> server_pods(const ApiServerDouble& server) {
+  std::map<std::string, std::string> out;
+  for (const auto& p : server.list("pods")) {
+    out[p["metadata"]["namespace"].get<std::string>() + "/" + p["metadata"]["name"].get<std::string>()] =
+        p["metadata"]["resourceVersion"];
+  }
+  return out;
+}
+
+std::map<std::string, std::string> cache_pods(const Informer<Pod>& informer) {
+  std::map<std::string, std::string> out;
+  for (const auto& p : informer.list()) out[p->meta.key()] = p->meta.resource_version;
+  return out;
+}
+
+TEST(InformerIntegrationTest, SyncsIndexesAndFollowsChanges) {
+  ApiServerDouble server;
+  server.start();
+  for (int i = 0; i < 120; ++i) server.put(pod_json("default", "p" + std::to_string(i), i % 2 ? "n1" : "", "g" + std::to_string(i % 3)));
+  Informer<Pod> informer(rest_for(server), resources::pods(), fast_options());
+  informer.add_index("node", indexes::pod_node_name);
+  informer.add_index("gang", [](const Pod& p) { return indexes::by_label(p, "gangplank.io/gang"); });
+  Recorder recorder;
+  std::atomic<bool> ran_on_other_thread{true};
+  auto handlers = recorder.handlers();
+  auto base_add = handlers.on_add;
+  informer.add_handlers(handlers);
+  informer.start();
+  ASSERT_TRUE(informer.wait_for_sync(10s));
+  EXPECT_EQ(informer.size(), 120u);
+  EXPECT_EQ(informer.by_index("node", "n1").size(), 60u);
+  EXPECT_EQ(informer.by_index("gang", "g0").size(), 40u);
+  EXPECT_THROW(informer.by_index("nope", "x"), std::invalid_argument);
+
+  server.put(pod_json("default", "p0", "n1", "g0"));  // binds p0 to n1
+  server.remove("pods", "default", "p1");
+  server.put(pod_json("default", "new", "n2"));
+  ASSERT_TRUE(eventually([&] { return cache_pods(informer) == server_pods(server); }));
+  EXPECT_EQ(informer.by_index("node", "n1").size(), 60u);  // +p0, -p1
+  EXPECT_EQ(informer.by_index("node", "n2").size(), 1u);
+  ASSERT_TRUE(informer.wait_idle(5s));
+  EXPECT_EQ(recorder.view(), server_pods(server));
+  EXPECT_EQ(recorder.duplicates.load(), 0);
+  EXPECT_EQ(recorder.tombstones.load(), 0);
+  informer.stop();
+}
+
+TEST(InformerIntegrationTest, SlowHandlersDoNotBlockTheWatchReader) {
+  ApiServerDouble server;
+  server.start();
+  Informer<Pod> informer(rest_for(server), resources::pods(), fast_options());
+  std::atomic<bool> release{false};
+  Informer<Pod>::Handlers h;
+  h.on_add = [&](const Informer<Pod>::Ptr&) {
+    while (!release) std::this_thread::sleep_for(1ms);
+  };
+  informer.add_handlers(h);
+  informer.start();
+  ASSERT_TRUE(informer.wait_for_sync(5s));
+  for (int i = 0; i < 50; ++i) server.put(pod_json("default", "p" + std::to_string(i)));
+  // The cache keeps up although the handler is stuck on the first add.
+  EXPECT_TRUE(eventually([&] { return informer.size() == 50; }, 5s));
+  release = true;
+  EXPECT_TRUE(informer.wait_idle(5s));
+}
+
+void missed_deletes_become_tombstones(bool expired_as_event) {
+  DoubleOptions options;
+  options.expired_watch_as_event = expired_as_event;
+  ApiServerDouble server(options);
+  server.start();
+  for (int i = 0; i < 10; ++i) server.put(pod_json("default", "p" + std::to_string(i)));
+  Informer<Pod> informer(rest_for(server), resources::pods(), fast_options());
+  Recorder recorder;
+  informer.add_handlers(recorder.handlers());
+  informer.start();
+  ASSERT_TRUE(informer.wait_for_sync(5s));
+  // While the client is cut off, pods vanish and history is compacted: resuming gets 410, the relist must
+  // report the missed deletions with the last known state.
+  server.stop();
+  server.remove("pods", "default", "p3");
+  server.remove("pods", "default", "p7");
+  server.put(pod_json("default", "p5", "n9"));
+  server.compact();
+  server.start();
+  ASSERT_TRUE(eventually([&] { return cache_pods(informer) == server_pods(server); }))
+      << "lists=" << informer.stats().lists << " watches=" << informer.stats().watches
+      << " errors=" << informer.stats().watch_errors << " relists_after_410=" << informer.stats().relists_after_expired;
+  ASSERT_TRUE(informer.wait_idle(5s));
+  EXPECT_EQ(recorder.tombstones.load(), 2);
+  EXPECT_EQ(recorder.view(), server_pods(server));
+  EXPECT_EQ(recorder.duplicates.load(), 0);
+  EXPECT_GE(informer.stats().relists_after_expired, 1);
+  EXPECT_EQ(informer.get("default/p5")->node_name, "n9");
+  informer.stop();
+}
+
+TEST(InformerIntegrationTest, MissedDeletesAfterHttp410AreTombstones) { missed_deletes_become_tombstones(false); }
+TEST(InformerIntegrationTest, MissedDeletesAfterInStream410AreTombstones) { missed_deletes_become_tombstones(true); }
+
+TEST(InformerIntegrationTest, CleanStreamEndResumesWithoutRelist) {
+  ApiServerDouble server;
+  server.start();
+  for (int i = 0; i < 5; ++i) server.put(pod_json("default", "p" + std::to_string(i)));
+  Informer<Pod> informer(rest_for(server), resources::pods(), fast_options());
+  informer.start();
+  ASSERT_TRUE(informer.wait_for_sync(5s));
+  ASSERT_TRUE(eventually([&] { return server.open_watches() == 1; }));
+  for (int round = 0; round < 3; ++round) {
+    server.drop_watches();
+    server.put(pod_json("default", "r" + std::to_string(round)));
+    ASSERT_TRUE(eventually([&] { return cache_pods(informer) == server_pods(server); }));
+  }
+  EXPECT_EQ(informer.stats().lists, 1) << "a clean end of stream must re-watch, not relist";
+  EXPECT_GE(informer.stats().watches, 4);
+  informer.stop();
+}
+
+TEST(InformerIntegrationTest, BookmarksAdvanceTheResumePointWithoutTouchingTheCache) {
+  DoubleOptions options;
+  options.bookmark_interval = 100ms;
+  ApiServerDouble server(options);
+  server.start();
+  server.put(pod_json("default", "watched"));
+  InformerOptions o = fast_options();
+  o.field_selector = "metadata.name=watched";
+  Informer<Pod> informer(rest_for(server), resources::pods(), o);
+  informer.start();
+  ASSERT_TRUE(informer.wait_for_sync(5s));
+  std::string start_rv = informer.last_resource_version();
+  for (int i = 0; i < 5; ++i) server.put(pod_json("default", "other" + std::to_string(i)));  // filtered out
+  ASSERT_TRUE(eventually([&] { return informer.stats().bookmarks > 0 && informer.last_resource_version() != start_rv; }, 5s));
+  EXPECT_EQ(informer.size(), 1u);
+  informer.stop();
+}
+
+// The issue's reliability bar: randomized drops, 410s, 429s, 500s and restarts of the double while
+// objects change; afterwards cache and handler view equal the server, no missed deletes, and no handler
+// call repeated for one resourceVersion.
+TEST(InformerIntegrationTest, ConvergesUnderRandomizedFaults) {
+  DoubleOptions options;
+  options.bookmark_interval = 200ms;
+  ApiServerDouble server(options);
+  server.start();
+  std::mt19937 rng(20261121);
+  for (int i = 0; i < 40; ++i) server.put(pod_json("default", "p" + std::to_string(i)));
+  RestOptions rest_options = testing::unlimited();
+  rest_options.max_retries = 3;
+  rest_options.request_timeout = 3s;
+  InformerOptions informer_options = fast_options();
+  std::mutex errors_mutex;
+  std::map<std::string, int> errors;
+  informer_options.on_error = [&](const std::string& what) {
+    std::lock_guard lock(errors_mutex);
+    errors[what.substr(0, 90)]++;
+    if (std::getenv("GANGPLANK_TEST_VERBOSE")) std::cout << std::chrono::steady_clock::now().time_since_epoch().count() / 1000000 << " " << what << std::endl;
+  };
+  Informer<Pod> informer(rest_for(server, rest_options), resources::pods(), informer_options);
+  Recorder recorder;
+  informer.add_handlers(recorder.handlers());
+  informer.start();
+  ASSERT_TRUE(informer.wait_for_sync(10s));
+
+  std::map<std::string, int> fault_counts;
+  int faults = 0;
+  int next_name = 40;
+  auto storm_end = std::chrono::steady_clock::now() + 50s;
+  while (faults < 220 && std::chrono::steady_clock::now() < storm_end) {
+    // A few changes between faults: creates, updates, deletes.
+    for (int c = 0; c < 3; ++c) {
+      auto pods = server.list("pods");
+      int action = std::uniform_int_distribution<int>(0, 2)(rng);
+      if (action == 0 || pods.size() < 10) {
+        server.put(pod_json("default", "p" + std::to_string(next_name++)));
+      } else if (action == 1) {
+        auto& victim = pods[std::uniform_int_distribution<size_t>(0, pods.size() - 1)(rng)];
+        server.put(pod_json("default", victim["metadata"]["name"], "n" + std::to_string(rng() % 5)));
+      } else {
+        auto& victim = pods[std::uniform_int_distribution<size_t>(0, pods.size() - 1)(rng)];
+        server.remove("pods", "default", victim["metadata"]["name"]);
+      }
+    }
+    int kind = std::uniform_int_distribution<int>(0, 9)(rng);
+    FaultRule rule;
+    // A request fault is only counted once the client has actually hit it: injecting them faster than
+    // the client retries would just queue failures for every future request (a dead server, not faults).
+    // The open watch is cut at the same time, so the client's reconnect meets the fault.
+    auto inject = [&](const FaultRule& r) {
+      auto before = server.request_count();
+      server.fail_next(r);
+      server.drop_watches();
+      if (eventually([&] { return server.request_count() >= before + static_cast<size_t>(r.count); }, 3s)) return true;
+      server.clear_faults();
+      return false;
+    };
+    switch (kind) {
+      case 0:
+      case 1:
+        server.drop_watches();
+        fault_counts["drop"]++;
+        break;
+      case 2:
+      case 3:
+        server.compact();
+        fault_counts["410"]++;
+        break;
+      case 4:
+      case 5:
+        rule.status = 429;
+        rule.retry_after_seconds = 0;
+        if (!inject(rule)) continue;
+        fault_counts["429"]++;
+        break;
+      case 6:
+      case 7:
+        rule.status = 500;
+        if (!inject(rule)) continue;
+        fault_counts["500"]++;
+        break;
+      case 8:
+        rule.status = 503;
+        rule.count = 2;
+        if (!inject(rule)) continue;
+        fault_counts["drop+503"]++;
+        break;
+      default:
+        server.restart(/*keep_state=*/true);
+        fault_counts["restart"]++;
+        break;
+    }
+    ++faults;
+    if (faults % 40 == 0) {
+      auto st = informer.stats();
+      std::cout << "[ storm ] faults=" << faults << " lists=" << st.lists << " watches=" << st.watches
+                << " errors=" << st.watch_errors << " events=" << st.events << "\n";
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(std::uniform_int_distribution<int>(20, 120)(rng)));
+  }
+  server.clear_faults();
+  {
+    std::lock_guard lock(errors_mutex);
+    for (const auto& [what, n] : errors) std::cout << "[ errors ] " << n << " x " << what << "\n";
+  }
+  for (const auto& [kind, n] : fault_counts) std::cout << "[ faults ] " << kind << ": " << n << "\n";
+  std::cout << "[ faults ] total: " << faults << "\n";
+  EXPECT_GE(faults, 200);
+  ASSERT_TRUE(eventually([&] { return cache_pods(informer) == server_pods(server); }, 30s))
+      << "cache " << cache_pods(informer).size() << " vs server " << server_pods(server).size();
+  ASSERT_TRUE(informer.wait_idle(10s));
+  EXPECT_EQ(recorder.view(), server_pods(server)) << "handlers missed an add or a delete";
+  EXPECT_EQ(recorder.duplicates.load(), 0);
+  EXPECT_EQ(recorder.same_rv_updates.load(), 0);
+  auto stats = informer.stats();
+  std::cout << "[ informer ] lists=" << stats.lists << " relists_after_410=" << stats.relists_after_expired
+            << " watches=" << stats.watches << " watch_errors=" << stats.watch_errors << " events=" << stats.events
+            << " tombstones=" << recorder.tombstones.load() << "\n";
+  informer.stop();
+}
+
+}  // namespace
+}  // namespace gangplank::kube

@@ -1,0 +1,176 @@
+// Leader election on a Lease in the API-server double, with short timings.
+#include <gtest/gtest.h>
+
+#include <atomic>
+
+#include "double_fixture.h"
+#include "kube/leader_election.h"
+
+namespace gangplank::kube {
+namespace {
+
+using namespace std::chrono_literals;
+using apiserver_double::ApiServerDouble;
+using apiserver_double::FaultRule;
+using testing::eventually;
+using testing::rest_for;
+
+constexpr auto kLease = 2000ms;
+constexpr auto kRenew = 1500ms;
+constexpr auto kRetry = 250ms;
+
+LeaderElectionConfig config(const std::string& identity, bool release = false) {
+  LeaderElectionConfig c;
+  c.namespace_ = "kube-system";
+  c.name = "gangplank-operator";
+  c.identity = identity;
+  c.lease_duration = kLease;
+  c.renew_deadline = kRenew;
+  c.retry_period = kRetry;
+  c.release_on_stop = release;
+  return c;
+}
+
+// Samples is_leader() of every candidate and counts moments with two leaders.
+class LeaderWatch {
+ public:
+  explicit LeaderWatch(std::vector<LeaderElector*> candidates) : candidates_(std::move(candidates)) {
+    thread_ = std::thread([this] {
+      while (!stop_) {
+        int leaders = 0;
+        for (auto* c : candidates_) leaders += c->is_leader() ? 1 : 0;
+        if (leaders > 1) ++overlaps_;
+        std::this_thread::sleep_for(2ms);
+      }
+    });
+  }
+  ~LeaderWatch() {
+    stop_ = true;
+    thread_.join();
+  }
+  int overlaps() const { return overlaps_; }
+
+ private:
+  std::vector<LeaderElector*> candidates_;
+  std::atomic<bool> stop_{false};
+  std::atomic<int> overlaps_{0};
+  std::thread thread_;
+};
+
+int leader_index(const std::vector<std::unique_ptr<LeaderElector>>& electors) {
+  int found = -1;
+  for (size_t i = 0; i < electors.size(); ++i) {
+    if (electors[i]->is_leader()) found = static_cast<int>(i);
+  }
+  return found;
+}
+
+TEST(LeaderElectionTest, ValidatesTimings) {
+  ClusterConfig unreachable;
+  unreachable.server = "http://127.0.0.1:1";
+  auto client = std::make_shared<Client>(std::make_shared<RestClient>(unreachable, RestOptions{}));
+  auto bad = config("a");
+  bad.renew_deadline = kLease;
+  EXPECT_THROW(LeaderElector(client, bad), std::invalid_argument);
+  bad = config("a");
+  bad.retry_period = 1300ms;  // 1.2 x 1300 > 1500
+  EXPECT_THROW(LeaderElector(client, bad), std::invalid_argument);
+  bad = config("");
+  EXPECT_THROW(LeaderElector(client, bad), std::invalid_argument);
+}
+
+TEST(LeaderElectionTest, OneLeaderAndHandoverWithinALeaseDurationWhenTheLeaderStopsRenewing) {
+  ApiServerDouble server;
+  server.start();
+  std::vector<std::unique_ptr<LeaderElector>> electors;
+  std::vector<LeaderElector*> raw;
+  std::atomic<int> started{0};
+  for (const char* id : {"a", "b", "c"}) {
+    auto c = config(id);
+    c.on_started_leading = [&] { ++started; };
+    electors.push_back(std::make_unique<LeaderElector>(std::make_shared<Client>(rest_for(server)), c));
+    raw.push_back(electors.back().get());
+  }
+  LeaderWatch watch(raw);
+  for (auto& e : electors) e->start();
+  ASSERT_TRUE(eventually([&] { return leader_index(electors) >= 0; }, 5s));
+  int first = leader_index(electors);
+  std::this_thread::sleep_for(3 * kLease / 2);  // several renewals: leadership must stay put
+  EXPECT_EQ(leader_index(electors), first);
+  EXPECT_EQ(started.load(), 1);
+
+  // The leader stops renewing (crash: no release). Another candidate takes over once the lease it
+  // observed has run out: within one lease duration of the lease expiring, plus polling.
+  auto stopped_at = std::chrono::steady_clock::now();
+  electors[first]->stop();
+  ASSERT_TRUE(eventually([&] { int i = leader_index(electors); return i >= 0 && i != first; }, 3 * kLease));
+  auto handover = std::chrono::steady_clock::now() - stopped_at;
+  std::cout << "[ leader ] handover after " << std::chrono::duration_cast<std::chrono::milliseconds>(handover).count()
+            << " ms (lease " << kLease.count() << " ms, retry " << kRetry.count() << " ms)\n";
+  EXPECT_LE(handover, kLease + 2 * kRetry + 300ms);
+  EXPECT_GE(handover, kLease - kRetry) << "nobody may take over a lease that is still valid";
+  EXPECT_EQ(watch.overlaps(), 0);
+
+  auto lease = server.get("leases.coordination.k8s.io", "kube-system", "gangplank-operator");
+  ASSERT_TRUE(lease);
+  EXPECT_EQ((*lease)["spec"]["leaseTransitions"], 1);
+  for (auto& e : electors) e->stop();
+}
+
+TEST(LeaderElectionTest, LeaderStopsActingWhenItCannotRenewAndNobodyOverlaps) {
+  ApiServerDouble server;
+  server.start();
+  std::vector<std::unique_ptr<LeaderElector>> electors;
+  std::vector<LeaderElector*> raw;
+  std::atomic<int> stopped{0};
+  for (const char* id : {"a", "b"}) {
+    auto c = config(id);
+    c.on_stopped_leading = [&] { ++stopped; };
+    RestOptions o = testing::unlimited();
+    o.max_retries = 0;
+    o.request_timeout = 500ms;
+    electors.push_back(std::make_unique<LeaderElector>(std::make_shared<Client>(rest_for(server, o)), c));
+    raw.push_back(electors.back().get());
+  }
+  LeaderWatch watch(raw);
+  for (auto& e : electors) e->start();
+  ASSERT_TRUE(eventually([&] { return leader_index(electors) >= 0; }, 5s));
+  // Every lease write fails from now on: the leader must give up within the renew deadline.
+  FaultRule rule;
+  rule.status = 500;
+  rule.count = 100000;
+  rule.path_contains = "/leases/";
+  rule.method = "PUT";
+  server.fail_next(rule);
+  auto failing_since = std::chrono::steady_clock::now();
+  ASSERT_TRUE(eventually([&] { return leader_index(electors) < 0; }, 2 * kLease));
+  EXPECT_LE(std::chrono::steady_clock::now() - failing_since, kRenew + kRetry + 200ms);
+  EXPECT_TRUE(eventually([&] { return stopped.load() == 1; }, kLease));
+  server.clear_faults();
+  ASSERT_TRUE(eventually([&] { return leader_index(electors) >= 0; }, 3 * kLease));
+  EXPECT_EQ(watch.overlaps(), 0);
+  for (auto& e : electors) e->stop();
+}
+
+TEST(LeaderElectionTest, ReleaseOnStopHandsOverImmediately) {
+  ApiServerDouble server;
+  server.start();
+  LeaderElector a(std::make_shared<Client>(rest_for(server)), config("a", /*release=*/true));
+  a.start();
+  ASSERT_TRUE(eventually([&] { return a.is_leader(); }, 5s));
+  LeaderElector b(std::make_shared<Client>(rest_for(server)), config("b"));
+  b.start();
+  std::this_thread::sleep_for(2 * kRetry);
+  EXPECT_FALSE(b.is_leader());
+  auto stop_at = std::chrono::steady_clock::now();
+  a.stop();
+  auto lease = server.get("leases.coordination.k8s.io", "kube-system", "gangplank-operator");
+  ASSERT_TRUE(lease);
+  EXPECT_EQ((*lease)["spec"]["holderIdentity"], "");
+  ASSERT_TRUE(eventually([&] { return b.is_leader(); }, 3 * kLease));
+  EXPECT_LT(std::chrono::steady_clock::now() - stop_at, kLease) << "a released lease needs no expiry wait";
+  b.stop();
+}
+
+}  // namespace
+}  // namespace gangplank::kube

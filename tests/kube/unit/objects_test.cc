@@ -1,0 +1,137 @@
+#include "kube/objects.h"
+
+#include <gtest/gtest.h>
+
+#include "kube/list_watch.h"
+
+namespace gangplank::kube {
+namespace {
+
+const char* kPod = R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"w-0","namespace":"ml","uid":"u-1",
+"resourceVersion":"17","generation":1,"labels":{"gang":"g1","app":"x"},
+"annotations":{"kubectl.kubernetes.io/last-applied-configuration":"{huge}","note":"keep"},
+"ownerReferences":[{"apiVersion":"batch/v1","kind":"Job","name":"j","uid":"u-j","controller":true}],
+"deletionTimestamp":null},
+"spec":{"schedulerName":"gangplank","nodeName":"n1","priority":100,"schedulingGates":[{"name":"gangplank.io/gang"}],
+"initContainers":[{"name":"i","resources":{"requests":{"cpu":"2","memory":"1Gi"}}}],
+"containers":[{"name":"a","resources":{"requests":{"cpu":"500m","nvidia.com/gpu":"1"}}},
+{"name":"b","resources":{"requests":{"cpu":"250m","memory":"512Mi"}}},{"name":"c"}]},
+"status":{"phase":"Running","conditions":[{"type":"PodScheduled","status":"True"}]}})";
+
+TEST(ObjectsTest, DecodesThePodFieldsTheProjectNeeds) {
+  ObjectDecoder<Pod> decoder;
+  Pod pod = decoder.decode_object(kPod);
+  EXPECT_EQ(pod.meta.key(), "ml/w-0");
+  EXPECT_EQ(pod.meta.uid, "u-1");
+  EXPECT_EQ(pod.meta.resource_version, "17");
+  EXPECT_EQ(pod.meta.labels.find("gang"), "g1");
+  EXPECT_EQ(pod.meta.labels.size(), 2u);
+  EXPECT_FALSE(pod.meta.annotations.contains("kubectl.kubernetes.io/last-applied-configuration"));
+  EXPECT_EQ(pod.meta.annotations.find("note"), "keep");
+  ASSERT_EQ(pod.meta.owner_references.size(), 1u);
+  EXPECT_TRUE(pod.meta.owner_references[0].controller);
+  EXPECT_TRUE(pod.meta.deletion_timestamp.empty());
+  EXPECT_EQ(pod.node_name, "n1");
+  EXPECT_EQ(pod.scheduler_name, "gangplank");
+  EXPECT_EQ(pod.priority, 100);
+  EXPECT_EQ(pod.phase, "Running");
+  EXPECT_EQ(pod.scheduling_gates, std::vector<std::string>{"gangplank.io/gang"});
+  // cpu: max(500m + 250m, init 2) = 2000m; memory: max(512Mi, 1Gi) = 1Gi; gpu 1.
+  EXPECT_EQ(find_amount(pod.requests, "cpu")->milli, 2000);
+  EXPECT_EQ(find_amount(pod.requests, "memory")->milli, 1024LL * 1024 * 1024 * 1000);
+  EXPECT_EQ(find_amount(pod.requests, "nvidia.com/gpu")->milli, 1000);
+  ASSERT_EQ(pod.conditions.size(), 1u);
+  EXPECT_EQ(pod.conditions.find("PodScheduled"), "True");
+}
+
+TEST(ObjectsTest, DecodesNodes) {
+  ObjectDecoder<Node> decoder;
+  Node node = decoder.decode_object(R"({"metadata":{"name":"n1","resourceVersion":"3"},
+    "spec":{"unschedulable":true,"taints":[{"key":"k","value":"v","effect":"NoSchedule"}]},
+    "status":{"capacity":{"nvidia.com/gpu":"8","cpu":"96"},"allocatable":{"nvidia.com/gpu":"8","cpu":"95500m"},
+    "conditions":[{"type":"Ready","status":"True"}]}})");
+  EXPECT_EQ(node.meta.key(), "n1");
+  EXPECT_TRUE(node.unschedulable);
+  ASSERT_EQ(node.taints.size(), 1u);
+  EXPECT_EQ(node.taints[0].effect, "NoSchedule");
+  EXPECT_EQ(find_amount(node.allocatable, "cpu")->milli, 95500);
+  EXPECT_EQ(find_amount(node.capacity, "nvidia.com/gpu")->milli, 8000);
+}
+
+TEST(ObjectsTest, ListPageMetadataMayComeAfterItems) {
+  ObjectDecoder<Node> decoder;
+  auto page = decoder.decode_list(
+      R"({"kind":"NodeList","items":[{"metadata":{"name":"a"}},{"metadata":{"name":"b"}}],"metadata":{"resourceVersion":"99","continue":"tok"}})");
+  EXPECT_EQ(page.resource_version, "99");
+  EXPECT_EQ(page.continue_token, "tok");
+  ASSERT_EQ(page.items.size(), 2u);
+  EXPECT_EQ(page.items[1].meta.name, "b");
+  auto empty = decoder.decode_list(R"({"metadata":{"resourceVersion":"5"},"items":null})");
+  EXPECT_TRUE(empty.items.empty());
+}
+
+TEST(ObjectsTest, WatchEventsIncludingBookmarkAndInStreamError) {
+  ObjectDecoder<Pod> decoder;
+  auto added = decoder.decode_event(R"({"type":"ADDED","object":{"metadata":{"name":"p","namespace":"d","resourceVersion":"5"}}})");
+  EXPECT_EQ(added.type, WatchEventType::kAdded);
+  EXPECT_EQ(added.resource_version, "5");
+  EXPECT_EQ(added.object.meta.key(), "d/p");
+  // "object" before "type" must work too.
+  auto modified = decoder.decode_event(R"({"object":{"metadata":{"name":"p","resourceVersion":"6"}},"type":"MODIFIED"})");
+  EXPECT_EQ(modified.type, WatchEventType::kModified);
+  EXPECT_EQ(modified.resource_version, "6");
+  auto bookmark = decoder.decode_event(
+      R"({"type":"BOOKMARK","object":{"kind":"Pod","apiVersion":"v1","metadata":{"resourceVersion":"12"}}})");
+  EXPECT_EQ(bookmark.type, WatchEventType::kBookmark);
+  EXPECT_EQ(bookmark.resource_version, "12");
+  auto error = decoder.decode_event(
+      R"j({"type":"ERROR","object":{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"too old resource version: 1 (50)","reason":"Expired","code":410}})j");
+  EXPECT_EQ(error.type, WatchEventType::kError);
+  ASSERT_TRUE(error.error);
+  EXPECT_TRUE(is_relist_error(error.error));
+  EXPECT_THROW(decoder.decode_event(R"({"type":"EXPLODED","object":{}})"), DecodeError);
+  EXPECT_THROW(decoder.decode_event(R"({"type":"ADDED","object":{"metadata":{"name":5}}})"), DecodeError);
+  EXPECT_THROW(decoder.decode_event(R"({"type":"ADDED","obj)"), DecodeError);
+}
+
+TEST(ObjectsTest, GenericObjectsKeepRawJsonAndMetadata) {
+  ObjectDecoder<GenericObject> decoder;
+  auto obj = decoder.decode_object(R"({"apiVersion":"gangplank.io/v1","kind":"GPUPool","metadata":{"name":"p","generation":3,"labels":{"a":"b"}},"spec":{"x":[1,2]}})");
+  EXPECT_EQ(obj.meta.name, "p");
+  EXPECT_EQ(obj.meta.generation, 3);
+  EXPECT_NE(obj.json.find("\"spec\":{\"x\":[1,2]}"), std::string::npos);
+}
+
+TEST(CompactStringMapTest, KeepsOrderAndFindsByKey) {
+  CompactStringMap m;
+  EXPECT_TRUE(m.empty());
+  m.add("a", "1");
+  m.add("", "empty key");
+  m.add("long-key-with-slashes/and.dots", std::string(300, 'x'));
+  EXPECT_EQ(m.size(), 3u);
+  EXPECT_EQ(m.find("a"), "1");
+  EXPECT_EQ(m.find(""), "empty key");
+  EXPECT_EQ(m.find("long-key-with-slashes/and.dots")->size(), 300u);
+  EXPECT_EQ(m.find("b"), std::nullopt);
+  std::vector<std::string> keys;
+  for (auto [k, v] : m) keys.emplace_back(k);
+  EXPECT_EQ(keys, (std::vector<std::string>{"a", "", "long-key-with-slashes/and.dots"}));
+}
+
+TEST(QuantityTest, ParsesKubernetesQuantities) {
+  EXPECT_EQ(parse_quantity_milli("100m"), 100);
+  EXPECT_EQ(parse_quantity_milli("1"), 1000);
+  EXPECT_EQ(parse_quantity_milli("1.5"), 1500);
+  EXPECT_EQ(parse_quantity_milli("2Ki"), 2048000);
+  EXPECT_EQ(parse_quantity_milli("1k"), 1000000);
+  EXPECT_EQ(parse_quantity_milli("1e3"), 1000000);
+  EXPECT_EQ(parse_quantity_milli("0.5m"), 1);  // rounds up
+  EXPECT_EQ(parse_quantity_milli("-1"), -1000);
+  EXPECT_FALSE(parse_quantity_milli(""));
+  EXPECT_FALSE(parse_quantity_milli("abc"));
+  EXPECT_FALSE(parse_quantity_milli("1Xi"));
+  EXPECT_FALSE(parse_quantity_milli("99999999999999999P"));
+}
+
+}  // namespace
+}  // namespace gangplank::kube
