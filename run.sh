@@ -9,6 +9,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")"
 BUILD_DIR="${GANGPLANK_BUILD_DIR:-build}"
 JOBS="${GANGPLANK_JOBS:-2}"
 FUZZ_BUILD_DIR="${GANGPLANK_FUZZ_BUILD_DIR:-build-fuzz}"
+# Let ccache reuse objects across checkouts in other folders (CI clones afresh each run).
+export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
 
 # build [target...]: install what is missing, configure, build the given targets (default: all).
 build() {
