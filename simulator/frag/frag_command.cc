@@ -11,7 +11,7 @@
 #include "simulator/csv_table.h"
 #include "simulator/frag/frag_output.h"
 #include "simulator/frag/frag_runner.h"
-#include "simulator/frag/progress_bar.h"
+#include "simulator/progress_bar.h"
 #include "simulator/frag/seed_list.h"
 #include "simulator/openb/openb_loader.h"
 
@@ -57,7 +57,7 @@ void Run(const FragOptions& o) {
   std::vector<double> run_seconds;
   std::vector<frag::FragReplayResult> results;
   {
-    frag::ProgressBar bar("fragmentation replay");
+    ProgressBar bar("fragmentation replay");
     const frag::ArrivalMode mode = o.order == "trace" ? frag::ArrivalMode::kTraceOrder : frag::ArrivalMode::kShuffled;
     const frag::TieBreak ties = o.ties == "random" ? frag::TieBreak::kRandom : frag::TieBreak::kNodeOrder;
     results = frag::RunFragReplays(nodes, pods, policies, seeds, o.target, o.threads,

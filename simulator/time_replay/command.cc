@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "engine/policies/registry.h"
+#include "simulator/progress_bar.h"
 #include "simulator/time_replay/options.h"
 #include "simulator/time_replay/run_time_replay.h"
 
@@ -12,6 +13,7 @@ namespace gangplank::simulator {
 void AddTimeReplayCommand(CLI::App& app) {
   // Owned by the callback, which CLI11 keeps alive as long as the app.
   auto options = std::make_shared<TimeReplayOptions>();
+  options->progress = ProgressBar::StderrIsTerminal();
   CLI::App* cmd = app.add_subcommand(
       "time",
       "Time replay of a job trace (Philly): jobs arrive at their timestamps and run for their durations on a\n"
@@ -136,7 +138,7 @@ void AddTimeReplayCommand(CLI::App& app) {
       ->check(CLI::IsMember({"gangplank", "kube-like", "fifo-gang"}))
       ->delimiter(',')
       ->capture_default_str();
-  cmd->add_option("--progress", options->progress, "Print progress lines on stderr (true/false)")
+  cmd->add_option("--progress", options->progress, "Draw a progress bar on stderr (default: only when stderr is a terminal)")
       ->envname("GANGPLANK_SIM_PROGRESS")
       ->capture_default_str();
 

@@ -128,10 +128,9 @@ ReplayResult RunReplay(const Workload& workload, ReplayScheduler& scheduler, con
     previous = now;
     wakeup = scheduler.NextWakeup(now);
 
-    if (config.progress && next_arrival * 10 >= next_progress * workload.jobs.size()) {
-      std::fprintf(stderr, "[%s] %zu%% of arrivals, simulated day %.1f\n", result.scheduler.c_str(),
-                   next_progress * 10, now / 86400);
-      ++next_progress;
+    if (config.on_progress && next_arrival * 100 >= next_progress * workload.jobs.size()) {
+      config.on_progress(next_arrival, workload.jobs.size());
+      next_progress = next_arrival * 100 / workload.jobs.size() + 1;
     }
   }
   sample(previous);

@@ -3,6 +3,7 @@
 // state is constant, so GPU-seconds are integrated exactly and periodic samples read the current state.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -51,7 +52,8 @@ struct ReplayResult {
 
 struct ReplayConfig {
   double sample_seconds = 3600;
-  bool progress = false;
+  // Told how many of the trace's jobs have arrived, each time another percent has; may be empty.
+  std::function<void(size_t arrived, size_t total)> on_progress;
 };
 
 // Jain's fairness index of the allocation-to-fair-share ratios of queues with a positive fair share:

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "engine/policies/registry.h"
+#include "simulator/progress_bar.h"
 #include "simulator/time_replay/gang_schedulers.h"
 #include "simulator/time_replay/job_trace.h"
 #include "simulator/time_replay/kube_like_scheduler.h"
@@ -61,6 +62,13 @@ std::unique_ptr<ReplayScheduler> MakeScheduler(const std::string& name, const en
   throw std::invalid_argument("unknown scheduler '" + name + "' (gangplank, kube-like, fifo-gang)");
 }
 
+// A setting for the run's description: "3600", "0.5", never "3600.000000".
+std::string Num(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", value);
+  return text;
+}
+
 ClusterShape ShapeOf(const TimeReplayOptions& o) {
   return ClusterShape{o.nodes, o.gpus_per_node, o.nodes_per_rack, o.racks_per_row, o.rows_per_zone};
 }
@@ -83,9 +91,12 @@ TimeReplayOutput RunTimeReplayInMemory(const JobTrace& trace, const TimeReplayOp
   const std::vector<engine::PodRequest> pods = WorkloadPods(out.workload);
   ReplayConfig config;
   config.sample_seconds = options.sample_seconds;
-  config.progress = options.progress;
   for (const std::string& name : options.schedulers) {
     std::unique_ptr<ReplayScheduler> scheduler = MakeScheduler(name, cluster, out.workload, options, pods);
+    ProgressBar bar("time replay, " + name, options.progress);
+    config.on_progress = [&bar](size_t arrived, size_t total) {
+      bar.Update(static_cast<int>(arrived), static_cast<int>(total));
+    };
     out.results.push_back(RunReplay(out.workload, *scheduler, config));
     out.figures.push_back(ComputeFigures(out.workload, out.results.back()));
   }
@@ -104,15 +115,15 @@ int RunTimeReplay(const TimeReplayOptions& options, std::ostream& log) {
       "Cluster: " + DescribeShape(shape) + ". Jobs above " + std::to_string(shape.gpus_per_node) +
           " GPUs are gangs of whole-node pods plus one pod with the remainder.",
       std::string("Reclaim ") + (options.reclaim ? "on" : "off") + " (after waiting " +
-          std::to_string(options.reclaim_after_seconds) + " s; victims' minimum runtime " +
-          std::to_string(options.reclaim_min_runtime_seconds) + " s, at most " +
-          std::to_string(options.reclaim_max_lost_gpu_hours) + " GPU-hours lost per victim, at most " +
+          Num(options.reclaim_after_seconds) + " s; victims' minimum runtime " +
+          Num(options.reclaim_min_runtime_seconds) + " s, at most " +
+          Num(options.reclaim_max_lost_gpu_hours) + " GPU-hours lost per victim, at most " +
           std::to_string(options.reclaim_max_per_round) + " evictions per round and " +
-          std::to_string(options.reclaim_max_per_window) + " per " + std::to_string(options.reclaim_window_seconds) +
+          std::to_string(options.reclaim_max_per_window) + " per " + Num(options.reclaim_window_seconds) +
           " s); checkpoints " +
-          (options.checkpoint_seconds > 0 ? "every " + std::to_string(options.checkpoint_seconds) + " s of a run"
+          (options.checkpoint_seconds > 0 ? "every " + Num(options.checkpoint_seconds) + " s of a run"
                                           : std::string("none (an evicted job starts over)")) + ".",
-      "Time scale " + std::to_string(options.time_scale) + " (inter-arrival times divided by it, durations kept); seed " +
+      "Time scale " + Num(options.time_scale) + " (inter-arrival times divided by it, durations kept); seed " +
           std::to_string(options.seed) + "; gang planner node policy " + options.policy + ".",
       "Why this size: the trace's 352 VC nodes (2816 GPUs) would sit about 17% busy, and no queue would ever wait. "
       "The default 80 nodes (640 GPUs) sits below the trace's demand in its busy weeks (400-950 GPUs a day), so queues contend, and every job still fits.",

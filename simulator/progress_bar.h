@@ -4,7 +4,7 @@
 #include <mutex>
 #include <string>
 
-namespace gangplank::simulator::frag {
+namespace gangplank::simulator {
 
 class ProgressBar {
  public:
@@ -24,4 +24,4 @@ class ProgressBar {
   std::mutex mutex_;
 };
 
-}  // namespace gangplank::simulator::frag
+}  // namespace gangplank::simulator

@@ -1,10 +1,10 @@
-#include "simulator/frag/progress_bar.h"
+#include "simulator/progress_bar.h"
 
 #include <unistd.h>
 
 #include <cstdio>
 
-namespace gangplank::simulator::frag {
+namespace gangplank::simulator {
 
 ProgressBar::ProgressBar(std::string label, bool enabled) : label_(std::move(label)), enabled_(enabled) {}
 
@@ -26,4 +26,4 @@ void ProgressBar::Update(int done, int total) {
   drawn_ = true;
 }
 
-}  // namespace gangplank::simulator::frag
+}  // namespace gangplank::simulator
