@@ -9,7 +9,7 @@ PodRole RoleOf(const StateView& view, const PodInfo& pod) {
   if (auto it = pod.annotations.find(std::string(kPlannedNodeAnnotation)); it != pod.annotations.end()) {
     role.planned_node = it->second;
   }
-  if (auto it = pod.labels.find(std::string(kQueueLabel)); it != pod.labels.end()) role.queue = it->second;
+  role.queue = view.QueueOf(pod);
   if (auto it = pod.labels.find(std::string(kGangLabel)); it != pod.labels.end() && !it->second.empty()) {
     role.gang = pod.namespace_ + "/" + it->second;
   }

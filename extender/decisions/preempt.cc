@@ -1,8 +1,6 @@
 #include "extender/decisions/preempt.h"
 
 #include <algorithm>
-#include <unordered_map>
-#include <unordered_set>
 
 #include "extender/decisions/pod_role.h"
 #include "extender/decisions/reasons.h"
@@ -10,19 +8,23 @@
 namespace gangplank::extender {
 namespace {
 
+// A victim set: the scheduler's handful of pods plus gang mates, so a linear search beats a hash set.
+// Each victim's cache record is looked up once and carried along (every check below reads it).
 struct Candidate {
   std::vector<std::string> uids;
-  std::unordered_set<std::string> set;
+  std::vector<const PodRecord*> records;  // Parallel to uids; nullptr for pods the cache does not know.
 
-  void Add(const std::string& uid) {
-    if (set.insert(uid).second) uids.push_back(uid);
+  void Add(std::string uid, const PodRecord* record) {
+    if (std::find(uids.begin(), uids.end(), uid) != uids.end()) return;
+    uids.push_back(std::move(uid));
+    records.push_back(record);
   }
 };
 
 // Adds the rest of every touched gang; the reason when a gang cannot be taken whole from this node.
 std::string CompleteGangs(const StateView& view, engine::NodeId node, Candidate& c) {
   for (size_t i = 0; i < c.uids.size(); ++i) {  // Grows while iterating: added members are checked too.
-    const PodRecord* victim = view.FindPod(c.uids[i]);
+    const PodRecord* victim = c.records[i];
     if (victim == nullptr || victim->gang.empty()) continue;
     for (const std::string& uid : view.GangMembers(victim->gang)) {
       const PodRecord* member = view.FindPod(uid);
@@ -35,7 +37,7 @@ std::string CompleteGangs(const StateView& view, engine::NodeId node, Candidate&
         return "would split gang " + victim->gang + ": member " + member->namespace_ + "/" + member->name +
                " is planned but not bound, so the scheduler cannot evict it";
       }
-      c.Add(uid);
+      c.Add(uid, member);
     }
   }
   return {};
@@ -44,10 +46,12 @@ std::string CompleteGangs(const StateView& view, engine::NodeId node, Candidate&
 // The reason when evicting the set would take a queue below its guarantee.
 std::string CheckGuarantees(const StateView& view, const PodRole& preemptor, const engine::PodRequest& request,
                             const Candidate& c) {
-  std::unordered_map<std::string, std::int64_t> removed;
-  for (const auto& uid : c.uids) {
-    const PodRecord* victim = view.FindPod(uid);
-    if (victim != nullptr && victim->allocation && !victim->queue.empty()) removed[victim->queue] += victim->GpuMilli();
+  std::vector<std::pair<std::string_view, std::int64_t>> removed;  // Per queue; few queues per set.
+  for (const PodRecord* victim : c.records) {
+    if (victim == nullptr || !victim->allocation || victim->queue.empty()) continue;
+    auto it = std::find_if(removed.begin(), removed.end(), [&](const auto& q) { return q.first == victim->queue; });
+    if (it == removed.end()) removed.emplace_back(victim->queue, victim->GpuMilli());
+    else it->second += victim->GpuMilli();
   }
   for (const auto& [queue, milli] : removed) {
     const QueueConfig* config = view.FindQueue(queue);
@@ -56,7 +60,7 @@ std::string CheckGuarantees(const StateView& view, const PodRole& preemptor, con
     if (queue == preemptor.queue) after += request.TotalGpuMilli();  // Reshuffling inside one queue.
     const std::int64_t guaranteed = static_cast<std::int64_t>(config->guaranteed_gpus) * engine::kMilliPerGpu;
     if (after < guaranteed) {
-      return "would take queue " + queue + " below its guarantee of " + FormatGpus(guaranteed) + " GPUs (to " +
+      return "would take queue " + std::string(queue) + " below its guarantee of " + FormatGpus(guaranteed) + " GPUs (to " +
              FormatGpus(after) + ")";
     }
   }
@@ -69,8 +73,7 @@ std::string CheckGuarantees(const StateView& view, const PodRole& preemptor, con
 bool FitsWithout(const StateView& view, engine::NodeId node, const engine::PodRequest& request, const Candidate& c) {
   if (!view.cluster().Eligible(node, request)) return false;
   engine::NodeState state = view.cluster().state(node);
-  for (const auto& uid : c.uids) {
-    const PodRecord* pod = view.FindPod(uid);
+  for (const PodRecord* pod : c.records) {
     if (pod == nullptr || !pod->allocation || pod->allocation->node != node) continue;
     const engine::Allocation& a = *pod->allocation;
     state.free.cpu_milli += a.host.cpu_milli;
@@ -81,43 +84,60 @@ bool FitsWithout(const StateView& view, engine::NodeId node, const engine::PodRe
   return !request.WantsGpu() || !engine::DefaultGpuChoice(state, request).empty();
 }
 
+// Candidates arrive sorted by node name, so the refusal is appended at the map's end.
+void Drop(PreemptVerdicts& out, const std::string& node, std::string why) {
+  out.dropped.insert_or_assign(out.dropped.end(), node, std::move(why));
+}
+
 }  // namespace
 
 PreemptVerdicts SelectVictims(const StateView& view, const PodInfo& pod, const engine::PodRequest& request,
-                              const std::map<std::string, MetaVictims>& candidates) {
+                              std::map<std::string, MetaVictims> candidates) {
   PreemptVerdicts out;
   const PodRole role = RoleOf(view, pod);
-  for (const auto& [node_name, victims] : candidates) {
+  Candidate c;
+  for (auto& [node_name, victims] : candidates) {
     if (victims.uids.empty()) {
-      out.dropped[node_name] = "no victims proposed";
+      Drop(out, node_name, "no victims proposed");
       continue;
     }
     if (!role.planned_node.empty() && node_name != role.planned_node) {
-      out.dropped[node_name] = "pod is planned for node " + role.planned_node;
+      Drop(out, node_name, "pod is planned for node " + role.planned_node);
       continue;
     }
     const engine::NodeId node = view.FindNode(node_name);
     if (node == engine::kNoNode) {
-      out.dropped[node_name] = "node is not in gangplank's cache";
+      Drop(out, node_name, "node is not in gangplank's cache");
       continue;
     }
-    Candidate c;
-    for (const auto& uid : victims.uids) c.Add(uid);
+    c.uids.clear();  // Reused across nodes: its buffers are allocated once per call, not per node.
+    c.records.clear();
+    for (auto& uid : victims.uids) {
+      const PodRecord* record = view.FindPod(uid);
+      c.Add(std::move(uid), record);
+    }
     std::string why = CompleteGangs(view, node, c);
     if (why.empty()) why = CheckGuarantees(view, role, request, c);
     if (why.empty() && !FitsWithout(view, node, request, c)) why = "evicting these victims does not make room for the pod";
     if (!why.empty()) {
-      out.dropped[node_name] = std::move(why);
+      Drop(out, node_name, std::move(why));
       continue;
     }
     // Highest priority first, as kube-scheduler orders victims; unknown pods keep their place.
-    std::stable_sort(c.uids.begin(), c.uids.end(), [&](const std::string& a, const std::string& b) {
-      const PodRecord* pa = view.FindPod(a);
-      const PodRecord* pb = view.FindPod(b);
-      return (pa ? pa->priority : 0) > (pb ? pb->priority : 0);
-    });
-    MetaVictims& kept = out.result.node_to_meta_victims[node_name];
-    kept.uids = std::move(c.uids);
+    if (c.uids.size() > 1) {
+      std::vector<size_t> order(c.uids.size());
+      for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+      auto priority = [&](size_t i) { return c.records[i] ? c.records[i]->priority : 0; };
+      std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return priority(a) > priority(b); });
+      std::vector<std::string> sorted;
+      sorted.reserve(order.size());
+      for (size_t i : order) sorted.push_back(std::move(c.uids[i]));
+      c.uids = std::move(sorted);
+    }
+    // Candidates come sorted by node name, so each kept node is appended at the end of the map.
+    MetaVictims& kept = out.result.node_to_meta_victims.emplace_hint(out.result.node_to_meta_victims.end(),
+                                                                     node_name, MetaVictims{})->second;
+    kept.uids.assign(std::make_move_iterator(c.uids.begin()), std::make_move_iterator(c.uids.end()));
     kept.num_pdb_violations = victims.num_pdb_violations;
   }
   return out;

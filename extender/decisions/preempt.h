@@ -19,6 +19,6 @@ struct PreemptVerdicts {
 };
 
 PreemptVerdicts SelectVictims(const StateView& view, const PodInfo& pod, const engine::PodRequest& request,
-                              const std::map<std::string, MetaVictims>& candidates);
+                              std::map<std::string, MetaVictims> candidates);
 
 }  // namespace gangplank::extender

@@ -106,8 +106,11 @@ bool BoolOf(sj::value& v) {
 
 bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
+  if (a == b) return true;  // kube-scheduler sends the Go names exactly; folding is the rare path.
   for (size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) {
+    // ASCII folding inline: Go's field matching here is over ASCII names, and tolower() is a libc call.
+    const auto fold = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + ('a' - 'A')) : c; };
+    if (fold(a[i]) != fold(b[i])) {
       return false;
     }
   }
@@ -417,13 +420,13 @@ ExtenderPreemptionArgs RequestDecoder::DecodePreemptionArgs(std::string& body) {
       if (IsNull(value)) return args.node_to_victims.reset();
       auto& map = args.node_to_victims.emplace();
       ForEachField(ObjectOf(value), [&](std::string_view node, sj::value& victims) {
-        map.insert_or_assign(std::string(node), VictimsOf(victims));
+        map.insert_or_assign(map.end(), std::string(node), VictimsOf(victims));  // Go sends keys sorted.
       });
     } else if (EqualsIgnoreCase(key, "NodeNameToMetaVictims")) {
       if (IsNull(value)) return args.node_to_meta_victims.reset();
       auto& map = args.node_to_meta_victims.emplace();
       ForEachField(ObjectOf(value), [&](std::string_view node, sj::value& victims) {
-        map.insert_or_assign(std::string(node), MetaVictimsOf(victims));
+        map.insert_or_assign(map.end(), std::string(node), MetaVictimsOf(victims));  // Go sends keys sorted.
       });
     }
   });

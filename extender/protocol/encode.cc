@@ -1,9 +1,18 @@
 #include "extender/protocol/encode.h"
 
+#include <charconv>
+
 #include "extender/protocol/json_writer.h"
 
 namespace gangplank::extender {
 namespace {
+
+// The replies below are flat and hot (hundreds of entries per call), so they are appended directly
+// instead of through JsonWriter's nesting bookkeeping; the bytes are the same.
+void AppendInt(std::string& out, std::int64_t value) {
+  char buf[24];
+  out.append(buf, std::to_chars(buf, buf + sizeof buf, value).ptr);
+}
 
 void WriteFailedNodes(JsonWriter& w, std::string_view key, const std::optional<FailedNodesMap>& map) {
   w.Key(key);
@@ -11,9 +20,17 @@ void WriteFailedNodes(JsonWriter& w, std::string_view key, const std::optional<F
     w.Null();
     return;
   }
-  w.BeginObject();
-  for (const auto& [node, reason] : *map) w.Key(node).String(reason);  // std::map: sorted as Go sorts.
-  w.EndObject();
+  w.Raw("{");  // Keeps the writer's comma state; the entries follow as raw text.
+  std::string& out = w.Output();
+  bool first = true;
+  for (const auto& [node, reason] : *map) {  // std::map: sorted as Go sorts.
+    if (!first) out += ',';
+    first = false;
+    AppendGoJsonString(out, node);
+    out += ':';
+    AppendGoJsonString(out, reason);
+  }
+  out += '}';
 }
 
 }  // namespace
@@ -23,6 +40,9 @@ std::string EncodeFilterResult(const ExtenderFilterResult& r) {
   size_t estimate = 96;
   if (r.nodes) for (auto n : *r.nodes) estimate += n.size() + 1;
   if (r.node_names) estimate += r.node_names->size() * 24;
+  for (const auto* map : {&r.failed_nodes, &r.failed_and_unresolvable_nodes}) {
+    if (*map) for (const auto& [node, reason] : **map) estimate += node.size() + reason.size() + 6;
+  }
   out.reserve(estimate);
   JsonWriter w(out);
   w.BeginObject();
@@ -53,23 +73,40 @@ std::string EncodeFilterResult(const ExtenderFilterResult& r) {
 std::string EncodeHostPriorityList(const std::vector<HostPriority>& list) {
   std::string out;
   out.reserve(2 + list.size() * 40);
-  JsonWriter w(out);
-  w.BeginArray();
-  for (const auto& p : list) w.BeginObject().Key("Host").String(p.host).Key("Score").Int(p.score).EndObject();
-  w.EndArray();
+  out += '[';
+  for (size_t i = 0; i < list.size(); ++i) {
+    out += i == 0 ? "{\"Host\":" : ",{\"Host\":";
+    AppendGoJsonString(out, list[i].host);
+    out += ",\"Score\":";
+    AppendInt(out, list[i].score);
+    out += '}';
+  }
+  out += ']';
   return out;
 }
 
 std::string EncodePreemptionResult(const ExtenderPreemptionResult& r) {
   std::string out;
-  JsonWriter w(out);
-  w.BeginObject().Key("NodeNameToMetaVictims").BeginObject();
+  size_t estimate = 32;
+  for (const auto& [node, victims] : r.node_to_meta_victims) estimate += node.size() + 40 + victims.uids.size() * 48;
+  out.reserve(estimate);
+  out += "{\"NodeNameToMetaVictims\":{";
+  bool first_node = true;
   for (const auto& [node, victims] : r.node_to_meta_victims) {
-    w.Key(node).BeginObject().Key("Pods").BeginArray();
-    for (const auto& uid : victims.uids) w.BeginObject().Key("UID").String(uid).EndObject();
-    w.EndArray().Key("NumPDBViolations").Int(victims.num_pdb_violations).EndObject();
+    if (!first_node) out += ',';
+    first_node = false;
+    AppendGoJsonString(out, node);
+    out += ":{\"Pods\":[";
+    for (size_t i = 0; i < victims.uids.size(); ++i) {
+      out += i == 0 ? "{\"UID\":" : ",{\"UID\":";
+      AppendGoJsonString(out, victims.uids[i]);
+      out += '}';
+    }
+    out += "],\"NumPDBViolations\":";
+    AppendInt(out, victims.num_pdb_violations);
+    out += '}';
   }
-  w.EndObject().EndObject();
+  out += "}}";
   return out;
 }
 

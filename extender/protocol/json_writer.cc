@@ -1,5 +1,6 @@
 #include "extender/protocol/json_writer.h"
 
+#include <array>
 #include <charconv>
 
 namespace gangplank::extender {
@@ -34,7 +35,22 @@ size_t Utf8Sequence(std::string_view s, size_t i, unsigned& code) {
   return len;
 }
 
+// Bytes that end a plain run: control characters, the quote and backslash, the three HTML characters
+// Go escapes, and every non-ASCII byte (checked as UTF-8). A table keeps the hot loop to one load.
+constexpr std::array<bool, 256> kEndsRun = [] {
+  std::array<bool, 256> t{};
+  for (int c = 0; c < 256; ++c) t[c] = c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&';
+  return t;
+}();
+
 }  // namespace
+
+bool IsPlainJsonString(std::string_view s) {
+  for (char c : s) {
+    if (kEndsRun[static_cast<unsigned char>(c)]) return false;
+  }
+  return true;
+}
 
 void AppendGoJsonString(std::string& out, std::string_view s) {
   out += '"';
@@ -42,11 +58,7 @@ void AppendGoJsonString(std::string& out, std::string_view s) {
   while (i < s.size()) {
     // Copy the run of characters that need no escaping in one go (node names are all such).
     size_t run = i;
-    while (run < s.size()) {
-      const auto c = static_cast<unsigned char>(s[run]);
-      if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&') break;
-      ++run;
-    }
+    while (run < s.size() && !kEndsRun[static_cast<unsigned char>(s[run])]) ++run;
     if (run > i) {
       out.append(s.data() + i, run - i);
       i = run;

@@ -25,6 +25,8 @@ class JsonWriter {
   JsonWriter& Null();
   // An already-encoded JSON value, copied verbatim (e.g. a node object echoed from the request).
   JsonWriter& Raw(std::string_view json);
+  // The text written so far, for appending a flat value directly after Raw() opened it.
+  std::string& Output() { return out_; }
 
  private:
   void BeforeValue();
@@ -33,6 +35,9 @@ class JsonWriter {
   std::vector<bool> first_;  // Per open container: no element written yet.
   bool after_key_ = false;
 };
+
+// True when `value` is written between quotes unchanged (no byte needs escaping or UTF-8 checks).
+bool IsPlainJsonString(std::string_view value);
 
 // Appends `value` as a quoted JSON string escaped exactly as Go's encoding/json escapes it.
 void AppendGoJsonString(std::string& out, std::string_view value);

@@ -7,6 +7,7 @@
 #include <mutex>
 #include <thread>
 
+#include "extender/protocol/conventions.h"
 #include "extender/protocol/decode_error.h"
 #include "extender/service/json_log.h"
 #include "extender/state/gpupool_queues.h"
@@ -76,6 +77,7 @@ struct KubeFeed::Impl {
   std::unique_ptr<kube::Informer<kube::Node>> nodes;
   std::unique_ptr<kube::Informer<kube::Pod>> pods;
   std::unique_ptr<kube::Informer<kube::GenericObject>> pools;
+  std::unique_ptr<kube::Informer<kube::GenericObject>> namespaces;
   std::mutex mu;
   bool stopping = false;
   std::thread sync_watcher;
@@ -149,7 +151,23 @@ void KubeFeed::Start() {
       [self, guarded](const auto&, const auto& p) { guarded("GPUPool", [&] { self->ApplyPool(*p, false); }); },
       [self, guarded](const auto& p, bool) { guarded("GPUPool", [&] { self->ApplyPool(*p, true); }); },
   });
+  // Namespaces' queue labels are the default queue of their unlabelled pods.
+  auto namespace_queue = [](const kube::GenericObject& ns) {
+    const auto queue = ns.meta.labels.find(kQueueLabel);
+    return queue ? std::string(*queue) : std::string();
+  };
+  d.namespaces = std::make_unique<kube::Informer<kube::GenericObject>>(d.client, kube::resources::namespaces());
+  d.namespaces->add_handlers({
+      [&state, guarded, namespace_queue](const auto& n) {
+        guarded("Namespace", [&] { state.SetNamespaceQueue(n->meta.name, namespace_queue(*n)); });
+      },
+      [&state, guarded, namespace_queue](const auto&, const auto& n) {
+        guarded("Namespace", [&] { state.SetNamespaceQueue(n->meta.name, namespace_queue(*n)); });
+      },
+      [&state, guarded](const auto& n, bool) { guarded("Namespace", [&] { state.SetNamespaceQueue(n->meta.name, ""); }); },
+  });
   d.nodes->start();
+  d.namespaces->start();
   d.pods->start();
   d.pools->start();
   d.sync_watcher = std::thread([self] {
@@ -162,8 +180,9 @@ void KubeFeed::Start() {
         if (self->stopping) return false;
       }
     };
-    if (!synced(self->nodes) || !synced(self->pods)) return;
+    if (!synced(self->nodes) || !synced(self->namespaces) || !synced(self->pods)) return;
     self->nodes->wait_idle(std::chrono::seconds(30));
+    self->namespaces->wait_idle(std::chrono::seconds(30));
     self->pods->wait_idle(std::chrono::seconds(30));
     self->state.MarkSynced();
     spdlog::info(JsonFields("cluster-state cache synced"));
@@ -179,6 +198,7 @@ void KubeFeed::Stop() {
   if (d.sync_watcher.joinable()) d.sync_watcher.join();
   if (d.pools) d.pools->stop();
   if (d.pods) d.pods->stop();
+  if (d.namespaces) d.namespaces->stop();
   if (d.nodes) d.nodes->stop();
 }
 

@@ -1,6 +1,7 @@
-// Feeds the cluster-state cache from the API server: informers on nodes, pods and GPUPool resources
-// (kube/informer.h), each event applied to ClusterState; the cache is marked synced once nodes and
-// pods have been listed. GPUPool queues are merged over the --queue flags.
+// Feeds the cluster-state cache from the API server: informers on nodes, pods, namespaces (their
+// gangplank.io/queue label is the default queue of their pods) and GPUPool resources (kube/informer.h),
+// each event applied to ClusterState; the cache is marked synced once nodes, namespaces and pods have
+// been listed. GPUPool queues are merged over the --queue flags.
 #pragma once
 
 #include <memory>

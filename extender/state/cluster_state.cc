@@ -29,7 +29,8 @@ PodRecord MakeRecord(const PodInfo& pod) {
   r.name = pod.name;
   r.node = pod.node_name;
   r.planned_node = Annotation(pod, kPlannedNodeAnnotation);
-  r.queue = Label(pod, kQueueLabel);
+  r.queue_labelled = pod.labels.count(std::string(kQueueLabel)) > 0;
+  r.queue = Label(pod, kQueueLabel);  // The namespace default is applied under the lock (UpsertPod).
   if (std::string gang = Label(pod, kGangLabel); !gang.empty()) r.gang = pod.namespace_ + "/" + gang;
   r.priority = pod.priority;
   r.terminal = pod.phase == "Succeeded" || pod.phase == "Failed";
@@ -81,6 +82,16 @@ const PodRecord* StateView::FindPod(std::string_view uid) const {
 const QueueConfig* StateView::FindQueue(std::string_view name) const {
   auto it = queues_.find(name);
   return it == queues_.end() ? nullptr : &it->second;
+}
+
+std::string_view StateView::NamespaceQueue(std::string_view namespace_) const {
+  auto it = namespace_queues_.find(namespace_);
+  return it == namespace_queues_.end() ? std::string_view() : std::string_view(it->second);
+}
+
+std::string StateView::QueueOf(const PodInfo& pod) const {
+  if (auto it = pod.labels.find(std::string(kQueueLabel)); it != pod.labels.end()) return it->second;
+  return std::string(NamespaceQueue(pod.namespace_));
 }
 
 std::int64_t StateView::QueueUsageMilli(std::string_view queue) const {
@@ -155,6 +166,7 @@ void ClusterState::UpsertPod(const PodInfo& pod) {
   if (pod.uid.empty()) return;  // Cannot be tracked; the API server always sets one.
   PodRecord record = MakeRecord(pod);
   WriteLock lock(*this);
+  if (!record.queue_labelled) record.queue = std::string(view_.NamespaceQueue(record.namespace_));
   auto it = view_.pods_.find(record.uid);
   if (it != view_.pods_.end()) {
     PodRecord& old = it->second;
@@ -191,6 +203,32 @@ void ClusterState::SetQueues(std::vector<QueueConfig> queues) {
     std::string name = q.name;
     view_.queues_.insert_or_assign(std::move(name), std::move(q));
   }
+}
+
+void ClusterState::SetNamespaceQueue(std::string_view namespace_, std::string_view queue) {
+  WriteLock lock(*this);
+  StateView& v = view_;
+  if (v.NamespaceQueue(namespace_) == queue) return;
+  if (queue.empty()) {
+    v.namespace_queues_.erase(v.namespace_queues_.find(namespace_));
+  } else {
+    v.namespace_queues_.insert_or_assign(std::string(namespace_), std::string(queue));
+  }
+  // Rare (a namespace relabelled): a pass over all pods keeps the cache free of a per-namespace index.
+  for (auto& [uid, pod] : v.pods_) {
+    if (!pod.queue_labelled && pod.namespace_ == namespace_) ChargeQueue(pod, std::string(queue));
+  }
+}
+
+// Moves a pod's GPU usage from its current queue to `queue`; its allocation stays where it is.
+void ClusterState::ChargeQueue(PodRecord& pod, std::string queue) {
+  StateView& v = view_;
+  if (pod.allocation && !pod.queue.empty()) {
+    auto q = v.queue_usage_milli_.find(pod.queue);
+    if (q != v.queue_usage_milli_.end() && (q->second -= pod.GpuMilli()) == 0) v.queue_usage_milli_.erase(q);
+  }
+  pod.queue = std::move(queue);
+  if (pod.allocation && !pod.queue.empty()) v.queue_usage_milli_[pod.queue] += pod.GpuMilli();
 }
 
 void ClusterState::Rebuild() {

@@ -29,6 +29,9 @@ class ClusterState {
   void UpsertPod(const PodInfo& pod);
   void DeletePod(std::string_view uid);
   void SetQueues(std::vector<QueueConfig> queues);
+  // A namespace's gangplank.io/queue label ("" when it has none, or the namespace was deleted): the
+  // queue of its pods that carry no queue label themselves. Pods already cached move to it.
+  void SetNamespaceQueue(std::string_view namespace_, std::string_view queue);
 
   // Ready once the informers have listed everything (the /readyz condition).
   void MarkSynced() { synced_.store(true, std::memory_order_release); }
@@ -54,6 +57,7 @@ class ClusterState {
   };
 
   void Rebuild();
+  void ChargeQueue(PodRecord& pod, std::string queue);
   void Account(PodRecord& pod);
   void Unaccount(PodRecord& pod);
   void AddGangMember(const PodRecord& pod);

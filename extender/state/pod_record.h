@@ -17,7 +17,8 @@ struct PodRecord {
   std::string name;
   std::string node;          // spec.nodeName; empty while unbound.
   std::string planned_node;  // gangplank.io/planned-node annotation.
-  std::string queue;         // gangplank.io/queue label; empty: no queue.
+  std::string queue;         // Effective queue: own label, else the namespace's; empty: no queue.
+  bool queue_labelled = false;  // The pod names its queue itself (the namespace default does not apply).
   std::string gang;          // "namespace/gang" from the gang label; empty: a lone pod.
   std::int32_t priority = 0;
   bool terminal = false;     // Succeeded or Failed: holds nothing.

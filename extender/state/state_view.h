@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "engine/cluster.h"
+#include "extender/protocol/kube_objects.h"
 #include "extender/state/node_index.h"
 #include "extender/state/pod_record.h"
 #include "extender/state/queue_config.h"
@@ -49,6 +50,11 @@ class StateView {
   int ReservedWholeGpus(engine::NodeId node) const { return reserved_whole_gpus_.at(node); }
 
   const QueueConfig* FindQueue(std::string_view name) const;
+  // The queue a pod is charged to: its gangplank.io/queue label, else its namespace's label of that
+  // name (design: "default: its namespace's label"); empty when neither names one.
+  std::string QueueOf(const PodInfo& pod) const;
+  // The queue label of a namespace, or "" when it has none or is unknown.
+  std::string_view NamespaceQueue(std::string_view namespace_) const;
   // GPU milli held by the queue's pods (bound and reserved).
   std::int64_t QueueUsageMilli(std::string_view queue) const;
   // UIDs of a gang's known pods ("namespace/gang").
@@ -81,6 +87,7 @@ class StateView {
   StringMap<std::vector<std::string>> waiting_for_node_;  // Node name -> pods bound/planned there.
   StringMap<QueueConfig> queues_;
   StringMap<std::int64_t> queue_usage_milli_;
+  StringMap<std::string> namespace_queues_;  // Namespace -> its gangplank.io/queue label (only labelled ones).
   StringMap<std::vector<std::string>> gangs_;
   std::uint64_t generation_ = 0;
   size_t reservations_ = 0;

@@ -96,6 +96,58 @@ TEST(Filter, QueueAtItsLimitRejectsEveryNode) {
   EXPECT_EQ(RunFilter(state, GpuPod("other-queue", {.queue = "team-b", .gpus = 8}), names).passed.size(), 1u);
 }
 
+// Design: "A pod names its queue with the label gangplank.io/queue (default: its namespace's label)".
+TEST(Filter, UnlabelledPodIsChargedToItsNamespacesQueue) {
+  ClusterState state;
+  state.SetQueues({{"team-a", 0, 16}});
+  state.UpsertNode(GpuNode("busy", 8));
+  state.UpsertNode(GpuNode("spare", 8));
+  // Running before the namespace is known: no queue yet, then charged to team-a once it is labelled.
+  state.UpsertPod(GpuPod("running", {.node = "busy", .gpus = 8}));
+  const std::vector<std::string_view> names{"spare"};
+  const PodInfo unlabelled = GpuPod("more", {.gpus = 8});  // Namespace "ml", no queue label.
+  EXPECT_EQ(RunFilter(state, unlabelled, names).passed.size(), 1u);
+  state.SetNamespaceQueue("ml", "team-a");
+  state.Read([](const StateView& v) { EXPECT_EQ(v.QueueUsageMilli("team-a"), 8000); });
+  EXPECT_EQ(RunFilter(state, unlabelled, names).passed.size(), 1u);  // 8 + 8 = 16: at the limit, not over.
+  state.UpsertPod(GpuPod("second", {.node = "spare", .gpus = 1}));   // Arrives after the label: charged too.
+  state.UpsertNode(GpuNode("third", 8));
+  const std::vector<std::string_view> third{"third"};
+  const FilterVerdicts over = RunFilter(state, unlabelled, third);
+  EXPECT_TRUE(over.passed.empty());
+  EXPECT_EQ(over.unresolvable.at("third"), "queue team-a at its limit of 16 GPUs (uses 9, pod needs 8)");
+  // The pod's own label wins over the namespace's, even an empty one (explicitly no queue).
+  EXPECT_EQ(RunFilter(state, GpuPod("own", {.queue = "team-b", .gpus = 8}), third).passed.size(), 1u);
+  PodInfo opted_out = unlabelled;
+  opted_out.labels["gangplank.io/queue"] = "";
+  EXPECT_EQ(RunFilter(state, opted_out, third).passed.size(), 1u);
+  // Label removed (or namespace deleted): its pods are no longer charged to team-a.
+  state.SetNamespaceQueue("ml", "");
+  state.Read([](const StateView& v) { EXPECT_EQ(v.QueueUsageMilli("team-a"), 0); });
+  EXPECT_EQ(RunFilter(state, unlabelled, third).passed.size(), 1u);
+}
+
+TEST(Filter, NamespaceQueueDoesNotMoveLabelledPods) {
+  ClusterState state;
+  state.UpsertNode(GpuNode("n1", 8));
+  state.UpsertPod(GpuPod("own", {.node = "n1", .queue = "team-b", .gpus = 2}));
+  state.UpsertPod(GpuPod("plain", {.node = "n1", .gpus = 3}));
+  state.SetNamespaceQueue("ml", "team-a");
+  state.SetNamespaceQueue("other", "team-c");
+  state.Read([](const StateView& v) {
+    EXPECT_EQ(v.QueueUsageMilli("team-b"), 2000);
+    EXPECT_EQ(v.QueueUsageMilli("team-a"), 3000);
+    EXPECT_EQ(v.QueueUsageMilli("team-c"), 0);
+    EXPECT_EQ(v.NamespaceQueue("ml"), "team-a");
+    EXPECT_EQ(v.NamespaceQueue("unknown"), "");
+  });
+  state.SetNamespaceQueue("ml", "team-c");  // Relabelled: usage moves with it.
+  state.Read([](const StateView& v) {
+    EXPECT_EQ(v.QueueUsageMilli("team-a"), 0);
+    EXPECT_EQ(v.QueueUsageMilli("team-c"), 3000);
+  });
+}
+
 TEST(Filter, StaticMismatchesAreUnresolvableAndUnknownNodesResolvable) {
   ClusterState state;
   NodeInfo tainted = GpuNode("tainted", 8);

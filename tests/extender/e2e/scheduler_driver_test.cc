@@ -203,5 +203,23 @@ TEST_F(EndToEnd, QueueLimitFromTheGpuPoolIsEnforced) {
             "queue team-a at its limit of 10 GPUs (uses 8, pod needs 4)");
 }
 
+// Pods without a queue label are charged to their namespace's gangplank.io/queue label, learnt from
+// the namespace informer: labelling "ml" puts its running and planned pods (14 GPUs) into team-a.
+TEST_F(EndToEnd, UnlabelledPodsUseTheirNamespacesQueue) {
+  api_.put(PodObject("plain", 1));
+  EXPECT_FALSE(Schedule("plain").node.empty());  // No queue yet: not limited.
+  api_.put(Json{{"apiVersion", "v1"},
+                {"kind", "Namespace"},
+                {"metadata", {{"name", "ml"}, {"labels", {{"gangplank.io/queue", "team-a"}}}}}});
+  ASSERT_TRUE(WaitFor([&] {
+    return state_.Read([](const StateView& v) { return v.NamespaceQueue("ml") == "team-a"; });
+  })) << "the namespace label never reached the cache";
+  api_.put(PodObject("plain-2", 1));
+  const Outcome over = Schedule("plain-2");
+  EXPECT_TRUE(over.node.empty());
+  EXPECT_EQ(over.filter_reply["FailedAndUnresolvableNodes"]["gpu-3"],
+            "queue team-a at its limit of 10 GPUs (uses 15, pod needs 1)");
+}
+
 }  // namespace
 }  // namespace gangplank::extender

@@ -55,6 +55,29 @@ TEST(EncodePreemptionResult, MatchesKubeSchedulerTypesTest) {
   EXPECT_EQ(EncodePreemptionResult({}), R"js({"NodeNameToMetaVictims":{}})js");
 }
 
+// The flat replies are appended directly (not through JsonWriter): commas, escapes and the order of
+// several entries must still be exactly Go's.
+TEST(EncodeDirectPaths, SeveralEntriesWithEscapesAreGoBytes) {
+  EXPECT_EQ(EncodeHostPriorityList({{"a<b", 10}, {"n\"2", -1}, {"n3", 0}}),
+            R"js([{"Host":"a\u003cb","Score":10},{"Host":"n\"2","Score":-1},{"Host":"n3","Score":0}])js");
+  ExtenderPreemptionResult r;
+  r.node_to_meta_victims["n&1"] = MetaVictims{{"u1", "u<2"}, 0};
+  r.node_to_meta_victims["n2"] = MetaVictims{{}, 3};
+  EXPECT_EQ(EncodePreemptionResult(r),
+            R"js({"NodeNameToMetaVictims":{"n\u00261":{"Pods":[{"UID":"u1"},{"UID":"u\u003c2"}],"NumPDBViolations":0},)js"
+            R"js("n2":{"Pods":[],"NumPDBViolations":3}}})js");
+  ExtenderFilterResult f;
+  f.node_names = std::vector<std::string>{"ok"};
+  f.failed_nodes = FailedNodesMap{{"x", "needs <4> GPUs"}, {"y", "z"}};
+  f.failed_and_unresolvable_nodes = FailedNodesMap{};
+  EXPECT_EQ(EncodeFilterResult(f),
+            R"js({"Nodes":null,"NodeNames":["ok"],"FailedNodes":{"x":"needs \u003c4\u003e GPUs","y":"z"},)js"
+            R"js("FailedAndUnresolvableNodes":{},"Error":""})js");
+  EXPECT_TRUE(IsPlainJsonString("gpu-17.rack-3"));
+  EXPECT_FALSE(IsPlainJsonString("a&b"));
+  EXPECT_FALSE(IsPlainJsonString("caf\xc3\xa9"));
+}
+
 TEST(EncodeBindingResult, ErrorOnly) {
   EXPECT_EQ(EncodeBindingResult({}), R"js({"Error":""})js");
   EXPECT_EQ(EncodeErrorBody("bad \"x\""), R"js({"Error":"bad \"x\""})js");
