@@ -335,6 +335,46 @@ std::string ApiServerDouble::kubeconfig_yaml(const std::string& default_namespac
 
 json ApiServerDouble::put(const json& object) { return impl_->put_object(object); }
 
+namespace {
+
+// Flattens one seed document into objects: an object, a List (`kind: List` or a typed list such as
+// PodList, whose items may omit apiVersion/kind as API list responses do), or an array of those.
+void append_seed_objects(const json& doc, std::vector<json>& out) {
+  if (doc.is_array()) {
+    for (const auto& item : doc) append_seed_objects(item, out);
+    return;
+  }
+  if (!doc.is_object()) {
+    throw std::runtime_error(std::string("expected an object, a List or an array, got a ") + doc.type_name());
+  }
+  const auto kind = doc.find("kind");
+  const bool is_list = kind != doc.end() && kind->is_string() && kind->get<std::string>().ends_with("List") &&
+                       doc.contains("items");
+  if (!is_list) {
+    out.push_back(doc);
+    return;
+  }
+  const json& items = doc["items"];
+  if (!items.is_array() && !items.is_null()) throw std::runtime_error("List items must be an array");
+  if (items.is_null()) return;
+  // A typed list (PodList) names the kind of its items; a plain List's items must carry their own.
+  const std::string list_kind = kind->get<std::string>();
+  const std::string item_kind = list_kind == "List" ? std::string() : list_kind.substr(0, list_kind.size() - 4);
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    json item = items[i];
+    if (!item.is_object()) {
+      throw std::runtime_error("List item " + std::to_string(i + 1) + " is a " + item.type_name() + ", expected an object");
+    }
+    if (!item_kind.empty()) {
+      if (!item.contains("kind")) item["kind"] = item_kind;
+      if (!item.contains("apiVersion") && doc.contains("apiVersion")) item["apiVersion"] = doc["apiVersion"];
+    }
+    append_seed_objects(item, out);
+  }
+}
+
+}  // namespace
+
 std::size_t ApiServerDouble::seed_file(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error("seed file '" + path + "': cannot open");
@@ -351,14 +391,11 @@ std::size_t ApiServerDouble::seed_file(const std::string& path) {
     throw std::runtime_error("seed file '" + path + "': " + e.what());
   }
   std::vector<json> objects;
-  for (auto& doc : docs) {
-    if (doc.is_array()) {
-      for (auto& item : doc) objects.push_back(item);
-    } else if (doc.is_object() && doc.value("kind", std::string()).size() > 4 &&
-               doc.value("kind", std::string()).ends_with("List") && doc.contains("items")) {
-      for (auto& item : doc["items"]) objects.push_back(item);
-    } else {
-      objects.push_back(doc);
+  for (std::size_t d = 0; d < docs.size(); ++d) {
+    try {
+      append_seed_objects(docs[d], objects);
+    } catch (const std::exception& e) {
+      throw std::runtime_error("seed file '" + path + "', document " + std::to_string(d + 1) + ": " + e.what());
     }
   }
   std::size_t index = 0;

@@ -95,6 +95,8 @@ class ApiServerDouble::Impl {
   // watches (watch_handler.cc)
   void start_watch(const net::HttpRequest& req, const Target& t, net::HttpResponder& responder);
   void forget_session(const std::shared_ptr<WatchSession>& session);
+  // Replays the next slice of a watch's backlog when its client has read the previous one (timer thread).
+  void pump_catch_up(const std::weak_ptr<WatchSession>& weak);
 
   // helpers
   nlohmann::json present(const ResourceType& type, const nlohmann::json& object) const;

@@ -1,5 +1,7 @@
 #include "apiserver-double/object_store.h"
 
+#include <algorithm>
+
 #include "apiserver-double/api_error.h"
 
 namespace gangplank::apiserver_double {
@@ -82,7 +84,9 @@ void ObjectStore::emit(StoreEvent event) {
     history_.pop_front();
   }
   for (auto& [id, watcher] : watchers_) {
-    if (watcher.gr == event.group_resource && watcher.callbacks.on_event) watcher.callbacks.on_event(event);
+    if (watcher.gr == event.group_resource && !watcher.catching_up && watcher.callbacks.on_event) {
+      watcher.callbacks.on_event(event);
+    }
   }
 }
 
@@ -168,6 +172,40 @@ uint64_t ObjectStore::add_watcher(const std::string& gr, std::optional<uint64_t>
   const uint64_t id = next_watcher_id_++;
   watchers_[id] = Watcher{gr, std::move(callbacks)};
   return id;
+}
+
+uint64_t ObjectStore::add_catching_up_watcher(const std::string& gr, uint64_t from_rv, WatcherCallbacks callbacks) {
+  std::lock_guard lock(mutex_);
+  if (from_rv < floor_) throw too_old(from_rv, floor_);
+  const uint64_t id = next_watcher_id_++;
+  watchers_[id] = Watcher{gr, std::move(callbacks), true, from_rv};
+  return id;
+}
+
+ObjectStore::CatchUp ObjectStore::catch_up(uint64_t id, std::size_t max_events) {
+  std::lock_guard lock(mutex_);
+  auto found = watchers_.find(id);
+  if (found == watchers_.end()) return CatchUp::kGone;
+  Watcher& watcher = found->second;
+  if (!watcher.catching_up) return CatchUp::kLive;
+  if (watcher.cursor < floor_) {
+    // The history limit trimmed events this watcher has not seen: it cannot continue.
+    watcher.catching_up = false;
+    if (watcher.callbacks.on_compacted) watcher.callbacks.on_compacted(floor_);
+    return CatchUp::kExpired;
+  }
+  auto it = std::upper_bound(history_.begin(), history_.end(), watcher.cursor,
+                             [](uint64_t rv, const StoreEvent& event) { return rv < event.rv; });
+  std::size_t delivered = 0;
+  for (; it != history_.end() && delivered < max_events; ++it) {
+    watcher.cursor = it->rv;
+    if (it->group_resource != watcher.gr) continue;
+    if (watcher.callbacks.on_event) watcher.callbacks.on_event(*it);
+    ++delivered;
+  }
+  if (it != history_.end()) return CatchUp::kMore;
+  watcher.catching_up = false;  // under the lock: the next emit() reaches it, nothing is skipped
+  return CatchUp::kLive;
 }
 
 void ObjectStore::remove_watcher(uint64_t id) {

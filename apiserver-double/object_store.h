@@ -99,6 +99,16 @@ class ObjectStore {
   // `initial_done` (optional) runs after the synthetic/replayed events with the RV the watch is at.
   uint64_t add_watcher(const std::string& gr, std::optional<uint64_t> from_rv, WatcherCallbacks callbacks,
                        const std::function<void(uint64_t)>& initial_done = nullptr);
+  // Registers a watcher from `from_rv` that replays nothing yet: the caller pulls the backlog with
+  // catch_up() at the pace its client reads, and live events start once the backlog is exhausted, so
+  // a backlog of any length is delivered without queueing all of it at once. 410 ApiError when
+  // from_rv is already compacted.
+  uint64_t add_catching_up_watcher(const std::string& gr, uint64_t from_rv, WatcherCallbacks callbacks);
+  enum class CatchUp { kMore, kLive, kExpired, kGone };
+  // Delivers up to `max_events` backlog events to watcher `id`. kLive: the backlog is done and the
+  // watcher now gets live events; kExpired: history it still needed was trimmed (on_compacted was
+  // called); kGone: no such watcher.
+  CatchUp catch_up(uint64_t id, std::size_t max_events);
   void remove_watcher(uint64_t id);
   std::size_t watcher_count() const;
 
@@ -120,6 +130,8 @@ class ObjectStore {
   struct Watcher {
     std::string gr;
     WatcherCallbacks callbacks;
+    bool catching_up = false;  // gets no live events until catch_up() reaches the end of history
+    uint64_t cursor = 0;       // while catching up: the last resourceVersion delivered
   };
   std::map<uint64_t, Watcher> watchers_;
   uint64_t next_watcher_id_ = 1;

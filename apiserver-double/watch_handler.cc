@@ -85,6 +85,36 @@ uint64_t parse_rv(const std::string& text) {
 
 }  // namespace
 
+namespace {
+
+// Backlog replay pacing: a slice of events is written only while less than this is still unread, so
+// the stream buffer stays far below its slow-reader cap whatever the backlog's length.
+constexpr std::size_t kCatchUpSliceEvents = 256;
+constexpr std::size_t kCatchUpUnreadBytes = 1u << 20;
+constexpr auto kCatchUpPoll = std::chrono::milliseconds(1);
+
+}  // namespace
+
+void ApiServerDouble::Impl::pump_catch_up(const std::weak_ptr<WatchSession>& weak) {
+  auto s = weak.lock();
+  if (!s || s->ended()) return;
+  if (s->stream().buffered_bytes() > kCatchUpUnreadBytes) {
+    timers_->post_after(kCatchUpPoll, [this, weak] { pump_catch_up(weak); });
+    return;
+  }
+  switch (store_.catch_up(s->watcher_id(), kCatchUpSliceEvents)) {
+    case ObjectStore::CatchUp::kMore:
+      timers_->post([this, weak] { pump_catch_up(weak); });
+      return;
+    case ObjectStore::CatchUp::kLive:
+      s->set_catching_up(false);
+      return;
+    case ObjectStore::CatchUp::kExpired:
+    case ObjectStore::CatchUp::kGone:
+      return;
+  }
+}
+
 void ApiServerDouble::Impl::start_watch(const net::HttpRequest& req, const Target& t, net::HttpResponder& responder) {
   WatchSession::Config config;
   config.type = t.type;
@@ -151,10 +181,16 @@ void ApiServerDouble::Impl::start_watch(const net::HttpRequest& req, const Targe
   };
   const bool bookmarks = session->ended() ? false : truthy(req.query_param("allowWatchBookmarks"));
   try {
-    const uint64_t id = store_.add_watcher(t.type.group_resource(), from_rv, callbacks, [&](uint64_t rv) {
-      if (send_initial && bookmarks) session->bookmark(rv, true);
-    });
-    session->set_watcher_id(id);
+    if (from_rv) {
+      // The backlog after from_rv is pulled at the client's pace (pump_catch_up), however long it is.
+      session->set_catching_up(true);
+      session->set_watcher_id(store_.add_catching_up_watcher(t.type.group_resource(), *from_rv, callbacks));
+    } else {
+      const uint64_t id = store_.add_watcher(t.type.group_resource(), from_rv, callbacks, [&](uint64_t rv) {
+        if (send_initial && bookmarks) session->bookmark(rv, true);
+      });
+      session->set_watcher_id(id);
+    }
   } catch (const ApiError& e) {
     session->fail(e.status());
     return;
@@ -166,13 +202,14 @@ void ApiServerDouble::Impl::start_watch(const net::HttpRequest& req, const Targe
     forget_session(session);
     return;
   }
+  if (session->catching_up()) pump_catch_up(weak);
   // Bookmarks: periodically, and once just before the deadline (as the watch cache does).
   const auto deadline = TimerQueue::Clock::now() + std::chrono::seconds(std::max(0L, timeout_seconds));
   auto write_bookmark = [this, weak] {
     if (auto s = weak.lock()) {
       // Under the store lock so no event with a higher RV can slip in before the bookmark.
       store_.transact([&](ObjectStore::Txn& txn) {
-        if (!s->ended()) s->bookmark(txn.current_rv());
+        if (!s->ended() && !s->catching_up()) s->bookmark(txn.current_rv());
         return 0;
       });
     }

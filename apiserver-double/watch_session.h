@@ -41,6 +41,9 @@ class WatchSession : public std::enable_shared_from_this<WatchSession> {
   bool ended() const { return stream_->closed(); }
   uint64_t watcher_id() const { return watcher_id_.load(); }
   void set_watcher_id(uint64_t id) { watcher_id_ = id; }
+  // While a backlog replays, bookmarks would claim a resourceVersion the client has not reached yet.
+  bool catching_up() const { return catching_up_.load(); }
+  void set_catching_up(bool value) { catching_up_ = value; }
   net::HttpResponseStream& stream() { return *stream_; }
 
  private:
@@ -50,6 +53,7 @@ class WatchSession : public std::enable_shared_from_this<WatchSession> {
   Config config_;
   std::shared_ptr<net::HttpResponseStream> stream_;
   std::atomic<uint64_t> watcher_id_{0};
+  std::atomic<bool> catching_up_{false};
 };
 
 }  // namespace gangplank::apiserver_double

@@ -66,6 +66,9 @@ class HttpResponseStream {
   // later write (the socket is not read while a response streams), so long-lived streams should write
   // something now and then (watches: bookmarks).
   virtual bool closed() const = 0;
+  // Bytes queued and not yet taken by the connection (0 when closed or unknown). A producer with a long
+  // backlog writes while this is small, so it streams at the client's pace instead of hitting the cap.
+  virtual std::size_t buffered_bytes() const { return 0; }
   // Calls `callback` once when the stream ends for any reason (close(), client gone, server stop).
   // Called immediately if that has already happened. The callback must not block.
   virtual void on_closed(std::function<void()> callback) = 0;
