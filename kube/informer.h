@@ -350,7 +350,9 @@ class Informer {
     return {Action::kBackoff, failure_delay(stream_error)};
   }
 
-  void apply(WatchEvent<T> event, bool propagate_rv_from_added) {
+  // Once a non-ADDED event arrives the synthetic ones are over: from then on every event moves the
+  // resume point, so the flag is the caller's and stays set for the rest of the watch.
+  void apply(WatchEvent<T> event, bool& propagate_rv_from_added) {
     std::vector<Notification> out;
     {
       std::lock_guard lock(store_mutex_);
