@@ -115,7 +115,6 @@ BENCHMARK(BM_AdmissionRound1000Gangs)->Unit(benchmark::kMillisecond)->Repetition
 BENCHMARK(BM_AdmissionRound1000GangsReclaim)->Unit(benchmark::kMillisecond)->Repetitions(3)->ReportAggregatesOnly(true);
 BENCHMARK(BM_PlanGang64GpusBaseline)->Unit(benchmark::kMillisecond)->Repetitions(3)->ReportAggregatesOnly(true);
 
-
 }  // namespace
 }  // namespace gangplank::engine
 

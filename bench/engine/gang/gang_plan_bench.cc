@@ -76,7 +76,6 @@ BENCHMARK(BM_PlanGang64Gpus)->Unit(benchmark::kMicrosecond)->Repetitions(7)->Rep
 BENCHMARK(BM_PlanGang8Gpus)->Unit(benchmark::kMicrosecond)->Repetitions(7)->ReportAggregatesOnly(true);
 BENCHMARK(BM_PlacePod8GpusBaseline)->Unit(benchmark::kMicrosecond)->Repetitions(7)->ReportAggregatesOnly(true);
 
-
 }  // namespace
 }  // namespace gangplank::engine
 
