@@ -9,8 +9,16 @@ PACKAGES=(
   libspdlog-dev libfmt-dev prometheus-cpp-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-14-dev
-  nodejs npm unzip curl
+  unzip curl
 )
+# Node.js and npm may come from outside Debian (the machine image ships its own node, whose npm
+# conflicts with Debian's package): install Debian's only when the commands are missing.
+for cmd in node npm; do
+  if ! command -v "$cmd" >/dev/null 2>&1; then
+    PACKAGES+=(nodejs npm)
+    break
+  fi
+done
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do
