@@ -10,20 +10,9 @@
 #include "engine/admission/admission_input.h"
 #include "engine/cluster.h"
 #include "engine/scoring_policy.h"
+#include "tests/engine/least_free_policy.h"
 
 namespace gangplank::engine::testing {
-
-// Packs: the node with the fewest free GPUs after the pod (deterministic given the rng).
-class PackingPolicy : public ScoringPolicy {
- public:
-  std::string_view Name() const override { return "packing"; }
-  NodeScore Score(const Cluster& cluster, NodeId node, const PodRequest& request) override {
-    NodeScore s;
-    s.gpus = DefaultGpuChoice(cluster.state(node), request);
-    s.score = -static_cast<double>(cluster.state(node).TotalFreeGpuMilli() - request.TotalGpuMilli());
-    return s;
-  }
-};
 
 inline PodRequest Gpus(int n) {
   PodRequest r;

@@ -15,7 +15,7 @@
 namespace gangplank::engine {
 namespace {
 
-using testing::PackingPolicy;
+using testing::LeastFreePolicy;
 using testing::Scenario;
 using testing::SmallCluster;
 
@@ -35,7 +35,7 @@ Scenario RandomScenario(std::uint64_t seed) {
     s.Queue(kQueues[q], 1 + static_cast<double>(rng.Below(3)), 4.0 * static_cast<double>(rng.Below(4)));
   }
   s.input.now = 20000;
-  PackingPolicy policy;
+  LeastFreePolicy policy;
   for (int i = 0; i < 14; ++i) {
     GangRequest g;
     g.name = Named("run-", i);
@@ -94,14 +94,14 @@ TEST(AdmissionProperties, RandomRoundsKeepEveryInvariant) {
   for (std::uint64_t seed = 1; seed <= 300; ++seed) {
     Scenario s = RandomScenario(seed);
     const AdmissionConfig config = Config();
-    PackingPolicy policy;
+    LeastFreePolicy policy;
     Rng rng(seed);
     const std::int64_t allocated_before = s.cluster.allocated_gpu_milli();
     const AdmissionDecision d = DecideAdmission(s.cluster, s.input, config, policy, rng);
     ASSERT_EQ(s.cluster.allocated_gpu_milli(), allocated_before) << "seed " << seed << ": model not restored";
 
     // Same seed, same decisions.
-    PackingPolicy policy2;
+    LeastFreePolicy policy2;
     Rng rng2(seed);
     Scenario again = RandomScenario(seed);
     EXPECT_EQ(Fingerprint(d), Fingerprint(DecideAdmission(again.cluster, again.input, config, policy2, rng2)))
@@ -160,7 +160,7 @@ TEST(AdmissionProperties, RandomRoundsKeepEveryInvariant) {
         const bool mine = std::find(reserved->nodes.begin(), reserved->nodes.end(), n) != reserved->nodes.end();
         if (!mine) s.cluster.SetUnschedulable(n, true);
       }
-      PackingPolicy p;
+      LeastFreePolicy p;
       Rng r(seed);
       EXPECT_TRUE(PlanGang(s.cluster, s.input.waiting[w].request, p, r).placed)
           << "seed " << seed << ": evicted for nothing";

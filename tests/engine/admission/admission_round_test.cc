@@ -15,7 +15,7 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::UnorderedElementsAre;
-using testing::PackingPolicy;
+using testing::LeastFreePolicy;
 using testing::Scenario;
 using testing::SmallCluster;
 
@@ -32,7 +32,7 @@ std::vector<std::string> VictimNames(const AdmissionInput& input, const Admissio
 }
 
 AdmissionDecision Decide(Scenario& s, const AdmissionConfig& config = {}, std::uint64_t seed = 1) {
-  PackingPolicy policy;
+  LeastFreePolicy policy;
   Rng rng(seed);
   return DecideAdmission(s.cluster, s.input, config, policy, rng);
 }

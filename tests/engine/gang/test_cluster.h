@@ -6,20 +6,9 @@
 #include "engine/cluster.h"
 #include "engine/gang/gang_request.h"
 #include "engine/scoring_policy.h"
+#include "tests/engine/least_free_policy.h"
 
 namespace gangplank::engine::testing {
-
-// Packs: prefers the node with the fewest free GPUs after the pod (test-only, deterministic ties).
-class LeastFreePolicy : public ScoringPolicy {
- public:
-  std::string_view Name() const override { return "least-free"; }
-  NodeScore Score(const Cluster& cluster, NodeId node, const PodRequest& request) override {
-    NodeScore s;
-    s.gpus = DefaultGpuChoice(cluster.state(node), request);
-    s.score = -static_cast<double>(cluster.state(node).TotalFreeGpuMilli() - request.TotalGpuMilli());
-    return s;
-  }
-};
 
 inline NodeSpec GpuNode(const std::string& name, int gpus, const std::string& zone, const std::string& row,
                         const std::string& rack) {
