@@ -2,6 +2,7 @@
 // HTTP reply in one place.
 #pragma once
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
@@ -53,6 +54,18 @@ inline ApiError conflict(const std::string& resource, const std::string& name, c
 }
 
 inline ApiError bad_request(const std::string& message) { return ApiError(400, "BadRequest", message); }
+
+// The double's resourceVersions are decimal counters; anything else in a request is a 400.
+inline uint64_t parse_rv(const std::string& text) {
+  try {
+    std::size_t used = 0;
+    const unsigned long long v = std::stoull(text, &used);
+    if (used != text.size()) throw std::invalid_argument(text);
+    return v;
+  } catch (const std::exception&) {
+    throw bad_request("invalid resource version \"" + text + "\"");
+  }
+}
 
 inline ApiError invalid(const std::string& kind, const std::string& name, const std::string& field,
                         const std::string& why) {

@@ -32,17 +32,6 @@ std::string meta(const json& object, const char* field) {
   return m.contains(field) && m[field].is_string() ? m[field].get<std::string>() : std::string();
 }
 
-uint64_t parse_rv(const std::string& text) {
-  try {
-    std::size_t used = 0;
-    const unsigned long long v = std::stoull(text, &used);
-    if (used != text.size()) throw std::invalid_argument(text);
-    return v;
-  } catch (const std::exception&) {
-    throw bad_request("invalid resource version \"" + text + "\"");
-  }
-}
-
 // True when objects a and b hold equal values for every key except those in `skip` (no copies).
 bool equal_except(const json& a, const json& b, std::initializer_list<const char*> skip) {
   auto skipped = [&](const std::string& key) {

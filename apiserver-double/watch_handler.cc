@@ -72,17 +72,6 @@ namespace {
 
 bool truthy(const std::optional<std::string>& v) { return v && (*v == "1" || *v == "true" || v->empty()); }
 
-uint64_t parse_rv(const std::string& text) {
-  try {
-    std::size_t used = 0;
-    const unsigned long long v = std::stoull(text, &used);
-    if (used != text.size()) throw std::invalid_argument(text);
-    return v;
-  } catch (const std::exception&) {
-    throw bad_request("invalid resource version \"" + text + "\"");
-  }
-}
-
 }  // namespace
 
 namespace {

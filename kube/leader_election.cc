@@ -122,12 +122,7 @@ bool LeaderElector::try_acquire_or_renew() {
                     {"renewTime", format_micro_time(wall_now)},
                     {"leaseTransitions", 0}}}};
     try {
-      Json created = client_->create(leases, config_.namespace_, fresh);
-      std::lock_guard lock(mutex_);
-      observed_record_ = created["spec"].dump();
-      observed_time_ = attempt_start;
-      observed_holder_ = config_.identity;
-      last_renew_ = attempt_start;
+      record_own_write(client_->create(leases, config_.namespace_, fresh), attempt_start);
       return true;
     } catch (const AlreadyExistsError&) {
       return false;
@@ -165,16 +160,20 @@ bool LeaderElector::try_acquire_or_renew() {
   updated["spec"]["leaseDurationSeconds"] = duration_s;
   updated["spec"]["renewTime"] = format_micro_time(wall_now);
   try {
-    Json stored = client_->update(leases, config_.namespace_, updated);
-    std::lock_guard lock(mutex_);
-    observed_record_ = stored["spec"].dump();
-    observed_time_ = attempt_start;
-    observed_holder_ = config_.identity;
-    last_renew_ = attempt_start;
+    record_own_write(client_->update(leases, config_.namespace_, updated), attempt_start);
     return true;
   } catch (const ConflictError&) {
     return false;
   }
+}
+
+// Our create or update went through: the stored record is what we last observed, held by us.
+void LeaderElector::record_own_write(const Json& stored, Clock::time_point attempt_start) {
+  std::lock_guard lock(mutex_);
+  observed_record_ = stored["spec"].dump();
+  observed_time_ = attempt_start;
+  observed_holder_ = config_.identity;
+  last_renew_ = attempt_start;
 }
 
 void LeaderElector::release() {

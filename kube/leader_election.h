@@ -58,6 +58,7 @@ class LeaderElector {
   void run();
   bool try_acquire_or_renew();
   void lose_leadership();
+  void record_own_write(const Json& stored, Clock::time_point attempt_start);
   void release();
   void sleep_for(std::chrono::milliseconds d);
   std::chrono::milliseconds jittered(std::chrono::milliseconds d);
