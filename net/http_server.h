@@ -1,10 +1,12 @@
 // The project's own small HTTP server interface. Components (the API-server double, the scheduler
 // extender, /metrics and /healthz endpoints) serve through this, never through a concrete HTTP library,
-// so the stack behind it (cpprestsdk today) can be replaced inside net/ alone.
+// so the stack behind it (Boost.Asio + Boost.Beast, net/asio_http_server.cc) can be replaced inside net/
+// alone.
 //
-// Threading: handlers run on the server's worker threads and must return quickly. Long work (watch
-// streams, delayed replies) keeps the HttpResponder or the HttpResponseStream and finishes later from
-// any thread; no listener thread is held while doing so.
+// Threading: handlers run on the server's io threads (HttpServerOptions::io_threads) and must return
+// quickly. Long work (watch streams, delayed replies) keeps the HttpResponder or the HttpResponseStream
+// and finishes later from any thread; no io thread is held while doing so. Requests on one connection
+// are answered in the order they arrived: the next is not handled until the current answer is sent.
 #pragma once
 
 #include <chrono>
@@ -62,9 +64,9 @@ class HttpResponseStream {
   virtual bool write(std::string_view bytes) = 0;
   // Ends the body (final empty chunk). Idempotent.
   virtual void close() = 0;
-  // True once close() was called or the client went away. A client that disconnects is noticed on a
-  // later write (the socket is not read while a response streams), so long-lived streams should write
-  // something now and then (watches: bookmarks).
+  // True once close() was called or the client went away. A client that hangs up is noticed at once
+  // (the server keeps a read pending while a response streams) or, failing that, on a later write;
+  // long-lived streams should still write something now and then (watches: bookmarks).
   virtual bool closed() const = 0;
   // Bytes queued and not yet taken by the connection (0 when closed or unknown). A producer with a long
   // backlog writes while this is small, so it streams at the client's pace instead of hitting the cap.
@@ -112,7 +114,16 @@ struct HttpServerOptions {
   uint16_t port = 0;                                  // 0 = pick a free ephemeral port
   std::size_t max_request_body_bytes = 16u << 20;     // larger bodies are answered 413
   std::size_t max_stream_buffer_bytes = 64u << 20;    // per streaming response, see HttpResponseStream
-  std::optional<HttpTlsFiles> tls;                    // serve https when set
+  std::optional<HttpTlsFiles> tls;                    // serve https when set (TLS 1.2 or newer)
+  // Threads running all socket I/O and the handlers (0 counts as 1). Two suit the 2-core target:
+  // handlers return quickly, and a second thread keeps one slow handler from stalling the others.
+  std::size_t io_threads = 2;
+  // A keep-alive connection with no new request for this long is closed (clients reconnect). Also the
+  // longest a client may take to read one whole (non-streamed) response.
+  std::chrono::milliseconds idle_timeout = std::chrono::seconds(90);
+  // Slowloris protection: once a request starts, its headers must arrive within this, and then its
+  // body within this again; a TLS handshake gets the same. Slower clients are disconnected.
+  std::chrono::milliseconds request_read_timeout = std::chrono::seconds(30);
 };
 
 class HttpServer {
@@ -124,12 +135,18 @@ class HttpServer {
   virtual uint16_t port() const = 0;
   // "http://host:port" or "https://host:port". Valid after start().
   virtual std::string base_url() const = 0;
-  // Stops accepting, ends all open streams (their on_closed callbacks run), waits for in-flight
-  // requests to finish. Idempotent; also done by the destructor.
+  // Stops accepting, ends all open streams (their on_closed callbacks run), waits up to 5 s for
+  // in-flight requests to be answered, then closes every connection and joins the io threads. No
+  // handler runs after it returns; answers given later are dropped. Idempotent; also done by the
+  // destructor.
   virtual void stop() = 0;
+  // Re-reads options.tls's certificate and key files and, if they load and match, serves them on new
+  // connections (open ones keep theirs). Returns "" on success, else what is wrong; the current
+  // certificate then stays in use.
+  virtual std::string reload_tls() = 0;
 };
 
-// The cpprestsdk-backed implementation.
+// The Boost.Asio/Beast implementation.
 std::unique_ptr<HttpServer> make_http_server(HttpServerOptions options);
 
 }  // namespace gangplank::net

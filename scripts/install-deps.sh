@@ -5,7 +5,7 @@ set -euo pipefail
 
 PACKAGES=(
   g++ cmake make pkg-config ccache
-  libcpprest-dev libssl-dev nlohmann-json3-dev libsimdjson-dev libyaml-cpp-dev
+  libcpprest-dev libboost-dev libssl-dev nlohmann-json3-dev libsimdjson-dev libyaml-cpp-dev
   libspdlog-dev libfmt-dev prometheus-cpp-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-14-dev

@@ -1,20 +1,13 @@
 // The project's HTTP server interface, exercised over real sockets with the raw test client.
 #include <gtest/gtest.h>
-#include <openssl/evp.h>
-#include <openssl/pem.h>
-#include <openssl/x509.h>
-#include <unistd.h>
 
 #include <atomic>
 #include <condition_variable>
-#include <cstdio>
-#include <filesystem>
 #include <mutex>
 #include <thread>
 
 #include "net/http_server.h"
 #include "tests/apiserver-double/support/raw_http.h"
-#include "tests/apiserver-double/support/subprocess.h"
 
 namespace gangplank::net {
 namespace {
@@ -191,11 +184,19 @@ TEST(HttpServer, SlowReaderIsCutOffAtTheBufferLimit) {
     std::lock_guard lock(m);
     return stream != nullptr;
   }));
+  std::atomic<int> closed_calls{0};
+  stream->on_closed([&] { ++closed_calls; });
   const std::string block(64 * 1024, 'y');
   int accepted = 0;
   while (stream->write(block) && accepted < 10000) ++accepted;
   EXPECT_LT(accepted, 10000);
   EXPECT_TRUE(stream->closed());
+  EXPECT_EQ(stream->buffered_bytes(), 0u);
+  EXPECT_EQ(closed_calls.load(), 1);
+  stream->close();  // already ended: no second callback
+  EXPECT_EQ(closed_calls.load(), 1);
+  client.read_all(std::chrono::seconds(10));
+  EXPECT_TRUE(client.ended());  // the server dropped the connection
 }
 
 TEST(HttpServer, StopEndsStreamsAndRefusesNewConnections) {
@@ -219,49 +220,113 @@ TEST(HttpServer, BusyPortIsReported) {
   HttpServerOptions options;
   options.port = first->port();
   auto second = make_http_server(options);
-  EXPECT_THROW(second->start(make_sync_handler([](const HttpRequest&) { return HttpResponse::text(200, "b"); })), std::runtime_error);
-}
-
-// Self-signed certificate for 127.0.0.1, written as PEM files.
-void write_self_signed(const std::string& cert_path, const std::string& key_path) {
-  EVP_PKEY* key = EVP_RSA_gen(2048);
-  X509* cert = X509_new();
-  ASN1_INTEGER_set(X509_get_serialNumber(cert), 1);
-  X509_gmtime_adj(X509_getm_notBefore(cert), 0);
-  X509_gmtime_adj(X509_getm_notAfter(cert), 3600);
-  X509_set_pubkey(cert, key);
-  X509_NAME* name = X509_get_subject_name(cert);
-  X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, reinterpret_cast<const unsigned char*>("127.0.0.1"), -1, -1, 0);
-  X509_set_issuer_name(cert, name);
-  X509_sign(cert, key, EVP_sha256());
-  FILE* c = std::fopen(cert_path.c_str(), "w");
-  PEM_write_X509(c, cert);
-  std::fclose(c);
-  FILE* k = std::fopen(key_path.c_str(), "w");
-  PEM_write_PrivateKey(k, key, nullptr, nullptr, 0, nullptr, nullptr);
-  std::fclose(k);
-  X509_free(cert);
-  EVP_PKEY_free(key);
-}
-
-TEST(HttpServer, ServesHttpsWithCertificateFiles) {
-  const std::string dir = ::testing::TempDir();
-  const std::string cert = dir + "/srv-" + std::to_string(::getpid()) + ".crt";
-  const std::string key = dir + "/srv-" + std::to_string(::getpid()) + ".key";
-  write_self_signed(cert, key);
-  HttpServerOptions options;
-  options.tls = HttpTlsFiles{cert, key};
-  auto server = make_http_server(options);
-  server->start(make_sync_handler([](const HttpRequest& req) { return HttpResponse::text(200, "secure " + req.path); }));
-  EXPECT_EQ(server->base_url().rfind("https://", 0), 0u);
-  ASSERT_EQ(::access(GANGPLANK_CURL, X_OK), 0) << "curl is needed (scripts/install-deps.sh installs it)";
-  auto r = apiserver_double::testing::run_process({GANGPLANK_CURL, "-sk", server->base_url() + "/hello"});
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(r.out, "secure /hello");
-  HttpServerOptions missing;
-  missing.tls = HttpTlsFiles{dir + "/nope.crt", key};
-  EXPECT_THROW(make_http_server(missing)->start(make_sync_handler([](const HttpRequest&) { return HttpResponse{}; })),
+  try {
+    second->start(make_sync_handler([](const HttpRequest&) { return HttpResponse::text(200, "b"); }));
+    ADD_FAILURE() << "a second server bound a busy port";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("127.0.0.1:" + std::to_string(first->port())), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("in use"), std::string::npos) << e.what();
+  }
+  HttpServerOptions bad_host;
+  bad_host.host = "no-such-host.invalid";
+  EXPECT_THROW(make_http_server(bad_host)->start(make_sync_handler([](const HttpRequest&) { return HttpResponse{}; })),
                std::runtime_error);
+}
+
+TEST(HttpServer, StopEndsStreamsAndWaitsBoundedForAnUnansweredRequest) {
+  auto server = make_http_server({});
+  std::mutex m;
+  std::vector<HttpResponder> parked;
+  std::atomic<int> stream_closed{0};
+  server->start([&](const HttpRequest& req, HttpResponder r) {
+    if (req.path == "/watch") {
+      r.start_stream(200, {})->on_closed([&] { ++stream_closed; });
+      return;
+    }
+    std::lock_guard lock(m);
+    parked.push_back(std::move(r));  // never answered before stop()
+  });
+  RawStream watch(server->port(), "/watch");
+  ASSERT_EQ(watch.status(), 200);
+  std::thread hanging([&] { EXPECT_THROW(http_request(server->port(), "GET", "/hang", "", {}, std::chrono::seconds(20)), std::runtime_error); });
+  ASSERT_TRUE(eventually([&] {
+    std::lock_guard lock(m);
+    return parked.size() == 1;
+  }));
+  const auto start = std::chrono::steady_clock::now();
+  server->stop();
+  const auto took = std::chrono::steady_clock::now() - start;
+  EXPECT_EQ(stream_closed.load(), 1);
+  EXPECT_GE(took, std::chrono::seconds(4));   // waited for the unanswered request...
+  EXPECT_LT(took, std::chrono::seconds(9));   // ...but only up to the bound
+  watch.read_all();
+  EXPECT_TRUE(watch.ended());
+  hanging.join();  // its connection was closed without an answer
+  std::lock_guard lock(m);
+  parked.front().respond(HttpResponse::text(200, "too late"));  // after stop(): dropped, no crash
+  parked.clear();
+  server.reset();
+}
+
+TEST(HttpServer, StopLetsAnAnswerInProgressFinish) {
+  auto server = make_http_server({});
+  std::mutex m;
+  std::vector<std::thread> workers;
+  server->start([&](const HttpRequest&, HttpResponder r) {
+    std::lock_guard lock(m);
+    workers.emplace_back([r = std::move(r)]() mutable {
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));
+      r.respond(HttpResponse::text(200, "finished"));
+    });
+  });
+  std::atomic<bool> got{false};
+  std::thread client([&] { got = http_request(server->port(), "GET", "/x").body == "finished"; });
+  ASSERT_TRUE(eventually([&] {
+    std::lock_guard lock(m);
+    return workers.size() == 1;
+  }));
+  const auto start = std::chrono::steady_clock::now();
+  server->stop();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(3));
+  client.join();
+  EXPECT_TRUE(got.load());
+  std::lock_guard lock(m);
+  for (auto& w : workers) w.join();
+}
+
+TEST(HttpServer, RespondersOutliveTheServerSafely) {
+  std::vector<HttpResponder> kept;
+  std::shared_ptr<HttpResponseStream> stream;
+  {
+    std::mutex m;
+    auto server = make_http_server({});
+    server->start([&](const HttpRequest& req, HttpResponder r) {
+      std::lock_guard lock(m);
+      if (req.path == "/watch") {
+        stream = r.start_stream(200, {});
+      } else {
+        kept.push_back(std::move(r));
+      }
+    });
+    RawStream watch(server->port(), "/watch");
+    std::thread t([&] {
+      try {
+        http_request(server->port(), "GET", "/k", "", {}, std::chrono::seconds(20));
+      } catch (const std::exception&) {
+        // closed by stop()
+      }
+    });
+    ASSERT_TRUE(eventually([&] {
+      std::lock_guard lock(m);
+      return kept.size() == 1 && stream != nullptr;
+    }));
+    kept.front().respond(HttpResponse::text(200, "now"));  // answered: stop() need not wait
+    t.join();
+  }  // server destroyed
+  EXPECT_TRUE(stream->closed());
+  EXPECT_FALSE(stream->write("late\n"));
+  kept.clear();
+  stream.reset();
 }
 
 }  // namespace

@@ -1,0 +1,460 @@
+#include "net/asio_connection.h"
+
+#include <boost/asio/ssl/stream.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http.hpp>
+
+#include <array>
+#include <limits>
+#include <optional>
+#include <sstream>
+#include <type_traits>
+
+#include "net/asio_exchange.h"
+#include "net/asio_response_stream.h"
+#include "net/asio_server_core.h"
+#include "net/http_text.h"
+
+namespace gangplank::net::asio_server {
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = boost::beast::http;
+using tcp = asio::ip::tcp;
+using error_code = boost::system::error_code;
+
+// Kubernetes clients send small headers (a bearer token is the largest); anything bigger is an attack.
+constexpr std::uint32_t kHeaderLimit = 64 * 1024;
+// After the last response on a connection, unread request bytes are drained this long before the
+// socket closes, so the client reads the answer instead of a reset.
+constexpr std::chrono::seconds kLingerTime{1};
+constexpr std::size_t kReadChunk = 16 * 1024;
+const std::string kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
+
+bool is_http_error(const error_code& ec) { return ec.category() == http::make_error_code(http::error::bad_target).category(); }
+
+// Statuses whose responses never carry a body (RFC 9110).
+bool bodiless_status(int status) { return status / 100 == 1 || status == 204 || status == 304; }
+
+// Copies handler headers onto `header`. Framing headers are the server's; "Connection: close" asks for
+// the connection to end after this response.
+template <class Header>
+void copy_headers(const std::vector<std::pair<std::string, std::string>>& headers, Header& header, bool& close_after) {
+  for (const auto& [name, value] : headers) {
+    const std::string key = ascii_lower(name);
+    if (key == "content-length" || key == "transfer-encoding") continue;
+    if (key == "connection") {
+      if (ascii_lower(value).find("close") != std::string::npos) close_after = true;
+      continue;
+    }
+    header.insert(name, value);
+  }
+}
+
+unsigned valid_status(int status) { return status >= 100 && status <= 999 ? static_cast<unsigned>(status) : 500u; }
+
+// Fills an HttpRequest from a parsed Beast request; consumes its body.
+HttpRequest to_request(http::request<http::string_body>& message) {
+  HttpRequest request;
+  request.method = std::string(message.method_string());
+  std::string_view target(message.target().data(), message.target().size());
+  // Absolute form ("http://host/path") is allowed by HTTP/1.1; only the path and query matter here.
+  if (const auto scheme_end = target.find("://"); scheme_end != std::string_view::npos && target.front() != '/') {
+    const auto path_start = target.find('/', scheme_end + 3);
+    target = path_start == std::string_view::npos ? std::string_view("/") : target.substr(path_start);
+  }
+  const auto question = target.find('?');
+  request.path = percent_decode(target.substr(0, question), false);
+  if (question != std::string_view::npos) request.query = std::string(target.substr(question + 1));
+  for (const auto& field : message) {
+    std::string name = ascii_lower(std::string_view(field.name_string().data(), field.name_string().size()));
+    const std::string_view value(field.value().data(), field.value().size());
+    auto [it, inserted] = request.headers.try_emplace(std::move(name), value);
+    if (!inserted) it->second.append(", ").append(value);  // repeated fields combine (RFC 9110 5.3)
+  }
+  request.body = std::move(message.body());
+  return request;
+}
+
+template <class Socket>
+class Connection final : public ConnectionBase {
+ public:
+  Connection(std::shared_ptr<Core> core, tcp::socket socket)
+      : core_(std::move(core)), socket_(std::move(socket)), timer_(socket_.get_executor()) {}
+  Connection(std::shared_ptr<Core> core, tcp::socket socket, std::shared_ptr<asio::ssl::context> context)
+      : core_(std::move(core)), tls_context_(std::move(context)), socket_(std::move(socket), *tls_context_),
+        timer_(socket_.get_executor()) {}
+
+  ~Connection() override {
+    core_->remove_connection(id_);
+    if (exchange_open_) core_->exchange_finished();
+  }
+
+  void start(uint64_t id) {
+    id_ = id;
+    if constexpr (kTls) {
+      arm(core_->options().request_read_timeout);
+      socket_.async_handshake(asio::ssl::stream_base::server, [self = self()](const error_code& ec) {
+        if (self->closed_) return;
+        if (ec) return self->close_now();
+        self->disarm();
+        self->wait_for_request();
+      });
+    } else {
+      wait_for_request();
+    }
+  }
+
+  asio::any_io_executor executor() override { return socket_.get_executor(); }
+
+  void send_response(HttpResponse response) override {
+    if (closed_ || !exchange_open_ || stream_) return;
+    write_response(std::move(response), !keep_alive_ || core_->stopping());
+  }
+
+  void send_stream_head(int status, std::vector<std::pair<std::string, std::string>> headers,
+                        std::shared_ptr<AsioResponseStream> stream) override {
+    if (closed_ || !exchange_open_ || stream_) {
+      stream->client_gone();
+      return;
+    }
+    stream_ = std::move(stream);
+    // HTTP/1.0 has no chunked encoding: the body runs until the connection closes.
+    chunked_ = version_ >= 11;
+    close_after_ = !keep_alive_ || !chunked_ || core_->stopping();
+    http::response<http::empty_body> head;
+    head.version(version_);
+    head.result(valid_status(status));
+    copy_headers(headers, head, close_after_);
+    if (chunked_) head.set(http::field::transfer_encoding, "chunked");
+    head.keep_alive(!close_after_);
+    std::ostringstream text;
+    text << head.base();
+    stream_head_ = std::move(text).str();
+    // The socket is otherwise not read while a response streams; a pending read notices a client that
+    // hangs up at once (and keeps a pipelined request's bytes for later).
+    if (!reading_) start_read();
+    flush_stream();
+  }
+
+  void flush_stream() override {
+    if (closed_ || !stream_ || writing_) return;
+    AsioResponseStream::Batch batch = stream_->take();
+    stream_body_ = std::move(batch.bytes);
+    chunk_prefix_ = std::move(stream_head_);
+    stream_head_.clear();
+    chunk_suffix_.clear();
+    if (!stream_body_.empty() && chunked_) {
+      std::ostringstream size;
+      size << std::hex << stream_body_.size() << "\r\n";
+      chunk_prefix_ += size.str();
+      chunk_suffix_ = "\r\n";
+    }
+    if (batch.last && chunked_) chunk_suffix_ += "0\r\n\r\n";
+    last_in_flight_ = batch.last;
+    if (chunk_prefix_.empty() && stream_body_.empty() && chunk_suffix_.empty()) {
+      if (batch.last) end_stream();
+      return;
+    }
+    writing_ = true;
+    const std::array<asio::const_buffer, 3> buffers{asio::buffer(chunk_prefix_), asio::buffer(stream_body_),
+                                                    asio::buffer(chunk_suffix_)};
+    asio::async_write(socket_, buffers, [self = self()](const error_code& ec, std::size_t) { self->on_stream_written(ec); });
+  }
+
+  void force_close() override { close_now(); }
+
+ private:
+  static constexpr bool kTls = !std::is_same_v<Socket, tcp::socket>;
+
+  std::shared_ptr<Connection> self() { return std::static_pointer_cast<Connection>(shared_from_this()); }
+
+  tcp::socket& raw_socket() {
+    if constexpr (kTls) {
+      return socket_.next_layer();
+    } else {
+      return socket_;
+    }
+  }
+
+  // --- Timer: one deadline at a time; a stale expiry is ignored by generation -------------------------
+
+  void arm(std::chrono::milliseconds limit) {
+    ++timer_generation_;
+    timer_.expires_after(limit);
+    timer_.async_wait([self = self(), generation = timer_generation_](const error_code& ec) {
+      if (ec || generation != self->timer_generation_ || self->closed_) return;
+      self->close_now();  // too slow: pending operations finish with an error
+    });
+  }
+
+  void disarm() {
+    ++timer_generation_;
+    timer_.cancel();
+  }
+
+  // --- Reading -------------------------------------------------------------------------------------
+
+  // Between requests: wait (up to the idle timeout) for the first bytes of the next one.
+  void wait_for_request() {
+    if (closed_) return;
+    if (core_->stopping()) return graceful_close();
+    if (reading_) return arm(core_->options().idle_timeout);  // its completion goes on from here
+    if (buffer_.size() > 0) return read_header();
+    arm(core_->options().idle_timeout);
+    start_read();
+  }
+
+  void start_read() {
+    reading_ = true;
+    auto target = buffer_.prepare(kReadChunk);
+    auto done = [self = self()](const error_code& ec, std::size_t n) { self->on_read(ec, n); };
+    if (draining_) {
+      raw_socket().async_read_some(target, std::move(done));
+    } else {
+      socket_.async_read_some(target, std::move(done));
+    }
+  }
+
+  // Completion of the raw read used between requests, while streaming, and while draining.
+  void on_read(const error_code& ec, std::size_t n) {
+    reading_ = false;
+    if (closed_) return;
+    if (draining_) {
+      buffer_.consume(buffer_.size());
+      if (ec) return close_now();
+      return start_read();
+    }
+    if (ec) {
+      if (stream_) stream_->client_gone();
+      return close_now();
+    }
+    buffer_.commit(n);
+    if (exchange_open_) return;  // a request's answer is still going out; it resumes reading after
+    read_header();
+  }
+
+  void read_header() {
+    parser_.emplace();
+    parser_->header_limit(kHeaderLimit);
+    // Checked against Content-Length below, then set for the body. (Not boost::none: Beast 1.74 compares
+    // the length against the optional, and every length is "greater" than none.)
+    parser_->body_limit(std::numeric_limits<std::uint64_t>::max());
+    arm(core_->options().request_read_timeout);
+    http::async_read_header(socket_, buffer_, *parser_,
+                            [self = self()](const error_code& ec, std::size_t) { self->on_header(ec); });
+  }
+
+  void on_header(const error_code& ec) {
+    if (closed_) return;
+    if (ec) return on_read_error(ec);
+    const auto& message = parser_->get();
+    version_ = message.version();
+    keep_alive_ = message.keep_alive();
+    const std::size_t limit = core_->options().max_request_body_bytes;
+    if (const auto length = parser_->content_length(); length && *length > limit) {
+      return reject(413, "request body of " + std::to_string(*length) + " bytes exceeds the limit of " +
+                             std::to_string(limit) + " bytes\n");
+    }
+    parser_->body_limit(limit);
+    if (parser_->is_done()) return dispatch();
+    const auto expect = message[http::field::expect];
+    if (version_ >= 11 && beast::iequals(expect, "100-continue")) {
+      writing_ = true;
+      asio::async_write(socket_, asio::buffer(kContinue), [self = self()](const error_code& error, std::size_t) {
+        self->writing_ = false;
+        if (self->closed_) return;
+        if (error) return self->close_now();
+        self->read_body();
+      });
+      return;
+    }
+    read_body();
+  }
+
+  void read_body() {
+    arm(core_->options().request_read_timeout);
+    http::async_read(socket_, buffer_, *parser_, [self = self()](const error_code& ec, std::size_t) {
+      if (self->closed_) return;
+      if (ec) return self->on_read_error(ec);
+      self->dispatch();
+    });
+  }
+
+  void on_read_error(const error_code& ec) {
+    if (ec == http::error::body_limit) {
+      return reject(413, "request body exceeds the limit of " + std::to_string(core_->options().max_request_body_bytes) +
+                             " bytes\n");
+    }
+    if (ec == http::error::header_limit) {
+      return reject(431, "request header exceeds the limit of " + std::to_string(kHeaderLimit) + " bytes\n");
+    }
+    // end_of_stream and partial_message: the client hung up; anything else from the parser is bad input.
+    if (is_http_error(ec) && ec != http::error::end_of_stream && ec != http::error::partial_message) {
+      version_ = 11;
+      return reject(400, "malformed request: " + ec.message() + "\n");
+    }
+    close_now();
+  }
+
+  // --- Handling ------------------------------------------------------------------------------------
+
+  void dispatch() {
+    disarm();
+    // A request completed during stop()'s last drain of the io_context is not handled.
+    if (core_->gate_closed()) return close_now();
+    head_request_ = parser_->get().method() == http::verb::head;
+    HttpRequest request = to_request(parser_->get());
+    parser_.reset();
+    exchange_open_ = true;
+    core_->exchange_started();
+    auto exchange = std::make_shared<AsioExchange>(core_, shared_from_this());
+    try {
+      core_->handler()(request, HttpResponder(exchange));
+    } catch (const std::exception& e) {
+      exchange->respond(HttpResponse::text(500, std::string("internal error: ") + e.what() + "\n"));
+    } catch (...) {
+      exchange->respond(HttpResponse::text(500, "internal error\n"));
+    }
+  }
+
+  // Answers a request that never reaches the handler, then closes.
+  void reject(int status, std::string message) {
+    disarm();
+    keep_alive_ = false;
+    write_response(HttpResponse::text(status, std::move(message)), true);
+  }
+
+  // --- Writing -------------------------------------------------------------------------------------
+
+  void write_response(HttpResponse&& source, bool close_after) {
+    response_ = {};
+    response_.version(version_);
+    response_.result(valid_status(source.status));
+    copy_headers(source.headers, response_, close_after);
+    if (!bodiless_status(source.status)) {
+      response_.content_length(source.body.size());
+      if (!head_request_) response_.body() = std::move(source.body);
+    }
+    response_.keep_alive(!close_after);
+    writing_ = true;
+    arm(core_->options().idle_timeout);  // a client that never reads its answer is dropped
+    // Beast gathers header and body into one write.
+    http::async_write(socket_, response_, [self = self(), close_after](const error_code& ec, std::size_t) {
+      self->writing_ = false;
+      if (self->closed_) return;
+      if (ec) return self->close_now();
+      self->disarm();
+      self->response_ = {};
+      self->finish_exchange(close_after);
+    });
+  }
+
+  void on_stream_written(const error_code& ec) {
+    writing_ = false;
+    if (closed_) return;
+    if (ec) {
+      stream_->client_gone();
+      return close_now();
+    }
+    stream_->sent();
+    stream_body_.clear();
+    if (last_in_flight_) return end_stream();
+    flush_stream();  // more may have been queued meanwhile
+  }
+
+  void end_stream() {
+    stream_.reset();
+    finish_exchange(close_after_);
+  }
+
+  void finish_exchange(bool close_after) {
+    if (exchange_open_) {
+      exchange_open_ = false;
+      core_->exchange_finished();
+    }
+    head_request_ = false;
+    if (close_after) return graceful_close();
+    wait_for_request();
+  }
+
+  // --- Closing -------------------------------------------------------------------------------------
+
+  // Ends our side, then drains what the client still sends for a moment before closing.
+  void graceful_close() {
+    if (closed_) return;
+    draining_ = true;
+    error_code ignored;
+    raw_socket().shutdown(tcp::socket::shutdown_send, ignored);
+    arm(std::chrono::duration_cast<std::chrono::milliseconds>(kLingerTime));
+    if (!reading_) start_read();
+  }
+
+  void close_now() {
+    if (closed_) return;
+    closed_ = true;
+    disarm();
+    error_code ignored;
+    raw_socket().shutdown(tcp::socket::shutdown_both, ignored);
+    raw_socket().close(ignored);
+    if (stream_) {
+      auto stream = std::move(stream_);
+      stream->client_gone();
+    }
+    if (exchange_open_) {
+      exchange_open_ = false;
+      core_->exchange_finished();
+    }
+  }
+
+  const std::shared_ptr<Core> core_;
+  const std::shared_ptr<asio::ssl::context> tls_context_;  // the one this connection handshook with
+  Socket socket_;
+  asio::steady_timer timer_;
+  uint64_t timer_generation_ = 0;
+  uint64_t id_ = 0;
+
+  beast::flat_buffer buffer_;
+  std::optional<http::request_parser<http::string_body>> parser_;
+  http::response<http::string_body> response_;
+  unsigned version_ = 11;
+  bool keep_alive_ = true;
+  bool head_request_ = false;
+
+  std::shared_ptr<AsioResponseStream> stream_;
+  std::string stream_head_;
+  std::string chunk_prefix_;
+  std::string stream_body_;
+  std::string chunk_suffix_;
+  bool chunked_ = true;
+  bool close_after_ = false;
+  bool last_in_flight_ = false;
+
+  bool exchange_open_ = false;  // a request was handed to the handler and is not fully answered
+  bool reading_ = false;        // a raw read (between requests, while streaming, or draining) is pending
+  bool writing_ = false;
+  bool draining_ = false;
+  bool closed_ = false;
+};
+
+template <class Socket, class... Args>
+void serve(const std::shared_ptr<Core>& core, Args&&... args) {
+  auto connection = std::make_shared<Connection<Socket>>(core, std::forward<Args>(args)...);
+  const uint64_t id = core->add_connection(connection);
+  connection->start(id);
+}
+
+}  // namespace
+
+void serve_plain(const std::shared_ptr<Core>& core, tcp::socket socket) {
+  serve<tcp::socket>(core, std::move(socket));
+}
+
+void serve_tls(const std::shared_ptr<Core>& core, tcp::socket socket, std::shared_ptr<asio::ssl::context> context) {
+  serve<asio::ssl::stream<tcp::socket>>(core, std::move(socket), std::move(context));
+}
+
+}  // namespace gangplank::net::asio_server

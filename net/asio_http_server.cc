@@ -1,0 +1,227 @@
+// HttpServer on Boost.Asio + Boost.Beast: one acceptor and a small fixed pool of io threads running one
+// io_context; every connection lives on its own strand (net/asio_connection.h).
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+
+#include <algorithm>
+#include <condition_variable>
+#include <future>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include "net/asio_connection.h"
+#include "net/asio_response_stream.h"
+#include "net/asio_server_core.h"
+#include "net/http_server.h"
+#include "net/tls_server_context.h"
+
+namespace gangplank::net {
+namespace {
+
+namespace asio = boost::asio;
+using tcp = asio::ip::tcp;
+using error_code = boost::system::error_code;
+using asio_server::Core;
+
+// How long stop() lets in-flight requests finish, and then lets closed connections wind down.
+constexpr std::chrono::seconds kStopGrace{5};
+constexpr std::chrono::seconds kWindDown{2};
+// Accept failures such as running out of file descriptors are retried after this pause.
+constexpr std::chrono::milliseconds kAcceptRetry{50};
+
+// Accepts connections until the acceptor closes. Owned by shared_ptr so pending accepts keep it alive.
+class Listener : public std::enable_shared_from_this<Listener> {
+ public:
+  Listener(std::shared_ptr<Core> core, tcp::acceptor acceptor)
+      : core_(std::move(core)), acceptor_(std::move(acceptor)), retry_(acceptor_.get_executor()) {}
+
+  void accept() {
+    acceptor_.async_accept(asio::make_strand(core_->io()), [self = shared_from_this()](const error_code& ec, tcp::socket socket) {
+      self->on_accept(ec, std::move(socket));
+    });
+  }
+
+  // Runs on the listener's strand.
+  void close() {
+    error_code ignored;
+    acceptor_.close(ignored);
+    retry_.cancel();
+  }
+
+  asio::any_io_executor executor() { return acceptor_.get_executor(); }
+
+ private:
+  void on_accept(const error_code& ec, tcp::socket socket) {
+    if (!acceptor_.is_open() || ec == asio::error::operation_aborted) return;
+    if (ec) {
+      retry_.expires_after(kAcceptRetry);
+      retry_.async_wait([self = shared_from_this()](const error_code& error) {
+        if (!error) self->accept();
+      });
+      return;
+    }
+    if (!core_->stopping()) {
+      error_code ignored;
+      // Replies go out in one write, but streams and 100-continue do not: never wait for Nagle.
+      socket.set_option(tcp::no_delay(true), ignored);
+      if (auto tls = core_->tls_context()) {
+        asio_server::serve_tls(core_, std::move(socket), std::move(tls));
+      } else {
+        asio_server::serve_plain(core_, std::move(socket));
+      }
+    }
+    accept();
+  }
+
+  const std::shared_ptr<Core> core_;
+  tcp::acceptor acceptor_;
+  asio::steady_timer retry_;
+};
+
+class AsioHttpServer final : public HttpServer {
+ public:
+  explicit AsioHttpServer(HttpServerOptions options) : options_(std::move(options)) {}
+  ~AsioHttpServer() override { stop(); }
+
+  void start(HttpHandler handler) override {
+    if (core_) throw std::runtime_error("http server: already started");
+    auto core = std::make_shared<Core>(options_, std::move(handler));
+    // Read now so a missing or bad file is reported by start(), not by the first handshake.
+    if (options_.tls) core->set_tls_context(load_server_tls_context(*options_.tls));
+    auto listener = std::make_shared<Listener>(core, open_acceptor(*core));
+    core_ = std::move(core);
+    listener_ = std::move(listener);
+    work_.emplace(core_->io().get_executor());
+    listener_->accept();
+    const std::size_t threads = std::max<std::size_t>(1, options_.io_threads);
+    running_threads_ = threads;
+    for (std::size_t i = 0; i < threads; ++i) threads_.emplace_back([this] { run_io(); });
+  }
+
+  uint16_t port() const override { return port_; }
+
+  std::string base_url() const override {
+    const bool v6 = options_.host.find(':') != std::string::npos;
+    return std::string(options_.tls ? "https" : "http") + "://" + (v6 ? "[" + options_.host + "]" : options_.host) + ":" +
+           std::to_string(port_);
+  }
+
+  void stop() override {
+    if (!core_ || stopped_) return;
+    stopped_ = true;
+    core_->begin_stop();
+    close_listener();
+    for (auto& stream : core_->open_streams()) stream->close();
+    core_->wait_for_exchanges(kStopGrace);
+    // From here on answers given late (on other threads) are dropped rather than queued.
+    core_->close_gate();
+    for (auto& connection : core_->connections()) {
+      asio::post(connection->executor(), [connection] { connection->force_close(); });
+    }
+    listener_.reset();
+    work_.reset();
+    // With every socket closed the io_context runs out of work and the threads return by themselves.
+    {
+      std::unique_lock lock(threads_mutex_);
+      if (!threads_done_.wait_for(lock, kWindDown, [&] { return running_threads_ == 0; })) core_->io().stop();
+    }
+    for (auto& thread : threads_) thread.join();
+    threads_.clear();
+    // Handlers still queued (only after a forced stop) hold connections, which hold the core: run them
+    // out, so nothing is left to reference the io_context.
+    core_->io().restart();
+    core_->io().run_for(kWindDown);
+    core_->release_handler();
+  }
+
+  std::string reload_tls() override {
+    if (!options_.tls) return "http server: TLS is not enabled";
+    if (!core_ || stopped_) return "http server: not running";
+    try {
+      core_->set_tls_context(load_server_tls_context(*options_.tls));
+    } catch (const std::exception& e) {
+      return e.what();
+    }
+    return "";
+  }
+
+ private:
+  tcp::acceptor open_acceptor(Core& core) {
+    const std::string where = options_.host + ":" + std::to_string(options_.port);
+    error_code ec;
+    tcp::resolver resolver(core.io());
+    const auto endpoints = resolver.resolve(options_.host, std::to_string(options_.port),
+                                            tcp::resolver::passive | tcp::resolver::numeric_service, ec);
+    if (ec || endpoints.empty()) {
+      throw std::runtime_error("http server: cannot listen on " + where + ": cannot resolve host: " + ec.message());
+    }
+    // "localhost" may resolve to ::1 first, while clients are told host:port and usually try IPv4.
+    tcp::endpoint endpoint = endpoints.begin()->endpoint();
+    for (const auto& entry : endpoints) {
+      if (entry.endpoint().address().is_v4()) {
+        endpoint = entry.endpoint();
+        break;
+      }
+    }
+    tcp::acceptor acceptor(asio::make_strand(core.io()));
+    auto fail = [&](const char* step) {
+      return std::runtime_error("http server: cannot listen on " + where + ": " + step + ": " + ec.message());
+    };
+    if (acceptor.open(endpoint.protocol(), ec)) throw fail("open");
+    // Lets a restarted server bind the port again while old connections sit in TIME_WAIT.
+    if (acceptor.set_option(tcp::acceptor::reuse_address(true), ec)) throw fail("set SO_REUSEADDR");
+    if (acceptor.bind(endpoint, ec)) throw fail("bind");
+    if (acceptor.listen(asio::socket_base::max_listen_connections, ec)) throw fail("listen");
+    port_ = acceptor.local_endpoint(ec).port();
+    if (ec) throw fail("read the bound port");
+    return acceptor;
+  }
+
+  void close_listener() {
+    std::promise<void> closed;
+    auto done = closed.get_future();
+    asio::post(listener_->executor(), [listener = listener_, &closed] {
+      listener->close();
+      closed.set_value();
+    });
+    done.wait();
+  }
+
+  void run_io() {
+    for (;;) {
+      try {
+        core_->io().run();
+        break;
+      } catch (...) {
+        // Handlers catch their own errors; should one escape anyway, keep serving.
+      }
+    }
+    std::lock_guard lock(threads_mutex_);
+    --running_threads_;
+    threads_done_.notify_all();
+  }
+
+  const HttpServerOptions options_;
+  std::shared_ptr<Core> core_;
+  std::shared_ptr<Listener> listener_;
+  std::optional<asio::executor_work_guard<asio::io_context::executor_type>> work_;
+  std::vector<std::thread> threads_;
+  std::mutex threads_mutex_;
+  std::condition_variable threads_done_;
+  std::size_t running_threads_ = 0;
+  uint16_t port_ = 0;
+  bool stopped_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<HttpServer> make_http_server(HttpServerOptions options) {
+  return std::make_unique<AsioHttpServer>(std::move(options));
+}
+
+}  // namespace gangplank::net

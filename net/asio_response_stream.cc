@@ -1,0 +1,111 @@
+#include "net/asio_response_stream.h"
+
+#include "net/asio_connection.h"
+#include "net/asio_server_core.h"
+
+namespace gangplank::net::asio_server {
+
+AsioResponseStream::AsioResponseStream(std::shared_ptr<Core> core, std::size_t max_buffered)
+    : core_(std::move(core)), max_buffered_(max_buffered) {}
+
+bool AsioResponseStream::write(std::string_view bytes) {
+  {
+    std::lock_guard lock(mutex_);
+    if (closed_) return false;
+    if (pending_.size() + in_flight_ + bytes.size() <= max_buffered_) {
+      pending_.append(bytes);
+      request_flush_locked();
+      return true;
+    }
+  }
+  // The client reads slower than the producer writes: treat it as gone, as the apiserver does.
+  client_gone();
+  return false;
+}
+
+void AsioResponseStream::close() { finish(/*graceful=*/true); }
+
+bool AsioResponseStream::closed() const {
+  std::lock_guard lock(mutex_);
+  return closed_;
+}
+
+std::size_t AsioResponseStream::buffered_bytes() const {
+  std::lock_guard lock(mutex_);
+  return closed_ ? 0 : pending_.size() + in_flight_;
+}
+
+void AsioResponseStream::on_closed(std::function<void()> callback) {
+  {
+    std::lock_guard lock(mutex_);
+    if (!closed_) {
+      callbacks_.push_back(std::move(callback));
+      return;
+    }
+  }
+  callback();
+}
+
+void AsioResponseStream::attach(std::shared_ptr<ConnectionBase> connection) {
+  std::lock_guard lock(mutex_);
+  if (closed_) return;
+  connection_ = std::move(connection);
+  if (!pending_.empty()) request_flush_locked();
+}
+
+AsioResponseStream::Batch AsioResponseStream::take() {
+  std::lock_guard lock(mutex_);
+  Batch batch;
+  batch.bytes.swap(pending_);
+  batch.last = last_requested_;
+  last_requested_ = false;
+  in_flight_ = batch.bytes.size();
+  flush_posted_ = false;
+  return batch;
+}
+
+void AsioResponseStream::sent() {
+  std::lock_guard lock(mutex_);
+  in_flight_ = 0;
+}
+
+void AsioResponseStream::client_gone() { finish(/*graceful=*/false); }
+
+void AsioResponseStream::request_flush_locked() {
+  if (!connection_ || flush_posted_) return;
+  flush_posted_ = true;
+  core_->post(connection_->executor(), [connection = connection_] { connection->flush_stream(); });
+}
+
+void AsioResponseStream::finish(bool graceful) {
+  std::vector<std::function<void()>> callbacks;
+  std::shared_ptr<ConnectionBase> connection;
+  {
+    std::lock_guard lock(mutex_);
+    if (closed_) return;
+    closed_ = true;
+    callbacks.swap(callbacks_);
+    if (graceful) {
+      last_requested_ = true;
+      request_flush_locked();
+    } else {
+      pending_.clear();
+    }
+    // The posted flush (or the close below) keeps the connection alive from here; dropping this
+    // reference breaks the connection <-> stream cycle.
+    connection.swap(connection_);
+  }
+  if (!graceful && connection) {
+    core_->post(connection->executor(), [connection] { connection->force_close(); });
+  }
+  core_->unregister_stream(this);
+  for (auto& callback : callbacks) {
+    try {
+      callback();
+    } catch (...) {
+      // A callback must not take the server down.
+    }
+  }
+}
+
+}  // namespace gangplank::net::asio_server

@@ -1,0 +1,93 @@
+#include "net/asio_server_core.h"
+
+namespace gangplank::net::asio_server {
+
+void Core::close_gate() {
+  std::lock_guard lock(gate_mutex_);
+  gate_closed_ = true;
+}
+
+bool Core::gate_closed() const {
+  std::lock_guard lock(gate_mutex_);
+  return gate_closed_;
+}
+
+void Core::begin_stop() {
+  std::lock_guard lock(mutex_);
+  stopping_ = true;
+}
+
+bool Core::stopping() const {
+  std::lock_guard lock(mutex_);
+  return stopping_;
+}
+
+void Core::exchange_started() {
+  std::lock_guard lock(mutex_);
+  ++exchanges_;
+}
+
+void Core::exchange_finished() {
+  std::lock_guard lock(mutex_);
+  if (exchanges_ > 0) --exchanges_;
+  if (exchanges_ == 0) idle_.notify_all();
+}
+
+bool Core::wait_for_exchanges(std::chrono::milliseconds limit) {
+  std::unique_lock lock(mutex_);
+  return idle_.wait_for(lock, limit, [&] { return exchanges_ == 0; });
+}
+
+bool Core::register_stream(const std::shared_ptr<AsioResponseStream>& stream) {
+  std::lock_guard lock(mutex_);
+  if (stopping_) return false;
+  streams_[stream.get()] = stream;
+  return true;
+}
+
+void Core::unregister_stream(const AsioResponseStream* stream) {
+  std::lock_guard lock(mutex_);
+  streams_.erase(stream);
+}
+
+std::vector<std::shared_ptr<AsioResponseStream>> Core::open_streams() {
+  std::lock_guard lock(mutex_);
+  std::vector<std::shared_ptr<AsioResponseStream>> out;
+  for (auto& [key, weak] : streams_) {
+    if (auto s = weak.lock()) out.push_back(std::move(s));
+  }
+  return out;
+}
+
+uint64_t Core::add_connection(std::weak_ptr<ConnectionBase> connection) {
+  std::lock_guard lock(mutex_);
+  const uint64_t id = next_connection_id_++;
+  connections_.emplace(id, std::move(connection));
+  return id;
+}
+
+void Core::remove_connection(uint64_t id) {
+  std::lock_guard lock(mutex_);
+  connections_.erase(id);
+}
+
+std::vector<std::shared_ptr<ConnectionBase>> Core::connections() {
+  std::lock_guard lock(mutex_);
+  std::vector<std::shared_ptr<ConnectionBase>> out;
+  for (auto& [id, weak] : connections_) {
+    if (auto c = weak.lock()) out.push_back(std::move(c));
+  }
+  return out;
+}
+
+std::shared_ptr<boost::asio::ssl::context> Core::tls_context() const {
+  std::lock_guard lock(mutex_);
+  return tls_context_;
+}
+
+void Core::set_tls_context(std::shared_ptr<boost::asio::ssl::context> context) {
+  std::lock_guard lock(mutex_);
+  tls_context_ = std::move(context);
+}
+
+}  // namespace gangplank::net::asio_server

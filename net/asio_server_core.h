@@ -1,0 +1,90 @@
+// State shared by the Asio server, its connections, responders and streams. It owns the io_context, so
+// a connection kept alive by a responder on some other thread never outlives the I/O objects it uses;
+// its post gate makes late answers after stop() a no-op instead of work queued on a dead server.
+#pragma once
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/ssl/context.hpp>
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "net/http_server.h"
+
+namespace gangplank::net::asio_server {
+
+class ConnectionBase;
+class AsioResponseStream;
+
+class Core {
+ public:
+  Core(HttpServerOptions options, HttpHandler handler) : options_(std::move(options)), handler_(std::move(handler)) {}
+  Core(const Core&) = delete;
+  Core& operator=(const Core&) = delete;
+
+  boost::asio::io_context& io() { return io_; }
+  const HttpServerOptions& options() const { return options_; }
+  // Only called on io threads, which stop() joins before it releases the handler.
+  const HttpHandler& handler() const { return handler_; }
+  void release_handler() { handler_ = nullptr; }
+
+  // Queues `fn` on `executor` unless the server has stopped; false when dropped.
+  template <class Executor, class Fn>
+  bool post(const Executor& executor, Fn&& fn) {
+    std::lock_guard lock(gate_mutex_);
+    if (gate_closed_) return false;
+    boost::asio::post(executor, std::forward<Fn>(fn));
+    return true;
+  }
+  void close_gate();
+  bool gate_closed() const;
+
+  // stop() has begun: connections close after their current exchange and new streams end at once.
+  void begin_stop();
+  bool stopping() const;
+
+  // Requests read and not yet completely answered (stop() waits for them).
+  void exchange_started();
+  void exchange_finished();
+  bool wait_for_exchanges(std::chrono::milliseconds limit);
+
+  // Open streams, so stop() can end them. register_stream is false once stop() has begun.
+  bool register_stream(const std::shared_ptr<AsioResponseStream>& stream);
+  void unregister_stream(const AsioResponseStream* stream);
+  std::vector<std::shared_ptr<AsioResponseStream>> open_streams();
+
+  // Live connections, so stop() can close them.
+  uint64_t add_connection(std::weak_ptr<ConnectionBase> connection);
+  void remove_connection(uint64_t id);
+  std::vector<std::shared_ptr<ConnectionBase>> connections();
+
+  // The TLS context handed to new connections (reload_tls swaps it).
+  std::shared_ptr<boost::asio::ssl::context> tls_context() const;
+  void set_tls_context(std::shared_ptr<boost::asio::ssl::context> context);
+
+ private:
+  boost::asio::io_context io_;
+  const HttpServerOptions options_;
+  HttpHandler handler_;
+
+  mutable std::mutex gate_mutex_;
+  bool gate_closed_ = false;
+
+  mutable std::mutex mutex_;
+  std::condition_variable idle_;
+  bool stopping_ = false;
+  std::size_t exchanges_ = 0;
+  std::unordered_map<const AsioResponseStream*, std::weak_ptr<AsioResponseStream>> streams_;
+  uint64_t next_connection_id_ = 1;
+  std::unordered_map<uint64_t, std::weak_ptr<ConnectionBase>> connections_;
+  std::shared_ptr<boost::asio::ssl::context> tls_context_;
+};
+
+}  // namespace gangplank::net::asio_server

@@ -1,0 +1,92 @@
+// Library-independent parts of net/http_server.h: request/response helpers and HttpResponder forwarding.
+#include <stdexcept>
+
+#include "net/http_responder_impl.h"
+#include "net/http_server.h"
+#include "net/http_text.h"
+
+namespace gangplank::net {
+
+std::optional<std::string> HttpRequest::header(std::string_view name) const {
+  auto it = headers.find(ascii_lower(name));
+  if (it == headers.end()) return std::nullopt;
+  return it->second;
+}
+
+std::vector<std::pair<std::string, std::string>> HttpRequest::query_params() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  std::size_t start = 0;
+  while (start <= query.size()) {
+    std::size_t end = query.find('&', start);
+    if (end == std::string::npos) end = query.size();
+    std::string_view part(query.data() + start, end - start);
+    if (!part.empty()) {
+      const auto eq = part.find('=');
+      if (eq == std::string_view::npos) {
+        out.emplace_back(percent_decode(part, true), "");
+      } else {
+        out.emplace_back(percent_decode(part.substr(0, eq), true), percent_decode(part.substr(eq + 1), true));
+      }
+    }
+    start = end + 1;
+  }
+  return out;
+}
+
+std::optional<std::string> HttpRequest::query_param(std::string_view name) const {
+  for (auto& [key, value] : query_params()) {
+    if (key == name) return value;
+  }
+  return std::nullopt;
+}
+
+HttpResponse& HttpResponse::set_header(std::string name, std::string value) {
+  const std::string wanted = ascii_lower(name);
+  for (auto& [n, v] : headers) {
+    if (ascii_lower(n) == wanted) {
+      v = std::move(value);
+      return *this;
+    }
+  }
+  headers.emplace_back(std::move(name), std::move(value));
+  return *this;
+}
+
+HttpResponse HttpResponse::text(int status, std::string body) {
+  HttpResponse r;
+  r.status = status;
+  r.body = std::move(body);
+  r.headers.emplace_back("Content-Type", "text/plain; charset=utf-8");
+  return r;
+}
+
+HttpResponse HttpResponse::json(int status, std::string body) {
+  HttpResponse r;
+  r.status = status;
+  r.body = std::move(body);
+  r.headers.emplace_back("Content-Type", "application/json");
+  return r;
+}
+
+HttpHandler make_sync_handler(HttpSyncHandler handler) {
+  return [handler = std::move(handler)](const HttpRequest& request, HttpResponder responder) {
+    responder.respond(handler(request));
+  };
+}
+
+HttpResponder::HttpResponder(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
+HttpResponder::HttpResponder(HttpResponder&&) noexcept = default;
+HttpResponder& HttpResponder::operator=(HttpResponder&&) noexcept = default;
+HttpResponder::~HttpResponder() = default;
+// A moved-from responder counts as answered: its request now belongs to the responder it moved to.
+void HttpResponder::respond(HttpResponse response) {
+  if (impl_) impl_->respond(std::move(response));
+}
+std::shared_ptr<HttpResponseStream> HttpResponder::start_stream(int status,
+                                                                std::vector<std::pair<std::string, std::string>> headers) {
+  if (!impl_) throw std::logic_error("HttpResponder::start_stream on a moved-from responder");
+  return impl_->start_stream(status, std::move(headers));
+}
+bool HttpResponder::answered() const { return !impl_ || impl_->answered(); }
+
+}  // namespace gangplank::net

@@ -1,0 +1,258 @@
+// The server's HTTP/1.x behaviour checked byte for byte over a bare socket.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "net/http_server.h"
+#include "tests/apiserver-double/http_server/raw_socket.h"
+
+namespace gangplank::net {
+namespace {
+
+using testing::RawSocket;
+using namespace std::chrono_literals;
+
+// Answers every request with "<method> <path> <body>".
+HttpHandler echo() {
+  return make_sync_handler([](const HttpRequest& req) { return HttpResponse::text(200, req.method + " " + req.path + " " + req.body); });
+}
+
+TEST(HttpServerWire, KeepAliveServesSeveralRequestsThenHonoursConnectionClose) {
+  auto server = make_http_server({});
+  server->start(echo());
+  RawSocket c(server->port());
+  c.send("GET /one HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_NE(c.read_until("GET /one ").find("HTTP/1.1 200 OK"), std::string::npos);
+  c.send("POST /two HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc");
+  EXPECT_NE(c.read_until("POST /two abc").find("Content-Length: 13"), std::string::npos);
+  c.send("GET /three HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+  const std::string last = c.read_to_close();
+  EXPECT_NE(last.find("Connection: close"), std::string::npos);
+  EXPECT_NE(last.find("GET /three "), std::string::npos);
+  EXPECT_TRUE(c.closed_by_peer());
+}
+
+TEST(HttpServerWire, ExpectContinueIsAnsweredBeforeTheBodyIsSent) {
+  auto server = make_http_server({});
+  server->start(echo());
+  RawSocket c(server->port());
+  c.send("PUT /up HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n");
+  EXPECT_EQ(c.read_until("\r\n\r\n"), "HTTP/1.1 100 Continue\r\n\r\n");
+  c.send("hello");
+  const std::string reply = c.read_until("PUT /up hello");
+  EXPECT_NE(reply.find("HTTP/1.1 200 OK"), std::string::npos);
+  EXPECT_NE(reply.find("PUT /up hello"), std::string::npos);
+}
+
+TEST(HttpServerWire, OversizedExpectContinueIs413WithoutContinue) {
+  HttpServerOptions options;
+  options.max_request_body_bytes = 10;
+  auto server = make_http_server(options);
+  std::atomic<int> calls{0};
+  server->start([&](const HttpRequest&, HttpResponder r) {
+    ++calls;
+    r.respond(HttpResponse::text(200, "ok"));
+  });
+  RawSocket c(server->port());
+  c.send("POST /up HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 11\r\n\r\n");
+  const std::string reply = c.read_to_close();
+  EXPECT_EQ(reply.rfind("HTTP/1.1 413 ", 0), 0u) << reply;
+  EXPECT_EQ(reply.find("100 Continue"), std::string::npos);
+  EXPECT_NE(reply.find("request body of 11 bytes exceeds the limit of 10 bytes"), std::string::npos) << reply;
+  EXPECT_TRUE(c.closed_by_peer());
+  EXPECT_EQ(calls.load(), 0);
+}
+
+TEST(HttpServerWire, ChunkedRequestBodyArrivesWhole) {
+  auto server = make_http_server({});
+  server->start(echo());
+  RawSocket c(server->port());
+  c.send("POST /c HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n");
+  std::this_thread::sleep_for(20ms);  // the body arrives in pieces
+  c.send("6\r\n world\r\n0\r\n\r\n");
+  EXPECT_NE(c.read_until("POST /c hello world").find("POST /c hello world"), std::string::npos);
+}
+
+TEST(HttpServerWire, ChunkedBodyOverTheLimitIs413AndClosesTheConnection) {
+  HttpServerOptions options;
+  options.max_request_body_bytes = 10;
+  auto server = make_http_server(options);
+  std::atomic<int> calls{0};
+  server->start([&](const HttpRequest&, HttpResponder r) {
+    ++calls;
+    r.respond(HttpResponse::text(200, "ok"));
+  });
+  RawSocket c(server->port());
+  c.send("POST /c HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n8\r\n12345678\r\n8\r\n12345678\r\n0\r\n\r\n");
+  const std::string reply = c.read_to_close();
+  EXPECT_EQ(reply.rfind("HTTP/1.1 413 ", 0), 0u) << reply;
+  EXPECT_NE(reply.find("exceeds the limit of 10 bytes"), std::string::npos) << reply;
+  EXPECT_TRUE(c.closed_by_peer());
+  EXPECT_EQ(calls.load(), 0);
+}
+
+TEST(HttpServerWire, PipelinedRequestsAreAnsweredInOrder) {
+  auto server = make_http_server({});
+  std::mutex m;
+  std::vector<std::thread> late;
+  std::atomic<int> handled{0};
+  server->start([&](const HttpRequest& req, HttpResponder r) {
+    ++handled;
+    if (req.path == "/slow") {
+      // Answered later from another thread; the requests behind it must wait their turn.
+      std::lock_guard lock(m);
+      late.emplace_back([r = std::move(r)]() mutable {
+        std::this_thread::sleep_for(100ms);
+        r.respond(HttpResponse::text(200, "first"));
+      });
+      return;
+    }
+    r.respond(HttpResponse::text(200, req.path == "/b" ? "second" : "third"));
+  });
+  RawSocket c(server->port());
+  c.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\nGET /b HTTP/1.1\r\nHost: x\r\n\r\nGET /c HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+  const std::string all = c.read_to_close();
+  const auto first = all.find("first"), second = all.find("second"), third = all.find("third");
+  ASSERT_NE(first, std::string::npos) << all;
+  ASSERT_NE(second, std::string::npos) << all;
+  ASSERT_NE(third, std::string::npos) << all;
+  EXPECT_LT(first, second);
+  EXPECT_LT(second, third);
+  EXPECT_EQ(handled.load(), 3);
+  std::lock_guard lock(m);
+  for (auto& t : late) t.join();
+}
+
+TEST(HttpServerWire, Http10RequestGetsAnHttp10AnswerAndAClose) {
+  auto server = make_http_server({});
+  server->start(echo());
+  RawSocket c(server->port());
+  c.send("GET /old HTTP/1.0\r\n\r\n");
+  const std::string reply = c.read_to_close();
+  EXPECT_EQ(reply.rfind("HTTP/1.0 200 OK\r\n", 0), 0u) << reply;
+  EXPECT_NE(reply.find("Content-Length: 9"), std::string::npos) << reply;
+  EXPECT_NE(reply.find("\r\n\r\nGET /old "), std::string::npos) << reply;
+  EXPECT_TRUE(c.closed_by_peer());
+}
+
+TEST(HttpServerWire, Http10StreamIsSentUnchunkedAndEndsWithTheConnection) {
+  auto server = make_http_server({});
+  server->start([](const HttpRequest&, HttpResponder r) {
+    auto s = r.start_stream(200, {{"Content-Type", "application/json"}});
+    s->write("{\"a\":1}\n");
+    s->close();
+  });
+  RawSocket c(server->port());
+  c.send("GET /watch HTTP/1.0\r\n\r\n");
+  const std::string reply = c.read_to_close();
+  EXPECT_EQ(reply.rfind("HTTP/1.0 200 OK\r\n", 0), 0u) << reply;
+  EXPECT_EQ(reply.find("chunked"), std::string::npos) << reply;
+  EXPECT_NE(reply.find("\r\n\r\n{\"a\":1}\n"), std::string::npos) << reply;
+  EXPECT_TRUE(c.closed_by_peer());
+}
+
+TEST(HttpServerWire, MalformedRequestLineIs400AndClosed) {
+  auto server = make_http_server({});
+  std::atomic<int> calls{0};
+  server->start([&](const HttpRequest&, HttpResponder r) {
+    ++calls;
+    r.respond(HttpResponse::text(200, "ok"));
+  });
+  for (const std::string garbage : {"GARBAGE\r\n\r\n", "GET / HTTP/9\r\n\r\n", "GET / HTTP/1.1\r\nBad Header\r\n\r\n"}) {
+    RawSocket c(server->port());
+    c.send(garbage);
+    const std::string reply = c.read_to_close();
+    EXPECT_EQ(reply.rfind("HTTP/1.1 400 ", 0), 0u) << garbage << " -> " << reply;
+    EXPECT_NE(reply.find("malformed request"), std::string::npos) << reply;
+    EXPECT_TRUE(c.closed_by_peer());
+  }
+  EXPECT_EQ(calls.load(), 0);
+}
+
+TEST(HttpServerWire, HugeHeaderIs431) {
+  auto server = make_http_server({});
+  server->start(echo());
+  RawSocket c(server->port());
+  c.send("GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + std::string(70 * 1024, 'a') + "\r\n\r\n");
+  EXPECT_EQ(c.read_to_close().rfind("HTTP/1.1 431 ", 0), 0u);
+}
+
+TEST(HttpServerWire, HeadersAreLowerCasedRepeatsCombinedAndContentTypeOnlyWhenSet) {
+  auto server = make_http_server({});
+  HttpRequest seen;
+  std::mutex m;
+  server->start([&](const HttpRequest& req, HttpResponder r) {
+    {
+      std::lock_guard lock(m);
+      seen = req;
+    }
+    HttpResponse plain;
+    plain.body = "x";
+    plain.set_header("X-One", "1");
+    r.respond(std::move(plain));
+  });
+  RawSocket c(server->port());
+  c.send("GET /p%2Fq?a=%20b HTTP/1.1\r\nHost: x\r\nX-Multi: a\r\nx-multi: b\r\nConnection: close\r\n\r\n");
+  const std::string reply = c.read_to_close();
+  EXPECT_EQ(reply.find("Content-Type"), std::string::npos) << reply;
+  EXPECT_NE(reply.find("X-One: 1"), std::string::npos) << reply;
+  std::lock_guard lock(m);
+  EXPECT_EQ(seen.path, "/p/q");
+  EXPECT_EQ(seen.query, "a=%20b");
+  EXPECT_EQ(seen.headers["x-multi"], "a, b");
+  EXPECT_EQ(seen.headers["host"], "x");
+}
+
+TEST(HttpServerWire, IdleAndSlowClientsAreDisconnected) {
+  HttpServerOptions options;
+  options.idle_timeout = 200ms;
+  options.request_read_timeout = 200ms;
+  auto server = make_http_server(options);
+  server->start(echo());
+  RawSocket idle(server->port());
+  idle.send("GET /a HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_NE(idle.read_until("GET /a ").find("200 OK"), std::string::npos);
+  const auto start = std::chrono::steady_clock::now();
+  idle.read_to_close(3s);
+  EXPECT_TRUE(idle.closed_by_peer());
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 2s);
+  RawSocket slow(server->port());
+  slow.send("GET /a HTTP/1.1\r\nHost: x\r\n");  // headers never finished
+  EXPECT_EQ(slow.read_to_close(3s), "");
+  EXPECT_TRUE(slow.closed_by_peer());
+}
+
+TEST(HttpServerWire, StreamNoticesAClientThatHangsUpWithoutAWrite) {
+  auto server = make_http_server({});
+  std::atomic<bool> gone{false};
+  server->start([&](const HttpRequest&, HttpResponder r) { r.start_stream(200, {})->on_closed([&] { gone = true; }); });
+  {
+    RawSocket c(server->port());
+    c.send("GET /watch HTTP/1.1\r\nHost: x\r\n\r\n");
+    EXPECT_NE(c.read_until("\r\n\r\n").find("Transfer-Encoding: chunked"), std::string::npos);
+  }
+  const auto deadline = std::chrono::steady_clock::now() + 5s;
+  while (!gone && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(5ms);
+  EXPECT_TRUE(gone.load());
+}
+
+TEST(HttpServerWire, ConnectionStaysUsableAfterAStreamEnds) {
+  auto server = make_http_server({});
+  server->start([](const HttpRequest& req, HttpResponder r) {
+    if (req.path != "/watch") return r.respond(HttpResponse::text(200, "plain"));
+    auto s = r.start_stream(200, {});
+    s->write("line\n");
+    s->close();
+  });
+  RawSocket c(server->port());
+  c.send("GET /watch HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_NE(c.read_until("0\r\n\r\n").find("5\r\nline\n\r\n0\r\n\r\n"), std::string::npos);
+  c.send("GET /next HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+  EXPECT_NE(c.read_to_close().find("plain"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gangplank::net
