@@ -29,7 +29,7 @@ FilterVerdicts FilterNodes(const StateView& view, const PodInfo& pod, const engi
   const PodRole role = RoleOf(view, pod);
   const std::optional<Rejection> queue_limit = QueueLimit(view, role, request);
   auto reject = [&](std::string_view name, const Rejection& r) {
-    (r.resolvable ? out.failed : out.unresolvable).insert_or_assign(std::string(name), r.reason);
+    (r.resolvable ? out.failed : out.unresolvable).insert_or_assign(name, r.reason);
     out.kinds.push_back(r.kind);
   };
   const engine::Cluster& cluster = view.cluster();

@@ -23,12 +23,12 @@ void WriteFailedNodes(JsonWriter& w, std::string_view key, const std::optional<F
   w.Raw("{");  // Keeps the writer's comma state; the entries follow as raw text.
   std::string& out = w.Output();
   bool first = true;
-  for (const auto& [node, reason] : *map) {  // std::map: sorted as Go sorts.
+  for (const FailedNodesMap::Entry* entry : map->Sorted()) {  // Go writes map keys sorted.
     if (!first) out += ',';
     first = false;
-    AppendGoJsonString(out, node);
+    AppendGoJsonString(out, entry->first);
     out += ':';
-    AppendGoJsonString(out, reason);
+    AppendGoJsonString(out, entry->second);
   }
   out += '}';
 }
@@ -41,7 +41,7 @@ std::string EncodeFilterResult(const ExtenderFilterResult& r) {
   if (r.nodes) for (auto n : *r.nodes) estimate += n.size() + 1;
   if (r.node_names) estimate += r.node_names->size() * 24;
   for (const auto* map : {&r.failed_nodes, &r.failed_and_unresolvable_nodes}) {
-    if (*map) for (const auto& [node, reason] : **map) estimate += node.size() + reason.size() + 6;
+    if (*map) estimate += (*map)->encoded_size_hint();
   }
   out.reserve(estimate);
   JsonWriter w(out);

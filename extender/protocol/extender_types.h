@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "extender/protocol/failed_nodes.h"
 #include "extender/protocol/kube_objects.h"
 
 namespace gangplank::extender {
@@ -24,8 +25,10 @@ struct NodeItem {
 // Body of filter and prioritize. Exactly one of nodes / node_names is set by kube-scheduler.
 struct ExtenderArgs {
   PodInfo pod;
-  std::optional<std::vector<NodeItem>> nodes;        // Nodes.items, or nullopt for "Nodes": null.
-  std::optional<std::vector<std::string>> node_names;  // NodeNames, or nullopt for null.
+  std::optional<std::vector<NodeItem>> nodes;  // Nodes.items, or nullopt for "Nodes": null.
+  // NodeNames, or nullopt for null. Views into the RequestDecoder that decoded them, valid until it
+  // decodes again: thousands of names per call are not worth a copy each.
+  std::optional<std::vector<std::string_view>> node_names;
 
   // The candidate node names whichever mode the scheduler uses.
   std::vector<std::string_view> CandidateNames() const;
@@ -57,19 +60,20 @@ struct ExtenderBindingArgs {
   std::string node;
 };
 
-using FailedNodesMap = std::map<std::string, std::string>;
 
 struct ExtenderFilterResult {
   // Nodes as a NodeList of node objects (JSON text), or nullopt for null.
   std::optional<std::vector<std::string_view>> nodes;
-  std::optional<std::vector<std::string>> node_names;
+  std::optional<std::vector<std::string_view>> node_names;  // Views of the request's names.
   std::optional<FailedNodesMap> failed_nodes;
   std::optional<FailedNodesMap> failed_and_unresolvable_nodes;
   std::string error;
 };
 
+// The host is a view of the candidate name in the request: a reply is encoded while the request lives,
+// and copying hundreds of names per call would cost more than scoring them.
 struct HostPriority {
-  std::string host;
+  std::string_view host;
   std::int64_t score = 0;
 };
 

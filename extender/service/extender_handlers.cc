@@ -92,7 +92,8 @@ std::uint64_t ExtenderHandlers::PolicyEpoch(const StateView& view) {
 
 Reply ExtenderHandlers::Filter(std::string& body) {
   return Timed("filter", "ExtenderArgs", [&]() -> Reply {
-    const ExtenderArgs args = decoders_.Take()->DecodeExtenderArgs(body);
+    auto decoder = decoders_.Take();  // Held while the reply is built: args.node_names views its buffer.
+    const ExtenderArgs args = decoder->DecodeExtenderArgs(body);
     if (!IsInterested(args.pod, options_.managed_resources)) return {200, EncodeFilterResult(PassAll(args))};
     ExtenderFilterResult result;
     engine::PodRequest request;
@@ -129,11 +130,12 @@ Reply ExtenderHandlers::Filter(std::string& body) {
 
 Reply ExtenderHandlers::Prioritize(std::string& body) {
   return Timed("prioritize", "ExtenderArgs", [&]() -> Reply {
-    const ExtenderArgs args = decoders_.Take()->DecodeExtenderArgs(body);
+    auto decoder = decoders_.Take();  // Held while the reply is built: args.node_names views its buffer.
+    const ExtenderArgs args = decoder->DecodeExtenderArgs(body);
     const std::vector<std::string_view> names = args.CandidateNames();
     auto neutral = [&] {
       std::vector<HostPriority> zeros(names.size());
-      for (size_t i = 0; i < names.size(); ++i) zeros[i].host = std::string(names[i]);
+      for (size_t i = 0; i < names.size(); ++i) zeros[i].host = names[i];
       return zeros;
     };
     if (!IsInterested(args.pod, options_.managed_resources) || !state_.synced()) {

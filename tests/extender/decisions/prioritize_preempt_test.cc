@@ -21,7 +21,7 @@ std::map<std::string, std::int64_t> Scores(const ClusterState& state, const PodI
   auto p = engine::policies::MakePolicy(policy, {});
   std::map<std::string, std::int64_t> out;
   state.Read([&](const StateView& v) {
-    for (const auto& hp : PrioritizeNodes(v, pod, request, names, *p)) out[hp.host] = hp.score;
+    for (const auto& hp : PrioritizeNodes(v, pod, request, names, *p)) out[std::string(hp.host)] = hp.score;
   });
   return out;
 }

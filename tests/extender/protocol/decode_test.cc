@@ -46,7 +46,7 @@ TEST(DecodeExtenderArgs, NodeCacheCapableBodyAsKubeSchedulerSendsIt) {
   const ExtenderArgs args = decoder.DecodeExtenderArgs(body);
   EXPECT_FALSE(args.nodes.has_value());
   ASSERT_TRUE(args.node_names.has_value());
-  EXPECT_EQ(*args.node_names, (std::vector<std::string>{"n1", "n2", "n3"}));
+  EXPECT_EQ(*args.node_names, (std::vector<std::string_view>{"n1", "n2", "n3"}));
   EXPECT_EQ(args.CandidateNames(), (std::vector<std::string_view>{"n1", "n2", "n3"}));
   const PodInfo& pod = args.pod;
   EXPECT_EQ(pod.name, "train-0");
