@@ -53,7 +53,10 @@ bool Cluster::Eligible(NodeId node, const PodRequest& request) const {
 }
 
 bool Cluster::HasCapacity(NodeId node, const PodRequest& request) const {
-  const NodeState& st = states_.at(node);
+  return CapacityFits(states_.at(node), request);
+}
+
+bool CapacityFits(const NodeState& st, const PodRequest& request) {
   if (st.free.cpu_milli < request.host.cpu_milli || st.free.memory_mib < request.host.memory_mib) return false;
   if (!request.WantsGpu()) return true;
   if (request.IsSharing()) {

@@ -345,12 +345,12 @@ MetaVictims MetaVictimsOf(sj::value& v) {
   ForEachFieldOrNull(v, [&](std::string_view key, sj::value& value) {
     if (EqualsIgnoreCase(key, "Pods")) {
       ForEachElementOrNull(value, [&](sj::value& element) {
-        std::string uid;
+        std::string_view uid;
         ForEachFieldOrNull(element, [&](std::string_view mkey, sj::value& m) {
-          if (EqualsIgnoreCase(mkey, "UID")) uid = NullableString(m);
+          if (EqualsIgnoreCase(mkey, "UID")) uid = IsNull(m) ? std::string_view() : StringViewOf(m);
         });
         if (uid.empty()) throw DecodeError("UID", "missing");
-        victims.uids.push_back(std::move(uid));
+        victims.uids.push_back(uid);
       });
     } else if (EqualsIgnoreCase(key, "NumPDBViolations")) {
       victims.num_pdb_violations = IsNull(value) ? 0 : Int64Of(value);
@@ -430,7 +430,7 @@ ExtenderPreemptionArgs RequestDecoder::DecodePreemptionArgs(std::string& body) {
       if (IsNull(value)) return args.node_to_meta_victims.reset();
       auto& map = args.node_to_meta_victims.emplace();
       ForEachField(ObjectOf(value), [&](std::string_view node, sj::value& victims) {
-        map.insert_or_assign(map.end(), std::string(node), MetaVictimsOf(victims));  // Go sends keys sorted.
+        map.insert_or_assign(map.end(), node, MetaVictimsOf(victims));  // Go sends keys sorted.
       });
     }
   });
@@ -476,9 +476,9 @@ std::vector<std::string_view> ExtenderArgs::CandidateNames() const {
   return names;
 }
 
-std::map<std::string, MetaVictims> ExtenderPreemptionArgs::CandidateVictims() const {
+NodeVictimsMap ExtenderPreemptionArgs::CandidateVictims() const {
   if (node_to_meta_victims) return *node_to_meta_victims;
-  std::map<std::string, MetaVictims> out;
+  NodeVictimsMap out;
   if (!node_to_victims) return out;
   for (const auto& [node, victims] : *node_to_victims) {
     MetaVictims& meta = out[node];

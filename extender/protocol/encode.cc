@@ -1,6 +1,7 @@
 #include "extender/protocol/encode.h"
 
 #include <charconv>
+#include <cstring>
 
 #include "extender/protocol/json_writer.h"
 
@@ -75,8 +76,22 @@ std::string EncodeHostPriorityList(const std::vector<HostPriority>& list) {
   out.reserve(2 + list.size() * 40);
   out += '[';
   for (size_t i = 0; i < list.size(); ++i) {
+    const std::string_view host = list[i].host;
+    if (host.size() <= 128 && IsPlainJsonString(host)) {
+      // The common case in one append: node names need no escaping.
+      char entry[192];
+      char* p = entry;
+      auto put = [&p](std::string_view s) { std::memcpy(p, s.data(), s.size()), p += s.size(); };
+      put(i == 0 ? "{\"Host\":\"" : ",{\"Host\":\"");
+      put(host);
+      put("\",\"Score\":");
+      p = std::to_chars(p, entry + sizeof entry - 1, list[i].score).ptr;
+      *p++ = '}';
+      out.append(entry, static_cast<size_t>(p - entry));
+      continue;
+    }
     out += i == 0 ? "{\"Host\":" : ",{\"Host\":";
-    AppendGoJsonString(out, list[i].host);
+    AppendGoJsonString(out, host);
     out += ",\"Score\":";
     AppendInt(out, list[i].score);
     out += '}';

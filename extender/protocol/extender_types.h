@@ -34,10 +34,17 @@ struct ExtenderArgs {
   std::vector<std::string_view> CandidateNames() const;
 };
 
+// Preemption requests name hundreds of nodes with a few victims each. Node names and UIDs are views
+// of strings owned elsewhere: the RequestDecoder's buffer (valid until it decodes again), the decoded
+// request, or the cluster-state cache for gang mates the extender adds (valid while the state is
+// unchanged, so a reply holding them is encoded under the state's read lock).
 struct MetaVictims {
-  std::vector<std::string> uids;  // MetaPod.UID, in the scheduler's order (highest priority first).
+  std::vector<std::string_view> uids;  // MetaPod.UID, in the scheduler's order (highest priority first).
   std::int64_t num_pdb_violations = 0;
 };
+
+// Node name -> victims, sorted by name as Go writes map keys.
+using NodeVictimsMap = std::map<std::string_view, MetaVictims>;
 
 struct Victims {
   std::vector<PodInfo> pods;
@@ -47,10 +54,10 @@ struct Victims {
 struct ExtenderPreemptionArgs {
   PodInfo pod;
   std::optional<std::map<std::string, Victims>> node_to_victims;           // nodeCacheCapable=false.
-  std::optional<std::map<std::string, MetaVictims>> node_to_meta_victims;  // nodeCacheCapable=true.
+  std::optional<NodeVictimsMap> node_to_meta_victims;                    // nodeCacheCapable=true.
 
-  // Victim UIDs per node whichever mode the scheduler uses.
-  std::map<std::string, MetaVictims> CandidateVictims() const;
+  // Victim UIDs per node whichever mode the scheduler uses (views of this request's strings).
+  NodeVictimsMap CandidateVictims() const;
 };
 
 struct ExtenderBindingArgs {
@@ -81,7 +88,7 @@ inline constexpr std::int64_t kMinExtenderPriority = 0;
 inline constexpr std::int64_t kMaxExtenderPriority = 10;
 
 struct ExtenderPreemptionResult {
-  std::map<std::string, MetaVictims> node_to_meta_victims;
+  NodeVictimsMap node_to_meta_victims;
 };
 
 struct ExtenderBindingResult {

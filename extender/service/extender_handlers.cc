@@ -159,9 +159,10 @@ Reply ExtenderHandlers::Prioritize(std::string& body) {
 
 Reply ExtenderHandlers::Preempt(std::string& body) {
   return Timed("preempt", "ExtenderPreemptionArgs", [&]() -> Reply {
-    ExtenderPreemptionArgs args = decoders_.Take()->DecodePreemptionArgs(body);
+    auto decoder = decoders_.Take();  // Held while the reply is built: the args view its buffer.
+    ExtenderPreemptionArgs args = decoder->DecodePreemptionArgs(body);
     // The decoded map is moved, not copied: at 500 candidate nodes a copy costs as much as deciding.
-    std::map<std::string, MetaVictims> candidates =
+    NodeVictimsMap candidates =
         args.node_to_meta_victims ? std::move(*args.node_to_meta_victims) : args.CandidateVictims();
     if (!IsInterested(args.pod, options_.managed_resources) || !state_.synced()) {
       ExtenderPreemptionResult result;
@@ -176,11 +177,12 @@ Reply ExtenderHandlers::Preempt(std::string& body) {
       spdlog::warn(JsonFields("preempt: unusable pod", "error", PodError(args.pod, e)));
       return {200, EncodePreemptionResult({})};
     }
-    PreemptVerdicts v = state_.Read([&](const StateView& view) {
-      return SelectVictims(view, args.pod, request, std::move(candidates));
+    // Encoded under the read lock: the verdicts hold views of gang mates' UIDs in the state.
+    return state_.Read([&](const StateView& view) -> Reply {
+      PreemptVerdicts v = SelectVictims(view, args.pod, request, std::move(candidates));
+      metrics_.CountPreempt(v.result.node_to_meta_victims.size(), v.dropped.size());
+      return {200, EncodePreemptionResult(v.result)};
     });
-    metrics_.CountPreempt(v.result.node_to_meta_victims.size(), v.dropped.size());
-    return {200, EncodePreemptionResult(v.result)};
   });
 }
 
