@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "engine/short_string_equal.h"
+
 namespace gangplank::engine {
 
 Cluster::Cluster(std::vector<std::string> topology_keys) : topology_(std::move(topology_keys)) {}
@@ -36,7 +38,8 @@ bool Cluster::Eligible(NodeId node, const PodRequest& request) const {
   const NodeSpec& s = specs_.at(node);
   if (s.unschedulable) return false;
   if (request.WantsGpu() && !request.gpu_models.empty() &&
-      std::find(request.gpu_models.begin(), request.gpu_models.end(), s.gpu_model) == request.gpu_models.end()) {
+      std::none_of(request.gpu_models.begin(), request.gpu_models.end(),
+                   [&](const std::string& model) { return ShortStringEqual(model, s.gpu_model); })) {
     return false;
   }
   for (const auto& [key, value] : request.node_selector) {
@@ -53,7 +56,10 @@ bool Cluster::Eligible(NodeId node, const PodRequest& request) const {
 }
 
 bool Cluster::HasCapacity(NodeId node, const PodRequest& request) const {
-  const NodeState& st = states_.at(node);
+  return CapacityFits(states_.at(node), request);
+}
+
+bool CapacityFits(const NodeState& st, const PodRequest& request) {
   if (st.free.cpu_milli < request.host.cpu_milli || st.free.memory_mib < request.host.memory_mib) return false;
   if (!request.WantsGpu()) return true;
   if (request.IsSharing()) {

@@ -58,6 +58,10 @@ class Cluster {
   std::int64_t allocated_gpu_milli_ = 0;
 };
 
+// Whether a node in `state` has the free CPU, memory and GPU capacity for the request (what
+// Cluster::HasCapacity asks of a real node; also used on what-if copies of a node's state).
+bool CapacityFits(const NodeState& state, const PodRequest& request);
+
 // GPUs a pod would get on a node by the default rule: the lowest-indexed fully free GPUs for whole-GPU
 // pods, the fullest GPU that still fits for a sharing pod (best fit). Empty when none fit.
 std::vector<int> DefaultGpuChoice(const NodeState& state, const PodRequest& request);

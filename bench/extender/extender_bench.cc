@@ -7,9 +7,11 @@
 //    p50/p99 of wall time and of the thread's CPU time per call (the latter immune to other load).
 //  * Http/<verb>/<names>: concurrent keep-alive clients on loopback against the real server; the same
 //    load against a no-op handler on the same HTTP stack runs in the same iteration as the baseline.
-//    Reports calls/s, client-side p50/p99, server-side p99 (wall, and CPU of the handler's thread) and cost_ratio = process CPU per call of the
-//    verb / process CPU per call of the no-op (target <= 1.5); cost_ratio_same_reply compares with a
-//    handler that answers the verb's exact reply bytes without computing them.
+//    Reports calls/s, client-side p50/p99, server-side p99 (wall, and CPU of the handler's thread) and
+//    cost_ratio = process CPU per call of the verb / process CPU per call of the no-op (target <= 1.5);
+//    server_cost_ratio is the same without the load generator's CPU (the server's own share);
+//    cost_ratio_same_reply compares with a handler that answers the verb's exact reply bytes without
+//    computing them.
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
 #include <time.h>
@@ -148,7 +150,8 @@ double ProcessCpuSeconds() {
 
 struct LoadResult {
   double calls_per_s = 0;
-  double cpu_us_per_call = 0;  // Process CPU per call (server + client): the per-request cost.
+  double cpu_us_per_call = 0;         // Process CPU per call (server + client): the per-request cost.
+  double server_cpu_us_per_call = 0;  // The same without the load generator's threads: the server's share.
   double client_p50_us = 0;
   double client_p99_us = 0;
   double server_p99_us = 0;      // Wall time in the handler: includes waiting for a core under load.
@@ -176,18 +179,21 @@ LoadResult Load(const net::HttpHandler& inner, const std::string& path, const st
   auto server = net::make_http_server(options);
   server->start(timed);
   std::vector<std::vector<double>> client_us(static_cast<size_t>(clients));
+  std::vector<double> client_cpu_us(static_cast<size_t>(clients), 0);
   std::atomic<int> failures{0};
   const auto start = Clock::now();
   const double cpu_start = ProcessCpuSeconds();
   std::vector<std::thread> threads;
   for (int c = 0; c < clients; ++c) {
     threads.emplace_back([&, c] {
+      const double cpu0 = ThreadCpuMicros();
       testing::LoopbackClient client(server->port());
       for (int i = 0; i < calls; ++i) {
         const auto t0 = Clock::now();
         if (client.Post(path, body).status != 200) ++failures;
         client_us[static_cast<size_t>(c)].push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
       }
+      client_cpu_us[static_cast<size_t>(c)] = ThreadCpuMicros() - cpu0;
     });
   }
   for (auto& t : threads) t.join();
@@ -200,6 +206,9 @@ LoadResult Load(const net::HttpHandler& inner, const std::string& path, const st
   LoadResult r;
   r.calls_per_s = static_cast<double>(all.size()) / seconds;
   r.cpu_us_per_call = cpu_seconds * 1e6 / static_cast<double>(all.size());
+  double client_cpu = 0;
+  for (double us : client_cpu_us) client_cpu += us;
+  r.server_cpu_us_per_call = (cpu_seconds * 1e6 - client_cpu) / static_cast<double>(all.size());
   r.client_p50_us = Percentile(all, 0.5);
   r.client_p99_us = Percentile(all, 0.99);
   r.server_p99_us = Percentile(server_us, 0.99);
@@ -246,6 +255,9 @@ void BM_Http(benchmark::State& bench, ClusterState& state, std::string verb, int
     bench.counters["noop_calls_per_s"] = base.calls_per_s;
     bench.counters["noop_cpu_us_per_call"] = base.cpu_us_per_call;
     bench.counters["cost_ratio"] = real.cpu_us_per_call / base.cpu_us_per_call;
+    bench.counters["server_cpu_us_per_call"] = real.server_cpu_us_per_call;
+    bench.counters["noop_server_cpu_us_per_call"] = base.server_cpu_us_per_call;
+    bench.counters["server_cost_ratio"] = real.server_cpu_us_per_call / base.server_cpu_us_per_call;
   }
 }
 

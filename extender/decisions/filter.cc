@@ -28,9 +28,9 @@ FilterVerdicts FilterNodes(const StateView& view, const PodInfo& pod, const engi
   out.passed.reserve(candidates.size());
   const PodRole role = RoleOf(view, pod);
   const std::optional<Rejection> queue_limit = QueueLimit(view, role, request);
-  auto reject = [&](std::string_view name, const Rejection& r) {
-    (r.resolvable ? out.failed : out.unresolvable).insert_or_assign(std::string(name), r.reason);
+  auto reject = [&](std::string_view name, Rejection r) {
     out.kinds.push_back(r.kind);
+    (r.resolvable ? out.failed : out.unresolvable).insert_or_assign(name, std::move(r.reason));
   };
   const engine::Cluster& cluster = view.cluster();
   const std::vector<engine::NodeId> ids = view.FindNodes(candidates);

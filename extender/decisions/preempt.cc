@@ -10,13 +10,16 @@ namespace {
 
 // A victim set: the scheduler's handful of pods plus gang mates, so a linear search beats a hash set.
 // Each victim's cache record is looked up once and carried along (every check below reads it).
+// One Candidate is reused for every node of a call, so its buffers are allocated once per call.
 struct Candidate {
-  std::vector<std::string> uids;
+  std::vector<std::string_view> uids;
   std::vector<const PodRecord*> records;  // Parallel to uids; nullptr for pods the cache does not know.
+  engine::NodeState after;                // The node with the victims gone (see FitsWithout).
 
-  void Add(std::string uid, const PodRecord* record) {
+  void Clear() { uids.clear(), records.clear(); }
+  void Add(std::string_view uid, const PodRecord* record) {
     if (std::find(uids.begin(), uids.end(), uid) != uids.end()) return;
-    uids.push_back(std::move(uid));
+    uids.push_back(uid);
     records.push_back(record);
   }
 };
@@ -68,11 +71,11 @@ std::string CheckGuarantees(const StateView& view, const PodRole& preemptor, con
 }
 
 // Whether the pod fits the node once the victims are gone: their allocations are handed back on a
-// copy of the node's free capacity, then the engine's own fit rules (CPU, memory, DefaultGpuChoice)
-// decide.
-bool FitsWithout(const StateView& view, engine::NodeId node, const engine::PodRequest& request, const Candidate& c) {
+// copy of the node's free capacity, then the engine's own capacity rule decides.
+bool FitsWithout(const StateView& view, engine::NodeId node, const engine::PodRequest& request, Candidate& c) {
   if (!view.cluster().Eligible(node, request)) return false;
-  engine::NodeState state = view.cluster().state(node);
+  engine::NodeState& state = c.after;
+  state = view.cluster().state(node);  // Reuses the buffer: no allocation after the first node.
   for (const PodRecord* pod : c.records) {
     if (pod == nullptr || !pod->allocation || pod->allocation->node != node) continue;
     const engine::Allocation& a = *pod->allocation;
@@ -80,47 +83,37 @@ bool FitsWithout(const StateView& view, engine::NodeId node, const engine::PodRe
     state.free.memory_mib += a.host.memory_mib;
     for (int g : a.gpus) state.gpu_free[static_cast<size_t>(g)] += a.milli_per_gpu;
   }
-  if (state.free.cpu_milli < request.host.cpu_milli || state.free.memory_mib < request.host.memory_mib) return false;
-  return !request.WantsGpu() || !engine::DefaultGpuChoice(state, request).empty();
-}
-
-// Candidates arrive sorted by node name, so the refusal is appended at the map's end.
-void Drop(PreemptVerdicts& out, const std::string& node, std::string why) {
-  out.dropped.insert_or_assign(out.dropped.end(), node, std::move(why));
+  return engine::CapacityFits(state, request);
 }
 
 }  // namespace
 
 PreemptVerdicts SelectVictims(const StateView& view, const PodInfo& pod, const engine::PodRequest& request,
-                              std::map<std::string, MetaVictims> candidates) {
+                              NodeVictimsMap candidates) {
   PreemptVerdicts out;
   const PodRole role = RoleOf(view, pod);
   Candidate c;
   for (auto& [node_name, victims] : candidates) {
     if (victims.uids.empty()) {
-      Drop(out, node_name, "no victims proposed");
+      out.dropped.insert_or_assign(node_name, "no victims proposed");
       continue;
     }
     if (!role.planned_node.empty() && node_name != role.planned_node) {
-      Drop(out, node_name, "pod is planned for node " + role.planned_node);
+      out.dropped.insert_or_assign(node_name, "pod is planned for node " + role.planned_node);
       continue;
     }
     const engine::NodeId node = view.FindNode(node_name);
     if (node == engine::kNoNode) {
-      Drop(out, node_name, "node is not in gangplank's cache");
+      out.dropped.insert_or_assign(node_name, "node is not in gangplank's cache");
       continue;
     }
-    c.uids.clear();  // Reused across nodes: its buffers are allocated once per call, not per node.
-    c.records.clear();
-    for (auto& uid : victims.uids) {
-      const PodRecord* record = view.FindPod(uid);
-      c.Add(std::move(uid), record);
-    }
+    c.Clear();
+    for (std::string_view uid : victims.uids) c.Add(uid, view.FindPod(uid));
     std::string why = CompleteGangs(view, node, c);
     if (why.empty()) why = CheckGuarantees(view, role, request, c);
     if (why.empty() && !FitsWithout(view, node, request, c)) why = "evicting these victims does not make room for the pod";
     if (!why.empty()) {
-      Drop(out, node_name, std::move(why));
+      out.dropped.insert_or_assign(node_name, std::move(why));
       continue;
     }
     // Highest priority first, as kube-scheduler orders victims; unknown pods keep their place.
@@ -129,15 +122,15 @@ PreemptVerdicts SelectVictims(const StateView& view, const PodInfo& pod, const e
       for (size_t i = 0; i < order.size(); ++i) order[i] = i;
       auto priority = [&](size_t i) { return c.records[i] ? c.records[i]->priority : 0; };
       std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return priority(a) > priority(b); });
-      std::vector<std::string> sorted;
+      std::vector<std::string_view> sorted;
       sorted.reserve(order.size());
-      for (size_t i : order) sorted.push_back(std::move(c.uids[i]));
+      for (size_t i : order) sorted.push_back(c.uids[i]);
       c.uids = std::move(sorted);
     }
     // Candidates come sorted by node name, so each kept node is appended at the end of the map.
     MetaVictims& kept = out.result.node_to_meta_victims.emplace_hint(out.result.node_to_meta_victims.end(),
                                                                      node_name, MetaVictims{})->second;
-    kept.uids.assign(std::make_move_iterator(c.uids.begin()), std::make_move_iterator(c.uids.end()));
+    kept.uids = c.uids;
     kept.num_pdb_violations = victims.num_pdb_violations;
   }
   return out;

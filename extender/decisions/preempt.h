@@ -4,7 +4,6 @@
 // pod in the engine's books. Victims are answered by UID, highest priority first.
 #pragma once
 
-#include <map>
 #include <string>
 
 #include "engine/request.h"
@@ -14,11 +13,12 @@
 namespace gangplank::extender {
 
 struct PreemptVerdicts {
+  // Holds views of the candidates' strings and of the state's (gang mates): encode it while both live.
   ExtenderPreemptionResult result;
-  std::map<std::string, std::string> dropped;  // Node -> why its victim set was refused.
+  FailedNodesMap dropped;  // Node -> why its victim set was refused.
 };
 
 PreemptVerdicts SelectVictims(const StateView& view, const PodInfo& pod, const engine::PodRequest& request,
-                              std::map<std::string, MetaVictims> candidates);
+                              NodeVictimsMap candidates);
 
 }  // namespace gangplank::extender

@@ -1,6 +1,8 @@
 #include "extender/decisions/reasons.h"
 
 #include <algorithm>
+#include <charconv>
+#include <initializer_list>
 
 #include "extender/protocol/conventions.h"
 
@@ -13,8 +15,29 @@ std::string Join(const std::vector<std::string>& items, std::string_view sep) {
   return out;
 }
 
+// A number as text on the stack, for Cat.
+class Num {
+ public:
+  explicit Num(std::int64_t n) : size_(static_cast<size_t>(std::to_chars(buf_, buf_ + sizeof buf_, n).ptr - buf_)) {}
+  operator std::string_view() const { return {buf_, size_}; }
+
+ private:
+  char buf_[24];
+  size_t size_;
+};
+
+// The pieces joined with one allocation: the common reasons are built for hundreds of nodes per call.
+std::string Cat(std::initializer_list<std::string_view> parts) {
+  size_t size = 0;
+  for (std::string_view p : parts) size += p.size();
+  std::string out;
+  out.reserve(size);
+  for (std::string_view p : parts) out.append(p);
+  return out;
+}
+
 std::string Plural(std::int64_t n, std::string_view one, std::string_view many) {
-  return std::to_string(n) + " " + std::string(n == 1 ? one : many);
+  return Cat({Num(n), " ", n == 1 ? one : many});
 }
 
 std::optional<Rejection> ExplainIneligible(const engine::NodeSpec& spec, const engine::PodRequest& r) {
@@ -66,8 +89,11 @@ Rejection ExplainGpus(const StateView& view, engine::NodeId node, const engine::
   }
   const int free = st.FullyFreeGpus();
   const int reserved = view.ReservedWholeGpus(node);
-  std::string reason = "needs " + Plural(r.gpu_count, "free GPU", "free GPUs") + ", node has " + std::to_string(free);
-  if (reserved > 0) reason += " (" + std::to_string(reserved) + " more reserved for planned pods)";
+  std::string reason =
+      reserved > 0 ? Cat({"needs ", Num(r.gpu_count), r.gpu_count == 1 ? " free GPU" : " free GPUs", ", node has ",
+                          Num(free), " (", Num(reserved), " more reserved for planned pods)"})
+                   : Cat({"needs ", Num(r.gpu_count), r.gpu_count == 1 ? " free GPU" : " free GPUs", ", node has ",
+                          Num(free)});
   // Evicting bound pods can free everything but what planned pods hold.
   const bool resolvable = spec.gpu_count - reserved >= r.gpu_count;
   return Rejection{reserved > 0 && !resolvable ? "gpu_reserved" : "gpu_free", std::move(reason), resolvable};
@@ -100,16 +126,18 @@ Rejection ExplainNoFit(const StateView& view, engine::NodeId node, const engine:
       return Rejection{"cpu", "needs " + FormatCpu(r.host.cpu_milli) + " CPU, node has " +
                                   FormatCpu(spec.capacity.cpu_milli) + " allocatable in total", false};
     }
-    return Rejection{"cpu", "needs " + FormatCpu(r.host.cpu_milli) + " CPU, node has " + FormatCpu(st.free.cpu_milli) +
-                                " free", true};
+    return Rejection{"cpu", Cat({"needs ", FormatCpu(r.host.cpu_milli), " CPU, node has ", FormatCpu(st.free.cpu_milli),
+                                 " free"}),
+                     true};
   }
   if (st.free.memory_mib < r.host.memory_mib) {
     if (spec.capacity.memory_mib < r.host.memory_mib) {
       return Rejection{"memory", "needs " + FormatMemory(r.host.memory_mib) + " memory, node has " +
                                      FormatMemory(spec.capacity.memory_mib) + " allocatable in total", false};
     }
-    return Rejection{"memory", "needs " + FormatMemory(r.host.memory_mib) + " memory, node has " +
-                                   FormatMemory(st.free.memory_mib) + " free", true};
+    return Rejection{"memory", Cat({"needs ", FormatMemory(r.host.memory_mib), " memory, node has ",
+                                    FormatMemory(st.free.memory_mib), " free"}),
+                     true};
   }
   if (r.WantsGpu()) return ExplainGpus(view, node, spec, st, r);
   return Rejection{"other", "does not fit (engine)", true};

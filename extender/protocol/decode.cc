@@ -83,11 +83,14 @@ sj::array ArrayOf(sj::value& v) {
   return Take(v.get_array());
 }
 
-std::string StringOf(sj::value& v) {
+// A string as a view into the parser's buffer: valid until the parser parses again.
+std::string_view StringViewOf(sj::value& v) {
   const auto t = TypeOf(v);
   if (t != sj::json_type::string) WrongType("a string", t);
-  return std::string(Take(v.get_string()));
+  return Take(v.get_string());
 }
+
+std::string StringOf(sj::value& v) { return std::string(StringViewOf(v)); }
 
 // A string, with null read as "" (Go leaves the field empty).
 std::string NullableString(sj::value& v) { return IsNull(v) ? std::string() : StringOf(v); }
@@ -330,9 +333,10 @@ std::vector<NodeItem> NodeListOf(sj::value& v, sj::parser& item_parser, const ch
   return items;
 }
 
-std::vector<std::string> StringArrayOf(sj::value& v) {
-  std::vector<std::string> out;
-  ForEachElementOrNull(v, [&](sj::value& element) { out.push_back(StringOf(element)); });
+// Views into the parser's string buffer (see ExtenderArgs::node_names): no copy per name.
+std::vector<std::string_view> StringViewArrayOf(sj::value& v) {
+  std::vector<std::string_view> out;
+  ForEachElementOrNull(v, [&](sj::value& element) { out.push_back(StringViewOf(element)); });
   return out;
 }
 
@@ -341,12 +345,12 @@ MetaVictims MetaVictimsOf(sj::value& v) {
   ForEachFieldOrNull(v, [&](std::string_view key, sj::value& value) {
     if (EqualsIgnoreCase(key, "Pods")) {
       ForEachElementOrNull(value, [&](sj::value& element) {
-        std::string uid;
+        std::string_view uid;
         ForEachFieldOrNull(element, [&](std::string_view mkey, sj::value& m) {
-          if (EqualsIgnoreCase(mkey, "UID")) uid = NullableString(m);
+          if (EqualsIgnoreCase(mkey, "UID")) uid = IsNull(m) ? std::string_view() : StringViewOf(m);
         });
         if (uid.empty()) throw DecodeError("UID", "missing");
-        victims.uids.push_back(std::move(uid));
+        victims.uids.push_back(uid);
       });
     } else if (EqualsIgnoreCase(key, "NumPDBViolations")) {
       victims.num_pdb_violations = IsNull(value) ? 0 : Int64Of(value);
@@ -401,7 +405,7 @@ ExtenderArgs RequestDecoder::DecodeExtenderArgs(std::string& body) {
       else args.nodes = NodeListOf(value, parsers_->item, body.data() + body.size());
     } else if (EqualsIgnoreCase(key, "NodeNames")) {
       if (IsNull(value)) args.node_names.reset();
-      else args.node_names = StringArrayOf(value);
+      else args.node_names = StringViewArrayOf(value);
     }
   });
   if (!has_pod) throw DecodeError("Pod", "missing");
@@ -426,7 +430,7 @@ ExtenderPreemptionArgs RequestDecoder::DecodePreemptionArgs(std::string& body) {
       if (IsNull(value)) return args.node_to_meta_victims.reset();
       auto& map = args.node_to_meta_victims.emplace();
       ForEachField(ObjectOf(value), [&](std::string_view node, sj::value& victims) {
-        map.insert_or_assign(map.end(), std::string(node), MetaVictimsOf(victims));  // Go sends keys sorted.
+        map.insert_or_assign(map.end(), node, MetaVictimsOf(victims));  // Go sends keys sorted.
       });
     }
   });
@@ -464,8 +468,7 @@ NodeInfo RequestDecoder::DecodeNode(std::string& json) {
 std::vector<std::string_view> ExtenderArgs::CandidateNames() const {
   std::vector<std::string_view> names;
   if (node_names) {
-    names.reserve(node_names->size());
-    for (const auto& n : *node_names) names.push_back(n);
+    names = *node_names;
   } else if (nodes) {
     names.reserve(nodes->size());
     for (const auto& n : *nodes) names.push_back(n.name);
@@ -473,9 +476,9 @@ std::vector<std::string_view> ExtenderArgs::CandidateNames() const {
   return names;
 }
 
-std::map<std::string, MetaVictims> ExtenderPreemptionArgs::CandidateVictims() const {
+NodeVictimsMap ExtenderPreemptionArgs::CandidateVictims() const {
   if (node_to_meta_victims) return *node_to_meta_victims;
-  std::map<std::string, MetaVictims> out;
+  NodeVictimsMap out;
   if (!node_to_victims) return out;
   for (const auto& [node, victims] : *node_to_victims) {
     MetaVictims& meta = out[node];

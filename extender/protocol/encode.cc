@@ -1,6 +1,7 @@
 #include "extender/protocol/encode.h"
 
 #include <charconv>
+#include <cstring>
 
 #include "extender/protocol/json_writer.h"
 
@@ -14,6 +15,45 @@ void AppendInt(std::string& out, std::int64_t value) {
   out.append(buf, std::to_chars(buf, buf + sizeof buf, value).ptr);
 }
 
+// Writes many small pieces into `out` through a raw pointer: room is made once for the whole list
+// (an upper bound) and the string is trimmed at the end, instead of a capacity check per piece.
+class BulkAppender {
+ public:
+  BulkAppender(std::string& out, size_t max_bytes) : out_(out), start_(out.size()) {
+    out_.resize(start_ + max_bytes);
+    p_ = out_.data() + start_;
+  }
+  ~BulkAppender() { out_.resize(static_cast<size_t>(p_ - out_.data())); }
+  BulkAppender(const BulkAppender&) = delete;
+  BulkAppender& operator=(const BulkAppender&) = delete;
+
+  void Put(std::string_view s) {
+    std::memcpy(p_, s.data(), s.size());
+    p_ += s.size();
+  }
+  void Put(char c) { *p_++ = c; }
+  // A string that IsPlainJsonString: quoted, nothing to escape.
+  void PutPlainString(std::string_view s) {
+    *p_++ = '"';
+    Put(s);
+    *p_++ = '"';
+  }
+  void PutInt(std::int64_t value) { p_ = std::to_chars(p_, p_ + 20, value).ptr; }
+
+ private:
+  std::string& out_;
+  size_t start_;
+  char* p_;
+};
+
+template <typename Range, typename Get>
+bool AllPlain(const Range& range, Get get) {
+  for (const auto& item : range) {
+    if (!IsPlainJsonString(get(item))) return false;
+  }
+  return true;
+}
+
 void WriteFailedNodes(JsonWriter& w, std::string_view key, const std::optional<FailedNodesMap>& map) {
   w.Key(key);
   if (!map) {
@@ -23,12 +63,12 @@ void WriteFailedNodes(JsonWriter& w, std::string_view key, const std::optional<F
   w.Raw("{");  // Keeps the writer's comma state; the entries follow as raw text.
   std::string& out = w.Output();
   bool first = true;
-  for (const auto& [node, reason] : *map) {  // std::map: sorted as Go sorts.
+  for (const FailedNodesMap::Entry* entry : map->Sorted()) {  // Go writes map keys sorted.
     if (!first) out += ',';
     first = false;
-    AppendGoJsonString(out, node);
+    AppendGoJsonString(out, entry->first);
     out += ':';
-    AppendGoJsonString(out, reason);
+    AppendGoJsonString(out, entry->second);
   }
   out += '}';
 }
@@ -41,7 +81,7 @@ std::string EncodeFilterResult(const ExtenderFilterResult& r) {
   if (r.nodes) for (auto n : *r.nodes) estimate += n.size() + 1;
   if (r.node_names) estimate += r.node_names->size() * 24;
   for (const auto* map : {&r.failed_nodes, &r.failed_and_unresolvable_nodes}) {
-    if (*map) for (const auto& [node, reason] : **map) estimate += node.size() + reason.size() + 6;
+    if (*map) estimate += (*map)->encoded_size_hint();
   }
   out.reserve(estimate);
   JsonWriter w(out);
@@ -56,7 +96,17 @@ std::string EncodeFilterResult(const ExtenderFilterResult& r) {
     w.Null();
   }
   w.Key("NodeNames");
-  if (r.node_names) {
+  if (r.node_names && AllPlain(*r.node_names, [](std::string_view n) { return n; })) {
+    w.Raw("[");  // The names follow directly: hundreds per reply.
+    size_t bytes = 1;
+    for (std::string_view name : *r.node_names) bytes += name.size() + 3;
+    BulkAppender a(w.Output(), bytes);
+    for (size_t i = 0; i < r.node_names->size(); ++i) {
+      if (i > 0) a.Put(',');
+      a.PutPlainString((*r.node_names)[i]);
+    }
+    a.Put(']');
+  } else if (r.node_names) {
     w.BeginArray();
     for (const auto& name : *r.node_names) w.String(name);
     w.EndArray();
@@ -72,7 +122,24 @@ std::string EncodeFilterResult(const ExtenderFilterResult& r) {
 
 std::string EncodeHostPriorityList(const std::vector<HostPriority>& list) {
   std::string out;
-  out.reserve(2 + list.size() * 40);
+  if (AllPlain(list, [](const HostPriority& h) { return h.host; })) {
+    // The common case: node names need no escaping, so entries are written straight into place.
+    size_t bytes = 2;
+    for (const HostPriority& h : list) bytes += h.host.size() + 42;  // Punctuation and a 20-digit score.
+    {
+      BulkAppender a(out, bytes);
+      a.Put('[');
+      for (size_t i = 0; i < list.size(); ++i) {
+        a.Put(i == 0 ? std::string_view("{\"Host\":") : std::string_view(",{\"Host\":"));
+        a.PutPlainString(list[i].host);
+        a.Put(",\"Score\":");
+        a.PutInt(list[i].score);
+        a.Put('}');
+      }
+      a.Put(']');
+    }  // Trimmed to what was written.
+    return out;
+  }
   out += '[';
   for (size_t i = 0; i < list.size(); ++i) {
     out += i == 0 ? "{\"Host\":" : ",{\"Host\":";

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "extender/protocol/failed_nodes.h"
 #include "extender/protocol/kube_objects.h"
 
 namespace gangplank::extender {
@@ -24,17 +25,26 @@ struct NodeItem {
 // Body of filter and prioritize. Exactly one of nodes / node_names is set by kube-scheduler.
 struct ExtenderArgs {
   PodInfo pod;
-  std::optional<std::vector<NodeItem>> nodes;        // Nodes.items, or nullopt for "Nodes": null.
-  std::optional<std::vector<std::string>> node_names;  // NodeNames, or nullopt for null.
+  std::optional<std::vector<NodeItem>> nodes;  // Nodes.items, or nullopt for "Nodes": null.
+  // NodeNames, or nullopt for null. Views into the RequestDecoder that decoded them, valid until it
+  // decodes again: thousands of names per call are not worth a copy each.
+  std::optional<std::vector<std::string_view>> node_names;
 
   // The candidate node names whichever mode the scheduler uses.
   std::vector<std::string_view> CandidateNames() const;
 };
 
+// Preemption requests name hundreds of nodes with a few victims each. Node names and UIDs are views
+// of strings owned elsewhere: the RequestDecoder's buffer (valid until it decodes again), the decoded
+// request, or the cluster-state cache for gang mates the extender adds (valid while the state is
+// unchanged, so a reply holding them is encoded under the state's read lock).
 struct MetaVictims {
-  std::vector<std::string> uids;  // MetaPod.UID, in the scheduler's order (highest priority first).
+  std::vector<std::string_view> uids;  // MetaPod.UID, in the scheduler's order (highest priority first).
   std::int64_t num_pdb_violations = 0;
 };
+
+// Node name -> victims, sorted by name as Go writes map keys.
+using NodeVictimsMap = std::map<std::string_view, MetaVictims>;
 
 struct Victims {
   std::vector<PodInfo> pods;
@@ -44,10 +54,10 @@ struct Victims {
 struct ExtenderPreemptionArgs {
   PodInfo pod;
   std::optional<std::map<std::string, Victims>> node_to_victims;           // nodeCacheCapable=false.
-  std::optional<std::map<std::string, MetaVictims>> node_to_meta_victims;  // nodeCacheCapable=true.
+  std::optional<NodeVictimsMap> node_to_meta_victims;                    // nodeCacheCapable=true.
 
-  // Victim UIDs per node whichever mode the scheduler uses.
-  std::map<std::string, MetaVictims> CandidateVictims() const;
+  // Victim UIDs per node whichever mode the scheduler uses (views of this request's strings).
+  NodeVictimsMap CandidateVictims() const;
 };
 
 struct ExtenderBindingArgs {
@@ -57,19 +67,20 @@ struct ExtenderBindingArgs {
   std::string node;
 };
 
-using FailedNodesMap = std::map<std::string, std::string>;
 
 struct ExtenderFilterResult {
   // Nodes as a NodeList of node objects (JSON text), or nullopt for null.
   std::optional<std::vector<std::string_view>> nodes;
-  std::optional<std::vector<std::string>> node_names;
+  std::optional<std::vector<std::string_view>> node_names;  // Views of the request's names.
   std::optional<FailedNodesMap> failed_nodes;
   std::optional<FailedNodesMap> failed_and_unresolvable_nodes;
   std::string error;
 };
 
+// The host is a view of the candidate name in the request: a reply is encoded while the request lives,
+// and copying hundreds of names per call would cost more than scoring them.
 struct HostPriority {
-  std::string host;
+  std::string_view host;
   std::int64_t score = 0;
 };
 
@@ -77,7 +88,7 @@ inline constexpr std::int64_t kMinExtenderPriority = 0;
 inline constexpr std::int64_t kMaxExtenderPriority = 10;
 
 struct ExtenderPreemptionResult {
-  std::map<std::string, MetaVictims> node_to_meta_victims;
+  NodeVictimsMap node_to_meta_victims;
 };
 
 struct ExtenderBindingResult {

@@ -92,7 +92,8 @@ std::uint64_t ExtenderHandlers::PolicyEpoch(const StateView& view) {
 
 Reply ExtenderHandlers::Filter(std::string& body) {
   return Timed("filter", "ExtenderArgs", [&]() -> Reply {
-    const ExtenderArgs args = decoders_.Take()->DecodeExtenderArgs(body);
+    auto decoder = decoders_.Take();  // Held while the reply is built: args.node_names views its buffer.
+    const ExtenderArgs args = decoder->DecodeExtenderArgs(body);
     if (!IsInterested(args.pod, options_.managed_resources)) return {200, EncodeFilterResult(PassAll(args))};
     ExtenderFilterResult result;
     engine::PodRequest request;
@@ -129,11 +130,12 @@ Reply ExtenderHandlers::Filter(std::string& body) {
 
 Reply ExtenderHandlers::Prioritize(std::string& body) {
   return Timed("prioritize", "ExtenderArgs", [&]() -> Reply {
-    const ExtenderArgs args = decoders_.Take()->DecodeExtenderArgs(body);
+    auto decoder = decoders_.Take();  // Held while the reply is built: args.node_names views its buffer.
+    const ExtenderArgs args = decoder->DecodeExtenderArgs(body);
     const std::vector<std::string_view> names = args.CandidateNames();
     auto neutral = [&] {
       std::vector<HostPriority> zeros(names.size());
-      for (size_t i = 0; i < names.size(); ++i) zeros[i].host = std::string(names[i]);
+      for (size_t i = 0; i < names.size(); ++i) zeros[i].host = names[i];
       return zeros;
     };
     if (!IsInterested(args.pod, options_.managed_resources) || !state_.synced()) {
@@ -157,9 +159,10 @@ Reply ExtenderHandlers::Prioritize(std::string& body) {
 
 Reply ExtenderHandlers::Preempt(std::string& body) {
   return Timed("preempt", "ExtenderPreemptionArgs", [&]() -> Reply {
-    ExtenderPreemptionArgs args = decoders_.Take()->DecodePreemptionArgs(body);
+    auto decoder = decoders_.Take();  // Held while the reply is built: the args view its buffer.
+    ExtenderPreemptionArgs args = decoder->DecodePreemptionArgs(body);
     // The decoded map is moved, not copied: at 500 candidate nodes a copy costs as much as deciding.
-    std::map<std::string, MetaVictims> candidates =
+    NodeVictimsMap candidates =
         args.node_to_meta_victims ? std::move(*args.node_to_meta_victims) : args.CandidateVictims();
     if (!IsInterested(args.pod, options_.managed_resources) || !state_.synced()) {
       ExtenderPreemptionResult result;
@@ -174,11 +177,12 @@ Reply ExtenderHandlers::Preempt(std::string& body) {
       spdlog::warn(JsonFields("preempt: unusable pod", "error", PodError(args.pod, e)));
       return {200, EncodePreemptionResult({})};
     }
-    PreemptVerdicts v = state_.Read([&](const StateView& view) {
-      return SelectVictims(view, args.pod, request, std::move(candidates));
+    // Encoded under the read lock: the verdicts hold views of gang mates' UIDs in the state.
+    return state_.Read([&](const StateView& view) -> Reply {
+      PreemptVerdicts v = SelectVictims(view, args.pod, request, std::move(candidates));
+      metrics_.CountPreempt(v.result.node_to_meta_victims.size(), v.dropped.size());
+      return {200, EncodePreemptionResult(v.result)};
     });
-    metrics_.CountPreempt(v.result.node_to_meta_victims.size(), v.dropped.size());
-    return {200, EncodePreemptionResult(v.result)};
   });
 }
 

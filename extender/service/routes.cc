@@ -13,7 +13,7 @@ std::string VerbPath(const std::string& prefix, const std::string& verb) {
   return p + "/" + verb;
 }
 
-net::HttpResponse JsonReply(const Reply& reply) { return net::HttpResponse::json(reply.status, reply.body); }
+net::HttpResponse JsonReply(Reply reply) { return net::HttpResponse::json(reply.status, std::move(reply.body)); }
 
 }  // namespace
 

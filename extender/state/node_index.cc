@@ -1,5 +1,7 @@
 #include "extender/state/node_index.h"
 
+#include "engine/short_string_equal.h"
+
 namespace gangplank::extender {
 
 void NodeIndex::Insert(const engine::Cluster& cluster, engine::NodeId id) {
@@ -17,7 +19,7 @@ engine::NodeId NodeIndex::Find(const engine::Cluster& cluster, std::string_view 
   const std::uint64_t h = Hash(name);
   const size_t mask = slots_.size() - 1;
   for (size_t i = h & mask; slots_[i].id != engine::kNoNode; i = (i + 1) & mask) {
-    if (slots_[i].hash == h && cluster.spec(slots_[i].id).name == name) return slots_[i].id;
+    if (slots_[i].hash == h && engine::ShortStringEqual(cluster.spec(slots_[i].id).name, name)) return slots_[i].id;
   }
   return engine::kNoNode;
 }
@@ -44,7 +46,7 @@ std::vector<engine::NodeId> NodeIndex::FindMany(const engine::Cluster& cluster,
     }
     const std::uint64_t h = hashes[i];
     for (size_t k = h & mask; slots_[k].id != engine::kNoNode; k = (k + 1) & mask) {
-      if (slots_[k].hash == h && cluster.spec(slots_[k].id).name == names[i]) {
+      if (slots_[k].hash == h && engine::ShortStringEqual(cluster.spec(slots_[k].id).name, names[i])) {
         ids[i] = slots_[k].id;
         break;
       }

@@ -21,7 +21,7 @@ std::map<std::string, std::int64_t> Scores(const ClusterState& state, const PodI
   auto p = engine::policies::MakePolicy(policy, {});
   std::map<std::string, std::int64_t> out;
   state.Read([&](const StateView& v) {
-    for (const auto& hp : PrioritizeNodes(v, pod, request, names, *p)) out[hp.host] = hp.score;
+    for (const auto& hp : PrioritizeNodes(v, pod, request, names, *p)) out[std::string(hp.host)] = hp.score;
   });
   return out;
 }
@@ -63,7 +63,7 @@ TEST(Prioritize, GangMembersPreferTheRackOfTheirGang) {
   EXPECT_GT(s.at("r2-a"), s.at("far"));
 }
 
-PreemptVerdicts Preempt(const ClusterState& state, const PodInfo& pod, std::map<std::string, MetaVictims> candidates) {
+PreemptVerdicts Preempt(const ClusterState& state, const PodInfo& pod, NodeVictimsMap candidates) {
   const engine::PodRequest request = ToPodRequest(pod);
   return state.Read([&](const StateView& v) { return SelectVictims(v, pod, request, candidates); });
 }
@@ -74,8 +74,8 @@ TEST(Preempt, GangMembersOnTheSameNodeAreAddedHighestPriorityFirst) {
   state.UpsertPod(GpuPod("g-0", {.node = "n1", .gang = "g", .gpus = 4, .priority = 5}));
   state.UpsertPod(GpuPod("g-1", {.node = "n1", .gang = "g", .gpus = 4, .priority = 7}));
   const PreemptVerdicts v = Preempt(state, GpuPod("urgent", {.gpus = 4, .priority = 100}), {{"n1", {{"uid-g-0"}, 1}}});
-  ASSERT_EQ(v.result.node_to_meta_victims.count("n1"), 1u) << v.dropped.begin()->second;
-  EXPECT_EQ(v.result.node_to_meta_victims.at("n1").uids, (std::vector<std::string>{"uid-g-1", "uid-g-0"}));
+  ASSERT_EQ(v.result.node_to_meta_victims.count("n1"), 1u) ;
+  EXPECT_EQ(v.result.node_to_meta_victims.at("n1").uids, (std::vector<std::string_view>{"uid-g-1", "uid-g-0"}));
   EXPECT_EQ(v.result.node_to_meta_victims.at("n1").num_pdb_violations, 1);
 }
 
@@ -102,7 +102,7 @@ TEST(Preempt, VictimSetThatTakesAQueueBelowItsGuaranteeIsDropped) {
       Preempt(state, GpuPod("urgent", {.queue = "team-a", .gpus = 8}), {{"n1", {{"uid-b0"}, 0}}, {"n2", {{"uid-c0"}, 0}}});
   EXPECT_EQ(v.dropped.at("n1"), "would take queue team-b below its guarantee of 8 GPUs (to 0)");
   ASSERT_EQ(v.result.node_to_meta_victims.size(), 1u);
-  EXPECT_EQ(v.result.node_to_meta_victims.at("n2").uids, (std::vector<std::string>{"uid-c0"}));
+  EXPECT_EQ(v.result.node_to_meta_victims.at("n2").uids, (std::vector<std::string_view>{"uid-c0"}));
 }
 
 TEST(Preempt, VictimsThatDoNotMakeRoomAreDropped) {

@@ -46,7 +46,7 @@ TEST(DecodeExtenderArgs, NodeCacheCapableBodyAsKubeSchedulerSendsIt) {
   const ExtenderArgs args = decoder.DecodeExtenderArgs(body);
   EXPECT_FALSE(args.nodes.has_value());
   ASSERT_TRUE(args.node_names.has_value());
-  EXPECT_EQ(*args.node_names, (std::vector<std::string>{"n1", "n2", "n3"}));
+  EXPECT_EQ(*args.node_names, (std::vector<std::string_view>{"n1", "n2", "n3"}));
   EXPECT_EQ(args.CandidateNames(), (std::vector<std::string_view>{"n1", "n2", "n3"}));
   const PodInfo& pod = args.pod;
   EXPECT_EQ(pod.name, "train-0");
@@ -146,9 +146,9 @@ TEST(DecodePreemptionArgs, MetaVictimsWhenNodeCacheCapable) {
   const ExtenderPreemptionArgs args = decoder.DecodePreemptionArgs(body);
   EXPECT_FALSE(args.node_to_victims.has_value());
   ASSERT_TRUE(args.node_to_meta_victims.has_value());
-  EXPECT_EQ(args.node_to_meta_victims->at("n1").uids, (std::vector<std::string>{"u1", "u2"}));
+  EXPECT_EQ(args.node_to_meta_victims->at("n1").uids, (std::vector<std::string_view>{"u1", "u2"}));
   EXPECT_EQ(args.node_to_meta_victims->at("n1").num_pdb_violations, 2);
-  EXPECT_EQ(args.CandidateVictims().at("n2").uids, (std::vector<std::string>{"u3"}));
+  EXPECT_EQ(args.CandidateVictims().at("n2").uids, (std::vector<std::string_view>{"u3"}));
 }
 
 TEST(DecodePreemptionArgs, FullVictimPodsOtherwise) {
@@ -162,7 +162,7 @@ TEST(DecodePreemptionArgs, FullVictimPodsOtherwise) {
   EXPECT_FALSE(args.node_to_meta_victims.has_value());
   ASSERT_TRUE(args.node_to_victims.has_value());
   EXPECT_EQ(args.node_to_victims->at("n1").pods.at(0).node_name, "n1");
-  EXPECT_EQ(args.CandidateVictims().at("n1").uids, (std::vector<std::string>{"victim-uid"}));
+  EXPECT_EQ(args.CandidateVictims().at("n1").uids, (std::vector<std::string_view>{"victim-uid"}));
 }
 
 TEST(DecodePreemptionArgs, VictimWithoutUidIsAnError) {

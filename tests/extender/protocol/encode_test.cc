@@ -11,7 +11,7 @@ namespace {
 
 TEST(EncodeFilterResult, NodeCacheCapableReplyHasGoFieldsAndNulls) {
   ExtenderFilterResult r;
-  r.node_names = std::vector<std::string>{"n1", "n3"};
+  r.node_names = std::vector<std::string_view>{"n1", "n3"};
   r.failed_nodes = FailedNodesMap{{"n2", "needs 4 free GPUs, node has 3"}};
   r.failed_and_unresolvable_nodes = FailedNodesMap{{"n4", "node is cordoned (unschedulable)"}};
   EXPECT_EQ(EncodeFilterResult(r),
@@ -67,7 +67,7 @@ TEST(EncodeDirectPaths, SeveralEntriesWithEscapesAreGoBytes) {
             R"js({"NodeNameToMetaVictims":{"n\u00261":{"Pods":[{"UID":"u1"},{"UID":"u\u003c2"}],"NumPDBViolations":0},)js"
             R"js("n2":{"Pods":[],"NumPDBViolations":3}}})js");
   ExtenderFilterResult f;
-  f.node_names = std::vector<std::string>{"ok"};
+  f.node_names = std::vector<std::string_view>{"ok"};
   f.failed_nodes = FailedNodesMap{{"x", "needs <4> GPUs"}, {"y", "z"}};
   f.failed_and_unresolvable_nodes = FailedNodesMap{};
   EXPECT_EQ(EncodeFilterResult(f),
