@@ -30,10 +30,10 @@ std::string TlsStamp(const ServiceConfig& c) {
   return stamp;
 }
 
-net::HttpServerOptions ServerOptions(const ServiceConfig& c, std::uint16_t port) {
+net::HttpServerOptions ServerOptions(const ServiceConfig& c) {
   net::HttpServerOptions o;
   o.host = c.listen_address;
-  o.port = port;
+  o.port = c.port;
   o.max_request_body_bytes = c.max_body_bytes;
   if (!c.tls_cert_file.empty() || !c.tls_key_file.empty()) o.tls = net::HttpTlsFiles{c.tls_cert_file, c.tls_key_file};
   return o;
@@ -60,9 +60,8 @@ int Run(const ServiceConfig& config) {
   spdlog::warn(JsonFields("built without the kube component: the cache stays empty and /readyz never passes"));
 #endif
 
-  auto server = net::make_http_server(ServerOptions(config, config.port));
+  auto server = net::make_http_server(ServerOptions(config));
   server->start(router);
-  const std::uint16_t port = server->port();
   spdlog::info(JsonFields("serving", "url", server->base_url(), "filter", config.routes.filter_verb,
                           "prioritize", config.routes.prioritize_verb, "preempt", config.routes.preempt_verb));
 
@@ -83,17 +82,13 @@ int Run(const ServiceConfig& config) {
         spdlog::warn(JsonFields("new TLS files not usable yet; keeping the current certificate", "error", why));
         continue;
       }
-      // The server reads cert and key at start, so a renewed pair means a restart on the same port;
-      // in-flight requests finish first (stop() waits for them).
+      // New connections get the new pair; open ones finish with the old (no restart, no refused
+      // connections while the certificate rotates).
       stamp = now;
-      spdlog::info(JsonFields("TLS certificate or key changed; reloading"));
-      server->stop();
-      try {
-        server = net::make_http_server(ServerOptions(config, port));
-        server->start(router);
-      } catch (const std::exception& e) {
-        spdlog::error(JsonFields("cannot restart with the new certificate", "error", e.what()));
-        return 1;
+      if (std::string error = server->reload_tls(); !error.empty()) {
+        spdlog::error(JsonFields("cannot load the new certificate; keeping the current one", "error", error));
+      } else {
+        spdlog::info(JsonFields("TLS certificate or key changed; new connections use it"));
       }
     }
   }
