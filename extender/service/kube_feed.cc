@@ -189,6 +189,8 @@ void KubeFeed::Start() {
   });
 }
 
+std::shared_ptr<kube::RestClient> KubeFeed::client() const { return impl_->client; }
+
 void KubeFeed::Stop() {
   Impl& d = *impl_;
   {

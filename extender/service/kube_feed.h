@@ -10,6 +10,10 @@
 
 #include "extender/state/cluster_state.h"
 
+namespace gangplank::kube {
+class RestClient;
+}
+
 namespace gangplank::extender {
 
 struct KubeFeedOptions {
@@ -28,6 +32,8 @@ class KubeFeed {
   // informers; returns at once. A watcher marks the state synced when the informers have listed.
   void Start();
   void Stop();
+  // The API client the informers use (null before Start()): also for the bind verb's Bindings.
+  std::shared_ptr<kube::RestClient> client() const;
 
  private:
   struct Impl;

@@ -4,10 +4,13 @@
 
 #include <csignal>
 #include <filesystem>
+#include <memory>
 #include <system_error>
 
+#include "extender/service/bind_verb.h"
 #include "extender/service/json_log.h"
 #if GANGPLANK_EXTENDER_WITH_KUBE
+#include "extender/service/kube_binder.h"
 #include "extender/service/kube_feed.h"
 #endif
 #include "extender/service/routes.h"
@@ -51,19 +54,29 @@ int Run(const ServiceConfig& config) {
   state.SetQueues(config.queues);
   ExtenderMetrics metrics;
   ExtenderHandlers handlers(state, metrics, config.handlers);
-  const net::HttpHandler router = MakeRouter(handlers, state, metrics, config.routes);
 
+  // Both outlive the server (declared before it). The binder goes first: its destructor answers the
+  // bindings still queued, through the BindVerb.
+  std::unique_ptr<BindVerb> bind;
+  std::unique_ptr<PodBinder> binder;
 #if GANGPLANK_EXTENDER_WITH_KUBE
   KubeFeed feed(state, KubeFeedOptions{config.kubeconfig, config.queues});
   feed.Start();
+  if (!config.routes.bind_verb.empty()) {
+    binder = std::make_unique<KubeBinder>(feed.client());
+    bind = std::make_unique<BindVerb>(state, *binder, metrics);
+  }
 #else
   spdlog::warn(JsonFields("built without the kube component: the cache stays empty and /readyz never passes"));
+  if (!config.routes.bind_verb.empty()) throw std::runtime_error("--bind-verb needs a build with the kube component");
 #endif
+  const net::HttpHandler router = MakeRouter(handlers, state, metrics, config.routes, bind.get());
 
   auto server = net::make_http_server(ServerOptions(config));
   server->start(router);
   spdlog::info(JsonFields("serving", "url", server->base_url(), "filter", config.routes.filter_verb,
-                          "prioritize", config.routes.prioritize_verb, "preempt", config.routes.preempt_verb));
+                          "prioritize", config.routes.prioritize_verb, "preempt", config.routes.preempt_verb, "bind",
+                          config.routes.bind_verb));
 
   const bool tls = !config.tls_cert_file.empty();
   std::string stamp = tls ? TlsStamp(config) : "";

@@ -18,11 +18,12 @@ net::HttpResponse JsonReply(Reply reply) { return net::HttpResponse::json(reply.
 }  // namespace
 
 net::HttpHandler MakeRouter(ExtenderHandlers& handlers, const ClusterState& state, ExtenderMetrics& metrics,
-                            const RouteConfig& config) {
+                            const RouteConfig& config, BindVerb* bind) {
   const std::string filter = VerbPath(config.prefix, config.filter_verb);
   const std::string prioritize = VerbPath(config.prefix, config.prioritize_verb);
   const std::string preempt = VerbPath(config.prefix, config.preempt_verb);
-  return net::make_sync_handler([&handlers, &state, &metrics, filter, prioritize, preempt](
+  const std::string bind_path = bind != nullptr ? VerbPath(config.prefix, config.bind_verb) : std::string();
+  net::HttpHandler routes = net::make_sync_handler([&handlers, &state, &metrics, filter, prioritize, preempt](
                                     const net::HttpRequest& request) -> net::HttpResponse {
     const std::string& path = request.path;
     const bool is_verb = !path.empty() && (path == filter || path == prioritize || path == preempt);
@@ -50,6 +51,17 @@ net::HttpHandler MakeRouter(ExtenderHandlers& handlers, const ClusterState& stat
     }
     return net::HttpResponse::json(404, EncodeErrorBody("no route for " + request.method + " " + path));
   });
+  if (bind_path.empty()) return routes;
+  // Binding waits on the API server, so it answers later, from the binder's thread.
+  return [bind, bind_path, routes = std::move(routes)](const net::HttpRequest& request, net::HttpResponder responder) {
+    if (request.path != bind_path) return routes(request, std::move(responder));
+    if (request.method != "POST") {
+      responder.respond(net::HttpResponse::json(405, EncodeErrorBody("extender verbs take POST, not " + request.method))
+                            .set_header("Allow", "POST"));
+      return;
+    }
+    bind->Handle(request, std::move(responder));
+  };
 }
 
 }  // namespace gangplank::extender

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "extender/service/bind_verb.h"
 #include "extender/service/extender_handlers.h"
 #include "extender/service/extender_metrics.h"
 #include "extender/state/cluster_state.h"
@@ -18,10 +19,13 @@ struct RouteConfig {
   std::string filter_verb = "filter";
   std::string prioritize_verb = "prioritize";
   std::string preempt_verb = "preempt";
+  // Off by default: kube-scheduler's own binder binds unless its config names a bindVerb.
+  std::string bind_verb = "";
 };
 
-// The handler to start the server with. All referenced objects must outlive the server.
+// The handler to start the server with. All referenced objects must outlive the server. `bind` serves
+// config.bind_verb; without it that route answers 404.
 net::HttpHandler MakeRouter(ExtenderHandlers& handlers, const ClusterState& state, ExtenderMetrics& metrics,
-                            const RouteConfig& config);
+                            const RouteConfig& config, BindVerb* bind = nullptr);
 
 }  // namespace gangplank::extender

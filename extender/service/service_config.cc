@@ -63,6 +63,8 @@ void AddServiceFlags(CLI::App& app, ServiceConfig& c) {
   Flag(app, "filter-verb", c.routes.filter_verb, "filterVerb (empty disables)");
   Flag(app, "prioritize-verb", c.routes.prioritize_verb, "prioritizeVerb (empty disables)");
   Flag(app, "preempt-verb", c.routes.preempt_verb, "preemptVerb (empty disables)");
+  Flag(app, "bind-verb", c.routes.bind_verb,
+       "bindVerb: bind pods through the extender so the cache holds them at once (empty: kube-scheduler binds)");
   Flag(app, "managed-resource", c.handlers.managed_resources,
        "kube-scheduler managedResources name (repeat); pods using none pass through untouched")
       ->delimiter(',');

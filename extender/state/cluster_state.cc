@@ -196,6 +196,19 @@ void ClusterState::DeletePod(std::string_view uid) {
   view_.pods_.erase(it);
 }
 
+bool ClusterState::AssumeBound(std::string_view uid, std::string_view node) {
+  WriteLock lock(*this);
+  auto it = view_.pods_.find(uid);
+  if (it == view_.pods_.end()) return false;
+  PodRecord& pod = it->second;
+  if (!pod.node.empty()) return pod.node == node;
+  if (pod.terminal) return false;
+  Unaccount(pod);
+  pod.node = std::string(node);
+  Account(pod);
+  return true;
+}
+
 void ClusterState::SetQueues(std::vector<QueueConfig> queues) {
   WriteLock lock(*this);
   view_.queues_.clear();

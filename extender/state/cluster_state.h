@@ -28,6 +28,11 @@ class ClusterState {
   // its problem recorded (StateView::unaccounted_count), so one bad pod never blocks the cache.
   void UpsertPod(const PodInfo& pod);
   void DeletePod(std::string_view uid);
+  // Records that a pod was just bound to `node` (the extender's bind verb created the Binding), before
+  // the pod informer reports it: later filter calls must not hand out the capacity it now holds. True
+  // when the pod is now held on `node` (also when it already was); false for an unknown, finished or
+  // elsewhere-bound pod. The informer's update for the binding then finds nothing to change.
+  bool AssumeBound(std::string_view uid, std::string_view node);
   void SetQueues(std::vector<QueueConfig> queues);
   // A namespace's gangplank.io/queue label ("" when it has none, or the namespace was deleted): the
   // queue of its pods that carry no queue label themselves. Pods already cached move to it.

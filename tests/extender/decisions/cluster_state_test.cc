@@ -49,6 +49,37 @@ TEST(ClusterState, PlannedPodThatGetsBoundKeepsOneAllocation) {
   EXPECT_EQ(FreeGpus(state, "n1"), 8);
 }
 
+TEST(ClusterState, AssumedBindingHoldsCapacityUntilTheInformerConfirmsIt) {
+  ClusterState state;
+  state.UpsertNode(GpuNode("n1", 8));
+  state.UpsertPod(GpuPod("shared", {.gpu_milli = 600}));  // Pending: holds nothing yet.
+  EXPECT_TRUE(state.AssumeBound("uid-shared", "n1"));
+  const auto free_milli = [&] {
+    return state.Read([](const StateView& v) { return v.cluster().state(v.FindNode("n1")).TotalFreeGpuMilli(); });
+  };
+  EXPECT_EQ(free_milli(), 7400);  // Held at once, before any informer event.
+  EXPECT_EQ(FreeGpus(state, "n1"), 7);
+  // The informer then reports the binding: nothing is charged twice.
+  state.UpsertPod(GpuPod("shared", {.node = "n1", .gpu_milli = 600}));
+  EXPECT_EQ(free_milli(), 7400);
+  state.Read([](const StateView& v) { EXPECT_EQ(v.PodsOn(v.FindNode("n1")).size(), 1u); });
+  EXPECT_TRUE(state.AssumeBound("uid-shared", "n1"));  // Already there: still true, still one charge.
+  EXPECT_EQ(free_milli(), 7400);
+}
+
+TEST(ClusterState, AssumeRefusesUnknownFinishedAndElsewhereBoundPods) {
+  ClusterState state;
+  state.UpsertNode(GpuNode("n1", 8));
+  state.UpsertNode(GpuNode("n2", 8));
+  state.UpsertPod(GpuPod("done", {.gpus = 1, .phase = "Succeeded"}));
+  state.UpsertPod(GpuPod("there", {.node = "n2", .gpus = 2}));
+  EXPECT_FALSE(state.AssumeBound("uid-ghost", "n1"));
+  EXPECT_FALSE(state.AssumeBound("uid-done", "n1"));
+  EXPECT_FALSE(state.AssumeBound("uid-there", "n1"));
+  EXPECT_EQ(FreeGpus(state, "n1"), 8);
+  EXPECT_EQ(FreeGpus(state, "n2"), 6);
+}
+
 TEST(ClusterState, PodsSeenBeforeTheirNodeAreAccountedWhenItArrives) {
   ClusterState state;
   state.UpsertPod(GpuPod("early", {.node = "late-node", .gpus = 2}));

@@ -1,7 +1,8 @@
 // End to end: nodes, pods and a GPUPool live in the API-server double; the extender's cache is fed by
 // real informers (KubeFeed); a driver plays kube-scheduler exactly — filter, then prioritize with the
 // extender's scores multiplied by weight × 10, pick the best, POST pods/binding — and the test checks
-// that pods land where the admission plan and the engine say.
+// that pods land where the admission plan and the engine say. With the bind verb the driver hands the
+// binding to the extender instead, as kube-scheduler does when its config names a bindVerb.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -12,6 +13,8 @@
 #include "apiserver-double/api_server_double.h"
 #include "engine/policies/registry.h"
 #include "extender/protocol/convert.h"
+#include "extender/service/bind_verb.h"
+#include "extender/service/kube_binder.h"
 #include "extender/service/kube_feed.h"
 #include "extender/service/routes.h"
 #include "tests/extender/support/loopback_client.h"
@@ -71,13 +74,17 @@ class EndToEnd : public ::testing::Test {
     feed_ = std::make_unique<KubeFeed>(state_, KubeFeedOptions{kubeconfig_.string(), {}});
     feed_->Start();
     handlers_ = std::make_unique<ExtenderHandlers>(state_, metrics_, HandlerOptions{{}, "bestfit", 1000});
+    binder_ = std::make_unique<KubeBinder>(feed_->client());
+    bind_ = std::make_unique<BindVerb>(state_, *binder_, metrics_);
     server_ = net::make_http_server({});
-    server_->start(MakeRouter(*handlers_, state_, metrics_, RouteConfig{"/gangplank", "filter", "prioritize", "preempt"}));
+    server_->start(MakeRouter(*handlers_, state_, metrics_,
+                              RouteConfig{"/gangplank", "filter", "prioritize", "preempt", "bind"}, bind_.get()));
     ASSERT_TRUE(WaitFor([&] { return state_.synced() && HasQueueLimit(); })) << "cache never synced";
   }
 
   void TearDown() override {
     if (server_) server_->stop();
+    binder_.reset();
     if (feed_) feed_->Stop();
     std::filesystem::remove(kubeconfig_);
   }
@@ -100,8 +107,18 @@ class EndToEnd : public ::testing::Test {
     Json filter_reply;
   };
 
-  // kube-scheduler's part: filter → prioritize (score × weight × 10) → highest total → pods/binding.
-  Outcome Schedule(const std::string& name) {
+  int FreeGpus(const std::string& node) {
+    return state_.Read([&](const StateView& v) { return v.cluster().state(v.FindNode(node)).FullyFreeGpus(); });
+  }
+
+  bool Cached(const std::string& name) {
+    const std::string uid = (*api_.get("pods", "ml", name))["metadata"]["uid"];
+    return state_.Read([&](const StateView& v) { return v.FindPod(uid) != nullptr; });
+  }
+
+  // kube-scheduler's part: filter → prioritize (score × weight × 10) → highest total → pods/binding,
+  // or the extender's bind verb when `through_extender`.
+  Outcome Schedule(const std::string& name, bool through_extender = false) {
     Json pod = *api_.get("pods", "ml", name);
     Json args{{"Pod", pod}, {"Nodes", nullptr}, {"NodeNames", {"gpu-0", "gpu-1", "gpu-2", "gpu-3"}}};
     testing::LoopbackClient extender(server_->port());
@@ -121,6 +138,21 @@ class EndToEnd : public ::testing::Test {
         if (total > best_total) best_total = total, best = hp["Host"];
       }
     }
+    const std::string uid = pod["metadata"]["uid"];
+    if (through_extender) {
+      Json args{{"PodName", name}, {"PodNamespace", "ml"}, {"PodUID", uid}, {"Node", best}};
+      auto bound = extender.Post("/gangplank/bind", args.dump());
+      EXPECT_EQ(bound.status, 200) << bound.body;
+      EXPECT_EQ(bound.body, R"({"Error":""})");
+      // The extender recorded the binding before answering: no waiting for the informer here.
+      EXPECT_TRUE(state_.Read([&](const StateView& v) {
+        const PodRecord* p = v.FindPod(uid);
+        return p != nullptr && p->node == best && p->allocation.has_value();
+      })) << name << " is not held on " << best << " in the cache right after bind answered";
+      EXPECT_EQ((*api_.get("pods", "ml", name))["spec"]["nodeName"], best);
+      out.node = best;
+      return out;
+    }
     Json binding{{"apiVersion", "v1"},
                  {"kind", "Binding"},
                  {"metadata", {{"name", name}, {"namespace", "ml"}, {"uid", pod["metadata"]["uid"]}}},
@@ -128,7 +160,6 @@ class EndToEnd : public ::testing::Test {
     testing::LoopbackClient apiserver(api_.port());
     auto bound = apiserver.Post("/api/v1/namespaces/ml/pods/" + name + "/binding", binding.dump());
     EXPECT_EQ(bound.status, 201) << bound.body;
-    const std::string uid = pod["metadata"]["uid"];
     EXPECT_TRUE(WaitFor([&] {
       return state_.Read([&](const StateView& v) {
         const PodRecord* p = v.FindPod(uid);
@@ -169,6 +200,8 @@ class EndToEnd : public ::testing::Test {
   ExtenderMetrics metrics_;
   std::unique_ptr<KubeFeed> feed_;
   std::unique_ptr<ExtenderHandlers> handlers_;
+  std::unique_ptr<KubeBinder> binder_;
+  std::unique_ptr<BindVerb> bind_;
   std::unique_ptr<net::HttpServer> server_;
 };
 
@@ -219,6 +252,53 @@ TEST_F(EndToEnd, UnlabelledPodsUseTheirNamespacesQueue) {
   EXPECT_TRUE(over.node.empty());
   EXPECT_EQ(over.filter_reply["FailedAndUnresolvableNodes"]["gpu-3"],
             "queue team-a at its limit of 10 GPUs (uses 15, pod needs 1)");
+}
+
+TEST_F(EndToEnd, BindVerbBindsThroughTheApiServerAndTheCacheHoldsThePodAtOnce) {
+  api_.put(PodObject("via-bind-a", 6));
+  api_.put(PodObject("via-bind-b", 6));
+  ASSERT_TRUE(WaitFor([&] { return Cached("via-bind-a") && Cached("via-bind-b"); }));
+  // Cut the pod informer off, so only the bind verb can tell the cache about these bindings.
+  apiserver_double::FaultRule cut;
+  cut.status = 503;
+  cut.count = 1000000;
+  cut.path_contains = "pods";
+  cut.method = "GET";
+  api_.fail_next(cut);
+  api_.drop_watches();
+  const std::string first = Schedule("via-bind-a", true).node;
+  ASSERT_FALSE(first.empty());
+  // The second pod is filtered next: the first one's GPUs must already be taken in the cache.
+  const std::string second = Schedule("via-bind-b", true).node;
+  EXPECT_NE(second, first) << "both 6-GPU pods were put on the same 8-GPU node";
+  // Once the informer is back it reports both bindings, and nothing is charged twice.
+  api_.clear_faults();
+  api_.put(PodObject("marker", 0));
+  ASSERT_TRUE(WaitFor([&] { return Cached("marker"); })) << "the pod informer never recovered";
+  EXPECT_EQ(FreeGpus(first), 2);
+  EXPECT_EQ(FreeGpus(second), 2);
+}
+
+TEST_F(EndToEnd, BindVerbReportsWhatWentWrongAndLeavesTheCacheAlone) {
+  const std::string uid = (*api_.get("pods", "ml", "running"))["metadata"]["uid"];
+  testing::LoopbackClient extender(server_->port());
+  // Already bound to gpu-0 by the API server's books: a binding elsewhere is refused (409).
+  Json args{{"PodName", "running"}, {"PodNamespace", "ml"}, {"PodUID", uid}, {"Node", "gpu-1"}};
+  auto refused = extender.Post("/gangplank/bind", args.dump());
+  EXPECT_EQ(refused.status, 200);
+  const Json reply = Json::parse(refused.body);
+  EXPECT_NE(reply["Error"].get<std::string>().find("cannot be bound to gpu-1"), std::string::npos) << refused.body;
+  EXPECT_TRUE(state_.Read([&](const StateView& v) { return v.FindPod(uid)->node == "gpu-0"; }));
+  // A pod that does not exist.
+  args = Json{{"PodName", "ghost"}, {"PodNamespace", "ml"}, {"PodUID", "no-such-uid"}, {"Node", "gpu-1"}};
+  auto gone = extender.Post("/gangplank/bind", args.dump());
+  EXPECT_EQ(gone.status, 200);
+  EXPECT_NE(Json::parse(gone.body)["Error"].get<std::string>(), "") << gone.body;
+  // Not ExtenderBindingArgs at all, and the wrong method.
+  auto bad = extender.Post("/gangplank/bind", R"({"PodName":"running"})");
+  EXPECT_EQ(bad.status, 400);
+  EXPECT_NE(bad.body.find("Node: missing"), std::string::npos) << bad.body;
+  EXPECT_EQ(extender.Get("/gangplank/bind").status, 405);
 }
 
 }  // namespace

@@ -27,7 +27,7 @@ TEST(ServiceConfig, FlagsAndEnvironmentFillEverySetting) {
   ServiceConfig c;
   AddServiceFlags(app, c);
   const char* argv[] = {"x", "--port", "9999", "--path-prefix", "/gp", "--topology-keys", "zone,rack",
-                        "--queue", "a:1:2", "--queue", "b:0", "--policy", "bestfit"};
+                        "--queue", "a:1:2", "--queue", "b:0", "--policy", "bestfit", "--bind-verb", "bind"};
   app.parse(static_cast<int>(std::size(argv)), const_cast<char**>(argv));
   ::unsetenv("GANGPLANK_EXTENDER_MAX_BODY_BYTES");
   ::unsetenv("GANGPLANK_EXTENDER_MANAGED_RESOURCE");
@@ -39,6 +39,8 @@ TEST(ServiceConfig, FlagsAndEnvironmentFillEverySetting) {
   ASSERT_EQ(c.queues.size(), 2u);
   EXPECT_EQ(c.queues[1].name, "b");
   EXPECT_EQ(c.handlers.policy, "bestfit");
+  EXPECT_EQ(c.routes.bind_verb, "bind");
+  EXPECT_EQ(ServiceConfig{}.routes.bind_verb, "");  // kube-scheduler binds unless told otherwise.
   CLI::App bad;
   ServiceConfig d;
   AddServiceFlags(bad, d);

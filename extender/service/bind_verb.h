@@ -1,0 +1,32 @@
+// The bind verb (kube-scheduler's bindVerb): kube-scheduler hands the binding of its chosen node to the
+// extender, which creates the Binding (PodBinder) and, once the API server accepted it, records the pod
+// as bound in the cache at once (ClusterState::AssumeBound). Without this the cache learns of the
+// binding only from the pod informer, and a filter call in between could give the same GPU share to
+// another pod. The reply is ExtenderBindingResult: 200 with Error "" or the reason it failed.
+#pragma once
+
+#include <string>
+
+#include "extender/service/extender_metrics.h"
+#include "extender/service/pod_binder.h"
+#include "extender/state/cluster_state.h"
+#include "net/http_server.h"
+
+namespace gangplank::extender {
+
+class BindVerb {
+ public:
+  BindVerb(ClusterState& state, PodBinder& binder, ExtenderMetrics& metrics)
+      : state_(state), binder_(binder), metrics_(metrics) {}
+
+  // Answers through `responder`, later and from the binder's thread once the API server has answered;
+  // a body that is not ExtenderBindingArgs is answered 400 at once.
+  void Handle(const net::HttpRequest& request, net::HttpResponder responder);
+
+ private:
+  ClusterState& state_;
+  PodBinder& binder_;
+  ExtenderMetrics& metrics_;
+};
+
+}  // namespace gangplank::extender
