@@ -52,20 +52,24 @@ HttpResponse& HttpResponse::set_header(std::string name, std::string value) {
   return *this;
 }
 
-HttpResponse HttpResponse::text(int status, std::string body) {
+namespace {
+
+HttpResponse WithContentType(int status, std::string body, const char* content_type) {
   HttpResponse r;
   r.status = status;
   r.body = std::move(body);
-  r.headers.emplace_back("Content-Type", "text/plain; charset=utf-8");
+  r.headers.emplace_back("Content-Type", content_type);
   return r;
 }
 
+}  // namespace
+
+HttpResponse HttpResponse::text(int status, std::string body) {
+  return WithContentType(status, std::move(body), "text/plain; charset=utf-8");
+}
+
 HttpResponse HttpResponse::json(int status, std::string body) {
-  HttpResponse r;
-  r.status = status;
-  r.body = std::move(body);
-  r.headers.emplace_back("Content-Type", "application/json");
-  return r;
+  return WithContentType(status, std::move(body), "application/json");
 }
 
 HttpHandler make_sync_handler(HttpSyncHandler handler) {

@@ -13,7 +13,6 @@
 //    cost_ratio_same_reply compares with a handler that answers the verb's exact reply bytes without
 //    computing them.
 #include <benchmark/benchmark.h>
-#include <sys/resource.h>
 #include <time.h>
 
 #include <algorithm>
@@ -24,6 +23,7 @@
 #include <mutex>
 #include <thread>
 
+#include "bench/process_cpu.h"
 #include "extender/service/routes.h"
 #include "tests/extender/support/go_fixtures.h"
 #include "tests/extender/support/loopback_client.h"
@@ -139,14 +139,7 @@ void BM_Handler(benchmark::State& bench, ClusterState& state, std::string verb, 
   bench.counters["cpu_p99_us"] = Percentile(cpu_micros, 0.99);
 }
 
-// CPU time (user + system) of the whole process so far: server and client threads alike. Unlike wall
-// time it does not grow when other processes on the machine take the cores.
-double ProcessCpuSeconds() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6; };
-  return seconds(u.ru_utime) + seconds(u.ru_stime);
-}
+using gangplank::bench::ProcessCpuSeconds;
 
 struct LoadResult {
   double calls_per_s = 0;

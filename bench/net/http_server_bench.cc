@@ -6,7 +6,6 @@
 #include <benchmark/benchmark.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -17,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench/process_cpu.h"
 #include "net/http_server.h"
 
 namespace {
@@ -26,12 +26,7 @@ using namespace gangplank;
 constexpr int kClients = 4;
 constexpr int kCallsPerClient = 2000;
 
-double ProcessCpuSeconds() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6; };
-  return seconds(u.ru_utime) + seconds(u.ru_stime);
-}
+using gangplank::bench::ProcessCpuSeconds;
 
 // Blocking keep-alive client that understands exactly the replies this benchmark's server sends
 // (Content-Length framing).

@@ -1,5 +1,7 @@
 #include "tests/apiserver-double/http_server/raw_socket.h"
 
+#include "tests/apiserver-double/support/raw_http.h"
+
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -13,21 +15,7 @@
 
 namespace gangplank::net::testing {
 
-RawSocket::RawSocket(uint16_t port) {
-  fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
-  if (fd_ < 0) throw std::runtime_error("raw socket: socket() failed");
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(port);
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (::connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
-    const std::string why = std::strerror(errno);
-    ::close(fd_);
-    throw std::runtime_error("raw socket: cannot connect to port " + std::to_string(port) + ": " + why);
-  }
-  int one = 1;
-  ::setsockopt(fd_, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-}
+RawSocket::RawSocket(uint16_t port) : fd_(apiserver_double::testing::connect_loopback(port)) {}
 
 RawSocket::~RawSocket() { ::close(fd_); }
 

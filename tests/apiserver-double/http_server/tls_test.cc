@@ -14,6 +14,7 @@
 #include <fstream>
 
 #include "net/http_server.h"
+#include "tests/apiserver-double/support/raw_http.h"
 #include "tests/apiserver-double/support/subprocess.h"
 
 namespace gangplank::net {
@@ -48,13 +49,10 @@ std::string temp_path(const std::string& name) {
 // Serial number of the certificate the server presents to a new connection (-1 if the handshake
 // fails). `max_version` caps the client's TLS version (0 = no cap).
 long presented_serial(uint16_t port, int max_version = 0) {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(port);
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
-    ::close(fd);
+  int fd = -1;
+  try {
+    fd = apiserver_double::testing::connect_loopback(port);
+  } catch (const std::runtime_error&) {
     return -1;
   }
   SSL_CTX* ctx = SSL_CTX_new(TLS_client_method());

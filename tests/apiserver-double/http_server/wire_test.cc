@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -47,23 +48,31 @@ TEST(HttpServerWire, ExpectContinueIsAnsweredBeforeTheBodyIsSent) {
   EXPECT_NE(reply.find("PUT /up hello"), std::string::npos);
 }
 
-TEST(HttpServerWire, OversizedExpectContinueIs413WithoutContinue) {
-  HttpServerOptions options;
-  options.max_request_body_bytes = 10;
-  auto server = make_http_server(options);
+// A server refusing bodies over 10 bytes, counting the requests that reach its handler.
+struct TenByteServer {
+  TenByteServer() {
+    HttpServerOptions options;
+    options.max_request_body_bytes = 10;
+    server = make_http_server(options);
+    server->start([this](const HttpRequest&, HttpResponder r) {
+      ++calls;
+      r.respond(HttpResponse::text(200, "ok"));
+    });
+  }
+  std::unique_ptr<HttpServer> server;
   std::atomic<int> calls{0};
-  server->start([&](const HttpRequest&, HttpResponder r) {
-    ++calls;
-    r.respond(HttpResponse::text(200, "ok"));
-  });
-  RawSocket c(server->port());
+};
+
+TEST(HttpServerWire, OversizedExpectContinueIs413WithoutContinue) {
+  TenByteServer s;
+  RawSocket c(s.server->port());
   c.send("POST /up HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 11\r\n\r\n");
   const std::string reply = c.read_to_close();
   EXPECT_EQ(reply.rfind("HTTP/1.1 413 ", 0), 0u) << reply;
   EXPECT_EQ(reply.find("100 Continue"), std::string::npos);
   EXPECT_NE(reply.find("request body of 11 bytes exceeds the limit of 10 bytes"), std::string::npos) << reply;
   EXPECT_TRUE(c.closed_by_peer());
-  EXPECT_EQ(calls.load(), 0);
+  EXPECT_EQ(s.calls.load(), 0);
 }
 
 TEST(HttpServerWire, ChunkedRequestBodyArrivesWhole) {
@@ -77,21 +86,14 @@ TEST(HttpServerWire, ChunkedRequestBodyArrivesWhole) {
 }
 
 TEST(HttpServerWire, ChunkedBodyOverTheLimitIs413AndClosesTheConnection) {
-  HttpServerOptions options;
-  options.max_request_body_bytes = 10;
-  auto server = make_http_server(options);
-  std::atomic<int> calls{0};
-  server->start([&](const HttpRequest&, HttpResponder r) {
-    ++calls;
-    r.respond(HttpResponse::text(200, "ok"));
-  });
-  RawSocket c(server->port());
+  TenByteServer s;
+  RawSocket c(s.server->port());
   c.send("POST /c HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n8\r\n12345678\r\n8\r\n12345678\r\n0\r\n\r\n");
   const std::string reply = c.read_to_close();
   EXPECT_EQ(reply.rfind("HTTP/1.1 413 ", 0), 0u) << reply;
   EXPECT_NE(reply.find("exceeds the limit of 10 bytes"), std::string::npos) << reply;
   EXPECT_TRUE(c.closed_by_peer());
-  EXPECT_EQ(calls.load(), 0);
+  EXPECT_EQ(s.calls.load(), 0);
 }
 
 TEST(HttpServerWire, PipelinedRequestsAreAnsweredInOrder) {

@@ -15,22 +15,6 @@
 namespace gangplank::apiserver_double::testing {
 namespace {
 
-int connect_loopback(uint16_t port) {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  if (fd < 0) throw std::runtime_error("raw_http: socket() failed");
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(port);
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
-    ::close(fd);
-    throw std::runtime_error("raw_http: cannot connect to 127.0.0.1:" + std::to_string(port) + ": " + std::strerror(errno));
-  }
-  int one = 1;
-  ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-  return fd;
-}
-
 void send_all(int fd, const std::string& data) {
   std::size_t sent = 0;
   while (sent < data.size()) {
@@ -109,6 +93,22 @@ bool dechunk(std::string& raw, std::string& body) {
 }
 
 }  // namespace
+
+int connect_loopback(uint16_t port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) throw std::runtime_error("raw_http: socket() failed");
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(port);
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+    ::close(fd);
+    throw std::runtime_error("raw_http: cannot connect to 127.0.0.1:" + std::to_string(port) + ": " + std::strerror(errno));
+  }
+  int one = 1;
+  ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  return fd;
+}
 
 RawResponse http_request(uint16_t port, const std::string& method, const std::string& target, const std::string& body,
                          const std::map<std::string, std::string>& headers, std::chrono::milliseconds timeout) {

@@ -16,6 +16,9 @@ struct RawResponse {
   std::string body;                            // de-chunked
 };
 
+// A TCP connection to 127.0.0.1:port with TCP_NODELAY; throws std::runtime_error naming the reason.
+int connect_loopback(uint16_t port);
+
 // One request on a fresh connection (Connection: close). Throws std::runtime_error on socket errors.
 RawResponse http_request(uint16_t port, const std::string& method, const std::string& target,
                          const std::string& body = "", const std::map<std::string, std::string>& headers = {},
