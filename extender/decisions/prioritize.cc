@@ -60,7 +60,6 @@ std::vector<HostPriority> PrioritizeNodes(const StateView& view, const PodInfo& 
   double lo = 0, hi = 0;
   bool any = false;
   const std::vector<engine::NodeId> found = view.FindNodes(candidates);
-  const bool fast = policy.HasFastScore();
   for (size_t i = 0; i < candidates.size(); ++i) {
     const engine::NodeId id = found[i];
     if (i + 4 < candidates.size() && found[i + 4] != engine::kNoNode) {
@@ -68,8 +67,8 @@ std::vector<HostPriority> PrioritizeNodes(const StateView& view, const PodInfo& 
     }
     if (id == engine::kNoNode || !cluster.Fits(id, request)) continue;
     ids[i] = id;
-    // Only the score matters here; FastScore skips building the GPU choice when the policy offers it.
-    raw[i] = fast ? policy.FastScore(cluster, id, request) : policy.Score(cluster, id, request).score;
+    // Only the score matters here: FastScore skips building the GPU choice where the policy can.
+    raw[i] = policy.FastScore(cluster, id, request);
     lo = any ? std::min(lo, raw[i]) : raw[i];
     hi = any ? std::max(hi, raw[i]) : raw[i];
     any = true;

@@ -90,10 +90,8 @@ Rejection ExplainGpus(const StateView& view, engine::NodeId node, const engine::
   const int free = st.FullyFreeGpus();
   const int reserved = view.ReservedWholeGpus(node);
   std::string reason =
-      reserved > 0 ? Cat({"needs ", Num(r.gpu_count), r.gpu_count == 1 ? " free GPU" : " free GPUs", ", node has ",
-                          Num(free), " (", Num(reserved), " more reserved for planned pods)"})
-                   : Cat({"needs ", Num(r.gpu_count), r.gpu_count == 1 ? " free GPU" : " free GPUs", ", node has ",
-                          Num(free)});
+      Cat({"needs ", Num(r.gpu_count), r.gpu_count == 1 ? " free GPU" : " free GPUs", ", node has ", Num(free)});
+  if (reserved > 0) reason += Cat({" (", Num(reserved), " more reserved for planned pods)"});
   // Evicting bound pods can free everything but what planned pods hold.
   const bool resolvable = spec.gpu_count - reserved >= r.gpu_count;
   return Rejection{reserved > 0 && !resolvable ? "gpu_reserved" : "gpu_free", std::move(reason), resolvable};

@@ -13,6 +13,10 @@ std::string VerbPath(const std::string& prefix, const std::string& verb) {
   return p + "/" + verb;
 }
 
+net::HttpResponse MethodNotAllowed(const std::string& method) {
+  return net::HttpResponse::json(405, EncodeErrorBody("extender verbs take POST, not " + method)).set_header("Allow", "POST");
+}
+
 net::HttpResponse JsonReply(Reply reply) { return net::HttpResponse::json(reply.status, std::move(reply.body)); }
 
 }  // namespace
@@ -28,10 +32,7 @@ net::HttpHandler MakeRouter(ExtenderHandlers& handlers, const ClusterState& stat
     const std::string& path = request.path;
     const bool is_verb = !path.empty() && (path == filter || path == prioritize || path == preempt);
     if (is_verb) {
-      if (request.method != "POST") {
-        return net::HttpResponse::json(405, EncodeErrorBody("extender verbs take POST, not " + request.method))
-            .set_header("Allow", "POST");
-      }
+      if (request.method != "POST") return MethodNotAllowed(request.method);
       // The decoder pads the body in place (simdjson), so it works on its own copy.
       std::string body;
       body.reserve(request.body.size() + 64);
@@ -55,11 +56,7 @@ net::HttpHandler MakeRouter(ExtenderHandlers& handlers, const ClusterState& stat
   // Binding waits on the API server, so it answers later, from the binder's thread.
   return [bind, bind_path, routes = std::move(routes)](const net::HttpRequest& request, net::HttpResponder responder) {
     if (request.path != bind_path) return routes(request, std::move(responder));
-    if (request.method != "POST") {
-      responder.respond(net::HttpResponse::json(405, EncodeErrorBody("extender verbs take POST, not " + request.method))
-                            .set_header("Allow", "POST"));
-      return;
-    }
+    if (request.method != "POST") return responder.respond(MethodNotAllowed(request.method));
     bind->Handle(request, std::move(responder));
   };
 }
