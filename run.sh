@@ -24,7 +24,7 @@ build() {
 # The extender's libFuzzer target needs clang with sanitizers: its own build directory, a short run in
 # the test command, a long one in the benchmarks.
 fuzz_smoke() {
-  CC=clang CXX=clang++ cmake -S . -B "$FUZZ_BUILD_DIR" -DGANGPLANK_COMPONENTS="engine;net;extender" \
+  CC=clang CXX=clang++ cmake -S . -B "$FUZZ_BUILD_DIR" -DGANGPLANK_COMPONENTS="engine;net;cache;extender" \
     -DGANGPLANK_FUZZ=ON -DGANGPLANK_BUILD_BENCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
   cmake --build "$FUZZ_BUILD_DIR" -j"$JOBS" --target extender_fuzz
   ctest --test-dir "$FUZZ_BUILD_DIR" --output-on-failure -R '^extender_fuzz_smoke$'

@@ -27,7 +27,7 @@
 #include "extender/service/routes.h"
 #include "tests/extender/support/go_fixtures.h"
 #include "tests/extender/support/loopback_client.h"
-#include "tests/extender/support/state_builders.h"
+#include "tests/cache/support/state_builders.h"
 
 namespace gangplank::extender {
 namespace {
@@ -38,9 +38,9 @@ constexpr int kPodsPerNode = 20;  // 100,000 pods.
 
 std::string NodeName(int i) { return "gpu-" + std::to_string(i); }
 
-void Populate(ClusterState& state) {
+void Populate(cache::ClusterState& state) {
   for (int i = 0; i < kNodes; ++i) {
-    NodeInfo n = testing::GpuNode(NodeName(i), 8, i % 3 ? "A100" : "H100",
+    cache::NodeInfo n = cache::testing::GpuNode(NodeName(i), 8, i % 3 ? "A100" : "H100",
                                   {{"zone", "z" + std::to_string(i / 1000)},
                                    {"block", "b" + std::to_string(i / 100)},
                                    {"rack", "r" + std::to_string(i / 10)}});
@@ -52,7 +52,7 @@ void Populate(ClusterState& state) {
     const std::string node = NodeName(i);
     const int whole = i % 5;  // 0..4 one-GPU pods: a spread of free capacity.
     for (int k = 0; k < kPodsPerNode; ++k) {
-      testing::PodOptions o;
+      cache::testing::PodOptions o;
       o.queue = "team-" + std::to_string(serial % 4);
       o.cpu = "500m";
       if (k < whole) {
@@ -66,7 +66,7 @@ void Populate(ClusterState& state) {
       if (k == kPodsPerNode - 1 && i % 50 == 0) o.planned = node;  // Some reservations.
       else o.node = node;
       if (k < whole && i % 10 < 4) o.gang = "job-" + std::to_string(i / 2);
-      state.UpsertPod(testing::GpuPod("p" + std::to_string(serial++), o));
+      state.UpsertPod(cache::testing::GpuPod("p" + std::to_string(serial++), o));
     }
   }
   state.SetQueues({{"team-0", 100, 20000}, {"team-1", 100, std::nullopt}});
@@ -117,7 +117,7 @@ double ThreadCpuMicros() {
   return static_cast<double>(t.tv_sec) * 1e6 + static_cast<double>(t.tv_nsec) * 1e-3;
 }
 
-void BM_Handler(benchmark::State& bench, ClusterState& state, std::string verb, int names) {
+void BM_Handler(benchmark::State& bench, cache::ClusterState& state, std::string verb, int names) {
   ExtenderMetrics metrics;
   ExtenderHandlers handlers(state, metrics, {});
   const std::string body = Body(verb, names);
@@ -209,7 +209,7 @@ LoadResult Load(const net::HttpHandler& inner, const std::string& path, const st
   return r;
 }
 
-void BM_Http(benchmark::State& bench, ClusterState& state, std::string verb, int names) {
+void BM_Http(benchmark::State& bench, cache::ClusterState& state, std::string verb, int names) {
   ExtenderMetrics metrics;
   ExtenderHandlers handlers(state, metrics, {});
   const net::HttpHandler router = MakeRouter(handlers, state, metrics, RouteConfig{});
@@ -254,7 +254,7 @@ void BM_Http(benchmark::State& bench, ClusterState& state, std::string verb, int
   }
 }
 
-void Register(ClusterState& state) {
+void Register(cache::ClusterState& state) {
   for (const char* verb : {"filter", "prioritize", "preempt"}) {
     for (int names : {500, 5000}) {
       if (std::string(verb) == "preempt" && names == 5000) continue;  // Preempt sees <= ~500 candidates.
@@ -275,7 +275,7 @@ void Register(ClusterState& state) {
 
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
-  gangplank::extender::ClusterState state({"zone", "block", "rack"});
+  gangplank::cache::ClusterState state({"zone", "block", "rack"});
   gangplank::extender::Populate(state);  // 5,000 nodes, 100,000 pods: shared by every benchmark.
   gangplank::extender::Register(state);
   benchmark::RunSpecifiedBenchmarks();

@@ -7,9 +7,9 @@ namespace gangplank::extender {
 namespace {
 
 // The rejection every node gets when the pod's queue cannot take it, or nothing.
-std::optional<Rejection> QueueLimit(const StateView& view, const PodRole& role, const engine::PodRequest& request) {
+std::optional<Rejection> QueueLimit(const cache::StateView& view, const PodRole& role, const engine::PodRequest& request) {
   if (role.queue.empty() || !request.WantsGpu() || role.reservation_held) return std::nullopt;
-  const QueueConfig* queue = view.FindQueue(role.queue);
+  const cache::QueueConfig* queue = view.FindQueue(role.queue);
   if (queue == nullptr || !queue->limit_gpus) return std::nullopt;
   const std::int64_t used = view.QueueUsageMilli(role.queue);
   const std::int64_t limit = static_cast<std::int64_t>(*queue->limit_gpus) * engine::kMilliPerGpu;
@@ -22,7 +22,7 @@ std::optional<Rejection> QueueLimit(const StateView& view, const PodRole& role, 
 
 }  // namespace
 
-FilterVerdicts FilterNodes(const StateView& view, const PodInfo& pod, const engine::PodRequest& request,
+FilterVerdicts FilterNodes(const cache::StateView& view, const cache::PodInfo& pod, const engine::PodRequest& request,
                            const std::vector<std::string_view>& candidates) {
   FilterVerdicts out;
   out.passed.reserve(candidates.size());

@@ -9,7 +9,7 @@
 
 #include "engine/request.h"
 #include "extender/protocol/extender_types.h"
-#include "extender/state/state_view.h"
+#include "cache/state/state_view.h"
 
 namespace gangplank::extender {
 
@@ -20,7 +20,7 @@ struct FilterVerdicts {
   std::vector<std::string_view> kinds; // One Rejection kind per rejected node, for metrics.
 };
 
-FilterVerdicts FilterNodes(const StateView& view, const PodInfo& pod, const engine::PodRequest& request,
+FilterVerdicts FilterNodes(const cache::StateView& view, const cache::PodInfo& pod, const engine::PodRequest& request,
                            const std::vector<std::string_view>& candidates);
 
 }  // namespace gangplank::extender

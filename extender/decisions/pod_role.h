@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "extender/protocol/kube_objects.h"
-#include "extender/state/state_view.h"
+#include "cache/objects/kube_objects.h"
+#include "cache/state/state_view.h"
 
 namespace gangplank::extender {
 
@@ -17,6 +17,6 @@ struct PodRole {
   bool reservation_held = false;
 };
 
-PodRole RoleOf(const StateView& view, const PodInfo& pod);
+PodRole RoleOf(const cache::StateView& view, const cache::PodInfo& pod);
 
 }  // namespace gangplank::extender

@@ -13,11 +13,11 @@ namespace {
 // One Candidate is reused for every node of a call, so its buffers are allocated once per call.
 struct Candidate {
   std::vector<std::string_view> uids;
-  std::vector<const PodRecord*> records;  // Parallel to uids; nullptr for pods the cache does not know.
+  std::vector<const cache::PodRecord*> records;  // Parallel to uids; nullptr for pods the cache does not know.
   engine::NodeState after;                // The node with the victims gone (see FitsWithout).
 
   void Clear() { uids.clear(), records.clear(); }
-  void Add(std::string_view uid, const PodRecord* record) {
+  void Add(std::string_view uid, const cache::PodRecord* record) {
     if (std::find(uids.begin(), uids.end(), uid) != uids.end()) return;
     uids.push_back(uid);
     records.push_back(record);
@@ -25,12 +25,12 @@ struct Candidate {
 };
 
 // Adds the rest of every touched gang; the reason when a gang cannot be taken whole from this node.
-std::string CompleteGangs(const StateView& view, engine::NodeId node, Candidate& c) {
+std::string CompleteGangs(const cache::StateView& view, engine::NodeId node, Candidate& c) {
   for (size_t i = 0; i < c.uids.size(); ++i) {  // Grows while iterating: added members are checked too.
-    const PodRecord* victim = c.records[i];
+    const cache::PodRecord* victim = c.records[i];
     if (victim == nullptr || victim->gang.empty()) continue;
     for (const std::string& uid : view.GangMembers(victim->gang)) {
-      const PodRecord* member = view.FindPod(uid);
+      const cache::PodRecord* member = view.FindPod(uid);
       if (member == nullptr || !member->allocation) continue;  // Holds nothing: nothing to evict.
       if (member->allocation->node != node) {
         return "would split gang " + victim->gang + ": member " + member->namespace_ + "/" + member->name +
@@ -47,17 +47,17 @@ std::string CompleteGangs(const StateView& view, engine::NodeId node, Candidate&
 }
 
 // The reason when evicting the set would take a queue below its guarantee.
-std::string CheckGuarantees(const StateView& view, const PodRole& preemptor, const engine::PodRequest& request,
+std::string CheckGuarantees(const cache::StateView& view, const PodRole& preemptor, const engine::PodRequest& request,
                             const Candidate& c) {
   std::vector<std::pair<std::string_view, std::int64_t>> removed;  // Per queue; few queues per set.
-  for (const PodRecord* victim : c.records) {
+  for (const cache::PodRecord* victim : c.records) {
     if (victim == nullptr || !victim->allocation || victim->queue.empty()) continue;
     auto it = std::find_if(removed.begin(), removed.end(), [&](const auto& q) { return q.first == victim->queue; });
     if (it == removed.end()) removed.emplace_back(victim->queue, victim->GpuMilli());
     else it->second += victim->GpuMilli();
   }
   for (const auto& [queue, milli] : removed) {
-    const QueueConfig* config = view.FindQueue(queue);
+    const cache::QueueConfig* config = view.FindQueue(queue);
     if (config == nullptr || config->guaranteed_gpus <= 0) continue;
     std::int64_t after = view.QueueUsageMilli(queue) - milli;
     if (queue == preemptor.queue) after += request.TotalGpuMilli();  // Reshuffling inside one queue.
@@ -72,11 +72,11 @@ std::string CheckGuarantees(const StateView& view, const PodRole& preemptor, con
 
 // Whether the pod fits the node once the victims are gone: their allocations are handed back on a
 // copy of the node's free capacity, then the engine's own capacity rule decides.
-bool FitsWithout(const StateView& view, engine::NodeId node, const engine::PodRequest& request, Candidate& c) {
+bool FitsWithout(const cache::StateView& view, engine::NodeId node, const engine::PodRequest& request, Candidate& c) {
   if (!view.cluster().Eligible(node, request)) return false;
   engine::NodeState& state = c.after;
   state = view.cluster().state(node);  // Reuses the buffer: no allocation after the first node.
-  for (const PodRecord* pod : c.records) {
+  for (const cache::PodRecord* pod : c.records) {
     if (pod == nullptr || !pod->allocation || pod->allocation->node != node) continue;
     const engine::Allocation& a = *pod->allocation;
     state.free.cpu_milli += a.host.cpu_milli;
@@ -88,7 +88,7 @@ bool FitsWithout(const StateView& view, engine::NodeId node, const engine::PodRe
 
 }  // namespace
 
-PreemptVerdicts SelectVictims(const StateView& view, const PodInfo& pod, const engine::PodRequest& request,
+PreemptVerdicts SelectVictims(const cache::StateView& view, const cache::PodInfo& pod, const engine::PodRequest& request,
                               NodeVictimsMap candidates) {
   PreemptVerdicts out;
   const PodRole role = RoleOf(view, pod);

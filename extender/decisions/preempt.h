@@ -8,7 +8,7 @@
 
 #include "engine/request.h"
 #include "extender/protocol/extender_types.h"
-#include "extender/state/state_view.h"
+#include "cache/state/state_view.h"
 
 namespace gangplank::extender {
 
@@ -18,7 +18,7 @@ struct PreemptVerdicts {
   FailedNodesMap dropped;  // Node -> why its victim set was refused.
 };
 
-PreemptVerdicts SelectVictims(const StateView& view, const PodInfo& pod, const engine::PodRequest& request,
+PreemptVerdicts SelectVictims(const cache::StateView& view, const cache::PodInfo& pod, const engine::PodRequest& request,
                               NodeVictimsMap candidates);
 
 }  // namespace gangplank::extender

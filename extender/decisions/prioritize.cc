@@ -10,7 +10,7 @@ namespace gangplank::extender {
 namespace {
 
 // Per topology level, the domains that hold other members of the pod's gang.
-std::vector<std::unordered_set<engine::DomainId>> GangDomains(const StateView& view, const PodInfo& pod,
+std::vector<std::unordered_set<engine::DomainId>> GangDomains(const cache::StateView& view, const cache::PodInfo& pod,
                                                              const PodRole& role) {
   const engine::Topology& topology = view.cluster().topology();
   std::vector<std::unordered_set<engine::DomainId>> domains;
@@ -19,7 +19,7 @@ std::vector<std::unordered_set<engine::DomainId>> GangDomains(const StateView& v
   bool any = false;
   for (const std::string& uid : view.GangMembers(role.gang)) {
     if (uid == pod.uid) continue;
-    const PodRecord* member = view.FindPod(uid);
+    const cache::PodRecord* member = view.FindPod(uid);
     if (member == nullptr || !member->allocation) continue;
     const auto& path = topology.path(member->allocation->node);
     for (int level = 0; level < topology.levels(); ++level) {
@@ -44,7 +44,7 @@ double TopologyCloseness(const engine::Topology& topology, engine::NodeId node,
 
 }  // namespace
 
-std::vector<HostPriority> PrioritizeNodes(const StateView& view, const PodInfo& pod, const engine::PodRequest& request,
+std::vector<HostPriority> PrioritizeNodes(const cache::StateView& view, const cache::PodInfo& pod, const engine::PodRequest& request,
                                           const std::vector<std::string_view>& candidates,
                                           engine::ScoringPolicy& policy) {
   std::vector<HostPriority> out(candidates.size());

@@ -8,13 +8,13 @@
 
 #include "engine/scoring_policy.h"
 #include "extender/protocol/extender_types.h"
-#include "extender/state/state_view.h"
+#include "cache/state/state_view.h"
 
 namespace gangplank::extender {
 
 // One score per candidate, in input order. Nodes the pod does not fit on score 0; a pinned pod scores
 // 10 on its planned node and 0 elsewhere.
-std::vector<HostPriority> PrioritizeNodes(const StateView& view, const PodInfo& pod, const engine::PodRequest& request,
+std::vector<HostPriority> PrioritizeNodes(const cache::StateView& view, const cache::PodInfo& pod, const engine::PodRequest& request,
                                           const std::vector<std::string_view>& candidates,
                                           engine::ScoringPolicy& policy);
 

@@ -4,7 +4,7 @@
 #include <charconv>
 #include <initializer_list>
 
-#include "extender/protocol/conventions.h"
+#include "cache/objects/conventions.h"
 
 namespace gangplank::extender {
 namespace {
@@ -44,7 +44,7 @@ std::optional<Rejection> ExplainIneligible(const engine::NodeSpec& spec, const e
   if (spec.unschedulable) return Rejection{"cordoned", "node is cordoned (unschedulable)", false};
   if (r.WantsGpu() && !r.gpu_models.empty() &&
       std::find(r.gpu_models.begin(), r.gpu_models.end(), spec.gpu_model) == r.gpu_models.end()) {
-    const std::string have = spec.gpu_model.empty() ? "no GPU model label (" + std::string(kGpuProductLabel) + ")"
+    const std::string have = spec.gpu_model.empty() ? "no GPU model label (" + std::string(cache::kGpuProductLabel) + ")"
                                                     : "GPU model " + spec.gpu_model;
     return Rejection{"gpu_model", "node has " + have + ", pod allows only " + Join(r.gpu_models, "|"), false};
   }
@@ -71,7 +71,7 @@ std::optional<Rejection> ExplainIneligible(const engine::NodeSpec& spec, const e
   return std::nullopt;
 }
 
-Rejection ExplainGpus(const StateView& view, engine::NodeId node, const engine::NodeSpec& spec,
+Rejection ExplainGpus(const cache::StateView& view, engine::NodeId node, const engine::NodeSpec& spec,
                       const engine::NodeState& st, const engine::PodRequest& r) {
   if (r.IsSharing()) {
     const engine::MilliGpu most = st.gpu_free.empty() ? 0 : *std::max_element(st.gpu_free.begin(), st.gpu_free.end());
@@ -114,7 +114,7 @@ std::string FormatMemory(std::int64_t mib) {
   return mib % 1024 == 0 ? std::to_string(mib / 1024) + "Gi" : std::to_string(mib) + "Mi";
 }
 
-Rejection ExplainNoFit(const StateView& view, engine::NodeId node, const engine::PodRequest& r) {
+Rejection ExplainNoFit(const cache::StateView& view, engine::NodeId node, const engine::PodRequest& r) {
   const engine::Cluster& cluster = view.cluster();
   const engine::NodeSpec& spec = cluster.spec(node);
   const engine::NodeState& st = cluster.state(node);

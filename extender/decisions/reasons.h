@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "engine/cluster.h"
-#include "extender/state/state_view.h"
+#include "cache/state/state_view.h"
 
 namespace gangplank::extender {
 
@@ -19,7 +19,7 @@ struct Rejection {
 };
 
 // Why `request` does not fit on `node` although the engine says so. Never empty.
-Rejection ExplainNoFit(const StateView& view, engine::NodeId node, const engine::PodRequest& request);
+Rejection ExplainNoFit(const cache::StateView& view, engine::NodeId node, const engine::PodRequest& request);
 
 // "64", "0.5" (GPUs from milli-GPU); "4000m" style CPU; "512Mi" / "2Gi" memory.
 std::string FormatGpus(std::int64_t milli);

@@ -8,25 +8,25 @@
 #include <string>
 
 #include "extender/protocol/decode.h"
-#include "extender/protocol/decode_error.h"
-#include "extender/protocol/quantity.h"
+#include "cache/objects/decode_error.h"
+#include "cache/objects/quantity.h"
 #include "extender/service/extender_handlers.h"
-#include "extender/state/gpupool_queues.h"
+#include "cache/state/gpupool_queues.h"
 
 namespace {
 
 using namespace gangplank::extender;
 
-NodeInfo Node(const std::string& name, const std::string& gpus, const std::string& model) {
-  NodeInfo n;
+cache::NodeInfo Node(const std::string& name, const std::string& gpus, const std::string& model) {
+  cache::NodeInfo n;
   n.name = name;
   n.labels = {{"nvidia.com/gpu.product", model}, {"zone", "z1"}};
   n.allocatable = {{"cpu", "64"}, {"memory", "256Gi"}, {"nvidia.com/gpu", gpus}};
   return n;
 }
 
-PodInfo Pod(const std::string& name, const std::string& node, const std::string& gang, const std::string& gpu) {
-  PodInfo p;
+cache::PodInfo Pod(const std::string& name, const std::string& node, const std::string& gang, const std::string& gpu) {
+  cache::PodInfo p;
   p.name = name;
   p.namespace_ = "ml";
   p.uid = "uid-" + name;
@@ -47,7 +47,7 @@ struct Fixture {
     state.SetQueues({{"team-a", 2, 8}});
     state.MarkSynced();
   }
-  ClusterState state;
+  cache::ClusterState state;
   ExtenderMetrics metrics;
   ExtenderHandlers handlers;
   RequestDecoder decoder;
@@ -72,11 +72,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       case 2: CheckReply(fixture.handlers.Preempt(body)); break;
       case 3: fixture.decoder.DecodePod(body); break;
       case 4: fixture.decoder.DecodeNode(body); break;
-      case 5: ParseQuantityMilli(body), ParseQuantityValue(body); break;
-      case 6: QueuesOfGpuPool(body); break;
+      case 5: cache::ParseQuantityMilli(body), cache::ParseQuantityValue(body); break;
+      case 6: cache::QueuesOfGpuPool(body); break;
       default: fixture.decoder.DecodeBindingArgs(body); break;
     }
-  } catch (const DecodeError&) {
+  } catch (const cache::DecodeError&) {
     // The documented failure for bad input.
   }
   return 0;

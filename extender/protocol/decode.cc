@@ -4,7 +4,7 @@
 
 #include <cctype>
 
-#include "extender/protocol/decode_error.h"
+#include "cache/objects/decode_error.h"
 
 namespace gangplank::extender {
 
@@ -37,7 +37,7 @@ std::string Describe(simdjson::error_code e) {
   }
 }
 
-[[noreturn]] void Fail(simdjson::error_code e) { throw DecodeError("", Describe(e)); }
+[[noreturn]] void Fail(simdjson::error_code e) { throw cache::DecodeError("", Describe(e)); }
 
 template <typename T>
 T Take(simdjson::simdjson_result<T>&& result) {
@@ -61,13 +61,13 @@ const char* TypeName(sj::json_type t) {
 sj::json_type TypeOf(sj::value& v) { return Take(v.type()); }
 
 [[noreturn]] void WrongType(const char* expected, sj::json_type got) {
-  throw DecodeError("", std::string("expected ") + expected + ", got " + TypeName(got));
+  throw cache::DecodeError("", std::string("expected ") + expected + ", got " + TypeName(got));
 }
 
 // True (and the literal consumed) when v is null.
 bool IsNull(sj::value& v) {
   if (TypeOf(v) != sj::json_type::null) return false;
-  if (!Take(v.is_null())) throw DecodeError("", "malformed literal (expected null)");
+  if (!Take(v.is_null())) throw cache::DecodeError("", "malformed literal (expected null)");
   return true;
 }
 
@@ -129,7 +129,7 @@ void ForEachField(sj::object object, F&& f) {
     sj::value value = field.value();
     try {
       f(key, value);
-    } catch (const DecodeError& e) {
+    } catch (const cache::DecodeError& e) {
       throw e.Within(std::string(key));
     }
   }
@@ -150,7 +150,7 @@ void ForEachElementOrNull(sj::value& v, F&& f) {
     sj::value element = Take(std::move(element_result));
     try {
       f(element);
-    } catch (const DecodeError& e) {
+    } catch (const cache::DecodeError& e) {
       throw e.Within("[" + std::to_string(index) + "]");
     }
     ++index;
@@ -175,8 +175,8 @@ std::string QuantityText(sj::value& v) {
   return std::string(token);
 }
 
-ResourceList ResourceListOf(sj::value& v) {
-  ResourceList out;
+cache::ResourceList ResourceListOf(sj::value& v) {
+  cache::ResourceList out;
   ForEachFieldOrNull(v, [&](std::string_view key, sj::value& value) {
     if (IsNull(value)) return;
     out.emplace_back(std::string(key), QuantityText(value));
@@ -184,10 +184,10 @@ ResourceList ResourceListOf(sj::value& v) {
   return out;
 }
 
-std::vector<ContainerResources> ContainersOf(sj::value& v) {
-  std::vector<ContainerResources> out;
+std::vector<cache::ContainerResources> ContainersOf(sj::value& v) {
+  std::vector<cache::ContainerResources> out;
   ForEachElementOrNull(v, [&](sj::value& container) {
-    ContainerResources& c = out.emplace_back();
+    cache::ContainerResources& c = out.emplace_back();
     ForEachField(ObjectOf(container), [&](std::string_view key, sj::value& value) {
       if (key != "resources") return;
       ForEachFieldOrNull(value, [&](std::string_view rkey, sj::value& list) {
@@ -227,7 +227,7 @@ std::vector<engine::Taint> TaintsOf(sj::value& v) {
   return out;
 }
 
-void PodMetadata(sj::value& v, PodInfo& pod) {
+void PodMetadata(sj::value& v, cache::PodInfo& pod) {
   ForEachFieldOrNull(v, [&](std::string_view key, sj::value& value) {
     if (key == "name") pod.name = NullableString(value);
     else if (key == "namespace") pod.namespace_ = NullableString(value);
@@ -238,7 +238,7 @@ void PodMetadata(sj::value& v, PodInfo& pod) {
   });
 }
 
-void PodSpec(sj::value& v, PodInfo& pod) {
+void PodSpec(sj::value& v, cache::PodInfo& pod) {
   ForEachFieldOrNull(v, [&](std::string_view key, sj::value& value) {
     if (key == "nodeName") pod.node_name = NullableString(value);
     else if (key == "schedulerName") pod.scheduler_name = NullableString(value);
@@ -251,15 +251,15 @@ void PodSpec(sj::value& v, PodInfo& pod) {
   });
 }
 
-void PodStatus(sj::value& v, PodInfo& pod) {
+void PodStatus(sj::value& v, cache::PodInfo& pod) {
   ForEachFieldOrNull(v, [&](std::string_view key, sj::value& value) {
     if (key == "phase") pod.phase = NullableString(value);
     else if (key == "nominatedNodeName") pod.nominated_node_name = NullableString(value);
   });
 }
 
-PodInfo PodOf(sj::value& v) {
-  PodInfo pod;
+cache::PodInfo PodOf(sj::value& v) {
+  cache::PodInfo pod;
   ForEachField(ObjectOf(v), [&](std::string_view key, sj::value& value) {
     if (key == "metadata") PodMetadata(value, pod);
     else if (key == "spec") PodSpec(value, pod);
@@ -268,8 +268,8 @@ PodInfo PodOf(sj::value& v) {
   return pod;
 }
 
-NodeInfo NodeOf(sj::value& v) {
-  NodeInfo node;
+cache::NodeInfo NodeOf(sj::value& v) {
+  cache::NodeInfo node;
   ForEachField(ObjectOf(v), [&](std::string_view key, sj::value& value) {
     if (key == "metadata") {
       ForEachFieldOrNull(value, [&](std::string_view mkey, sj::value& m) {
@@ -313,12 +313,12 @@ NodeItem NodeItemOf(sj::value& v, sj::parser& item_parser, const char* body_end)
       ForEachFieldOrNull(metadata, [&](std::string_view key, sj::value& value) {
         if (key == "name") item.name = StringOf(value), has_name = true;
       });
-    } catch (const DecodeError& e) {
+    } catch (const cache::DecodeError& e) {
       throw e.Within("metadata");
     }
     break;
   }
-  if (!has_name || item.name.empty()) throw DecodeError("metadata.name", "missing");
+  if (!has_name || item.name.empty()) throw cache::DecodeError("metadata.name", "missing");
   return item;
 }
 
@@ -349,7 +349,7 @@ MetaVictims MetaVictimsOf(sj::value& v) {
         ForEachFieldOrNull(element, [&](std::string_view mkey, sj::value& m) {
           if (EqualsIgnoreCase(mkey, "UID")) uid = IsNull(m) ? std::string_view() : StringViewOf(m);
         });
-        if (uid.empty()) throw DecodeError("UID", "missing");
+        if (uid.empty()) throw cache::DecodeError("UID", "missing");
         victims.uids.push_back(uid);
       });
     } else if (EqualsIgnoreCase(key, "NumPDBViolations")) {
@@ -373,7 +373,7 @@ Victims VictimsOf(sj::value& v) {
 
 // Opens the body as a document whose root must be an object, with the padding simdjson needs.
 void OpenDocument(sj::parser& parser, std::string& body, sj::document& doc) {
-  if (body.size() > kMaxDecodableBytes) throw DecodeError("", "body too large to parse");
+  if (body.size() > kMaxDecodableBytes) throw cache::DecodeError("", "body too large to parse");
   body.reserve(body.size() + simdjson::SIMDJSON_PADDING);
   doc = Take(parser.iterate(body.data(), body.size(), body.capacity()));
   const auto t = Take(doc.type());
@@ -397,7 +397,7 @@ ExtenderArgs RequestDecoder::DecodeExtenderArgs(std::string& body) {
   bool has_pod = false;
   ForEachRootField(parsers_->body, body, [&](std::string_view key, sj::value& value) {
     if (EqualsIgnoreCase(key, "Pod")) {
-      if (IsNull(value)) throw DecodeError("", "is null; kube-scheduler always sends the pod");
+      if (IsNull(value)) throw cache::DecodeError("", "is null; kube-scheduler always sends the pod");
       args.pod = PodOf(value);
       has_pod = true;
     } else if (EqualsIgnoreCase(key, "Nodes")) {
@@ -408,7 +408,7 @@ ExtenderArgs RequestDecoder::DecodeExtenderArgs(std::string& body) {
       else args.node_names = StringViewArrayOf(value);
     }
   });
-  if (!has_pod) throw DecodeError("Pod", "missing");
+  if (!has_pod) throw cache::DecodeError("Pod", "missing");
   return args;
 }
 
@@ -417,7 +417,7 @@ ExtenderPreemptionArgs RequestDecoder::DecodePreemptionArgs(std::string& body) {
   bool has_pod = false;
   ForEachRootField(parsers_->body, body, [&](std::string_view key, sj::value& value) {
     if (EqualsIgnoreCase(key, "Pod")) {
-      if (IsNull(value)) throw DecodeError("", "is null; kube-scheduler always sends the pod");
+      if (IsNull(value)) throw cache::DecodeError("", "is null; kube-scheduler always sends the pod");
       args.pod = PodOf(value);
       has_pod = true;
     } else if (EqualsIgnoreCase(key, "NodeNameToVictims")) {
@@ -434,7 +434,7 @@ ExtenderPreemptionArgs RequestDecoder::DecodePreemptionArgs(std::string& body) {
       });
     }
   });
-  if (!has_pod) throw DecodeError("Pod", "missing");
+  if (!has_pod) throw cache::DecodeError("Pod", "missing");
   return args;
 }
 
@@ -446,19 +446,19 @@ ExtenderBindingArgs RequestDecoder::DecodeBindingArgs(std::string& body) {
     else if (EqualsIgnoreCase(key, "PodUID")) args.pod_uid = NullableString(value);
     else if (EqualsIgnoreCase(key, "Node")) args.node = NullableString(value);
   });
-  if (args.pod_name.empty()) throw DecodeError("PodName", "missing");
-  if (args.node.empty()) throw DecodeError("Node", "missing");
+  if (args.pod_name.empty()) throw cache::DecodeError("PodName", "missing");
+  if (args.node.empty()) throw cache::DecodeError("Node", "missing");
   return args;
 }
 
-PodInfo RequestDecoder::DecodePod(std::string& json) {
+cache::PodInfo RequestDecoder::DecodePod(std::string& json) {
   sj::document doc;
   OpenDocument(parsers_->body, json, doc);
   sj::value root = Take(doc.get_value());
   return PodOf(root);
 }
 
-NodeInfo RequestDecoder::DecodeNode(std::string& json) {
+cache::NodeInfo RequestDecoder::DecodeNode(std::string& json) {
   sj::document doc;
   OpenDocument(parsers_->body, json, doc);
   sj::value root = Take(doc.get_value());

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "extender/protocol/extender_types.h"
-#include "extender/protocol/kube_objects.h"
+#include "cache/objects/kube_objects.h"
 
 namespace gangplank::extender {
 
@@ -27,8 +27,8 @@ class RequestDecoder {
   ExtenderArgs DecodeExtenderArgs(std::string& body);
   ExtenderPreemptionArgs DecodePreemptionArgs(std::string& body);
   ExtenderBindingArgs DecodeBindingArgs(std::string& body);
-  PodInfo DecodePod(std::string& json);
-  NodeInfo DecodeNode(std::string& json);
+  cache::PodInfo DecodePod(std::string& json);
+  cache::NodeInfo DecodeNode(std::string& json);
 
  private:
   struct Parsers;

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "extender/protocol/failed_nodes.h"
-#include "extender/protocol/kube_objects.h"
+#include "cache/objects/kube_objects.h"
 
 namespace gangplank::extender {
 
@@ -24,7 +24,7 @@ struct NodeItem {
 
 // Body of filter and prioritize. Exactly one of nodes / node_names is set by kube-scheduler.
 struct ExtenderArgs {
-  PodInfo pod;
+  cache::PodInfo pod;
   std::optional<std::vector<NodeItem>> nodes;  // Nodes.items, or nullopt for "Nodes": null.
   // NodeNames, or nullopt for null. Views into the RequestDecoder that decoded them, valid until it
   // decodes again: thousands of names per call are not worth a copy each.
@@ -47,12 +47,12 @@ struct MetaVictims {
 using NodeVictimsMap = std::map<std::string_view, MetaVictims>;
 
 struct Victims {
-  std::vector<PodInfo> pods;
+  std::vector<cache::PodInfo> pods;
   std::int64_t num_pdb_violations = 0;
 };
 
 struct ExtenderPreemptionArgs {
-  PodInfo pod;
+  cache::PodInfo pod;
   std::optional<std::map<std::string, Victims>> node_to_victims;           // nodeCacheCapable=false.
   std::optional<NodeVictimsMap> node_to_meta_victims;                    // nodeCacheCapable=true.
 

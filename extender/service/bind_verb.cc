@@ -6,9 +6,9 @@
 #include <memory>
 
 #include "extender/protocol/decode.h"
-#include "extender/protocol/decode_error.h"
+#include "cache/objects/decode_error.h"
 #include "extender/protocol/encode.h"
-#include "extender/service/json_log.h"
+#include "logging/json_log.h"
 
 namespace gangplank::extender {
 
@@ -18,7 +18,7 @@ void BindVerb::Handle(const net::HttpRequest& request, net::HttpResponder respon
   try {
     std::string body = request.body;  // The decoder pads its input.
     args = RequestDecoder().DecodeBindingArgs(body);
-  } catch (const DecodeError& e) {
+  } catch (const cache::DecodeError& e) {
     metrics_.ObserveRequest("bind", 400, 0);
     responder.respond(net::HttpResponse::json(400, EncodeErrorBody(std::string("cannot decode ExtenderBindingArgs: ") + e.what())));
     return;
@@ -32,10 +32,10 @@ void BindVerb::Handle(const net::HttpRequest& request, net::HttpResponder respon
     if (error.empty()) {
       if (!state_.AssumeBound(uid, node)) {
         // Not in the cache yet (or bound elsewhere in our books): the informer will report the truth.
-        spdlog::debug(JsonFields("bind: pod not assumed in the cache", "pod", pod, "node", node));
+        spdlog::debug(logging::JsonFields("bind: pod not assumed in the cache", "pod", pod, "node", node));
       }
     } else {
-      spdlog::warn(JsonFields("bind failed", "pod", pod, "node", node, "error", error));
+      spdlog::warn(logging::JsonFields("bind failed", "pod", pod, "node", node, "error", error));
     }
     const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
     metrics_.ObserveRequest("bind", 200, took.count());

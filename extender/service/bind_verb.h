@@ -9,14 +9,14 @@
 
 #include "extender/service/extender_metrics.h"
 #include "extender/service/pod_binder.h"
-#include "extender/state/cluster_state.h"
+#include "cache/state/cluster_state.h"
 #include "net/http_server.h"
 
 namespace gangplank::extender {
 
 class BindVerb {
  public:
-  BindVerb(ClusterState& state, PodBinder& binder, ExtenderMetrics& metrics)
+  BindVerb(cache::ClusterState& state, PodBinder& binder, ExtenderMetrics& metrics)
       : state_(state), binder_(binder), metrics_(metrics) {}
 
   // Answers through `responder`, later and from the binder's thread once the API server has answered;
@@ -24,7 +24,7 @@ class BindVerb {
   void Handle(const net::HttpRequest& request, net::HttpResponder responder);
 
  private:
-  ClusterState& state_;
+  cache::ClusterState& state_;
   PodBinder& binder_;
   ExtenderMetrics& metrics_;
 };

@@ -9,17 +9,17 @@
 #include "extender/decisions/filter.h"
 #include "extender/decisions/preempt.h"
 #include "extender/decisions/prioritize.h"
-#include "extender/protocol/convert.h"
-#include "extender/protocol/decode_error.h"
+#include "cache/objects/convert.h"
+#include "cache/objects/decode_error.h"
 #include "extender/protocol/encode.h"
-#include "extender/service/json_log.h"
+#include "logging/json_log.h"
 
 namespace gangplank::extender {
 namespace {
 
 constexpr std::string_view kNotSynced = "gangplank-extender: the cluster-state cache has not synced yet";
 
-std::string PodError(const PodInfo& pod, const DecodeError& e) {
+std::string PodError(const cache::PodInfo& pod, const cache::DecodeError& e) {
   return "pod " + pod.Key() + ": " + e.what();
 }
 
@@ -38,7 +38,7 @@ ExtenderFilterResult PassAll(const ExtenderArgs& args) {
 
 }  // namespace
 
-ExtenderHandlers::ExtenderHandlers(const ClusterState& state, ExtenderMetrics& metrics, HandlerOptions options)
+ExtenderHandlers::ExtenderHandlers(const cache::ClusterState& state, ExtenderMetrics& metrics, HandlerOptions options)
     : state_(state),
       metrics_(metrics),
       options_(std::move(options)),
@@ -53,10 +53,10 @@ Reply ExtenderHandlers::Timed(std::string_view verb, std::string_view args_type,
   Reply reply;
   try {
     reply = handle();
-  } catch (const DecodeError& e) {
+  } catch (const cache::DecodeError& e) {
     reply = {400, EncodeErrorBody("cannot decode " + std::string(args_type) + ": " + e.what())};
   } catch (const std::exception& e) {
-    spdlog::error(JsonFields("extender verb failed", "verb", verb, "error", e.what()));
+    spdlog::error(logging::JsonFields("extender verb failed", "verb", verb, "error", e.what()));
     reply = {500, EncodeErrorBody(std::string("internal error: ") + e.what())};
   }
   const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
@@ -76,7 +76,7 @@ std::unique_ptr<engine::ScoringPolicy> ExtenderHandlers::MakePolicy() {
 
 // Scoring policies memoise per node id and model the workload from the cache, so they are rebuilt
 // when the cluster is rebuilt or the number of pods has moved by more than a tenth.
-std::uint64_t ExtenderHandlers::PolicyEpoch(const StateView& view) {
+std::uint64_t ExtenderHandlers::PolicyEpoch(const cache::StateView& view) {
   std::lock_guard lock(workload_mu_);
   const size_t pods = view.pod_count();
   const bool stale = workload_generation_ != view.generation() || pods * 10 > workload_pods_ * 11 ||
@@ -94,12 +94,12 @@ Reply ExtenderHandlers::Filter(std::string& body) {
   return Timed("filter", "ExtenderArgs", [&]() -> Reply {
     auto decoder = decoders_.Take();  // Held while the reply is built: args.node_names views its buffer.
     const ExtenderArgs args = decoder->DecodeExtenderArgs(body);
-    if (!IsInterested(args.pod, options_.managed_resources)) return {200, EncodeFilterResult(PassAll(args))};
+    if (!cache::IsInterested(args.pod, options_.managed_resources)) return {200, EncodeFilterResult(PassAll(args))};
     ExtenderFilterResult result;
     engine::PodRequest request;
     try {
-      request = ToPodRequest(args.pod);
-    } catch (const DecodeError& e) {
+      request = cache::ToPodRequest(args.pod);
+    } catch (const cache::DecodeError& e) {
       result.error = PodError(args.pod, e);
       return {200, EncodeFilterResult(result)};
     }
@@ -108,7 +108,7 @@ Reply ExtenderHandlers::Filter(std::string& body) {
       return {200, EncodeFilterResult(result)};
     }
     const std::vector<std::string_view> names = args.CandidateNames();
-    FilterVerdicts v = state_.Read([&](const StateView& view) { return FilterNodes(view, args.pod, request, names); });
+    FilterVerdicts v = state_.Read([&](const cache::StateView& view) { return FilterNodes(view, args.pod, request, names); });
     if (args.node_names) {
       result.node_names.emplace();
       result.node_names->reserve(v.passed.size());
@@ -138,18 +138,18 @@ Reply ExtenderHandlers::Prioritize(std::string& body) {
       for (size_t i = 0; i < names.size(); ++i) zeros[i].host = names[i];
       return zeros;
     };
-    if (!IsInterested(args.pod, options_.managed_resources) || !state_.synced()) {
+    if (!cache::IsInterested(args.pod, options_.managed_resources) || !state_.synced()) {
       return {200, EncodeHostPriorityList(neutral())};
     }
     engine::PodRequest request;
     try {
-      request = ToPodRequest(args.pod);
-    } catch (const DecodeError& e) {
+      request = cache::ToPodRequest(args.pod);
+    } catch (const cache::DecodeError& e) {
       // kube-scheduler ignores prioritize errors whatever we answer; neutral scores say the same.
-      spdlog::warn(JsonFields("prioritize: unusable pod", "error", PodError(args.pod, e)));
+      spdlog::warn(logging::JsonFields("prioritize: unusable pod", "error", PodError(args.pod, e)));
       return {200, EncodeHostPriorityList(neutral())};
     }
-    std::vector<HostPriority> scores = state_.Read([&](const StateView& view) {
+    std::vector<HostPriority> scores = state_.Read([&](const cache::StateView& view) {
       auto policy = policies_.Take(PolicyEpoch(view));
       return PrioritizeNodes(view, args.pod, request, names, *policy);
     });
@@ -164,21 +164,21 @@ Reply ExtenderHandlers::Preempt(std::string& body) {
     // The decoded map is moved, not copied: at 500 candidate nodes a copy costs as much as deciding.
     NodeVictimsMap candidates =
         args.node_to_meta_victims ? std::move(*args.node_to_meta_victims) : args.CandidateVictims();
-    if (!IsInterested(args.pod, options_.managed_resources) || !state_.synced()) {
+    if (!cache::IsInterested(args.pod, options_.managed_resources) || !state_.synced()) {
       ExtenderPreemptionResult result;
       result.node_to_meta_victims = std::move(candidates);
       return {200, EncodePreemptionResult(result)};
     }
     engine::PodRequest request;
     try {
-      request = ToPodRequest(args.pod);
-    } catch (const DecodeError& e) {
+      request = cache::ToPodRequest(args.pod);
+    } catch (const cache::DecodeError& e) {
       // No Error field in ExtenderPreemptionResult: an empty map tells the scheduler not to preempt.
-      spdlog::warn(JsonFields("preempt: unusable pod", "error", PodError(args.pod, e)));
+      spdlog::warn(logging::JsonFields("preempt: unusable pod", "error", PodError(args.pod, e)));
       return {200, EncodePreemptionResult({})};
     }
     // Encoded under the read lock: the verdicts hold views of gang mates' UIDs in the state.
-    return state_.Read([&](const StateView& view) -> Reply {
+    return state_.Read([&](const cache::StateView& view) -> Reply {
       PreemptVerdicts v = SelectVictims(view, args.pod, request, std::move(candidates));
       metrics_.CountPreempt(v.result.node_to_meta_victims.size(), v.dropped.size());
       return {200, EncodePreemptionResult(v.result)};

@@ -17,7 +17,7 @@
 #include "extender/protocol/decode.h"
 #include "extender/service/extender_metrics.h"
 #include "extender/service/object_pool.h"
-#include "extender/state/cluster_state.h"
+#include "cache/state/cluster_state.h"
 
 namespace gangplank::extender {
 
@@ -37,7 +37,7 @@ struct Reply {
 class ExtenderHandlers {
  public:
   // Throws std::invalid_argument for an unknown policy name.
-  ExtenderHandlers(const ClusterState& state, ExtenderMetrics& metrics, HandlerOptions options);
+  ExtenderHandlers(const cache::ClusterState& state, ExtenderMetrics& metrics, HandlerOptions options);
 
   Reply Filter(std::string& body);
   Reply Prioritize(std::string& body);
@@ -46,10 +46,10 @@ class ExtenderHandlers {
  private:
   template <typename F>
   Reply Timed(std::string_view verb, std::string_view args_type, F&& handle);
-  std::uint64_t PolicyEpoch(const StateView& view);
+  std::uint64_t PolicyEpoch(const cache::StateView& view);
   std::unique_ptr<engine::ScoringPolicy> MakePolicy();
 
-  const ClusterState& state_;
+  const cache::ClusterState& state_;
   ExtenderMetrics& metrics_;
   HandlerOptions options_;
   ObjectPool<RequestDecoder> decoders_;

@@ -2,7 +2,7 @@
 
 #include <prometheus/text_serializer.h>
 
-#include "extender/state/state_view.h"
+#include "cache/state/state_view.h"
 
 namespace gangplank::extender {
 namespace {
@@ -93,7 +93,7 @@ void ExtenderMetrics::CountPreempt(size_t kept, size_t dropped) {
   preempt_dropped_->Increment(static_cast<double>(dropped));
 }
 
-std::string ExtenderMetrics::Scrape(const StateView& view, bool synced) {
+std::string ExtenderMetrics::Scrape(const cache::StateView& view, bool synced) {
   cache_.Add({{"kind", "nodes"}}).Set(static_cast<double>(view.node_count()));
   cache_.Add({{"kind", "pods"}}).Set(static_cast<double>(view.pod_count()));
   cache_.Add({{"kind", "reservations"}}).Set(static_cast<double>(view.reservation_count()));

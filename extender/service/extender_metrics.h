@@ -13,9 +13,11 @@
 #include <string>
 #include <string_view>
 
-namespace gangplank::extender {
-
+namespace gangplank::cache {
 class StateView;
+}
+
+namespace gangplank::extender {
 
 class ExtenderMetrics {
  public:
@@ -26,7 +28,7 @@ class ExtenderMetrics {
   void CountRejection(std::string_view kind, size_t count = 1);
   void CountPreempt(size_t kept, size_t dropped);
   // Prometheus text exposition, with the cache gauges refreshed from `view`.
-  std::string Scrape(const StateView& view, bool synced);
+  std::string Scrape(const cache::StateView& view, bool synced);
 
  private:
   prometheus::Counter& Requests(std::string_view verb, int status);

@@ -2,7 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
-#include "extender/service/json_log.h"
+#include "logging/json_log.h"
 #include "kube/api_error.h"
 #include "kube/client.h"
 
@@ -47,7 +47,7 @@ void KubeBinder::Work() {
     try {
       job.done(std::move(error));
     } catch (const std::exception& e) {
-      spdlog::error(JsonFields("bind: answering failed", "error", e.what()));
+      spdlog::error(logging::JsonFields("bind: answering failed", "error", e.what()));
     }
   }
 }

@@ -8,10 +8,10 @@
 #include <system_error>
 
 #include "extender/service/bind_verb.h"
-#include "extender/service/json_log.h"
+#include "logging/json_log.h"
 #if GANGPLANK_EXTENDER_WITH_KUBE
 #include "extender/service/kube_binder.h"
-#include "extender/service/kube_feed.h"
+#include "cache/feed/kube_feed.h"
 #endif
 #include "extender/service/routes.h"
 #include "extender/service/service_config.h"
@@ -50,7 +50,7 @@ int Run(const ServiceConfig& config) {
   sigaddset(&signals, SIGINT);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
-  ClusterState state(config.topology_keys);
+  cache::ClusterState state(config.topology_keys);
   state.SetQueues(config.queues);
   ExtenderMetrics metrics;
   ExtenderHandlers handlers(state, metrics, config.handlers);
@@ -60,21 +60,21 @@ int Run(const ServiceConfig& config) {
   std::unique_ptr<BindVerb> bind;
   std::unique_ptr<PodBinder> binder;
 #if GANGPLANK_EXTENDER_WITH_KUBE
-  KubeFeed feed(state, KubeFeedOptions{config.kubeconfig, config.queues});
+  cache::KubeFeed feed(state, cache::KubeFeedOptions{config.kubeconfig, config.queues});
   feed.Start();
   if (!config.routes.bind_verb.empty()) {
     binder = std::make_unique<KubeBinder>(feed.client());
     bind = std::make_unique<BindVerb>(state, *binder, metrics);
   }
 #else
-  spdlog::warn(JsonFields("built without the kube component: the cache stays empty and /readyz never passes"));
+  spdlog::warn(logging::JsonFields("built without the kube component: the cache stays empty and /readyz never passes"));
   if (!config.routes.bind_verb.empty()) throw std::runtime_error("--bind-verb needs a build with the kube component");
 #endif
   const net::HttpHandler router = MakeRouter(handlers, state, metrics, config.routes, bind.get());
 
   auto server = net::make_http_server(ServerOptions(config));
   server->start(router);
-  spdlog::info(JsonFields("serving", "url", server->base_url(), "filter", config.routes.filter_verb,
+  spdlog::info(logging::JsonFields("serving", "url", server->base_url(), "filter", config.routes.filter_verb,
                           "prioritize", config.routes.prioritize_verb, "preempt", config.routes.preempt_verb, "bind",
                           config.routes.bind_verb));
 
@@ -84,7 +84,7 @@ int Run(const ServiceConfig& config) {
   while (true) {
     const int sig = sigtimedwait(&signals, nullptr, &wake);
     if (sig == SIGTERM || sig == SIGINT) {
-      spdlog::info(JsonFields("shutting down", "signal", sig == SIGTERM ? "SIGTERM" : "SIGINT"));
+      spdlog::info(logging::JsonFields("shutting down", "signal", sig == SIGTERM ? "SIGTERM" : "SIGINT"));
       break;
     }
     if (!tls) continue;
@@ -92,16 +92,16 @@ int Run(const ServiceConfig& config) {
       // Renewals write two files: act only once the pair is complete and consistent, otherwise keep
       // serving the current certificate and look again at the next tick.
       if (std::string why = CheckTlsPair(config.tls_cert_file, config.tls_key_file); !why.empty()) {
-        spdlog::warn(JsonFields("new TLS files not usable yet; keeping the current certificate", "error", why));
+        spdlog::warn(logging::JsonFields("new TLS files not usable yet; keeping the current certificate", "error", why));
         continue;
       }
       // New connections get the new pair; open ones finish with the old (no restart, no refused
       // connections while the certificate rotates).
       stamp = now;
       if (std::string error = server->reload_tls(); !error.empty()) {
-        spdlog::error(JsonFields("cannot load the new certificate; keeping the current one", "error", error));
+        spdlog::error(logging::JsonFields("cannot load the new certificate; keeping the current one", "error", error));
       } else {
-        spdlog::info(JsonFields("TLS certificate or key changed; new connections use it"));
+        spdlog::info(logging::JsonFields("TLS certificate or key changed; new connections use it"));
       }
     }
   }
@@ -109,7 +109,7 @@ int Run(const ServiceConfig& config) {
 #if GANGPLANK_EXTENDER_WITH_KUBE
   feed.Stop();
 #endif
-  spdlog::info(JsonFields("stopped"));
+  spdlog::info(logging::JsonFields("stopped"));
   return 0;
 }
 
@@ -124,11 +124,11 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }
-  SetUpJsonLogging(config.log_level);
   try {
+    logging::SetUpJsonLogging("gangplank-extender", config.log_level);
     return Run(config);
   } catch (const std::exception& e) {
-    spdlog::critical(JsonFields("fatal", "error", e.what()));
+    spdlog::critical(logging::JsonFields("fatal", "error", e.what()));
     return 1;
   }
 }

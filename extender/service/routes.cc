@@ -21,7 +21,7 @@ net::HttpResponse JsonReply(Reply reply) { return net::HttpResponse::json(reply.
 
 }  // namespace
 
-net::HttpHandler MakeRouter(ExtenderHandlers& handlers, const ClusterState& state, ExtenderMetrics& metrics,
+net::HttpHandler MakeRouter(ExtenderHandlers& handlers, const cache::ClusterState& state, ExtenderMetrics& metrics,
                             const RouteConfig& config, BindVerb* bind) {
   const std::string filter = VerbPath(config.prefix, config.filter_verb);
   const std::string prioritize = VerbPath(config.prefix, config.prioritize_verb);
@@ -47,7 +47,7 @@ net::HttpHandler MakeRouter(ExtenderHandlers& handlers, const ClusterState& stat
                             : net::HttpResponse::text(503, "cluster-state cache not synced yet\n");
     }
     if (path == "/metrics") {
-      std::string text = state.Read([&](const StateView& view) { return metrics.Scrape(view, state.synced()); });
+      std::string text = state.Read([&](const cache::StateView& view) { return metrics.Scrape(view, state.synced()); });
       return net::HttpResponse::text(200, std::move(text)).set_header("Content-Type", "text/plain; version=0.0.4");
     }
     return net::HttpResponse::json(404, EncodeErrorBody("no route for " + request.method + " " + path));

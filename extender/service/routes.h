@@ -7,7 +7,7 @@
 #include "extender/service/bind_verb.h"
 #include "extender/service/extender_handlers.h"
 #include "extender/service/extender_metrics.h"
-#include "extender/state/cluster_state.h"
+#include "cache/state/cluster_state.h"
 #include "net/http_server.h"
 
 namespace gangplank::extender {
@@ -25,7 +25,7 @@ struct RouteConfig {
 
 // The handler to start the server with. All referenced objects must outlive the server. `bind` serves
 // config.bind_verb; without it that route answers 404.
-net::HttpHandler MakeRouter(ExtenderHandlers& handlers, const ClusterState& state, ExtenderMetrics& metrics,
+net::HttpHandler MakeRouter(ExtenderHandlers& handlers, const cache::ClusterState& state, ExtenderMetrics& metrics,
                             const RouteConfig& config, BindVerb* bind = nullptr);
 
 }  // namespace gangplank::extender

@@ -34,7 +34,7 @@ int ParseInt(const std::string& text, const std::string& what) {
 
 }  // namespace
 
-QueueConfig ParseQueueFlag(const std::string& text) {
+cache::QueueConfig ParseQueueFlag(const std::string& text) {
   std::vector<std::string> parts;
   size_t start = 0;
   while (true) {
@@ -46,7 +46,7 @@ QueueConfig ParseQueueFlag(const std::string& text) {
   if (parts.size() < 2 || parts.size() > 3 || parts[0].empty()) {
     throw std::invalid_argument("queue '" + text + "' is not name:guaranteed[:limit]");
   }
-  QueueConfig q;
+  cache::QueueConfig q;
   q.name = parts[0];
   q.guaranteed_gpus = ParseInt(parts[1], "queue " + q.name + " guaranteed GPUs");
   if (parts.size() == 3 && !parts[2].empty()) q.limit_gpus = ParseInt(parts[2], "queue " + q.name + " limit");

@@ -10,7 +10,7 @@
 
 #include "extender/service/extender_handlers.h"
 #include "extender/service/routes.h"
-#include "extender/state/queue_config.h"
+#include "cache/state/queue_config.h"
 
 namespace CLI {
 class App;
@@ -28,7 +28,7 @@ struct ServiceConfig {
   std::string tls_key_file;
   int tls_reload_seconds = 30;  // How often cert/key files are checked for change.
   std::vector<std::string> topology_keys;
-  std::vector<QueueConfig> queues;  // From --queue name:guaranteed[:limit]; GPUPool CRs add more.
+  std::vector<cache::QueueConfig> queues;  // From --queue name:guaranteed[:limit]; GPUPool CRs add more.
   std::string kubeconfig;           // Empty: in-cluster, else this kubeconfig file.
   std::string log_level = "info";
 };
@@ -37,6 +37,6 @@ struct ServiceConfig {
 void AddServiceFlags(CLI::App& app, ServiceConfig& config);
 
 // "team-a:16:64" -> {team-a, 16, 64}; "team-b:8" -> no limit. Throws std::invalid_argument.
-QueueConfig ParseQueueFlag(const std::string& text);
+cache::QueueConfig ParseQueueFlag(const std::string& text);
 
 }  // namespace gangplank::extender

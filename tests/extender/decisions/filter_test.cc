@@ -2,20 +2,20 @@
 
 #include <gtest/gtest.h>
 
-#include "extender/protocol/convert.h"
-#include "extender/state/cluster_state.h"
-#include "tests/extender/support/state_builders.h"
+#include "cache/objects/convert.h"
+#include "cache/state/cluster_state.h"
+#include "tests/cache/support/state_builders.h"
 
 namespace gangplank::extender {
 namespace {
 
-using testing::GpuNode;
-using testing::GpuPod;
-using testing::PodOptions;
+using cache::testing::GpuNode;
+using cache::testing::GpuPod;
+using cache::testing::PodOptions;
 
-FilterVerdicts RunFilter(const ClusterState& state, const PodInfo& pod, std::vector<std::string_view> names) {
-  const engine::PodRequest request = ToPodRequest(pod);
-  return state.Read([&](const StateView& v) { return FilterNodes(v, pod, request, names); });
+FilterVerdicts RunFilter(const cache::ClusterState& state, const cache::PodInfo& pod, std::vector<std::string_view> names) {
+  const engine::PodRequest request = cache::ToPodRequest(pod);
+  return state.Read([&](const cache::StateView& v) { return FilterNodes(v, pod, request, names); });
 }
 
 std::vector<std::string> Passed(const FilterVerdicts& v, const std::vector<std::string_view>& names) {
@@ -25,9 +25,9 @@ std::vector<std::string> Passed(const FilterVerdicts& v, const std::vector<std::
 }
 
 TEST(Filter, PinnedPodPassesOnlyOnItsPlannedNode) {
-  ClusterState state;
+  cache::ClusterState state;
   for (const char* n : {"n1", "n2", "n3"}) state.UpsertNode(GpuNode(n, 8));
-  const PodInfo pod = GpuPod("member-0", {.planned = "n2", .gpus = 8});
+  const cache::PodInfo pod = GpuPod("member-0", {.planned = "n2", .gpus = 8});
   state.UpsertPod(pod);  // The informer has seen the plan: n2's 8 GPUs are reserved for this pod.
   const std::vector<std::string_view> names{"n1", "n2", "n3"};
   const FilterVerdicts v = RunFilter(state, pod, names);
@@ -38,7 +38,7 @@ TEST(Filter, PinnedPodPassesOnlyOnItsPlannedNode) {
 }
 
 TEST(Filter, PinnedPodNotYetInTheCacheStillNeedsRoomOnItsNode) {
-  ClusterState state;
+  cache::ClusterState state;
   state.UpsertNode(GpuNode("n1", 4));
   state.UpsertPod(GpuPod("other", {.node = "n1", .gpus = 2}));
   const std::vector<std::string_view> names{"n1"};
@@ -48,7 +48,7 @@ TEST(Filter, PinnedPodNotYetInTheCacheStillNeedsRoomOnItsNode) {
 }
 
 TEST(Filter, CapacityReservedForOtherPlannedPodsIsOffLimits) {
-  ClusterState state;
+  cache::ClusterState state;
   state.UpsertNode(GpuNode("n1", 8));
   state.UpsertNode(GpuNode("n2", 8));
   state.UpsertPod(GpuPod("planned-a", {.planned = "n1", .gpus = 5}));
@@ -63,7 +63,7 @@ TEST(Filter, CapacityReservedForOtherPlannedPodsIsOffLimits) {
 }
 
 TEST(Filter, GpuModelAndPerGpuFit) {
-  ClusterState state;
+  cache::ClusterState state;
   state.UpsertNode(GpuNode("a100", 8, "A100"));
   state.UpsertNode(GpuNode("t4", 8, "T4"));
   state.UpsertNode(GpuNode("small", 2, "A100"));
@@ -80,7 +80,7 @@ TEST(Filter, GpuModelAndPerGpuFit) {
 }
 
 TEST(Filter, QueueAtItsLimitRejectsEveryNode) {
-  ClusterState state;
+  cache::ClusterState state;
   state.SetQueues({{"team-a", 16, 64}});
   for (int i = 0; i < 8; ++i) state.UpsertNode(GpuNode("n" + std::to_string(i), 8));
   for (int i = 0; i < 8; ++i) {
@@ -98,17 +98,17 @@ TEST(Filter, QueueAtItsLimitRejectsEveryNode) {
 
 // Design: "A pod names its queue with the label gangplank.io/queue (default: its namespace's label)".
 TEST(Filter, UnlabelledPodIsChargedToItsNamespacesQueue) {
-  ClusterState state;
+  cache::ClusterState state;
   state.SetQueues({{"team-a", 0, 16}});
   state.UpsertNode(GpuNode("busy", 8));
   state.UpsertNode(GpuNode("spare", 8));
   // Running before the namespace is known: no queue yet, then charged to team-a once it is labelled.
   state.UpsertPod(GpuPod("running", {.node = "busy", .gpus = 8}));
   const std::vector<std::string_view> names{"spare"};
-  const PodInfo unlabelled = GpuPod("more", {.gpus = 8});  // Namespace "ml", no queue label.
+  const cache::PodInfo unlabelled = GpuPod("more", {.gpus = 8});  // Namespace "ml", no queue label.
   EXPECT_EQ(RunFilter(state, unlabelled, names).passed.size(), 1u);
   state.SetNamespaceQueue("ml", "team-a");
-  state.Read([](const StateView& v) { EXPECT_EQ(v.QueueUsageMilli("team-a"), 8000); });
+  state.Read([](const cache::StateView& v) { EXPECT_EQ(v.QueueUsageMilli("team-a"), 8000); });
   EXPECT_EQ(RunFilter(state, unlabelled, names).passed.size(), 1u);  // 8 + 8 = 16: at the limit, not over.
   state.UpsertPod(GpuPod("second", {.node = "spare", .gpus = 1}));   // Arrives after the label: charged too.
   state.UpsertNode(GpuNode("third", 8));
@@ -118,23 +118,23 @@ TEST(Filter, UnlabelledPodIsChargedToItsNamespacesQueue) {
   EXPECT_EQ(over.unresolvable.at("third"), "queue team-a at its limit of 16 GPUs (uses 9, pod needs 8)");
   // The pod's own label wins over the namespace's, even an empty one (explicitly no queue).
   EXPECT_EQ(RunFilter(state, GpuPod("own", {.queue = "team-b", .gpus = 8}), third).passed.size(), 1u);
-  PodInfo opted_out = unlabelled;
+  cache::PodInfo opted_out = unlabelled;
   opted_out.labels["gangplank.io/queue"] = "";
   EXPECT_EQ(RunFilter(state, opted_out, third).passed.size(), 1u);
   // Label removed (or namespace deleted): its pods are no longer charged to team-a.
   state.SetNamespaceQueue("ml", "");
-  state.Read([](const StateView& v) { EXPECT_EQ(v.QueueUsageMilli("team-a"), 0); });
+  state.Read([](const cache::StateView& v) { EXPECT_EQ(v.QueueUsageMilli("team-a"), 0); });
   EXPECT_EQ(RunFilter(state, unlabelled, third).passed.size(), 1u);
 }
 
 TEST(Filter, NamespaceQueueDoesNotMoveLabelledPods) {
-  ClusterState state;
+  cache::ClusterState state;
   state.UpsertNode(GpuNode("n1", 8));
   state.UpsertPod(GpuPod("own", {.node = "n1", .queue = "team-b", .gpus = 2}));
   state.UpsertPod(GpuPod("plain", {.node = "n1", .gpus = 3}));
   state.SetNamespaceQueue("ml", "team-a");
   state.SetNamespaceQueue("other", "team-c");
-  state.Read([](const StateView& v) {
+  state.Read([](const cache::StateView& v) {
     EXPECT_EQ(v.QueueUsageMilli("team-b"), 2000);
     EXPECT_EQ(v.QueueUsageMilli("team-a"), 3000);
     EXPECT_EQ(v.QueueUsageMilli("team-c"), 0);
@@ -142,22 +142,22 @@ TEST(Filter, NamespaceQueueDoesNotMoveLabelledPods) {
     EXPECT_EQ(v.NamespaceQueue("unknown"), "");
   });
   state.SetNamespaceQueue("ml", "team-c");  // Relabelled: usage moves with it.
-  state.Read([](const StateView& v) {
+  state.Read([](const cache::StateView& v) {
     EXPECT_EQ(v.QueueUsageMilli("team-a"), 0);
     EXPECT_EQ(v.QueueUsageMilli("team-c"), 3000);
   });
 }
 
 TEST(Filter, StaticMismatchesAreUnresolvableAndUnknownNodesResolvable) {
-  ClusterState state;
-  NodeInfo tainted = GpuNode("tainted", 8);
+  cache::ClusterState state;
+  cache::NodeInfo tainted = GpuNode("tainted", 8);
   tainted.taints = {{"dedicated", "infer", "NoSchedule"}};
-  NodeInfo cordoned = GpuNode("cordoned", 8);
+  cache::NodeInfo cordoned = GpuNode("cordoned", 8);
   cordoned.unschedulable = true;
   state.UpsertNode(tainted);
   state.UpsertNode(cordoned);
   state.UpsertNode(GpuNode("labelled", 8, "A100", {{"pool", "b"}}));
-  PodInfo pod = GpuPod("p", {.gpus = 1});
+  cache::PodInfo pod = GpuPod("p", {.gpus = 1});
   pod.node_selector = {{"pool", "a"}};
   const std::vector<std::string_view> names{"tainted", "cordoned", "labelled", "ghost"};
   FilterVerdicts v = RunFilter(state, pod, names);

@@ -5,29 +5,29 @@
 #include "engine/policies/registry.h"
 #include "extender/decisions/preempt.h"
 #include "extender/decisions/prioritize.h"
-#include "extender/protocol/convert.h"
-#include "extender/state/cluster_state.h"
-#include "tests/extender/support/state_builders.h"
+#include "cache/objects/convert.h"
+#include "cache/state/cluster_state.h"
+#include "tests/cache/support/state_builders.h"
 
 namespace gangplank::extender {
 namespace {
 
-using testing::GpuNode;
-using testing::GpuPod;
+using cache::testing::GpuNode;
+using cache::testing::GpuPod;
 
-std::map<std::string, std::int64_t> Scores(const ClusterState& state, const PodInfo& pod,
+std::map<std::string, std::int64_t> Scores(const cache::ClusterState& state, const cache::PodInfo& pod,
                                            const std::vector<std::string_view>& names, const std::string& policy = "bestfit") {
-  const engine::PodRequest request = ToPodRequest(pod);
+  const engine::PodRequest request = cache::ToPodRequest(pod);
   auto p = engine::policies::MakePolicy(policy, {});
   std::map<std::string, std::int64_t> out;
-  state.Read([&](const StateView& v) {
+  state.Read([&](const cache::StateView& v) {
     for (const auto& hp : PrioritizeNodes(v, pod, request, names, *p)) out[std::string(hp.host)] = hp.score;
   });
   return out;
 }
 
 TEST(Prioritize, ScoresAreEngineOrderMappedToZeroToTen) {
-  ClusterState state;
+  cache::ClusterState state;
   for (const char* n : {"empty", "half", "full"}) state.UpsertNode(GpuNode(n, 8));
   state.UpsertPod(GpuPod("h", {.node = "half", .gpus = 4}));
   state.UpsertPod(GpuPod("f", {.node = "full", .gpus = 8}));
@@ -43,7 +43,7 @@ TEST(Prioritize, ScoresAreEngineOrderMappedToZeroToTen) {
 }
 
 TEST(Prioritize, PinnedPodScoresOnlyItsPlannedNode) {
-  ClusterState state;
+  cache::ClusterState state;
   state.UpsertNode(GpuNode("a", 8));
   state.UpsertNode(GpuNode("b", 8));
   const auto s = Scores(state, GpuPod("p", {.planned = "b", .gpus = 1}), {"a", "b"});
@@ -52,7 +52,7 @@ TEST(Prioritize, PinnedPodScoresOnlyItsPlannedNode) {
 }
 
 TEST(Prioritize, GangMembersPreferTheRackOfTheirGang) {
-  ClusterState state({"zone", "rack"});
+  cache::ClusterState state({"zone", "rack"});
   state.UpsertNode(GpuNode("r1-a", 8, "A100", {{"zone", "z"}, {"rack", "r1"}}));
   state.UpsertNode(GpuNode("r1-b", 8, "A100", {{"zone", "z"}, {"rack", "r1"}}));
   state.UpsertNode(GpuNode("r2-a", 8, "A100", {{"zone", "z"}, {"rack", "r2"}}));
@@ -63,13 +63,13 @@ TEST(Prioritize, GangMembersPreferTheRackOfTheirGang) {
   EXPECT_GT(s.at("r2-a"), s.at("far"));
 }
 
-PreemptVerdicts Preempt(const ClusterState& state, const PodInfo& pod, NodeVictimsMap candidates) {
-  const engine::PodRequest request = ToPodRequest(pod);
-  return state.Read([&](const StateView& v) { return SelectVictims(v, pod, request, candidates); });
+PreemptVerdicts Preempt(const cache::ClusterState& state, const cache::PodInfo& pod, NodeVictimsMap candidates) {
+  const engine::PodRequest request = cache::ToPodRequest(pod);
+  return state.Read([&](const cache::StateView& v) { return SelectVictims(v, pod, request, candidates); });
 }
 
 TEST(Preempt, GangMembersOnTheSameNodeAreAddedHighestPriorityFirst) {
-  ClusterState state;
+  cache::ClusterState state;
   state.UpsertNode(GpuNode("n1", 8));
   state.UpsertPod(GpuPod("g-0", {.node = "n1", .gang = "g", .gpus = 4, .priority = 5}));
   state.UpsertPod(GpuPod("g-1", {.node = "n1", .gang = "g", .gpus = 4, .priority = 7}));
@@ -80,7 +80,7 @@ TEST(Preempt, GangMembersOnTheSameNodeAreAddedHighestPriorityFirst) {
 }
 
 TEST(Preempt, VictimSetThatWouldSplitAGangAcrossNodesIsDropped) {
-  ClusterState state;
+  cache::ClusterState state;
   state.UpsertNode(GpuNode("n1", 8));
   state.UpsertNode(GpuNode("n2", 8));
   state.UpsertPod(GpuPod("g-0", {.node = "n1", .gang = "g", .gpus = 8}));
@@ -92,7 +92,7 @@ TEST(Preempt, VictimSetThatWouldSplitAGangAcrossNodesIsDropped) {
 }
 
 TEST(Preempt, VictimSetThatTakesAQueueBelowItsGuaranteeIsDropped) {
-  ClusterState state;
+  cache::ClusterState state;
   state.SetQueues({{"team-b", 8, std::nullopt}, {"team-c", 0, std::nullopt}});
   state.UpsertNode(GpuNode("n1", 8));
   state.UpsertNode(GpuNode("n2", 8));
@@ -106,7 +106,7 @@ TEST(Preempt, VictimSetThatTakesAQueueBelowItsGuaranteeIsDropped) {
 }
 
 TEST(Preempt, VictimsThatDoNotMakeRoomAreDropped) {
-  ClusterState state;
+  cache::ClusterState state;
   state.UpsertNode(GpuNode("n1", 8));
   state.UpsertPod(GpuPod("a", {.node = "n1", .gpus = 4}));
   state.UpsertPod(GpuPod("b", {.planned = "n1", .gpus = 4}));  // A reservation the scheduler cannot evict.

@@ -12,10 +12,10 @@
 
 #include "apiserver-double/api_server_double.h"
 #include "engine/policies/registry.h"
-#include "extender/protocol/convert.h"
+#include "cache/objects/convert.h"
 #include "extender/service/bind_verb.h"
 #include "extender/service/kube_binder.h"
-#include "extender/service/kube_feed.h"
+#include "cache/feed/kube_feed.h"
 #include "extender/service/routes.h"
 #include "tests/extender/support/loopback_client.h"
 
@@ -71,7 +71,7 @@ class EndToEnd : public ::testing::Test {
     kubeconfig_ = std::filesystem::temp_directory_path() / ("extender-e2e-" + std::to_string(::getpid()) + ".yaml");
     std::ofstream(kubeconfig_) << api_.kubeconfig_yaml("ml");
 
-    feed_ = std::make_unique<KubeFeed>(state_, KubeFeedOptions{kubeconfig_.string(), {}});
+    feed_ = std::make_unique<cache::KubeFeed>(state_, cache::KubeFeedOptions{kubeconfig_.string(), {}});
     feed_->Start();
     handlers_ = std::make_unique<ExtenderHandlers>(state_, metrics_, HandlerOptions{{}, "bestfit", 1000});
     binder_ = std::make_unique<KubeBinder>(feed_->client());
@@ -90,7 +90,7 @@ class EndToEnd : public ::testing::Test {
   }
 
   bool HasQueueLimit() {
-    return state_.Read([](const StateView& v) { return v.FindQueue("team-a") != nullptr; });
+    return state_.Read([](const cache::StateView& v) { return v.FindQueue("team-a") != nullptr; });
   }
 
   template <typename F>
@@ -108,12 +108,12 @@ class EndToEnd : public ::testing::Test {
   };
 
   int FreeGpus(const std::string& node) {
-    return state_.Read([&](const StateView& v) { return v.cluster().state(v.FindNode(node)).FullyFreeGpus(); });
+    return state_.Read([&](const cache::StateView& v) { return v.cluster().state(v.FindNode(node)).FullyFreeGpus(); });
   }
 
   bool Cached(const std::string& name) {
     const std::string uid = (*api_.get("pods", "ml", name))["metadata"]["uid"];
-    return state_.Read([&](const StateView& v) { return v.FindPod(uid) != nullptr; });
+    return state_.Read([&](const cache::StateView& v) { return v.FindPod(uid) != nullptr; });
   }
 
   // kube-scheduler's part: filter → prioritize (score × weight × 10) → highest total → pods/binding,
@@ -145,8 +145,8 @@ class EndToEnd : public ::testing::Test {
       EXPECT_EQ(bound.status, 200) << bound.body;
       EXPECT_EQ(bound.body, R"({"Error":""})");
       // The extender recorded the binding before answering: no waiting for the informer here.
-      EXPECT_TRUE(state_.Read([&](const StateView& v) {
-        const PodRecord* p = v.FindPod(uid);
+      EXPECT_TRUE(state_.Read([&](const cache::StateView& v) {
+        const cache::PodRecord* p = v.FindPod(uid);
         return p != nullptr && p->node == best && p->allocation.has_value();
       })) << name << " is not held on " << best << " in the cache right after bind answered";
       EXPECT_EQ((*api_.get("pods", "ml", name))["spec"]["nodeName"], best);
@@ -161,8 +161,8 @@ class EndToEnd : public ::testing::Test {
     auto bound = apiserver.Post("/api/v1/namespaces/ml/pods/" + name + "/binding", binding.dump());
     EXPECT_EQ(bound.status, 201) << bound.body;
     EXPECT_TRUE(WaitFor([&] {
-      return state_.Read([&](const StateView& v) {
-        const PodRecord* p = v.FindPod(uid);
+      return state_.Read([&](const cache::StateView& v) {
+        const cache::PodRecord* p = v.FindPod(uid);
         return p != nullptr && p->node == best;
       });
     })) << "the cache never saw " << name << " bound";
@@ -173,15 +173,15 @@ class EndToEnd : public ::testing::Test {
   // The nodes the engine ranks best for a pod right now (same policy as the extender).
   std::vector<std::string> EngineBest(const std::string& name) {
     const Json pod = *api_.get("pods", "ml", name);
-    PodInfo info;
-    ContainerResources main;
+    cache::PodInfo info;
+    cache::ContainerResources main;
     for (const auto& [resource, quantity] : pod["spec"]["containers"][0]["resources"]["requests"].items()) {
       main.requests.emplace_back(resource, quantity.get<std::string>());
     }
     info.containers.push_back(std::move(main));
-    const engine::PodRequest request = ToPodRequest(info);
+    const engine::PodRequest request = cache::ToPodRequest(info);
     auto policy = engine::policies::MakePolicy("bestfit", {});
-    return state_.Read([&](const StateView& v) {
+    return state_.Read([&](const cache::StateView& v) {
       std::vector<std::string> best;
       double top = 0;
       for (engine::NodeId id = 0; id < v.cluster().size(); ++id) {
@@ -196,9 +196,9 @@ class EndToEnd : public ::testing::Test {
 
   apiserver_double::ApiServerDouble api_;
   std::filesystem::path kubeconfig_;
-  ClusterState state_;
+  cache::ClusterState state_;
   ExtenderMetrics metrics_;
-  std::unique_ptr<KubeFeed> feed_;
+  std::unique_ptr<cache::KubeFeed> feed_;
   std::unique_ptr<ExtenderHandlers> handlers_;
   std::unique_ptr<KubeBinder> binder_;
   std::unique_ptr<BindVerb> bind_;
@@ -245,7 +245,7 @@ TEST_F(EndToEnd, UnlabelledPodsUseTheirNamespacesQueue) {
                 {"kind", "Namespace"},
                 {"metadata", {{"name", "ml"}, {"labels", {{"gangplank.io/queue", "team-a"}}}}}});
   ASSERT_TRUE(WaitFor([&] {
-    return state_.Read([](const StateView& v) { return v.NamespaceQueue("ml") == "team-a"; });
+    return state_.Read([](const cache::StateView& v) { return v.NamespaceQueue("ml") == "team-a"; });
   })) << "the namespace label never reached the cache";
   api_.put(PodObject("plain-2", 1));
   const Outcome over = Schedule("plain-2");
@@ -288,7 +288,7 @@ TEST_F(EndToEnd, BindVerbReportsWhatWentWrongAndLeavesTheCacheAlone) {
   EXPECT_EQ(refused.status, 200);
   const Json reply = Json::parse(refused.body);
   EXPECT_NE(reply["Error"].get<std::string>().find("cannot be bound to gpu-1"), std::string::npos) << refused.body;
-  EXPECT_TRUE(state_.Read([&](const StateView& v) { return v.FindPod(uid)->node == "gpu-0"; }));
+  EXPECT_TRUE(state_.Read([&](const cache::StateView& v) { return v.FindPod(uid)->node == "gpu-0"; }));
   // A pod that does not exist.
   args = Json{{"PodName", "ghost"}, {"PodNamespace", "ml"}, {"PodUID", "no-such-uid"}, {"Node", "gpu-1"}};
   auto gone = extender.Post("/gangplank/bind", args.dump());

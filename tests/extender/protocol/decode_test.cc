@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "extender/protocol/decode_error.h"
+#include "cache/objects/decode_error.h"
 #include "tests/extender/support/go_fixtures.h"
 
 namespace gangplank::extender {
@@ -20,7 +20,7 @@ using testing::PodSpecFixture;
 std::string DecodeFailure(const std::function<void()>& decode) {
   try {
     decode();
-  } catch (const DecodeError& e) {
+  } catch (const cache::DecodeError& e) {
     return e.what();
   }
   return "<decoded without error>";
@@ -48,7 +48,7 @@ TEST(DecodeExtenderArgs, NodeCacheCapableBodyAsKubeSchedulerSendsIt) {
   ASSERT_TRUE(args.node_names.has_value());
   EXPECT_EQ(*args.node_names, (std::vector<std::string_view>{"n1", "n2", "n3"}));
   EXPECT_EQ(args.CandidateNames(), (std::vector<std::string_view>{"n1", "n2", "n3"}));
-  const PodInfo& pod = args.pod;
+  const cache::PodInfo& pod = args.pod;
   EXPECT_EQ(pod.name, "train-0");
   EXPECT_EQ(pod.namespace_, "team-a");
   EXPECT_EQ(pod.uid, "6c4a1b9e-0000-4000-8000-000000000001");
@@ -62,8 +62,8 @@ TEST(DecodeExtenderArgs, NodeCacheCapableBodyAsKubeSchedulerSendsIt) {
   EXPECT_EQ(pod.tolerations[1].effect, "NoExecute");
   ASSERT_EQ(pod.containers.size(), 1u);
   EXPECT_EQ(pod.containers[0].requests,
-            (ResourceList{{"cpu", "4"}, {"memory", "16Gi"}, {"nvidia.com/gpu", "1"}}));
-  EXPECT_EQ(pod.containers[0].limits, (ResourceList{{"nvidia.com/gpu", "1"}}));
+            (cache::ResourceList{{"cpu", "4"}, {"memory", "16Gi"}, {"nvidia.com/gpu", "1"}}));
+  EXPECT_EQ(pod.containers[0].limits, (cache::ResourceList{{"nvidia.com/gpu", "1"}}));
   ASSERT_EQ(pod.init_containers.size(), 1u);
   EXPECT_EQ(pod.priority, 1000);
   EXPECT_EQ(pod.phase, "Pending");
@@ -131,7 +131,7 @@ TEST(DecodeExtenderArgs, EveryTruncationOfARealBodyIsAnErrorNeverACrash) {
     std::string body = full.substr(0, cut);
     try {
       decoder.DecodeExtenderArgs(body);
-    } catch (const DecodeError&) {
+    } catch (const cache::DecodeError&) {
       ++errors;
     }
   }
@@ -190,7 +190,7 @@ TEST(DecodeObjects, NodeFromInformerJson) {
   n.unschedulable = true;
   std::string json = GoJson(GoNode(n));
   RequestDecoder decoder;
-  const NodeInfo node = decoder.DecodeNode(json);
+  const cache::NodeInfo node = decoder.DecodeNode(json);
   EXPECT_EQ(node.name, "gpu-node-0");
   EXPECT_EQ(node.labels.at("nvidia.com/gpu.product"), "H100");
   ASSERT_EQ(node.taints.size(), 1u);

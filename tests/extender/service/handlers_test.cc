@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/extender/support/go_fixtures.h"
-#include "tests/extender/support/state_builders.h"
+#include "tests/cache/support/state_builders.h"
 
 namespace gangplank::extender {
 namespace {
@@ -16,10 +16,10 @@ using testing::Json;
 class HandlersTest : public ::testing::Test {
  protected:
   HandlersTest() : handlers_(state_, metrics_, {}) {
-    state_.UpsertNode(testing::GpuNode("n1", 8, "A100"));
-    state_.UpsertNode(testing::GpuNode("n2", 8, "A100"));
-    state_.UpsertNode(testing::GpuNode("n3", 8, "T4"));
-    state_.UpsertPod(testing::GpuPod("busy", {.node = "n2", .gpus = 8}));
+    state_.UpsertNode(cache::testing::GpuNode("n1", 8, "A100"));
+    state_.UpsertNode(cache::testing::GpuNode("n2", 8, "A100"));
+    state_.UpsertNode(cache::testing::GpuNode("n3", 8, "T4"));
+    state_.UpsertPod(cache::testing::GpuPod("busy", {.node = "n2", .gpus = 8}));
     state_.MarkSynced();
   }
 
@@ -40,7 +40,7 @@ class HandlersTest : public ::testing::Test {
     return nodes;
   }
 
-  ClusterState state_;
+  cache::ClusterState state_;
   ExtenderMetrics metrics_;
   ExtenderHandlers handlers_;
 };
@@ -131,7 +131,7 @@ TEST_F(HandlersTest, PodProblemsAreFilterErrorsAndBadBodiesAre400) {
 }
 
 TEST(HandlersUnsynced, FilterRefusesUntilTheCacheHasSynced) {
-  ClusterState state;
+  cache::ClusterState state;
   ExtenderMetrics metrics;
   ExtenderHandlers handlers(state, metrics, {});
   std::string body = testing::FilterArgsByName(GoPod({}), {"n1"});

@@ -4,7 +4,7 @@
 #include "extender/service/routes.h"
 #include "tests/extender/support/go_fixtures.h"
 #include "tests/extender/support/loopback_client.h"
-#include "tests/extender/support/state_builders.h"
+#include "tests/cache/support/state_builders.h"
 
 namespace gangplank::extender {
 namespace {
@@ -14,8 +14,8 @@ using testing::Json;
 class HttpTest : public ::testing::Test {
  protected:
   HttpTest() : handlers_(state_, metrics_, {}) {
-    state_.UpsertNode(testing::GpuNode("n1", 8));
-    state_.UpsertNode(testing::GpuNode("n2", 8));
+    state_.UpsertNode(cache::testing::GpuNode("n1", 8));
+    state_.UpsertNode(cache::testing::GpuNode("n2", 8));
     net::HttpServerOptions options;
     options.max_request_body_bytes = 1 << 20;
     server_ = net::make_http_server(options);
@@ -23,7 +23,7 @@ class HttpTest : public ::testing::Test {
   }
   ~HttpTest() override { server_->stop(); }
 
-  ClusterState state_;
+  cache::ClusterState state_;
   ExtenderMetrics metrics_;
   ExtenderHandlers handlers_;
   std::unique_ptr<net::HttpServer> server_;

@@ -9,7 +9,7 @@ namespace gangplank::extender {
 namespace {
 
 TEST(ServiceConfig, QueueFlagForms) {
-  const QueueConfig q = ParseQueueFlag("team-a:16:64");
+  const cache::QueueConfig q = ParseQueueFlag("team-a:16:64");
   EXPECT_EQ(q.name, "team-a");
   EXPECT_EQ(q.guaranteed_gpus, 16);
   EXPECT_EQ(q.limit_gpus, 64);

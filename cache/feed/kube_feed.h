@@ -8,13 +8,13 @@
 #include <string>
 #include <vector>
 
-#include "extender/state/cluster_state.h"
+#include "cache/state/cluster_state.h"
 
 namespace gangplank::kube {
 class RestClient;
 }
 
-namespace gangplank::extender {
+namespace gangplank::cache {
 
 struct KubeFeedOptions {
   std::string kubeconfig;                  // Empty: in-cluster service account.
@@ -40,4 +40,4 @@ class KubeFeed {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace gangplank::extender
+}  // namespace gangplank::cache

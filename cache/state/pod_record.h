@@ -9,7 +9,7 @@
 #include "engine/allocation.h"
 #include "engine/request.h"
 
-namespace gangplank::extender {
+namespace gangplank::cache {
 
 struct PodRecord {
   std::string uid;
@@ -38,4 +38,4 @@ struct PodRecord {
   std::int64_t GpuMilli() const { return request.WantsGpu() ? request.TotalGpuMilli() : 0; }
 };
 
-}  // namespace gangplank::extender
+}  // namespace gangplank::cache

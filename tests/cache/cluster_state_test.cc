@@ -1,15 +1,15 @@
-#include "extender/state/cluster_state.h"
+#include "cache/state/cluster_state.h"
 
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <thread>
 
-#include "extender/protocol/decode_error.h"
-#include "extender/state/gpupool_queues.h"
-#include "tests/extender/support/state_builders.h"
+#include "cache/objects/decode_error.h"
+#include "cache/state/gpupool_queues.h"
+#include "tests/cache/support/state_builders.h"
 
-namespace gangplank::extender {
+namespace gangplank::cache {
 namespace {
 
 using testing::GpuNode;
@@ -188,4 +188,4 @@ TEST(GpuPoolQueues, ReadsQueuesAndRejectsBadFields) {
 }
 
 }  // namespace
-}  // namespace gangplank::extender
+}  // namespace gangplank::cache

@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace gangplank::extender {
+namespace gangplank::cache {
 
 class DecodeError : public std::runtime_error {
  public:
@@ -28,4 +28,4 @@ class DecodeError : public std::runtime_error {
   std::string problem_;
 };
 
-}  // namespace gangplank::extender
+}  // namespace gangplank::cache

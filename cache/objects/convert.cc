@@ -1,14 +1,14 @@
-#include "extender/protocol/convert.h"
+#include "cache/objects/convert.h"
 
 #include <algorithm>
 #include <limits>
 #include <map>
 
-#include "extender/protocol/conventions.h"
-#include "extender/protocol/decode_error.h"
-#include "extender/protocol/quantity.h"
+#include "cache/objects/conventions.h"
+#include "cache/objects/decode_error.h"
+#include "cache/objects/quantity.h"
 
-namespace gangplank::extender {
+namespace gangplank::cache {
 namespace {
 
 constexpr std::int64_t kMiB = 1024 * 1024;
@@ -163,4 +163,4 @@ bool IsInterested(const PodInfo& pod, const std::vector<std::string>& managed) {
   return any(pod.containers) || any(pod.init_containers);
 }
 
-}  // namespace gangplank::extender
+}  // namespace gangplank::cache

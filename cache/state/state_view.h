@@ -13,12 +13,12 @@
 #include <vector>
 
 #include "engine/cluster.h"
-#include "extender/protocol/kube_objects.h"
-#include "extender/state/node_index.h"
-#include "extender/state/pod_record.h"
-#include "extender/state/queue_config.h"
+#include "cache/objects/kube_objects.h"
+#include "cache/state/node_index.h"
+#include "cache/state/pod_record.h"
+#include "cache/state/queue_config.h"
 
-namespace gangplank::extender {
+namespace gangplank::cache {
 
 // Hash that lets unordered_map<std::string, ...> be searched with a string_view.
 struct StringHash {
@@ -94,4 +94,4 @@ class StateView {
   size_t unaccounted_ = 0;
 };
 
-}  // namespace gangplank::extender
+}  // namespace gangplank::cache

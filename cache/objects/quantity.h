@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string_view>
 
-namespace gangplank::extender {
+namespace gangplank::cache {
 
 // The quantity in thousandths of its unit, rounded up as Quantity.MilliValue() does ("95690m" -> 95690,
 // "2" -> 2000). Saturates at INT64_MAX / INT64_MIN. Throws DecodeError naming the text when malformed.
@@ -16,4 +16,4 @@ std::int64_t ParseQuantityMilli(std::string_view text);
 // "100m" -> 1). Saturates like ParseQuantityMilli.
 std::int64_t ParseQuantityValue(std::string_view text);
 
-}  // namespace gangplank::extender
+}  // namespace gangplank::cache

@@ -6,9 +6,9 @@
 
 #include "engine/node.h"
 #include "engine/request.h"
-#include "extender/protocol/kube_objects.h"
+#include "cache/objects/kube_objects.h"
 
-namespace gangplank::extender {
+namespace gangplank::cache {
 
 // The pod's effective request as kube-scheduler computes it: per resource the larger of the sum over
 // containers and the largest init container, plus overhead; a container limit stands in for a missing
@@ -27,4 +27,4 @@ bool IsInterested(const PodInfo& pod, const std::vector<std::string>& managed_re
 // The "|"-separated model list of the gpu-models annotation, trimmed, empty entries dropped.
 std::vector<std::string> SplitGpuModels(std::string_view annotation);
 
-}  // namespace gangplank::extender
+}  // namespace gangplank::cache

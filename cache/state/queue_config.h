@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-namespace gangplank::extender {
+namespace gangplank::cache {
 
 struct QueueConfig {
   std::string name;
@@ -13,4 +13,4 @@ struct QueueConfig {
   std::optional<int> limit_gpus;  // No limit when empty.
 };
 
-}  // namespace gangplank::extender
+}  // namespace gangplank::cache

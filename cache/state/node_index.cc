@@ -1,8 +1,8 @@
-#include "extender/state/node_index.h"
+#include "cache/state/node_index.h"
 
 #include "engine/short_string_equal.h"
 
-namespace gangplank::extender {
+namespace gangplank::cache {
 
 void NodeIndex::Insert(const engine::Cluster& cluster, engine::NodeId id) {
   if ((size_ + 1) * 2 > slots_.size()) Grow(cluster);
@@ -64,4 +64,4 @@ void NodeIndex::Grow(const engine::Cluster& cluster) {
   }
 }
 
-}  // namespace gangplank::extender
+}  // namespace gangplank::cache

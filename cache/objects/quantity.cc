@@ -1,11 +1,11 @@
-#include "extender/protocol/quantity.h"
+#include "cache/objects/quantity.h"
 
 #include <limits>
 #include <string>
 
-#include "extender/protocol/decode_error.h"
+#include "cache/objects/decode_error.h"
 
-namespace gangplank::extender {
+namespace gangplank::cache {
 namespace {
 
 __extension__ typedef __int128 Wide;  // Headroom for mantissa x scale before saturating.
@@ -138,4 +138,4 @@ std::int64_t ParseQuantityMilli(std::string_view text) { return Scaled(text, 3);
 
 std::int64_t ParseQuantityValue(std::string_view text) { return Scaled(text, 0); }
 
-}  // namespace gangplank::extender
+}  // namespace gangplank::cache

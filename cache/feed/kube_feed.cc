@@ -1,4 +1,4 @@
-#include "extender/service/kube_feed.h"
+#include "cache/feed/kube_feed.h"
 
 #include <spdlog/spdlog.h>
 
@@ -7,16 +7,16 @@
 #include <mutex>
 #include <thread>
 
-#include "extender/protocol/conventions.h"
-#include "extender/protocol/decode_error.h"
-#include "extender/service/json_log.h"
-#include "extender/state/gpupool_queues.h"
+#include "cache/objects/conventions.h"
+#include "cache/objects/decode_error.h"
+#include "logging/json_log.h"
+#include "cache/state/gpupool_queues.h"
 #include "kube/config.h"
 #include "kube/informer.h"
 #include "kube/objects.h"
 #include "kube/rest_client.h"
 
-namespace gangplank::extender {
+namespace gangplank::cache {
 namespace {
 
 std::map<std::string, std::string> ToMap(const kube::StringPairs& pairs) {
@@ -102,7 +102,7 @@ struct KubeFeed::Impl {
       try {
         pool_queues[pool.meta.name] = QueuesOfGpuPool(pool.json);
       } catch (const DecodeError& e) {
-        spdlog::warn(JsonFields("ignoring GPUPool queues", "pool", pool.meta.name, "error", e.what()));
+        spdlog::warn(logging::JsonFields("ignoring GPUPool queues", "pool", pool.meta.name, "error", e.what()));
         return;
       }
     }
@@ -129,7 +129,7 @@ void KubeFeed::Start() {
     try {
       apply();
     } catch (const std::exception& e) {
-      spdlog::warn(JsonFields("cannot apply informer event", "kind", what, "error", e.what()));
+      spdlog::warn(logging::JsonFields("cannot apply informer event", "kind", what, "error", e.what()));
     }
   };
   d.nodes = std::make_unique<kube::Informer<kube::Node>>(d.client, kube::resources::nodes());
@@ -185,7 +185,7 @@ void KubeFeed::Start() {
     self->namespaces->wait_idle(std::chrono::seconds(30));
     self->pods->wait_idle(std::chrono::seconds(30));
     self->state.MarkSynced();
-    spdlog::info(JsonFields("cluster-state cache synced"));
+    spdlog::info(logging::JsonFields("cluster-state cache synced"));
   });
 }
 
@@ -204,4 +204,4 @@ void KubeFeed::Stop() {
   if (d.nodes) d.nodes->stop();
 }
 
-}  // namespace gangplank::extender
+}  // namespace gangplank::cache

@@ -5,11 +5,11 @@
 #include <string>
 #include <vector>
 
-#include "extender/state/queue_config.h"
+#include "cache/state/queue_config.h"
 
-namespace gangplank::extender {
+namespace gangplank::cache {
 
 // The queues of one GPUPool object (its JSON). Throws DecodeError naming the bad field.
 std::vector<QueueConfig> QueuesOfGpuPool(std::string json);
 
-}  // namespace gangplank::extender
+}  // namespace gangplank::cache

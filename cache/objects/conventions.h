@@ -4,7 +4,7 @@
 
 #include <string_view>
 
-namespace gangplank::extender {
+namespace gangplank::cache {
 
 // Pod label: the gang a pod belongs to (unique within the namespace).
 inline constexpr std::string_view kGangLabel = "gangplank.io/gang";
@@ -24,4 +24,4 @@ inline constexpr std::string_view kGpuMilliResource = "gangplank.io/gpu-milli";
 // Node label (GPU feature discovery): the GPU model of the node.
 inline constexpr std::string_view kGpuProductLabel = "nvidia.com/gpu.product";
 
-}  // namespace gangplank::extender
+}  // namespace gangplank::cache

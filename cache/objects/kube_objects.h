@@ -11,7 +11,7 @@
 #include "engine/node.h"
 #include "engine/request.h"
 
-namespace gangplank::extender {
+namespace gangplank::cache {
 
 // Resource name -> quantity text, as in a ResourceList ("cpu": "500m").
 using ResourceList = std::vector<std::pair<std::string, std::string>>;
@@ -52,4 +52,4 @@ struct NodeInfo {
   bool unschedulable = false;
 };
 
-}  // namespace gangplank::extender
+}  // namespace gangplank::cache

@@ -1,12 +1,12 @@
-#include "extender/protocol/quantity.h"
+#include "cache/objects/quantity.h"
 
 #include <gtest/gtest.h>
 
 #include <limits>
 
-#include "extender/protocol/decode_error.h"
+#include "cache/objects/decode_error.h"
 
-namespace gangplank::extender {
+namespace gangplank::cache {
 namespace {
 
 TEST(Quantity, MilliValuesOfTheFormsKubernetesWrites) {
@@ -53,4 +53,4 @@ TEST(Quantity, MalformedTextNamesTheProblem) {
 }
 
 }  // namespace
-}  // namespace gangplank::extender
+}  // namespace gangplank::cache

@@ -1,13 +1,13 @@
-#include "extender/state/cluster_state.h"
+#include "cache/state/cluster_state.h"
 
 #include <algorithm>
 #include <mutex>
 
-#include "extender/protocol/conventions.h"
-#include "extender/protocol/convert.h"
-#include "extender/protocol/decode_error.h"
+#include "cache/objects/conventions.h"
+#include "cache/objects/convert.h"
+#include "cache/objects/decode_error.h"
 
-namespace gangplank::extender {
+namespace gangplank::cache {
 namespace {
 
 const std::vector<std::string> kNoUids;
@@ -347,4 +347,4 @@ void ClusterState::RemoveGangMember(const PodRecord& pod) {
   if (it->second.empty()) view_.gangs_.erase(it);
 }
 
-}  // namespace gangplank::extender
+}  // namespace gangplank::cache

@@ -11,10 +11,10 @@
 #include <string_view>
 #include <vector>
 
-#include "extender/protocol/kube_objects.h"
-#include "extender/state/state_view.h"
+#include "cache/objects/kube_objects.h"
+#include "cache/state/state_view.h"
 
-namespace gangplank::extender {
+namespace gangplank::cache {
 
 class ClusterState {
  public:
@@ -77,4 +77,4 @@ class ClusterState {
   std::atomic<bool> synced_{false};
 };
 
-}  // namespace gangplank::extender
+}  // namespace gangplank::cache

@@ -1,10 +1,10 @@
-#include "extender/protocol/convert.h"
+#include "cache/objects/convert.h"
 
 #include <gtest/gtest.h>
 
-#include "extender/protocol/decode_error.h"
+#include "cache/objects/decode_error.h"
 
-namespace gangplank::extender {
+namespace gangplank::cache {
 namespace {
 
 PodInfo PodWith(std::vector<ContainerResources> containers, std::vector<ContainerResources> init = {}) {
@@ -89,4 +89,4 @@ TEST(IsInterested, ManagedResourcesInRequestsOrLimitsOfAnyContainer) {
 }
 
 }  // namespace
-}  // namespace gangplank::extender
+}  // namespace gangplank::cache

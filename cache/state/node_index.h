@@ -11,7 +11,7 @@
 
 #include "engine/cluster.h"
 
-namespace gangplank::extender {
+namespace gangplank::cache {
 
 class NodeIndex {
  public:
@@ -36,4 +36,4 @@ class NodeIndex {
   size_t size_ = 0;
 };
 
-}  // namespace gangplank::extender
+}  // namespace gangplank::cache

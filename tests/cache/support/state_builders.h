@@ -1,12 +1,12 @@
-// Small builders for cluster-state tests: nodes and pods as the informers would deliver them.
+// Small builders for cluster-state tests (cache, extender and operator suites): nodes and pods as the informers would deliver them.
 #pragma once
 
 #include <map>
 #include <string>
 
-#include "extender/protocol/kube_objects.h"
+#include "cache/objects/kube_objects.h"
 
-namespace gangplank::extender::testing {
+namespace gangplank::cache::testing {
 
 inline NodeInfo GpuNode(const std::string& name, int gpus, const std::string& model = "A100",
                         std::map<std::string, std::string> labels = {}) {
@@ -51,4 +51,4 @@ inline PodInfo GpuPod(const std::string& name, const PodOptions& o = {}) {
   return p;
 }
 
-}  // namespace gangplank::extender::testing
+}  // namespace gangplank::cache::testing

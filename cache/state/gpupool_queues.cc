@@ -1,10 +1,10 @@
-#include "extender/state/gpupool_queues.h"
+#include "cache/state/gpupool_queues.h"
 
 #include <nlohmann/json.hpp>
 
-#include "extender/protocol/decode_error.h"
+#include "cache/objects/decode_error.h"
 
-namespace gangplank::extender {
+namespace gangplank::cache {
 namespace {
 
 int NonNegativeInt(const nlohmann::json& j, const std::string& path) {
@@ -42,4 +42,4 @@ std::vector<QueueConfig> QueuesOfGpuPool(std::string json) {
   return out;
 }
 
-}  // namespace gangplank::extender
+}  // namespace gangplank::cache
