@@ -110,24 +110,44 @@ void add_amounts(std::vector<ResourceAmount>& total, const std::vector<ResourceA
   }
 }
 
-// containers[].resources.requests summed (or max'ed for init containers).
+// containers[].resources: requests, with limits standing in for missing requests; summed over the
+// containers (or max'ed for init containers).
 void decode_container_requests(od::value v, std::vector<ResourceAmount>& total, bool take_max) {
   if (v.is_null()) return;
   for (auto container : v.get_array()) {
+    std::vector<ResourceAmount> requests, limits;
     for (auto field : container.get_object()) {
       if (std::string_view(field.unescaped_key()) != "resources") continue;
       for (auto rf : field.value().get_object()) {
-        if (std::string_view(rf.unescaped_key()) != "requests") continue;
-        std::vector<ResourceAmount> requests;
-        decode_amounts(rf.value(), requests);
-        add_amounts(total, requests, take_max);
+        const std::string_view kind = rf.unescaped_key();
+        if (kind == "requests") decode_amounts(rf.value(), requests);
+        else if (kind == "limits") decode_amounts(rf.value(), limits);
       }
     }
+    for (const ResourceAmount& limit : limits) {
+      if (find_amount(requests, limit.name) == nullptr) requests.push_back(limit);
+    }
+    add_amounts(total, requests, take_max);
+  }
+}
+
+void decode_tolerations(od::value v, std::vector<Toleration>& out) {
+  if (v.is_null()) return;
+  for (auto item : v.get_array()) {
+    Toleration t;
+    for (auto field : item.get_object()) {
+      std::string_view key = field.unescaped_key();
+      if (key == "key") t.key = str(field.value());
+      else if (key == "operator") t.op = str(field.value());
+      else if (key == "value") t.value = str(field.value());
+      else if (key == "effect") t.effect = str(field.value());
+    }
+    out.push_back(std::move(t));
   }
 }
 
 void decode_pod_spec(od::value v, Pod& out) {
-  std::vector<ResourceAmount> init;
+  std::vector<ResourceAmount> init, overhead;
   for (auto field : v.get_object()) {
     std::string_view key = field.unescaped_key();
     if (key == "nodeName") out.node_name = str(field.value());
@@ -136,6 +156,9 @@ void decode_pod_spec(od::value v, Pod& out) {
     else if (key == "priority") out.priority = static_cast<int32_t>(int64_of(field.value()));
     else if (key == "containers") decode_container_requests(field.value(), out.requests, false);
     else if (key == "initContainers") decode_container_requests(field.value(), init, true);
+    else if (key == "overhead") decode_amounts(field.value(), overhead);
+    else if (key == "nodeSelector") decode_pairs(field.value(), out.node_selector, false);
+    else if (key == "tolerations") decode_tolerations(field.value(), out.tolerations);
     else if (key == "schedulingGates") {
       od::value gates = field.value();
       if (gates.is_null()) continue;
@@ -147,6 +170,7 @@ void decode_pod_spec(od::value v, Pod& out) {
     }
   }
   add_amounts(out.requests, init, true);
+  add_amounts(out.requests, overhead, false);
   out.requests = std::vector<ResourceAmount>(out.requests.begin(), out.requests.end());  // exact size
 }
 

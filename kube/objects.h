@@ -57,6 +57,13 @@ struct ResourceAmount {
 };
 const ResourceAmount* find_amount(const std::vector<ResourceAmount>& amounts, std::string_view name);
 
+struct Toleration {
+  std::string key;
+  std::string op;  // "Equal" (default) or "Exists"
+  std::string value;
+  std::string effect;
+};
+
 struct Pod {
   ObjectMeta meta;
   std::string node_name;
@@ -65,8 +72,12 @@ struct Pod {
   std::string priority_class_name;
   int32_t priority = 0;
   std::vector<std::string> scheduling_gates;
-  // Effective pod request: max(sum over containers, max over init containers) per resource.
+  // Effective pod request as kube-scheduler computes it: per resource max(sum over containers, max over
+  // init containers) plus overhead, a container's limit standing in for a missing request (the API
+  // server's defaulting, which not every client relies on).
   std::vector<ResourceAmount> requests;
+  StringPairs node_selector;
+  std::vector<Toleration> tolerations;
   StringPairs conditions;  // type -> status ("True" | "False" | "Unknown")
 };
 

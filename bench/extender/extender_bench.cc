@@ -69,7 +69,8 @@ void Populate(cache::ClusterState& state) {
       state.UpsertPod(cache::testing::GpuPod("p" + std::to_string(serial++), o));
     }
   }
-  state.SetQueues({{"team-0", 100, 20000}, {"team-1", 100, std::nullopt}});
+  state.SetPools({cache::testing::WholeClusterPool()});
+  state.SetQueues({cache::UniformQueue("team-0", 100, 20000), cache::UniformQueue("team-1", 100)});
   state.MarkSynced();
 }
 

@@ -1,5 +1,6 @@
-// The labels, annotations and resource names gangplank reads from pods and nodes (see
-// extender/README.md). One place, so the extender, operator and tests agree on the spelling.
+// The labels, annotations and resource names gangplank reads from and writes to pods and nodes (see
+// extender/README.md and operator/README.md). One place, so the extender, operator and tests agree on
+// the spelling.
 #pragma once
 
 #include <string_view>
@@ -16,6 +17,22 @@ inline constexpr std::string_view kQueueLabel = "gangplank.io/queue";
 inline constexpr std::string_view kPlannedNodeAnnotation = "gangplank.io/planned-node";
 // Pod annotation: allowed GPU models, "|"-separated ("A100|H100"); absent means any.
 inline constexpr std::string_view kGpuModelsAnnotation = "gangplank.io/gpu-models";
+// Pod label: the GPU pool a pod's gang asks for (when its queue may use several).
+inline constexpr std::string_view kPoolLabel = "gangplank.io/pool";
+// Pod annotations: topology level keys the gang must, or should, fit inside one domain of.
+inline constexpr std::string_view kTopologyRequiredAnnotation = "gangplank.io/topology-required";
+inline constexpr std::string_view kTopologyPreferredAnnotation = "gangplank.io/topology-preferred";
+// Pod annotation: seconds a gang may wait before the nodes reserved for it are released.
+inline constexpr std::string_view kGangTimeoutAnnotation = "gangplank.io/gang-timeout-seconds";
+// Scheduling gate the admission webhook adds; the operator removes it when it admits the gang.
+inline constexpr std::string_view kAdmissionGate = "gangplank.io/admission";
+// Pod annotation the operator writes with the planned node: one id per admission of a gang, so a
+// restarted operator can tell a complete plan from a half-written one.
+inline constexpr std::string_view kAdmissionIdAnnotation = "gangplank.io/admission-id";
+// Pod annotation: when the last checkpoint of the gang's work was taken (RFC 3339), for lost-work costs.
+inline constexpr std::string_view kLastCheckpointAnnotation = "gangplank.io/last-checkpoint";
+// scheduler-plugins' coscheduling label naming a PodGroup (scheduling.x-k8s.io/v1alpha1).
+inline constexpr std::string_view kPodGroupLabel = "scheduling.x-k8s.io/pod-group";
 
 // Whole GPUs (the NVIDIA device plugin's resource).
 inline constexpr std::string_view kGpuResource = "nvidia.com/gpu";

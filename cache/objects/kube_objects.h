@@ -1,9 +1,10 @@
-// The parts of Kubernetes Pod and Node objects the extender reads. Everything else in the objects
-// (managedFields, status conditions, images, ...) is skipped while decoding.
+// The parts of Kubernetes Pod and Node objects gangplank reads (the extender from request bodies, the
+// cache from informers). Everything else in the objects (managedFields, images, ...) is skipped.
 #pragma once
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -21,16 +22,28 @@ struct ContainerResources {
   ResourceList limits;
 };
 
+// The controlling owner reference of an object (ownerReferences[] with controller: true).
+struct OwnerRef {
+  std::string api_version;
+  std::string kind;
+  std::string name;
+  std::string uid;
+};
+
 struct PodInfo {
   std::string name;
   std::string namespace_;
   std::string uid;
+  std::string resource_version;
+  std::string creation_timestamp;  // RFC 3339.
+  std::optional<OwnerRef> controller;
   std::map<std::string, std::string> labels;
   std::map<std::string, std::string> annotations;
   bool deleting = false;  // metadata.deletionTimestamp is set.
 
   std::string node_name;  // spec.nodeName: bound when non-empty.
   std::string scheduler_name;
+  std::vector<std::string> scheduling_gates;
   std::int32_t priority = 0;
   std::map<std::string, std::string> node_selector;
   std::vector<engine::Toleration> tolerations;

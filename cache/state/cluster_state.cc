@@ -4,6 +4,7 @@
 #include <mutex>
 
 #include "cache/objects/conventions.h"
+#include "cache/objects/gang_identity.h"
 #include "cache/objects/convert.h"
 #include "cache/objects/decode_error.h"
 
@@ -31,7 +32,7 @@ PodRecord MakeRecord(const PodInfo& pod) {
   r.planned_node = Annotation(pod, kPlannedNodeAnnotation);
   r.queue_labelled = pod.labels.count(std::string(kQueueLabel)) > 0;
   r.queue = Label(pod, kQueueLabel);  // The namespace default is applied under the lock (UpsertPod).
-  if (std::string gang = Label(pod, kGangLabel); !gang.empty()) r.gang = pod.namespace_ + "/" + gang;
+  r.gang = GangIdentityOf(pod).key;
   r.priority = pod.priority;
   r.terminal = pod.phase == "Succeeded" || pod.phase == "Failed";
   try {
@@ -96,7 +97,23 @@ std::string StateView::QueueOf(const PodInfo& pod) const {
 
 std::int64_t StateView::QueueUsageMilli(std::string_view queue) const {
   auto it = queue_usage_milli_.find(queue);
-  return it == queue_usage_milli_.end() ? 0 : it->second;
+  if (it == queue_usage_milli_.end()) return 0;
+  std::int64_t sum = 0;
+  for (std::int64_t milli : it->second) sum += milli;
+  return sum;
+}
+
+std::int64_t StateView::QueueUsageMilli(std::string_view queue, int pool) const {
+  auto it = queue_usage_milli_.find(queue);
+  const size_t slot = static_cast<size_t>(pool + 1);
+  return it == queue_usage_milli_.end() || slot >= it->second.size() ? 0 : it->second[slot];
+}
+
+int StateView::FindPool(std::string_view name) const {
+  for (size_t i = 0; i < pools_.size(); ++i) {
+    if (pools_[i].name == name) return static_cast<int>(i);
+  }
+  return -1;
 }
 
 std::vector<engine::PodRequest> StateView::HeldRequests(size_t max) const {
@@ -114,14 +131,36 @@ const std::vector<std::string>& StateView::GangMembers(std::string_view gang) co
   return it == gangs_.end() ? kNoUids : it->second;
 }
 
-ClusterState::ClusterState(std::vector<std::string> topology_keys) : topology_keys_(std::move(topology_keys)) {
+ClusterState::ClusterState(std::vector<std::string> topology_keys, ClusterScope scope)
+    : topology_keys_(std::move(topology_keys)), scope_(std::move(scope)) {
   view_.cluster_ = std::make_unique<engine::Cluster>(topology_keys_);
 }
+
+int ClusterState::PoolIndexOf(const engine::NodeSpec& spec) const {
+  int found = -1;
+  for (size_t i = 0; i < view_.pools_.size(); ++i) {
+    if (!view_.pools_[i].Selects(spec)) continue;
+    if (found >= 0) return -1;  // Selected by two pools: in neither.
+    found = static_cast<int>(i);
+  }
+  return found;
+}
+
+bool ClusterState::Foreign(std::string_view node) const { return foreign_nodes_.count(node) > 0; }
 
 void ClusterState::UpsertNode(const NodeInfo& node) {
   engine::NodeSpec spec = ToNodeSpec(node);  // May throw; nothing changed yet.
   WriteLock lock(*this);
   StateView& v = view_;
+  const bool mine = !scope_.selects_node || scope_.selects_node(spec);
+  if (!mine) {
+    // Out of scope (or it left the scope): its pods are some other state's.
+    foreign_nodes_.insert(spec.name);
+    if (v.node_specs_.erase(spec.name) > 0) Rebuild();
+    DropForeignHolders();
+    return;
+  }
+  foreign_nodes_.erase(spec.name);
   if (auto it = v.node_specs_.find(spec.name); it != v.node_specs_.end()) {
     if (SameSpecButCordon(it->second, spec)) {
       if (it->second.unschedulable != spec.unschedulable) {
@@ -134,13 +173,20 @@ void ClusterState::UpsertNode(const NodeInfo& node) {
     Rebuild();
     return;
   }
+  AddNodeLocked(std::move(spec));
+}
+
+void ClusterState::AddNodeLocked(engine::NodeSpec spec) {
+  StateView& v = view_;
   const std::string name = spec.name;
+  const int pool = PoolIndexOf(spec);
   const engine::NodeId id = v.cluster_->AddNode(spec);
   v.node_specs_.emplace(name, std::move(spec));
   v.node_index_.Insert(*v.cluster_, id);
   v.pods_on_node_.emplace_back();
   v.reserved_gpu_milli_.push_back(0);
   v.reserved_whole_gpus_.push_back(0);
+  v.node_pool_.push_back(pool);
   if (auto w = v.waiting_for_node_.find(name); w != v.waiting_for_node_.end()) {
     std::vector<std::string> uids = std::move(w->second);
     v.waiting_for_node_.erase(w);
@@ -150,6 +196,25 @@ void ClusterState::UpsertNode(const NodeInfo& node) {
       --v.unaccounted_;  // Account() counts it again if it still cannot hold its capacity.
       p->second.problem.clear();
       Account(p->second);
+    }
+  }
+}
+
+// With held_pods_only, pods held on nodes that turned out foreign are some other state's: forget them.
+void ClusterState::DropForeignHolders() {
+  StateView& v = view_;
+  for (auto it = v.pods_.begin(); it != v.pods_.end();) {
+    PodRecord& pod = it->second;
+    const bool waiting = !pod.allocation && pod.ShouldHold() && !pod.foreign;
+    if (waiting && Foreign(pod.HoldingNode())) {
+      Unaccount(pod);  // Leaves waiting_for_node_ and the unaccounted count.
+      pod.foreign = true;
+    }
+    if (scope_.held_pods_only && pod.foreign) {
+      RemoveGangMember(pod);
+      it = v.pods_.erase(it);
+    } else {
+      ++it;
     }
   }
 }
@@ -166,6 +231,15 @@ void ClusterState::UpsertPod(const PodInfo& pod) {
   if (pod.uid.empty()) return;  // Cannot be tracked; the API server always sets one.
   PodRecord record = MakeRecord(pod);
   WriteLock lock(*this);
+  if (scope_.held_pods_only && (!record.ShouldHold() || Foreign(record.HoldingNode()))) {
+    // Not (or no longer) holding capacity here: not this state's pod.
+    if (auto it = view_.pods_.find(record.uid); it != view_.pods_.end()) {
+      Unaccount(it->second);
+      RemoveGangMember(it->second);
+      view_.pods_.erase(it);
+    }
+    return;
+  }
   if (!record.queue_labelled) record.queue = std::string(view_.NamespaceQueue(record.namespace_));
   auto it = view_.pods_.find(record.uid);
   if (it != view_.pods_.end()) {
@@ -209,6 +283,12 @@ bool ClusterState::AssumeBound(std::string_view uid, std::string_view node) {
   return true;
 }
 
+void ClusterState::SetPools(std::vector<PoolConfig> pools) {
+  WriteLock lock(*this);
+  view_.pools_ = std::move(pools);
+  Rebuild();
+}
+
 void ClusterState::SetQueues(std::vector<QueueConfig> queues) {
   WriteLock lock(*this);
   view_.queues_.clear();
@@ -235,13 +315,28 @@ void ClusterState::SetNamespaceQueue(std::string_view namespace_, std::string_vi
 
 // Moves a pod's GPU usage from its current queue to `queue`; its allocation stays where it is.
 void ClusterState::ChargeQueue(PodRecord& pod, std::string queue) {
-  StateView& v = view_;
-  if (pod.allocation && !pod.queue.empty()) {
-    auto q = v.queue_usage_milli_.find(pod.queue);
-    if (q != v.queue_usage_milli_.end() && (q->second -= pod.GpuMilli()) == 0) v.queue_usage_milli_.erase(q);
-  }
+  AddUsage(pod, -1);
   pod.queue = std::move(queue);
-  if (pod.allocation && !pod.queue.empty()) v.queue_usage_milli_[pod.queue] += pod.GpuMilli();
+  AddUsage(pod, +1);
+}
+
+// Adds (sign +1) or removes (-1) a held pod's GPUs to its queue's usage in its node's pool.
+void ClusterState::AddUsage(const PodRecord& pod, std::int64_t sign) {
+  if (!pod.allocation || pod.queue.empty() || pod.GpuMilli() == 0) return;
+  StateView& v = view_;
+  const size_t slot = static_cast<size_t>(v.node_pool_[pod.allocation->node] + 1);
+  if (sign > 0) {
+    std::vector<std::int64_t>& usage = v.queue_usage_milli_[pod.queue];
+    if (usage.size() <= slot) usage.resize(slot + 1, 0);
+    usage[slot] += pod.GpuMilli();
+    return;
+  }
+  auto q = v.queue_usage_milli_.find(pod.queue);
+  if (q == v.queue_usage_milli_.end() || q->second.size() <= slot) return;
+  q->second[slot] -= pod.GpuMilli();
+  if (std::all_of(q->second.begin(), q->second.end(), [](std::int64_t m) { return m == 0; })) {
+    v.queue_usage_milli_.erase(q);
+  }
 }
 
 void ClusterState::Rebuild() {
@@ -249,7 +344,11 @@ void ClusterState::Rebuild() {
   ++v.generation_;
   v.cluster_ = std::make_unique<engine::Cluster>(topology_keys_);
   v.node_index_.Clear();
-  for (const auto& [name, spec] : v.node_specs_) v.node_index_.Insert(*v.cluster_, v.cluster_->AddNode(spec));
+  v.node_pool_.clear();
+  for (const auto& [name, spec] : v.node_specs_) {
+    v.node_index_.Insert(*v.cluster_, v.cluster_->AddNode(spec));
+    v.node_pool_.push_back(PoolIndexOf(spec));
+  }
   const size_t n = v.node_specs_.size();
   v.pods_on_node_.assign(n, {});
   v.reserved_gpu_milli_.assign(n, 0);
@@ -258,7 +357,7 @@ void ClusterState::Rebuild() {
   v.queue_usage_milli_.clear();
   v.reservations_ = 0;
   v.unaccounted_ = 0;
-  for (auto& [uid, pod] : v.pods_) pod.allocation.reset(), pod.problem.clear();
+  for (auto& [uid, pod] : v.pods_) pod.allocation.reset(), pod.problem.clear(), pod.foreign = false;
   // Bound pods first: they hold what they hold; reservations get what is left.
   for (auto& [uid, pod] : v.pods_) {
     if (!pod.node.empty()) Account(pod);
@@ -272,12 +371,16 @@ void ClusterState::Account(PodRecord& pod) {
   StateView& v = view_;
   if (!pod.ShouldHold()) return;
   const std::string& node_name = pod.HoldingNode();
+  const engine::NodeId id = v.FindNode(node_name);
+  if (id == engine::kNoNode && Foreign(node_name)) {
+    pod.foreign = true;  // Some other state's to account.
+    return;
+  }
   if (!pod.request_error.empty()) {
     pod.problem = pod.request_error;
     ++v.unaccounted_;
     return;
   }
-  const engine::NodeId id = v.FindNode(node_name);
   if (id == engine::kNoNode) {
     pod.problem = "node " + node_name + " is not in the cache yet";
     v.waiting_for_node_[node_name].push_back(pod.uid);
@@ -299,7 +402,7 @@ void ClusterState::Account(PodRecord& pod) {
   v.cluster_->Assign(allocation);
   pod.allocation = std::move(allocation);
   v.pods_on_node_[id].push_back(pod.uid);
-  if (!pod.queue.empty()) v.queue_usage_milli_[pod.queue] += pod.GpuMilli();
+  AddUsage(pod, +1);
   if (pod.IsReservation()) {
     ++v.reservations_;
     v.reserved_gpu_milli_[id] += pod.GpuMilli();
@@ -310,7 +413,7 @@ void ClusterState::Account(PodRecord& pod) {
 void ClusterState::Unaccount(PodRecord& pod) {
   StateView& v = view_;
   if (!pod.allocation) {
-    if (pod.ShouldHold()) {
+    if (pod.ShouldHold() && !pod.foreign) {
       --v.unaccounted_;
       if (auto w = v.waiting_for_node_.find(pod.HoldingNode()); w != v.waiting_for_node_.end()) {
         EraseValue(w->second, pod.uid);
@@ -318,15 +421,13 @@ void ClusterState::Unaccount(PodRecord& pod) {
       }
     }
     pod.problem.clear();
+    pod.foreign = false;
     return;
   }
   const engine::NodeId id = pod.allocation->node;
   v.cluster_->Release(*pod.allocation);
   EraseValue(v.pods_on_node_[id], pod.uid);
-  if (!pod.queue.empty()) {
-    auto q = v.queue_usage_milli_.find(pod.queue);
-    if (q != v.queue_usage_milli_.end() && (q->second -= pod.GpuMilli()) == 0) v.queue_usage_milli_.erase(q);
-  }
+  AddUsage(pod, -1);
   if (pod.IsReservation()) {
     --v.reservations_;
     v.reserved_gpu_milli_[id] -= pod.GpuMilli();

@@ -1,11 +1,17 @@
-// The extender's cluster-state cache: nodes, pods (bound and planned) and queue configuration, kept as
-// an engine Cluster with every bound pod and every planned pod's reservation applied. Many readers
-// (one per HTTP request) read concurrently through Read(); writers (the informer handlers) take an
-// exclusive lock for the duration of one update.
+// The cluster-state cache: nodes, pods (bound and planned) and queue configuration, kept as an engine
+// Cluster with every bound pod and every planned pod's reservation applied. Many readers (one per
+// HTTP request) read concurrently through Read(); writers (the informer handlers) take an exclusive
+// lock for the duration of one update.
+//
+// The extender keeps one over the whole cluster. The operator keeps one per GPU pool, scoped
+// (ClusterScope) to the pool's nodes and topology levels and to the pods holding capacity there, so
+// each admission round plans on exactly that pool.
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <mutex>
+#include <set>
 #include <shared_mutex>
 #include <string>
 #include <string_view>
@@ -16,10 +22,18 @@
 
 namespace gangplank::cache {
 
+struct ClusterScope {
+  // The nodes this state holds; others are foreign: pods held there are not this state's (never
+  // accounted, never counted as unaccounted). Empty: every node.
+  std::function<bool(const engine::NodeSpec&)> selects_node;
+  // Keep only pods that hold capacity (bound or planned) on this state's nodes.
+  bool held_pods_only = false;
+};
+
 class ClusterState {
  public:
   // topology_keys: node label keys of the topology levels, widest first (engine::Topology).
-  explicit ClusterState(std::vector<std::string> topology_keys = {});
+  explicit ClusterState(std::vector<std::string> topology_keys = {}, ClusterScope scope = {});
 
   // Adds or updates a node. Throws DecodeError (state unchanged) when its allocatable is malformed.
   void UpsertNode(const NodeInfo& node);
@@ -34,6 +48,8 @@ class ClusterState {
   // elsewhere-bound pod. The informer's update for the binding then finds nothing to change.
   bool AssumeBound(std::string_view uid, std::string_view node);
   void SetQueues(std::vector<QueueConfig> queues);
+  // The GPU pools: which pool each node belongs to, so queue usage is kept per pool.
+  void SetPools(std::vector<PoolConfig> pools);
   // A namespace's gangplank.io/queue label ("" when it has none, or the namespace was deleted): the
   // queue of its pods that carry no queue label themselves. Pods already cached move to it.
   void SetNamespaceQueue(std::string_view namespace_, std::string_view queue);
@@ -50,6 +66,15 @@ class ClusterState {
     return f(static_cast<const StateView&>(view_));
   }
 
+  // Calls f(engine::Cluster&, const StateView&) under the exclusive lock, for planning on the cluster
+  // as scratch (the engine's admission round). f must leave every node's free capacity as it found it
+  // (the round restores what it tries); the cache's books assume so.
+  template <typename F>
+  decltype(auto) Plan(F&& f) {
+    WriteLock lock(*this);
+    return f(*view_.cluster_, static_cast<const StateView&>(view_));
+  }
+
  private:
   // The exclusive lock, taken through the writer gate.
   class WriteLock {
@@ -61,7 +86,12 @@ class ClusterState {
     std::unique_lock<std::shared_mutex> lock_;
   };
 
+  void AddNodeLocked(engine::NodeSpec spec);
   void Rebuild();
+  int PoolIndexOf(const engine::NodeSpec& spec) const;
+  bool Foreign(std::string_view node) const;
+  void DropForeignHolders();
+  void AddUsage(const PodRecord& pod, std::int64_t sign);
   void ChargeQueue(PodRecord& pod, std::string queue);
   void Account(PodRecord& pod);
   void Unaccount(PodRecord& pod);
@@ -69,6 +99,8 @@ class ClusterState {
   void RemoveGangMember(const PodRecord& pod);
 
   std::vector<std::string> topology_keys_;
+  ClusterScope scope_;
+  std::set<std::string, std::less<>> foreign_nodes_;
   // std::shared_mutex on glibc prefers readers: a steady stream of requests could hold an informer
   // update back indefinitely. A writer holds the gate while it waits, so new readers queue behind it.
   mutable std::mutex writer_gate_;

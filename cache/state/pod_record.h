@@ -19,7 +19,7 @@ struct PodRecord {
   std::string planned_node;  // gangplank.io/planned-node annotation.
   std::string queue;         // Effective queue: own label, else the namespace's; empty: no queue.
   bool queue_labelled = false;  // The pod names its queue itself (the namespace default does not apply).
-  std::string gang;          // "namespace/gang" from the gang label; empty: a lone pod.
+  std::string gang;          // GangIdentity key ("namespace/gang", "namespace/Job/train", ...); empty: a lone pod.
   std::int32_t priority = 0;
   bool terminal = false;     // Succeeded or Failed: holds nothing.
   engine::PodRequest request;
@@ -29,6 +29,8 @@ struct PodRecord {
   // holds nothing or could not be accounted (see problem).
   std::optional<engine::Allocation> allocation;
   std::string problem;  // Why the pod holds nothing although it should (bad request, node full, ...).
+  // Held on a node outside this state's scope (ClusterScope): not this state's to account.
+  bool foreign = false;
 
   // The node whose capacity this pod holds or should hold: where it is bound, else where it is planned.
   const std::string& HoldingNode() const { return node.empty() ? planned_node : node; }

@@ -1,6 +1,7 @@
 // A consistent, read-only view of the cluster-state cache: the engine cluster (nodes with bound pods
-// and reservations applied), pods by UID and by node, queue usage and gang membership. Obtained only
-// through ClusterState::Read, which holds a shared lock for the view's lifetime.
+// and reservations applied), pods by UID and by node, the GPU pool of each node, queue usage per pool
+// and gang membership. Obtained only through ClusterState::Read, which holds a shared lock for the
+// view's lifetime.
 #pragma once
 
 #include <cstdint>
@@ -16,7 +17,8 @@
 #include "cache/objects/kube_objects.h"
 #include "cache/state/node_index.h"
 #include "cache/state/pod_record.h"
-#include "cache/state/queue_config.h"
+#include "cache/crd/pool_config.h"
+#include "cache/crd/queue_config.h"
 
 namespace gangplank::cache {
 
@@ -55,8 +57,16 @@ class StateView {
   std::string QueueOf(const PodInfo& pod) const;
   // The queue label of a namespace, or "" when it has none or is unknown.
   std::string_view NamespaceQueue(std::string_view namespace_) const;
-  // GPU milli held by the queue's pods (bound and reserved).
+  // GPU milli held by the queue's pods (bound and reserved), in every pool and outside any.
   std::int64_t QueueUsageMilli(std::string_view queue) const;
+  // The same in one pool (an index into pools(); -1 for nodes in no pool).
+  std::int64_t QueueUsageMilli(std::string_view queue, int pool) const;
+
+  // The GPU pools (ClusterState::SetPools) and the pool of each node: the one pool that selects it,
+  // -1 when none does or when two do (an overlap the operator reports).
+  const std::vector<PoolConfig>& pools() const { return pools_; }
+  int PoolOf(engine::NodeId node) const { return node_pool_.at(node); }
+  int FindPool(std::string_view name) const;
   // UIDs of a gang's known pods ("namespace/gang").
   const std::vector<std::string>& GangMembers(std::string_view gang) const;
 
@@ -86,7 +96,10 @@ class StateView {
   std::vector<int> reserved_whole_gpus_;
   StringMap<std::vector<std::string>> waiting_for_node_;  // Node name -> pods bound/planned there.
   StringMap<QueueConfig> queues_;
-  StringMap<std::int64_t> queue_usage_milli_;
+  // Per queue: GPU milli held per pool, indexed by pool + 1 (0: nodes in no pool).
+  StringMap<std::vector<std::int64_t>> queue_usage_milli_;
+  std::vector<PoolConfig> pools_;
+  std::vector<int> node_pool_;  // Indexed by NodeId.
   StringMap<std::string> namespace_queues_;  // Namespace -> its gangplank.io/queue label (only labelled ones).
   StringMap<std::vector<std::string>> gangs_;
   std::uint64_t generation_ = 0;

@@ -6,19 +6,51 @@
 namespace gangplank::extender {
 namespace {
 
-// The rejection every node gets when the pod's queue cannot take it, or nothing.
-std::optional<Rejection> QueueLimit(const cache::StateView& view, const PodRole& role, const engine::PodRequest& request) {
-  if (role.queue.empty() || !request.WantsGpu() || role.reservation_held) return std::nullopt;
+// The rejection every node of `pool` gets when the pod's queue cannot take it there, or nothing.
+// Quotas are per pool (Queue spec.pools); nodes in no pool have none.
+std::optional<Rejection> QueueLimit(const cache::StateView& view, const PodRole& role, const engine::PodRequest& request,
+                                    int pool) {
+  if (role.queue.empty() || !request.WantsGpu() || role.reservation_held || pool < 0) return std::nullopt;
   const cache::QueueConfig* queue = view.FindQueue(role.queue);
-  if (queue == nullptr || !queue->limit_gpus) return std::nullopt;
-  const std::int64_t used = view.QueueUsageMilli(role.queue);
-  const std::int64_t limit = static_cast<std::int64_t>(*queue->limit_gpus) * engine::kMilliPerGpu;
+  if (queue == nullptr) return std::nullopt;
+  const std::string& pool_name = view.pools()[pool].name;
+  const cache::PoolQuota* quota = queue->QuotaIn(pool_name);
+  if (quota == nullptr) {
+    return Rejection{"queue_limit", "queue " + role.queue + " may not use GPU pool " + pool_name, false};
+  }
+  if (!quota->limit_gpus) return std::nullopt;
+  const std::int64_t used = view.QueueUsageMilli(role.queue, pool);
+  const std::int64_t limit = static_cast<std::int64_t>(*quota->limit_gpus) * engine::kMilliPerGpu;
   if (used + request.TotalGpuMilli() <= limit) return std::nullopt;
   return Rejection{"queue_limit",
-                   "queue " + role.queue + " at its limit of " + FormatGpus(limit) + " GPUs (uses " + FormatGpus(used) +
-                       ", pod needs " + FormatGpus(request.TotalGpuMilli()) + ")",
+                   "queue " + role.queue + " at its limit of " + FormatGpus(limit) + " GPUs in pool " + pool_name +
+                       " (uses " + FormatGpus(used) + ", pod needs " + FormatGpus(request.TotalGpuMilli()) + ")",
                    false};
 }
+
+// QueueLimit per pool, worked out once per pool a call meets (a handful at most).
+class QueueLimits {
+ public:
+  QueueLimits(const cache::StateView& view, const PodRole& role, const engine::PodRequest& request)
+      : view_(view), role_(role), request_(request), checked_(view.pools().size() + 1, 0),
+        verdict_(view.pools().size() + 1) {}
+
+  const std::optional<Rejection>& For(int pool) {
+    const size_t slot = static_cast<size_t>(pool + 1);
+    if (!checked_[slot]) {
+      verdict_[slot] = QueueLimit(view_, role_, request_, pool);
+      checked_[slot] = 1;
+    }
+    return verdict_[slot];
+  }
+
+ private:
+  const cache::StateView& view_;
+  const PodRole& role_;
+  const engine::PodRequest& request_;
+  std::vector<char> checked_;
+  std::vector<std::optional<Rejection>> verdict_;
+};
 
 }  // namespace
 
@@ -27,7 +59,7 @@ FilterVerdicts FilterNodes(const cache::StateView& view, const cache::PodInfo& p
   FilterVerdicts out;
   out.passed.reserve(candidates.size());
   const PodRole role = RoleOf(view, pod);
-  const std::optional<Rejection> queue_limit = QueueLimit(view, role, request);
+  QueueLimits queue_limits(view, role, request);
   auto reject = [&](std::string_view name, Rejection r) {
     out.kinds.push_back(r.kind);
     (r.resolvable ? out.failed : out.unresolvable).insert_or_assign(name, std::move(r.reason));
@@ -39,10 +71,6 @@ FilterVerdicts FilterNodes(const cache::StateView& view, const cache::PodInfo& p
     if (i + 4 < candidates.size() && ids[i + 4] != engine::kNoNode) {
       __builtin_prefetch(cluster.state(ids[i + 4]).gpu_free.data());  // The per-GPU array is its own allocation.
     }
-    if (queue_limit) {
-      reject(name, *queue_limit);
-      continue;
-    }
     if (!role.planned_node.empty() && name != role.planned_node) {
       reject(name, {"planned_elsewhere", "pod is planned for node " + role.planned_node + " by gangplank's admission plan",
                     false});
@@ -51,6 +79,10 @@ FilterVerdicts FilterNodes(const cache::StateView& view, const cache::PodInfo& p
     const engine::NodeId id = ids[i];
     if (id == engine::kNoNode) {
       reject(name, {"unknown_node", "node is not in gangplank's cache yet", true});
+      continue;
+    }
+    if (const std::optional<Rejection>& limit = queue_limits.For(view.PoolOf(id))) {
+      reject(name, *limit);
       continue;
     }
     // A held reservation is this pod's own capacity: the node fits it by construction, but static

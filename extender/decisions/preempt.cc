@@ -46,9 +46,12 @@ std::string CompleteGangs(const cache::StateView& view, engine::NodeId node, Can
   return {};
 }
 
-// The reason when evicting the set would take a queue below its guarantee.
-std::string CheckGuarantees(const cache::StateView& view, const PodRole& preemptor, const engine::PodRequest& request,
-                            const Candidate& c) {
+// The reason when evicting the set (all on `node`) would take a queue below its guarantee in the
+// node's pool.
+std::string CheckGuarantees(const cache::StateView& view, engine::NodeId node, const PodRole& preemptor,
+                            const engine::PodRequest& request, const Candidate& c) {
+  const int pool = view.PoolOf(node);
+  if (pool < 0) return {};  // Guarantees are per pool; a node in no pool has none to keep.
   std::vector<std::pair<std::string_view, std::int64_t>> removed;  // Per queue; few queues per set.
   for (const cache::PodRecord* victim : c.records) {
     if (victim == nullptr || !victim->allocation || victim->queue.empty()) continue;
@@ -56,15 +59,17 @@ std::string CheckGuarantees(const cache::StateView& view, const PodRole& preempt
     if (it == removed.end()) removed.emplace_back(victim->queue, victim->GpuMilli());
     else it->second += victim->GpuMilli();
   }
+  const std::string& pool_name = view.pools()[pool].name;
   for (const auto& [queue, milli] : removed) {
     const cache::QueueConfig* config = view.FindQueue(queue);
-    if (config == nullptr || config->guaranteed_gpus <= 0) continue;
-    std::int64_t after = view.QueueUsageMilli(queue) - milli;
+    const cache::PoolQuota* quota = config == nullptr ? nullptr : config->QuotaIn(pool_name);
+    if (quota == nullptr || quota->guaranteed_gpus <= 0) continue;
+    std::int64_t after = view.QueueUsageMilli(queue, pool) - milli;
     if (queue == preemptor.queue) after += request.TotalGpuMilli();  // Reshuffling inside one queue.
-    const std::int64_t guaranteed = static_cast<std::int64_t>(config->guaranteed_gpus) * engine::kMilliPerGpu;
+    const std::int64_t guaranteed = static_cast<std::int64_t>(quota->guaranteed_gpus) * engine::kMilliPerGpu;
     if (after < guaranteed) {
-      return "would take queue " + std::string(queue) + " below its guarantee of " + FormatGpus(guaranteed) + " GPUs (to " +
-             FormatGpus(after) + ")";
+      return "would take queue " + std::string(queue) + " below its guarantee of " + FormatGpus(guaranteed) +
+             " GPUs in pool " + pool_name + " (to " + FormatGpus(after) + ")";
     }
   }
   return {};
@@ -110,7 +115,7 @@ PreemptVerdicts SelectVictims(const cache::StateView& view, const cache::PodInfo
     c.Clear();
     for (std::string_view uid : victims.uids) c.Add(uid, view.FindPod(uid));
     std::string why = CompleteGangs(view, node, c);
-    if (why.empty()) why = CheckGuarantees(view, role, request, c);
+    if (why.empty()) why = CheckGuarantees(view, node, role, request, c);
     if (why.empty() && !FitsWithout(view, node, request, c)) why = "evicting these victims does not make room for the pod";
     if (!why.empty()) {
       out.dropped.insert_or_assign(node_name, std::move(why));

@@ -5,13 +5,15 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "extender/protocol/decode.h"
 #include "cache/objects/decode_error.h"
 #include "cache/objects/quantity.h"
 #include "extender/service/extender_handlers.h"
-#include "cache/state/gpupool_queues.h"
+#include "cache/crd/pool_config.h"
+#include "cache/crd/queue_config.h"
 
 namespace {
 
@@ -44,7 +46,7 @@ struct Fixture {
     state.UpsertNode(Node("n2", "4", "H100"));
     state.UpsertPod(Pod("a", "n1", "g", "4"));
     state.UpsertPod(Pod("b", "n2", "g", "2"));
-    state.SetQueues({{"team-a", 2, 8}});
+    state.SetQueues({cache::UniformQueue("team-a", 2, 8)});
     state.MarkSynced();
   }
   cache::ClusterState state;
@@ -73,7 +75,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       case 3: fixture.decoder.DecodePod(body); break;
       case 4: fixture.decoder.DecodeNode(body); break;
       case 5: cache::ParseQuantityMilli(body), cache::ParseQuantityValue(body); break;
-      case 6: cache::QueuesOfGpuPool(body); break;
+      case 6: {
+        const nlohmann::json object = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
+        if (!object.is_discarded()) {
+          try {
+            cache::QueueConfigFromObject(object);
+          } catch (const cache::DecodeError&) {
+          }
+          cache::PoolConfigFromObject(object);
+        }
+        break;
+      }
       default: fixture.decoder.DecodeBindingArgs(body); break;
     }
   } catch (const cache::DecodeError&) {

@@ -10,8 +10,10 @@
 #include "extender/service/bind_verb.h"
 #include "logging/json_log.h"
 #if GANGPLANK_EXTENDER_WITH_KUBE
+#include "cache/feed/cluster_state_feed.h"
+#include "cache/feed/shared_informers.h"
 #include "extender/service/kube_binder.h"
-#include "cache/feed/kube_feed.h"
+#include "kube/config.h"
 #endif
 #include "extender/service/routes.h"
 #include "extender/service/service_config.h"
@@ -60,10 +62,15 @@ int Run(const ServiceConfig& config) {
   std::unique_ptr<BindVerb> bind;
   std::unique_ptr<PodBinder> binder;
 #if GANGPLANK_EXTENDER_WITH_KUBE
-  cache::KubeFeed feed(state, cache::KubeFeedOptions{config.kubeconfig, config.queues});
+  kube::ClusterConfig kube_config =
+      config.kubeconfig.empty() ? kube::load_in_cluster_config() : kube::load_kubeconfig({config.kubeconfig});
+  cache::SharedInformers informers(std::make_shared<kube::RestClient>(std::move(kube_config)));
+  cache::ClusterStateFeed feed(informers, config.queues);
+  feed.Attach(&state);
+  informers.Start();
   feed.Start();
   if (!config.routes.bind_verb.empty()) {
-    binder = std::make_unique<KubeBinder>(feed.client());
+    binder = std::make_unique<KubeBinder>(informers.client());
     bind = std::make_unique<BindVerb>(state, *binder, metrics);
   }
 #else
@@ -107,6 +114,7 @@ int Run(const ServiceConfig& config) {
   }
   server->stop();  // Stops accepting and waits for in-flight requests.
 #if GANGPLANK_EXTENDER_WITH_KUBE
+  informers.Stop();  // Before the feed whose handlers they call goes away.
   feed.Stop();
 #endif
   spdlog::info(logging::JsonFields("stopped"));

@@ -46,14 +46,12 @@ cache::QueueConfig ParseQueueFlag(const std::string& text) {
   if (parts.size() < 2 || parts.size() > 3 || parts[0].empty()) {
     throw std::invalid_argument("queue '" + text + "' is not name:guaranteed[:limit]");
   }
-  cache::QueueConfig q;
-  q.name = parts[0];
-  q.guaranteed_gpus = ParseInt(parts[1], "queue " + q.name + " guaranteed GPUs");
-  if (parts.size() == 3 && !parts[2].empty()) q.limit_gpus = ParseInt(parts[2], "queue " + q.name + " limit");
-  if (q.limit_gpus && *q.limit_gpus < q.guaranteed_gpus) {
-    throw std::invalid_argument("queue " + q.name + ": limit below its guarantee");
-  }
-  return q;
+  const std::string& name = parts[0];
+  const int guaranteed = ParseInt(parts[1], "queue " + name + " guaranteed GPUs");
+  std::optional<int> limit;
+  if (parts.size() == 3 && !parts[2].empty()) limit = ParseInt(parts[2], "queue " + name + " limit");
+  if (limit && *limit < guaranteed) throw std::invalid_argument("queue " + name + ": limit below its guarantee");
+  return cache::UniformQueue(name, guaranteed, limit);
 }
 
 void AddServiceFlags(CLI::App& app, ServiceConfig& c) {

@@ -10,7 +10,7 @@
 
 #include "extender/service/extender_handlers.h"
 #include "extender/service/routes.h"
-#include "cache/state/queue_config.h"
+#include "cache/crd/queue_config.h"
 
 namespace CLI {
 class App;

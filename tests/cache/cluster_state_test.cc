@@ -6,7 +6,6 @@
 #include <thread>
 
 #include "cache/objects/decode_error.h"
-#include "cache/state/gpupool_queues.h"
 #include "tests/cache/support/state_builders.h"
 
 namespace gangplank::cache {
@@ -170,21 +169,91 @@ TEST(ClusterState, ConcurrentReadersSeeConsistentBooksWhileOneWriterWorks) {
   EXPECT_EQ(inconsistent.load(), 0);
 }
 
-TEST(GpuPoolQueues, ReadsQueuesAndRejectsBadFields) {
-  const auto queues = QueuesOfGpuPool(
-      R"({"apiVersion":"gangplank.io/v1alpha1","kind":"GPUPool","metadata":{"name":"p"},)"
-      R"("spec":{"queues":[{"name":"team-a","weight":2,"guaranteedGPUs":16,"limitGPUs":64},{"name":"team-b"}]}})");
-  ASSERT_EQ(queues.size(), 2u);
-  EXPECT_EQ(queues[0].guaranteed_gpus, 16);
-  EXPECT_EQ(queues[0].limit_gpus, 64);
-  EXPECT_FALSE(queues[1].limit_gpus.has_value());
-  try {
-    QueuesOfGpuPool(R"({"spec":{"queues":[{"name":"x","limitGPUs":"lots"}]}})");
-    ADD_FAILURE();
-  } catch (const DecodeError& e) {
-    EXPECT_EQ(std::string(e.what()), "spec.queues[0].limitGPUs: expected a whole number of GPUs >= 0");
-  }
-  EXPECT_THROW(QueuesOfGpuPool("{"), DecodeError);
+PoolConfig Pool(const std::string& name, std::map<std::string, std::string> selector) {
+  PoolConfig p;
+  p.name = name;
+  p.node_selector = std::move(selector);
+  return p;
+}
+
+// Queue usage is kept per pool: the same queue's pods on two pools count separately, nodes selected by
+// no pool (or by two) belong to none, and moving pools around re-sorts what is already cached.
+TEST(ClusterState, QueueUsageIsKeptPerPool) {
+  ClusterState state;
+  state.SetPools({Pool("a100", {{"pool", "a"}}), Pool("h100", {{"pool", "h"}}), Pool("both", {{"shared", "yes"}})});
+  state.UpsertNode(GpuNode("a-1", 8, "A100", {{"pool", "a"}}));
+  state.UpsertNode(GpuNode("h-1", 8, "H100", {{"pool", "h"}}));
+  state.UpsertNode(GpuNode("x-1", 8, "H100", {{"pool", "h"}, {"shared", "yes"}}));  // Two pools: neither.
+  state.UpsertPod(GpuPod("p1", {.node = "a-1", .queue = "team", .gpus = 2}));
+  state.UpsertPod(GpuPod("p2", {.planned = "h-1", .queue = "team", .gpus = 4}));
+  state.UpsertPod(GpuPod("p3", {.node = "x-1", .queue = "team", .gpus = 1}));
+  state.Read([](const StateView& v) {
+    EXPECT_EQ(v.PoolOf(v.FindNode("a-1")), v.FindPool("a100"));
+    EXPECT_EQ(v.PoolOf(v.FindNode("x-1")), -1);
+    EXPECT_EQ(v.QueueUsageMilli("team", v.FindPool("a100")), 2000);
+    EXPECT_EQ(v.QueueUsageMilli("team", v.FindPool("h100")), 4000);
+    EXPECT_EQ(v.QueueUsageMilli("team", -1), 1000);
+    EXPECT_EQ(v.QueueUsageMilli("team"), 7000);
+    EXPECT_EQ(v.FindPool("nope"), -1);
+  });
+  state.SetPools({Pool("all-h", {{"pool", "h"}})});  // x-1 now has one pool.
+  state.Read([](const StateView& v) {
+    EXPECT_EQ(v.QueueUsageMilli("team", 0), 5000);
+    EXPECT_EQ(v.QueueUsageMilli("team", -1), 2000);
+  });
+  state.DeletePod("uid-p2");
+  state.Read([](const StateView& v) { EXPECT_EQ(v.QueueUsageMilli("team", 0), 1000); });
+}
+
+// The operator's per-pool state: only the pool's nodes, only pods holding capacity there. Pods on other
+// nodes are neither accounted nor counted as problems, and pods leave it when they stop holding.
+TEST(ClusterState, ScopedStateKeepsOnlyItsNodesAndTheirHolders) {
+  ClusterScope scope;
+  scope.selects_node = [](const engine::NodeSpec& n) { return n.labels.count("pool") && n.labels.at("pool") == "a"; };
+  scope.held_pods_only = true;
+  ClusterState state({"kubernetes.io/hostname"}, scope);
+  state.UpsertPod(GpuPod("early", {.node = "a-1", .gpus = 2}));  // Before its node: waits for it.
+  state.UpsertPod(GpuPod("doomed", {.node = "b-1", .gpus = 2}));  // Node unknown yet: waits too.
+  state.UpsertNode(GpuNode("a-1", 8, "A100", {{"pool", "a"}}));
+  state.UpsertNode(GpuNode("b-1", 8, "A100", {{"pool", "b"}}));  // Foreign: "doomed" is not ours.
+  state.UpsertPod(GpuPod("there", {.node = "b-1", .gpus = 8}));
+  state.UpsertPod(GpuPod("pending", {.gpus = 8}));                 // Holds nothing: not kept.
+  state.Read([](const StateView& v) {
+    EXPECT_EQ(v.node_count(), 1u);
+    EXPECT_EQ(v.pod_count(), 1u);
+    EXPECT_EQ(v.unaccounted_count(), 0u);
+    EXPECT_NE(v.FindPod("uid-early"), nullptr);
+    EXPECT_EQ(v.cluster().state(v.FindNode("a-1")).FullyFreeGpus(), 6);
+  });
+  state.UpsertPod(GpuPod("early", {.node = "a-1", .gpus = 2, .phase = "Succeeded"}));
+  state.Read([](const StateView& v) {
+    EXPECT_EQ(v.pod_count(), 0u);
+    EXPECT_EQ(v.cluster().state(v.FindNode("a-1")).FullyFreeGpus(), 8);
+  });
+  // A node relabelled out of the pool takes its pods with it.
+  state.UpsertPod(GpuPod("late", {.node = "a-1", .gpus = 4}));
+  state.UpsertNode(GpuNode("a-1", 8, "A100", {{"pool", "b"}}));
+  state.Read([](const StateView& v) {
+    EXPECT_EQ(v.node_count(), 0u);
+    EXPECT_EQ(v.pod_count(), 0u);
+    EXPECT_EQ(v.unaccounted_count(), 0u);
+  });
+}
+
+// Every way of belonging to a gang gives the gang key the extender and the operator share.
+TEST(ClusterState, PodsAreGroupedByTheirGangIdentity) {
+  ClusterState state;
+  state.UpsertNode(GpuNode("n1", 8));
+  PodInfo owned = GpuPod("w-0", {.node = "n1"});
+  owned.controller = OwnerRef{"batch/v1", "Job", "train", "uid-job"};
+  state.UpsertPod(owned);
+  PodInfo owned2 = GpuPod("w-1", {.node = "n1"});
+  owned2.controller = owned.controller;
+  state.UpsertPod(owned2);
+  state.Read([](const StateView& v) {
+    EXPECT_EQ(v.FindPod("uid-w-0")->gang, "ml/Job/train");
+    EXPECT_EQ(v.GangMembers("ml/Job/train").size(), 2u);
+  });
 }
 
 }  // namespace

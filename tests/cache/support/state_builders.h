@@ -4,6 +4,7 @@
 #include <map>
 #include <string>
 
+#include "cache/crd/pool_config.h"
 #include "cache/objects/kube_objects.h"
 
 namespace gangplank::cache::testing {
@@ -48,6 +49,13 @@ inline PodInfo GpuPod(const std::string& name, const PodOptions& o = {}) {
   if (o.gpu_milli > 0) c.requests.emplace_back("gangplank.io/gpu-milli", std::to_string(o.gpu_milli));
   else if (o.gpus > 0) c.requests.emplace_back("nvidia.com/gpu", std::to_string(o.gpus));
   p.containers.push_back(std::move(c));
+  return p;
+}
+
+// A GPU pool selecting every node with GPUs (queue quotas are per pool).
+inline PoolConfig WholeClusterPool(const std::string& name = "pool") {
+  PoolConfig p;
+  p.name = name;
   return p;
 }
 

@@ -81,7 +81,8 @@ TEST(Filter, GpuModelAndPerGpuFit) {
 
 TEST(Filter, QueueAtItsLimitRejectsEveryNode) {
   cache::ClusterState state;
-  state.SetQueues({{"team-a", 16, 64}});
+  state.SetPools({cache::testing::WholeClusterPool()});
+  state.SetQueues({cache::UniformQueue("team-a", 16, 64)});
   for (int i = 0; i < 8; ++i) state.UpsertNode(GpuNode("n" + std::to_string(i), 8));
   for (int i = 0; i < 8; ++i) {
     state.UpsertPod(GpuPod("r" + std::to_string(i), {.node = "n" + std::to_string(i), .queue = "team-a", .gpus = i < 7 ? 8 : 7}));
@@ -90,16 +91,42 @@ TEST(Filter, QueueAtItsLimitRejectsEveryNode) {
   const std::vector<std::string_view> names{"spare"};
   const FilterVerdicts over = RunFilter(state, GpuPod("more", {.queue = "team-a", .gpus = 2}), names);
   EXPECT_TRUE(over.passed.empty());
-  EXPECT_EQ(over.unresolvable.at("spare"), "queue team-a at its limit of 64 GPUs (uses 63, pod needs 2)");
+  EXPECT_EQ(over.unresolvable.at("spare"), "queue team-a at its limit of 64 GPUs in pool pool (uses 63, pod needs 2)");
   EXPECT_EQ(over.kinds, (std::vector<std::string_view>{"queue_limit"}));
   EXPECT_EQ(RunFilter(state, GpuPod("fits", {.queue = "team-a", .gpus = 1}), names).passed.size(), 1u);
   EXPECT_EQ(RunFilter(state, GpuPod("other-queue", {.queue = "team-b", .gpus = 8}), names).passed.size(), 1u);
 }
 
+// Quotas are per pool: a queue that lists pools may use only those, and nodes outside every pool have
+// no quota at all.
+TEST(Filter, QueueQuotasApplyPerPool) {
+  cache::ClusterState state;
+  cache::PoolConfig a100 = cache::testing::WholeClusterPool("a100");
+  a100.gpu_model = "A100";
+  cache::PoolConfig h100 = cache::testing::WholeClusterPool("h100");
+  h100.gpu_model = "H100";
+  state.SetPools({a100, h100});
+  cache::QueueConfig team = cache::UniformQueue("team-a", 0);
+  team.any_pool.reset();
+  team.pools["a100"] = cache::PoolQuota{0, 8};
+  state.SetQueues({team});
+  state.UpsertNode(GpuNode("a-1", 8, "A100"));
+  state.UpsertNode(GpuNode("a-2", 8, "A100"));
+  state.UpsertNode(GpuNode("h-1", 8, "H100"));
+  state.UpsertNode(GpuNode("t-1", 8, "T4"));  // In no pool.
+  state.UpsertPod(GpuPod("r", {.node = "a-1", .queue = "team-a", .gpus = 6}));
+  const std::vector<std::string_view> names{"a-2", "h-1", "t-1"};
+  const FilterVerdicts v = RunFilter(state, GpuPod("more", {.queue = "team-a", .gpus = 4}), names);
+  EXPECT_EQ(v.unresolvable.at("a-2"), "queue team-a at its limit of 8 GPUs in pool a100 (uses 6, pod needs 4)");
+  EXPECT_EQ(v.unresolvable.at("h-1"), "queue team-a may not use GPU pool h100");
+  EXPECT_EQ(Passed(v, names), (std::vector<std::string>{"t-1"}));
+}
+
 // Design: "A pod names its queue with the label gangplank.io/queue (default: its namespace's label)".
 TEST(Filter, UnlabelledPodIsChargedToItsNamespacesQueue) {
   cache::ClusterState state;
-  state.SetQueues({{"team-a", 0, 16}});
+  state.SetPools({cache::testing::WholeClusterPool()});
+  state.SetQueues({cache::UniformQueue("team-a", 0, 16)});
   state.UpsertNode(GpuNode("busy", 8));
   state.UpsertNode(GpuNode("spare", 8));
   // Running before the namespace is known: no queue yet, then charged to team-a once it is labelled.
@@ -115,7 +142,7 @@ TEST(Filter, UnlabelledPodIsChargedToItsNamespacesQueue) {
   const std::vector<std::string_view> third{"third"};
   const FilterVerdicts over = RunFilter(state, unlabelled, third);
   EXPECT_TRUE(over.passed.empty());
-  EXPECT_EQ(over.unresolvable.at("third"), "queue team-a at its limit of 16 GPUs (uses 9, pod needs 8)");
+  EXPECT_EQ(over.unresolvable.at("third"), "queue team-a at its limit of 16 GPUs in pool pool (uses 9, pod needs 8)");
   // The pod's own label wins over the namespace's, even an empty one (explicitly no queue).
   EXPECT_EQ(RunFilter(state, GpuPod("own", {.queue = "team-b", .gpus = 8}), third).passed.size(), 1u);
   cache::PodInfo opted_out = unlabelled;

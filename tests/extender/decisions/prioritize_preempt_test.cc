@@ -93,14 +93,15 @@ TEST(Preempt, VictimSetThatWouldSplitAGangAcrossNodesIsDropped) {
 
 TEST(Preempt, VictimSetThatTakesAQueueBelowItsGuaranteeIsDropped) {
   cache::ClusterState state;
-  state.SetQueues({{"team-b", 8, std::nullopt}, {"team-c", 0, std::nullopt}});
+  state.SetPools({cache::testing::WholeClusterPool()});
+  state.SetQueues({cache::UniformQueue("team-b", 8), cache::UniformQueue("team-c", 0)});
   state.UpsertNode(GpuNode("n1", 8));
   state.UpsertNode(GpuNode("n2", 8));
   state.UpsertPod(GpuPod("b0", {.node = "n1", .queue = "team-b", .gpus = 8}));
   state.UpsertPod(GpuPod("c0", {.node = "n2", .queue = "team-c", .gpus = 8}));
   const PreemptVerdicts v =
       Preempt(state, GpuPod("urgent", {.queue = "team-a", .gpus = 8}), {{"n1", {{"uid-b0"}, 0}}, {"n2", {{"uid-c0"}, 0}}});
-  EXPECT_EQ(v.dropped.at("n1"), "would take queue team-b below its guarantee of 8 GPUs (to 0)");
+  EXPECT_EQ(v.dropped.at("n1"), "would take queue team-b below its guarantee of 8 GPUs in pool pool (to 0)");
   ASSERT_EQ(v.result.node_to_meta_victims.size(), 1u);
   EXPECT_EQ(v.result.node_to_meta_victims.at("n2").uids, (std::vector<std::string_view>{"uid-c0"}));
 }

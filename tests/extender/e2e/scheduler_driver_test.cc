@@ -1,5 +1,5 @@
-// End to end: nodes, pods and a GPUPool live in the API-server double; the extender's cache is fed by
-// real informers (KubeFeed); a driver plays kube-scheduler exactly — filter, then prioritize with the
+// End to end: nodes, pods, a GPUPool and a Queue live in the API-server double; the extender's cache
+// is fed by real informers (cache::SharedInformers + cache::ClusterStateFeed); a driver plays kube-scheduler exactly — filter, then prioritize with the
 // extender's scores multiplied by weight × 10, pick the best, POST pods/binding — and the test checks
 // that pods land where the admission plan and the engine say. With the bind verb the driver hands the
 // binding to the extender instead, as kube-scheduler does when its config names a bindVerb.
@@ -15,7 +15,9 @@
 #include "cache/objects/convert.h"
 #include "extender/service/bind_verb.h"
 #include "extender/service/kube_binder.h"
-#include "cache/feed/kube_feed.h"
+#include "cache/feed/cluster_state_feed.h"
+#include "cache/feed/shared_informers.h"
+#include "kube/config.h"
 #include "extender/service/routes.h"
 #include "tests/extender/support/loopback_client.h"
 
@@ -61,20 +63,26 @@ class EndToEnd : public ::testing::Test {
     api_.start();
     api_.put(Json{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", "ml"}}}});
     ASSERT_EQ(api_.seed_file(GANGPLANK_SOURCE_DIR "/crds/gpupool.gangplank.io.yaml"), 1u);
+    ASSERT_EQ(api_.seed_file(GANGPLANK_SOURCE_DIR "/crds/queue.gangplank.io.yaml"), 1u);
+    api_.put(Json{{"apiVersion", "gangplank.io/v1alpha1"}, {"kind", "GPUPool"}, {"metadata", {{"name", "pool"}}}, {"spec", Json::object()}});
     api_.put(Json{{"apiVersion", "gangplank.io/v1alpha1"},
-                  {"kind", "GPUPool"},
-                  {"metadata", {{"name", "pool"}}},
-                  {"spec", {{"queues", Json::array({{{"name", "team-a"}, {"guaranteedGPUs", 2}, {"limitGPUs", 10}}})}}}});
+                  {"kind", "Queue"},
+                  {"metadata", {{"name", "team-a"}}},
+                  {"spec", {{"pools", Json::array({{{"name", "pool"}, {"guaranteedGPUs", 2}, {"limitGPUs", 10}}})}}}});
     for (int i = 0; i < 4; ++i) api_.put(NodeObject("gpu-" + std::to_string(i), i < 2 ? "r1" : "r2"));
     api_.put(PodObject("running", 6, "gpu-0"));
     api_.put(PodObject("planned", 8, "", "gpu-2"));
     kubeconfig_ = std::filesystem::temp_directory_path() / ("extender-e2e-" + std::to_string(::getpid()) + ".yaml");
     std::ofstream(kubeconfig_) << api_.kubeconfig_yaml("ml");
 
-    feed_ = std::make_unique<cache::KubeFeed>(state_, cache::KubeFeedOptions{kubeconfig_.string(), {}});
+    informers_ = std::make_unique<cache::SharedInformers>(
+        std::make_shared<kube::RestClient>(kube::load_kubeconfig({kubeconfig_.string()})));
+    feed_ = std::make_unique<cache::ClusterStateFeed>(*informers_);
+    feed_->Attach(&state_);
+    informers_->Start();
     feed_->Start();
     handlers_ = std::make_unique<ExtenderHandlers>(state_, metrics_, HandlerOptions{{}, "bestfit", 1000});
-    binder_ = std::make_unique<KubeBinder>(feed_->client());
+    binder_ = std::make_unique<KubeBinder>(informers_->client());
     bind_ = std::make_unique<BindVerb>(state_, *binder_, metrics_);
     server_ = net::make_http_server({});
     server_->start(MakeRouter(*handlers_, state_, metrics_,
@@ -85,12 +93,13 @@ class EndToEnd : public ::testing::Test {
   void TearDown() override {
     if (server_) server_->stop();
     binder_.reset();
-    if (feed_) feed_->Stop();
+    if (informers_) informers_->Stop();
+    feed_.reset();
     std::filesystem::remove(kubeconfig_);
   }
 
   bool HasQueueLimit() {
-    return state_.Read([](const cache::StateView& v) { return v.FindQueue("team-a") != nullptr; });
+    return state_.Read([](const cache::StateView& v) { return v.FindQueue("team-a") != nullptr && v.FindPool("pool") == 0; });
   }
 
   template <typename F>
@@ -198,7 +207,8 @@ class EndToEnd : public ::testing::Test {
   std::filesystem::path kubeconfig_;
   cache::ClusterState state_;
   ExtenderMetrics metrics_;
-  std::unique_ptr<cache::KubeFeed> feed_;
+  std::unique_ptr<cache::SharedInformers> informers_;
+  std::unique_ptr<cache::ClusterStateFeed> feed_;
   std::unique_ptr<ExtenderHandlers> handlers_;
   std::unique_ptr<KubeBinder> binder_;
   std::unique_ptr<BindVerb> bind_;
@@ -226,14 +236,14 @@ TEST_F(EndToEnd, PodsLandWherePlanAndEngineSay) {
   EXPECT_EQ(small.node, "gpu-0");
 }
 
-TEST_F(EndToEnd, QueueLimitFromTheGpuPoolIsEnforced) {
+TEST_F(EndToEnd, QueueLimitFromTheQueueResourceIsEnforcedPerPool) {
   api_.put(PodObject("a-1", 8, "", "", "team-a"));
   EXPECT_FALSE(Schedule("a-1").node.empty());
   api_.put(PodObject("a-2", 4, "", "", "team-a"));
   const Outcome over = Schedule("a-2");
   EXPECT_TRUE(over.node.empty());
   EXPECT_EQ(over.filter_reply["FailedAndUnresolvableNodes"]["gpu-3"],
-            "queue team-a at its limit of 10 GPUs (uses 8, pod needs 4)");
+            "queue team-a at its limit of 10 GPUs in pool pool (uses 8, pod needs 4)");
 }
 
 // Pods without a queue label are charged to their namespace's gangplank.io/queue label, learnt from
@@ -251,7 +261,7 @@ TEST_F(EndToEnd, UnlabelledPodsUseTheirNamespacesQueue) {
   const Outcome over = Schedule("plain-2");
   EXPECT_TRUE(over.node.empty());
   EXPECT_EQ(over.filter_reply["FailedAndUnresolvableNodes"]["gpu-3"],
-            "queue team-a at its limit of 10 GPUs (uses 15, pod needs 1)");
+            "queue team-a at its limit of 10 GPUs in pool pool (uses 15, pod needs 1)");
 }
 
 TEST_F(EndToEnd, BindVerbBindsThroughTheApiServerAndTheCacheHoldsThePodAtOnce) {

@@ -11,9 +11,10 @@ namespace {
 TEST(ServiceConfig, QueueFlagForms) {
   const cache::QueueConfig q = ParseQueueFlag("team-a:16:64");
   EXPECT_EQ(q.name, "team-a");
-  EXPECT_EQ(q.guaranteed_gpus, 16);
-  EXPECT_EQ(q.limit_gpus, 64);
-  EXPECT_FALSE(ParseQueueFlag("team-b:8").limit_gpus.has_value());
+  ASSERT_NE(q.QuotaIn("any-pool"), nullptr);
+  EXPECT_EQ(q.QuotaIn("any-pool")->guaranteed_gpus, 16);
+  EXPECT_EQ(q.QuotaIn("any-pool")->limit_gpus, 64);
+  EXPECT_FALSE(ParseQueueFlag("team-b:8").QuotaIn("p")->limit_gpus.has_value());
   EXPECT_THROW(ParseQueueFlag("team-c"), std::invalid_argument);
   EXPECT_THROW(ParseQueueFlag("team-c:x"), std::invalid_argument);
   EXPECT_THROW(ParseQueueFlag("team-c:8:4"), std::invalid_argument);

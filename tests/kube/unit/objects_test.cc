@@ -44,6 +44,24 @@ TEST(ObjectsTest, DecodesThePodFieldsTheProjectNeeds) {
   EXPECT_EQ(pod.conditions.find("PodScheduled"), "True");
 }
 
+// What admission needs to plan a pod where it can run: selectors, tolerations, and the request as
+// kube-scheduler sees it (limits stand in for missing requests, overhead is added).
+TEST(ObjectsTest, DecodesSchedulingConstraintsAndDefaultsRequestsFromLimits) {
+  ObjectDecoder<Pod> decoder;
+  Pod pod = decoder.decode_object(R"({"metadata":{"name":"p","namespace":"ml"},"spec":{
+    "nodeSelector":{"pool":"a100","zone":"z1"},
+    "tolerations":[{"key":"nvidia.com/gpu","operator":"Exists","effect":"NoSchedule"},{"key":"spot","value":"yes"}],
+    "overhead":{"cpu":"100m"},
+    "containers":[{"name":"a","resources":{"limits":{"nvidia.com/gpu":"8","cpu":"4"},"requests":{"cpu":"2"}}}]}})");
+  EXPECT_EQ(pod.node_selector.find("pool"), "a100");
+  EXPECT_EQ(pod.node_selector.size(), 2u);
+  ASSERT_EQ(pod.tolerations.size(), 2u);
+  EXPECT_EQ(pod.tolerations[0].op, "Exists");
+  EXPECT_EQ(pod.tolerations[1].value, "yes");
+  EXPECT_EQ(find_amount(pod.requests, "nvidia.com/gpu")->milli, 8000);  // From the limit.
+  EXPECT_EQ(find_amount(pod.requests, "cpu")->milli, 2100);             // The request wins; plus overhead.
+}
+
 TEST(ObjectsTest, DecodesNodes) {
   ObjectDecoder<Node> decoder;
   Node node = decoder.decode_object(R"({"metadata":{"name":"n1","resourceVersion":"3"},

@@ -1,0 +1,46 @@
+// A team's queue (crds/queue.gangplank.io.yaml) as gangplank reads it: its place in the queue tree,
+// its weight, its guarantee and limit in each GPU pool, and its preemption policy. The extender
+// enforces limits and guarantees from it; the operator computes fair shares over the tree.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace gangplank::cache {
+
+struct PoolQuota {
+  int guaranteed_gpus = 0;
+  std::optional<int> limit_gpus;  // No limit when empty.
+};
+
+struct QueueConfig {
+  std::string name;
+  std::string parent;  // Empty: a top-level queue.
+  double weight = 1;
+  // Quotas of the pools the queue lists. A queue that lists none may use every pool (`any_pool`).
+  std::map<std::string, PoolQuota, std::less<>> pools;
+  std::optional<PoolQuota> any_pool = PoolQuota{};
+  bool preempt_lower_priority = false;  // spec.preemption.withinQueue: LowerPriority.
+  std::optional<int> min_runtime_seconds;
+
+  // The queue's quota in a pool, or nullptr when it may not use that pool.
+  const PoolQuota* QuotaIn(std::string_view pool) const {
+    if (auto it = pools.find(pool); it != pools.end()) return &it->second;
+    return any_pool ? &*any_pool : nullptr;
+  }
+};
+
+// A top-level queue with the same quota in every pool (what the extender's --queue flags give).
+QueueConfig UniformQueue(std::string name, int guaranteed_gpus, std::optional<int> limit_gpus = std::nullopt);
+
+// A Queue object (its JSON) as a QueueConfig. Defaults as the CRD declares them, so objects the API
+// server did not default (or older ones) read the same. Throws DecodeError naming the field
+// ("spec.pools[1].limitGPUs: expected a whole number of GPUs >= 0").
+QueueConfig QueueConfigFromObject(const nlohmann::json& queue);
+
+}  // namespace gangplank::cache

@@ -1,0 +1,65 @@
+// Keeps ClusterStates current from the shared informers: nodes, pods, namespaces (their
+// gangplank.io/queue label is the default queue of their pods), Queue resources (merged over queues
+// given by flags) and GPUPools (which pool each node is in). The extender attaches its one state; the
+// operator attaches one per pool and detaches it when the pool goes. Events are applied to every
+// attached state in order, under one lock, so a state attached late is filled from the informers'
+// caches without missing or reordering anything.
+#pragma once
+
+#include <atomic>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "cache/crd/pool_config.h"
+#include "cache/crd/queue_config.h"
+#include "cache/feed/shared_informers.h"
+#include "cache/state/cluster_state.h"
+
+namespace gangplank::cache {
+
+class ClusterStateFeed {
+ public:
+  // Registers handlers on `informers` (call before informers.Start()). `static_queues` come from flags;
+  // a Queue resource of the same name wins.
+  ClusterStateFeed(SharedInformers& informers, std::vector<QueueConfig> static_queues = {});
+  // Stops the shared informers first: their handlers call into the feed.
+  ~ClusterStateFeed();
+  ClusterStateFeed(const ClusterStateFeed&) = delete;
+  ClusterStateFeed& operator=(const ClusterStateFeed&) = delete;
+
+  // Fills `state` from the informers' caches and keeps it current; marks it synced once the core
+  // informers have synced. The state must outlive its attachment.
+  void Attach(ClusterState* state);
+  void Detach(ClusterState* state);
+
+  // Starts the watcher that marks attached states synced (after informers.Start()).
+  void Start();
+  void Stop();
+
+  // The GPUPools and Queues as last read (for the operator's validation and status).
+  std::vector<PoolConfig> Pools() const;
+  std::vector<QueueConfig> Queues() const;
+
+ private:
+  template <typename F>
+  void ForEachState(F&& apply);
+  void Replay(ClusterState& state);
+  void PublishQueues();
+  void PublishPools();
+  void SetPool(const kube::GenericObject& pool, bool deleted);
+  void SetQueue(const kube::GenericObject& queue, bool deleted);
+
+  SharedInformers& informers_;
+  std::vector<QueueConfig> static_queues_;
+  mutable std::mutex mu_;  // Serialises every event and attachment.
+  std::vector<ClusterState*> states_;
+  std::map<std::string, PoolConfig> pools_;    // By GPUPool name.
+  std::map<std::string, QueueConfig> queues_;  // By Queue name.
+  std::atomic<bool> synced_{false};
+  std::atomic<bool> stopping_{false};
+  std::thread sync_watcher_;
+};
+
+}  // namespace gangplank::cache

@@ -1,0 +1,62 @@
+#include "cache/feed/object_conversion.h"
+
+#include <string>
+
+namespace gangplank::cache {
+namespace {
+
+std::map<std::string, std::string> ToMap(const kube::StringPairs& pairs) {
+  std::map<std::string, std::string> out;
+  for (const auto& [key, value] : pairs) out.emplace(std::string(key), std::string(value));
+  return out;
+}
+
+// The client already reduced quantities to milli-units; "<n>m" hands them to our quantity parser
+// unchanged in value.
+ResourceList ToResourceList(const std::vector<kube::ResourceAmount>& amounts) {
+  ResourceList out;
+  for (const auto& a : amounts) out.emplace_back(a.name, std::to_string(a.milli) + "m");
+  return out;
+}
+
+}  // namespace
+
+PodInfo ToPodInfo(const kube::Pod& p) {
+  PodInfo pod;
+  pod.name = p.meta.name;
+  pod.namespace_ = p.meta.namespace_;
+  pod.uid = p.meta.uid;
+  pod.resource_version = p.meta.resource_version;
+  pod.creation_timestamp = p.meta.creation_timestamp;
+  for (const kube::OwnerReference& ref : p.meta.owner_references) {
+    if (ref.controller) pod.controller = OwnerRef{ref.api_version, ref.kind, ref.name, ref.uid};
+  }
+  pod.labels = ToMap(p.meta.labels);
+  pod.annotations = ToMap(p.meta.annotations);
+  pod.deleting = !p.meta.deletion_timestamp.empty();
+  pod.node_name = p.node_name;
+  pod.scheduler_name = p.scheduler_name;
+  pod.scheduling_gates = p.scheduling_gates;
+  pod.priority = p.priority;
+  pod.phase = p.phase;
+  pod.node_selector = ToMap(p.node_selector);
+  for (const kube::Toleration& t : p.tolerations) {
+    pod.tolerations.push_back(engine::Toleration{t.key, t.op.empty() ? "Equal" : t.op, t.value, t.effect});
+  }
+  ContainerResources effective;  // kube::Pod holds the effective request already.
+  effective.requests = ToResourceList(p.requests);
+  pod.containers.push_back(std::move(effective));
+  return pod;
+}
+
+NodeInfo ToNodeInfo(const kube::Node& n) {
+  NodeInfo node;
+  node.name = n.meta.name;
+  node.labels = ToMap(n.meta.labels);
+  node.allocatable = ToResourceList(n.allocatable);
+  node.unschedulable = n.unschedulable;
+  for (const auto& t : n.taints) node.taints.push_back({t.key, t.value, t.effect});
+  return node;
+}
+
+}  // namespace gangplank::cache

@@ -1,0 +1,85 @@
+#include "cache/objects/gang_identity.h"
+
+#include <array>
+#include <string_view>
+#include <utility>
+
+#include "cache/objects/conventions.h"
+
+namespace gangplank::cache {
+namespace {
+
+std::string Label(const PodInfo& pod, std::string_view key) {
+  auto it = pod.labels.find(std::string(key));
+  return it == pod.labels.end() ? std::string() : it->second;
+}
+
+GangIdentity Owned(const PodInfo& pod, std::string api_version, std::string kind, std::string name) {
+  GangIdentity g;
+  g.source = GangSource::kOwner;
+  g.key = pod.namespace_ + "/" + kind + "/" + name;
+  g.api_version = std::move(api_version);
+  g.kind = std::move(kind);
+  g.name = std::move(name);
+  return g;
+}
+
+// Kubeflow training operators name themselves in training.kubeflow.org/operator-name.
+struct TrainingKind {
+  std::string_view operator_name;
+  std::string_view kind;
+  std::string_view api_version;
+};
+constexpr std::array<TrainingKind, 8> kTrainingKinds{{
+    {"pytorchjob-controller", "PyTorchJob", "kubeflow.org/v1"},
+    {"tfjob-controller", "TFJob", "kubeflow.org/v1"},
+    {"xgboostjob-controller", "XGBoostJob", "kubeflow.org/v1"},
+    {"paddlejob-controller", "PaddleJob", "kubeflow.org/v1"},
+    {"jaxjob-controller", "JAXJob", "kubeflow.org/v1"},
+    {"mxjob-controller", "MXJob", "kubeflow.org/v1"},
+    {"mpijob-controller", "MPIJob", "kubeflow.org/v2beta1"},
+    {"mpi-operator", "MPIJob", "kubeflow.org/v2beta1"},
+}};
+
+GangIdentity TrainingJob(const PodInfo& pod, const std::string& job) {
+  const std::string op = Label(pod, "training.kubeflow.org/operator-name");
+  for (const TrainingKind& k : kTrainingKinds) {
+    if (op == k.operator_name) return Owned(pod, std::string(k.api_version), std::string(k.kind), job);
+  }
+  // An operator we do not know by name: the controlling owner tells the kind, unless it is the Job
+  // an MPIJob runs its launcher in.
+  if (pod.controller && pod.controller->kind != "Job") {
+    return Owned(pod, pod.controller->api_version, pod.controller->kind, job);
+  }
+  return Owned(pod, "kubeflow.org/v1", "PyTorchJob", job);
+}
+
+}  // namespace
+
+GangIdentity GangIdentityOf(const PodInfo& pod) {
+  if (std::string gang = Label(pod, kGangLabel); !gang.empty()) {
+    GangIdentity g;
+    g.source = GangSource::kGangLabel;
+    g.key = pod.namespace_ + "/" + gang;
+    g.name = std::move(gang);
+    return g;
+  }
+  if (std::string group = Label(pod, kPodGroupLabel); !group.empty()) {
+    GangIdentity g = Owned(pod, "scheduling.x-k8s.io/v1alpha1", "PodGroup", std::move(group));
+    g.source = GangSource::kPodGroup;
+    return g;
+  }
+  if (std::string jobset = Label(pod, "jobset.sigs.k8s.io/jobset-name"); !jobset.empty()) {
+    return Owned(pod, "jobset.x-k8s.io/v1alpha2", "JobSet", std::move(jobset));
+  }
+  if (std::string job = Label(pod, "training.kubeflow.org/job-name"); !job.empty()) return TrainingJob(pod, job);
+  if (std::string ray = Label(pod, "ray.io/cluster"); !ray.empty()) {
+    return Owned(pod, "ray.io/v1", "RayCluster", std::move(ray));
+  }
+  if (pod.controller && pod.controller->kind == "Job" && pod.controller->api_version == "batch/v1") {
+    return Owned(pod, "batch/v1", "Job", pod.controller->name);
+  }
+  return {};
+}
+
+}  // namespace gangplank::cache

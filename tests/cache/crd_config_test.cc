@@ -1,0 +1,110 @@
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cache/crd/pool_config.h"
+#include "cache/crd/queue_config.h"
+#include "cache/objects/decode_error.h"
+
+namespace gangplank::cache {
+namespace {
+
+using Json = nlohmann::json;
+
+std::string ErrorOf(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const DecodeError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(QueueConfig, ReadsTreeWeightsQuotasAndPolicy) {
+  const QueueConfig q = QueueConfigFromObject(Json::parse(R"({"metadata":{"name":"team-a"},"spec":{
+      "parent":"org","weight":2.5,"pools":[{"name":"a100","guaranteedGPUs":16,"limitGPUs":64},{"name":"h100"}],
+      "preemption":{"withinQueue":"LowerPriority","minRuntimeSeconds":120}}})"));
+  EXPECT_EQ(q.name, "team-a");
+  EXPECT_EQ(q.parent, "org");
+  EXPECT_DOUBLE_EQ(q.weight, 2.5);
+  ASSERT_NE(q.QuotaIn("a100"), nullptr);
+  EXPECT_EQ(q.QuotaIn("a100")->guaranteed_gpus, 16);
+  EXPECT_EQ(q.QuotaIn("a100")->limit_gpus, 64);
+  EXPECT_EQ(q.QuotaIn("h100")->guaranteed_gpus, 0);
+  EXPECT_FALSE(q.QuotaIn("h100")->limit_gpus.has_value());
+  EXPECT_EQ(q.QuotaIn("t4"), nullptr);  // Lists pools: only those.
+  EXPECT_TRUE(q.preempt_lower_priority);
+  EXPECT_EQ(q.min_runtime_seconds, 120);
+}
+
+TEST(QueueConfig, DefaultsAsTheCrdDeclares) {
+  const QueueConfig q = QueueConfigFromObject(Json::parse(R"({"metadata":{"name":"solo"},"spec":{}})"));
+  EXPECT_EQ(q.parent, "");
+  EXPECT_DOUBLE_EQ(q.weight, 1);
+  ASSERT_NE(q.QuotaIn("anything"), nullptr);  // No pools listed: every pool, no guarantee, no limit.
+  EXPECT_FALSE(q.QuotaIn("anything")->limit_gpus.has_value());
+  EXPECT_FALSE(q.preempt_lower_priority);
+}
+
+TEST(QueueConfig, BadFieldsAreNamed) {
+  EXPECT_EQ(ErrorOf([] { QueueConfigFromObject(Json::parse(R"({"metadata":{"name":"q"},"spec":{"pools":[{"name":"p","limitGPUs":"lots"}]}})")); }),
+            "spec.pools[0].limitGPUs: expected a whole number from 0 to 1000000000");
+  EXPECT_EQ(ErrorOf([] { QueueConfigFromObject(Json::parse(R"({"metadata":{"name":"q"},"spec":{"pools":[{"name":"p","guaranteedGPUs":8,"limitGPUs":4}]}})")); }),
+            "spec.pools[0]: limitGPUs must not be below guaranteedGPUs");
+  EXPECT_EQ(ErrorOf([] { QueueConfigFromObject(Json::parse(R"({"metadata":{"name":"q"},"spec":{"parent":"q"}})")); }),
+            "spec.parent: a queue cannot be its own parent");
+  EXPECT_EQ(ErrorOf([] { QueueConfigFromObject(Json::parse(R"({"metadata":{"name":"q"},"spec":{"weight":-1}})")); }),
+            "spec.weight: expected a number >= 0");
+  EXPECT_EQ(ErrorOf([] { QueueConfigFromObject(Json::parse(R"({"metadata":{"name":"q"},"spec":{"preemption":{"withinQueue":"Always"}}})")); }),
+            "spec.preemption.withinQueue: expected Never or LowerPriority, got 'Always'");
+  EXPECT_EQ(ErrorOf([] { QueueConfigFromObject(Json::parse(R"({"spec":{}})")); }), "metadata.name: missing");
+  EXPECT_EQ(ErrorOf([] { QueueConfigFromObject(Json::parse(R"({"metadata":{"name":"q"},"spec":[]})")); }),
+            "spec: expected an object");
+}
+
+TEST(PoolConfig, ReadsSelectorTopologyAndKnobsWithDefaults) {
+  const PoolConfig p = PoolConfigFromObject(Json::parse(R"({"metadata":{"name":"a100","generation":3},"spec":{
+      "nodeSelector":{"pool":"a100"},"gpuModel":"A100","capacityType":"Spot",
+      "topologyLevels":["topology.kubernetes.io/zone","kubernetes.io/hostname"],
+      "admission":{"startTimeoutSeconds":60},"preemption":{"reclaim":false,"maxLostGPUHours":1.5}}})"));
+  EXPECT_EQ(p.name, "a100");
+  EXPECT_EQ(p.generation, 3);
+  EXPECT_TRUE(p.spot);
+  EXPECT_EQ(p.topology_levels.size(), 2u);
+  EXPECT_EQ(p.admission.start_timeout_seconds, 60);
+  EXPECT_EQ(p.admission.reserve_after_seconds, 1800);  // Default.
+  EXPECT_FALSE(p.preemption.reclaim);
+  EXPECT_DOUBLE_EQ(p.preemption.max_lost_gpu_hours, 1.5);
+  EXPECT_EQ(p.preemption.max_gangs_per_hour, 10);
+  EXPECT_TRUE(p.spot_handling.checkpoint_then_evict);
+
+  engine::NodeSpec node;
+  node.gpu_count = 8;
+  node.gpu_model = "A100";
+  node.labels = {{"pool", "a100"}};
+  EXPECT_TRUE(p.Selects(node));
+  node.gpu_model = "H100";
+  EXPECT_FALSE(p.Selects(node));
+
+  const PoolConfig d = PoolConfigFromObject(Json::parse(R"({"metadata":{"name":"all"},"spec":{}})"));
+  EXPECT_EQ(d.topology_levels, DefaultTopologyLevels());
+  EXPECT_FALSE(d.spot);
+  node.labels.clear();
+  EXPECT_TRUE(d.Selects(node));
+  node.gpu_count = 0;
+  EXPECT_FALSE(d.Selects(node));  // An empty selector takes nodes with GPUs only.
+}
+
+TEST(PoolConfig, BadFieldsAreNamed) {
+  EXPECT_EQ(ErrorOf([] { PoolConfigFromObject(Json::parse(R"({"metadata":{"name":"p"},"spec":{"capacityType":"Cheap"}})")); }),
+            "spec.capacityType: expected OnDemand or Spot, got 'Cheap'");
+  EXPECT_EQ(ErrorOf([] { PoolConfigFromObject(Json::parse(R"({"metadata":{"name":"p"},"spec":{"topologyLevels":["a","a"]}})")); }),
+            "spec.topologyLevels[1]: level a is listed twice");
+  EXPECT_EQ(ErrorOf([] { PoolConfigFromObject(Json::parse(R"({"metadata":{"name":"p"},"spec":{"nodeSelector":{"a":1}}})")); }),
+            "spec.nodeSelector.a: expected a string");
+  EXPECT_EQ(ErrorOf([] { PoolConfigFromObject(Json::parse(R"({"metadata":{"name":"p"},"spec":{"spot":{"reclaimPolicy":"Never"}}})")); }),
+            "spec.spot.reclaimPolicy: expected CheckpointThenEvict or Evict, got 'Never'");
+}
+
+}  // namespace
+}  // namespace gangplank::cache

@@ -1,0 +1,71 @@
+#include "cache/objects/gang_identity.h"
+
+#include <gtest/gtest.h>
+
+namespace gangplank::cache {
+namespace {
+
+PodInfo Pod(std::map<std::string, std::string> labels, std::optional<OwnerRef> owner = std::nullopt) {
+  PodInfo p;
+  p.name = "p";
+  p.namespace_ = "ml";
+  p.labels = std::move(labels);
+  p.controller = std::move(owner);
+  return p;
+}
+
+TEST(GangIdentity, GangLabelComesFirst) {
+  const GangIdentity g = GangIdentityOf(Pod({{"gangplank.io/gang", "g1"}, {"scheduling.x-k8s.io/pod-group", "pg"}},
+                                            OwnerRef{"batch/v1", "Job", "j", "u"}));
+  EXPECT_EQ(g.source, GangSource::kGangLabel);
+  EXPECT_EQ(g.key, "ml/g1");
+}
+
+TEST(GangIdentity, PodGroupLabelNamesThePodGroup) {
+  const GangIdentity g = GangIdentityOf(Pod({{"scheduling.x-k8s.io/pod-group", "pg"}}));
+  EXPECT_EQ(g.source, GangSource::kPodGroup);
+  EXPECT_EQ(g.key, "ml/PodGroup/pg");
+  EXPECT_EQ(g.api_version, "scheduling.x-k8s.io/v1alpha1");
+  EXPECT_EQ(g.name, "pg");
+}
+
+TEST(GangIdentity, JobSetWinsOverItsChildJob) {
+  const GangIdentity g = GangIdentityOf(Pod({{"jobset.sigs.k8s.io/jobset-name", "js"}, {"batch.kubernetes.io/job-name", "js-w-0"}},
+                                            OwnerRef{"batch/v1", "Job", "js-w-0", "u"}));
+  EXPECT_EQ(g.source, GangSource::kOwner);
+  EXPECT_EQ(g.key, "ml/JobSet/js");
+  EXPECT_EQ(g.api_version, "jobset.x-k8s.io/v1alpha2");
+}
+
+TEST(GangIdentity, KubeflowJobsByOperatorName) {
+  GangIdentity g = GangIdentityOf(Pod({{"training.kubeflow.org/job-name", "bert"},
+                                       {"training.kubeflow.org/operator-name", "pytorchjob-controller"}},
+                                      OwnerRef{"kubeflow.org/v1", "PyTorchJob", "bert", "u"}));
+  EXPECT_EQ(g.key, "ml/PyTorchJob/bert");
+  EXPECT_EQ(g.kind, "PyTorchJob");
+  // An MPIJob's launcher runs in a Job it owns: the operator name still says MPIJob.
+  g = GangIdentityOf(Pod({{"training.kubeflow.org/job-name", "hvd"}, {"training.kubeflow.org/operator-name", "mpi-operator"}},
+                         OwnerRef{"batch/v1", "Job", "hvd-launcher", "u"}));
+  EXPECT_EQ(g.key, "ml/MPIJob/hvd");
+  EXPECT_EQ(g.api_version, "kubeflow.org/v2beta1");
+  // An operator we do not know by name: the owner's kind.
+  g = GangIdentityOf(Pod({{"training.kubeflow.org/job-name", "x"}}, OwnerRef{"kubeflow.org/v1", "TFJob", "x", "u"}));
+  EXPECT_EQ(g.key, "ml/TFJob/x");
+}
+
+TEST(GangIdentity, RayPodsBelongToTheirRayCluster) {
+  const GangIdentity g = GangIdentityOf(Pod({{"ray.io/cluster", "rc"}, {"ray.io/node-type", "worker"}},
+                                            OwnerRef{"ray.io/v1", "RayCluster", "rc", "u"}));
+  EXPECT_EQ(g.key, "ml/RayCluster/rc");
+  EXPECT_EQ(g.kind, "RayCluster");
+}
+
+TEST(GangIdentity, PlainJobAndLonePods) {
+  EXPECT_EQ(GangIdentityOf(Pod({}, OwnerRef{"batch/v1", "Job", "j", "u"})).key, "ml/Job/j");
+  // A ReplicaSet's pods (or an old batch version) are lone pods.
+  EXPECT_EQ(GangIdentityOf(Pod({}, OwnerRef{"apps/v1", "ReplicaSet", "rs", "u"})).source, GangSource::kLone);
+  EXPECT_EQ(GangIdentityOf(Pod({})).key, "");
+}
+
+}  // namespace
+}  // namespace gangplank::cache
