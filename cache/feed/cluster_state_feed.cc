@@ -103,35 +103,32 @@ void ClusterStateFeed::Replay(ClusterState& state) {
   for (const auto& p : informers_.pods().list()) Guarded("Pod", [&] { state.UpsertPod(ToPodInfo(*p)); });
 }
 
+// Records (or forgets) one GPUPool or Queue and republishes that kind to every state. An object that
+// cannot be read is logged and its last good reading kept (the schema normally refuses such objects).
+template <typename Config, typename Parse>
+bool ClusterStateFeed::Remember(std::map<std::string, Config>& known, const kube::GenericObject& object, bool deleted,
+                                Parse parse, const char* kind) {
+  if (deleted) {
+    known.erase(object.meta.name);
+    return true;
+  }
+  try {
+    known[object.meta.name] = parse(nlohmann::json::parse(object.json));
+  } catch (const std::exception& e) {
+    spdlog::warn(logging::JsonFields("ignoring unreadable object", "kind", kind, "name", object.meta.name, "error", e.what()));
+    return false;
+  }
+  return true;
+}
+
 void ClusterStateFeed::SetPool(const kube::GenericObject& pool, bool deleted) {
   std::lock_guard lock(mu_);
-  if (deleted) {
-    pools_.erase(pool.meta.name);
-  } else {
-    try {
-      pools_[pool.meta.name] = PoolConfigFromObject(nlohmann::json::parse(pool.json));
-    } catch (const std::exception& e) {
-      // The schema normally refuses such objects; keep the last good reading.
-      spdlog::warn(logging::JsonFields("ignoring unreadable GPUPool", "pool", pool.meta.name, "error", e.what()));
-      return;
-    }
-  }
-  PublishPools();
+  if (Remember(pools_, pool, deleted, PoolConfigFromObject, "GPUPool")) PublishPools();
 }
 
 void ClusterStateFeed::SetQueue(const kube::GenericObject& queue, bool deleted) {
   std::lock_guard lock(mu_);
-  if (deleted) {
-    queues_.erase(queue.meta.name);
-  } else {
-    try {
-      queues_[queue.meta.name] = QueueConfigFromObject(nlohmann::json::parse(queue.json));
-    } catch (const std::exception& e) {
-      spdlog::warn(logging::JsonFields("ignoring unreadable Queue", "queue", queue.meta.name, "error", e.what()));
-      return;
-    }
-  }
-  PublishQueues();
+  if (Remember(queues_, queue, deleted, QueueConfigFromObject, "Queue")) PublishQueues();
 }
 
 void ClusterStateFeed::PublishPools() {

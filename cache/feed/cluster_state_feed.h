@@ -48,6 +48,9 @@ class ClusterStateFeed {
   void Replay(ClusterState& state);
   void PublishQueues();
   void PublishPools();
+  template <typename Config, typename Parse>
+  static bool Remember(std::map<std::string, Config>& known, const kube::GenericObject& object, bool deleted,
+                       Parse parse, const char* kind);
   void SetPool(const kube::GenericObject& pool, bool deleted);
   void SetQueue(const kube::GenericObject& queue, bool deleted);
 
