@@ -175,6 +175,16 @@ TEST_F(DriverEndToEnd, WithoutItsExtenderNothingIsBoundAndThePodSaysWhy) {
   EXPECT_BOUND_ONCE("waiting");
 }
 
+TEST_F(DriverEndToEnd, AnIgnorableExtenderThatIsDownIsSkipped) {
+  ASSERT_EQ(StopExtender(), 0);
+  StartDriver({"--extender-ignorable=true", "--extender-timeout", "300ms"});
+  api_->put(PodObject("anyway", 2));
+  ASSERT_TRUE(WaitFor([&] { return !NodeOf("anyway").empty(); })) << driver_->Log();
+  EXPECT_EQ(NodeOf("anyway"), "gpu-0") << "in-tree feasible nodes only, no scores: the lowest name";
+  EXPECT_GE(Metric("gangplank_scheduler_driver_extender_errors_total"), 1);
+  EXPECT_BOUND_ONCE("anyway");
+}
+
 TEST_F(DriverEndToEnd, BindViaExtenderBindsThroughTheExtendersBindVerb) {
   StartDriver({"--bind-via-extender"});
   api_->put(PodObject("via-extender", 4));
