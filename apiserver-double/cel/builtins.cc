@@ -21,10 +21,11 @@ int64_t checked(bool overflow, int64_t result) {
 
 Value int_arith(char op, int64_t a, int64_t b) {
   int64_t r = 0;
+  bool overflow = false;
   switch (op) {
-    case '+': return checked(__builtin_add_overflow(a, b, &r), r);
-    case '-': return checked(__builtin_sub_overflow(a, b, &r), r);
-    case '*': return checked(__builtin_mul_overflow(a, b, &r), r);
+    case '+': overflow = __builtin_add_overflow(a, b, &r); return checked(overflow, r);
+    case '-': overflow = __builtin_sub_overflow(a, b, &r); return checked(overflow, r);
+    case '*': overflow = __builtin_mul_overflow(a, b, &r); return checked(overflow, r);
     case '/':
       if (b == 0) throw EvalError("division by zero");
       return checked(a == INT64_MIN && b == -1, a / b);
@@ -40,10 +41,11 @@ Value uint_arith(char op, uint64_t a, uint64_t b) {
     if (overflow) throw EvalError("unsigned integer overflow");
     return v;
   };
+  bool overflow = false;
   switch (op) {
-    case '+': return check(__builtin_add_overflow(a, b, &r), r);
-    case '-': return check(__builtin_sub_overflow(a, b, &r), r);
-    case '*': return check(__builtin_mul_overflow(a, b, &r), r);
+    case '+': overflow = __builtin_add_overflow(a, b, &r); return check(overflow, r);
+    case '-': overflow = __builtin_sub_overflow(a, b, &r); return check(overflow, r);
+    case '*': overflow = __builtin_mul_overflow(a, b, &r); return check(overflow, r);
     case '/':
       if (b == 0) throw EvalError("division by zero");
       return a / b;

@@ -50,7 +50,7 @@ class Parser {
   }
   [[noreturn]] void fail(const std::string& expecting) const {
     const Token& t = peek();
-    const std::string seen = t.kind == TokenKind::kEnd ? "<EOF>" : t.kind == TokenKind::kString ? "'\"" + t.text + "\"'" : "'" + t.text + "'";
+    const std::string seen = t.kind == TokenKind::kEnd ? "'<EOF>'" : t.kind == TokenKind::kString ? "'\"" + t.text + "\"'" : "'" + t.text + "'";
     throw SyntaxError(t.pos, "Syntax error: mismatched input " + seen + " expecting " + expecting);
   }
 
