@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -17,6 +18,31 @@
 namespace gangplank::apiserver_double::testing {
 
 using nlohmann::json;
+
+// The smallest value an openAPIV3Schema accepts as far as its required fields, enums and lower bounds go
+// (CEL rules aside): lets a suite create "some valid object" of any of the project's CRDs.
+inline json minimal_value(const json& schema) {
+  if (!schema.is_object()) return json::object();
+  if (schema.contains("enum") && !schema["enum"].empty()) return schema["enum"][0];
+  const std::string type = schema.value("type", "");
+  if (type == "object") {
+    json out = json::object();
+    for (const auto& name : schema.value("required", json::array())) {
+      const std::string key = name;
+      if (schema.contains("properties") && schema["properties"].contains(key)) out[key] = minimal_value(schema["properties"][key]);
+    }
+    return out;
+  }
+  if (type == "array") {
+    json out = json::array();
+    for (int i = 0; i < schema.value("minItems", 0); ++i) out.push_back(minimal_value(schema.value("items", json::object())));
+    return out;
+  }
+  if (type == "string") return std::string(static_cast<std::size_t>(std::max(1, schema.value("minLength", 1))), 'x');
+  if (type == "integer" || type == "number") return schema.value("minimum", 0);
+  if (type == "boolean") return false;
+  return "x";  // int-or-string and untyped nodes
+}
 
 class KubectlFixture : public ::testing::Test {
  protected:
