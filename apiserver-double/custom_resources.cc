@@ -3,7 +3,7 @@
 #include "apiserver-double/double_impl.h"
 #include "apiserver-double/schema/custom_resource_schema.h"
 #include "apiserver-double/schema/go_format.h"
-#include "apiserver-double/schema/pruning.h"
+#include "apiserver-double/schema/apply_typing.h"
 
 namespace gangplank::apiserver_double {
 
@@ -41,16 +41,15 @@ void ApiServerDouble::Impl::decode_custom(const ResourceType& type, json& object
 void ApiServerDouble::Impl::check_apply_patch(const ResourceType& type, const json& patch, const std::string& ns,
                                               const std::string& name) {
   if (!type.schema || !patch.is_object()) return;
-  json copy = patch;
-  const std::vector<std::string> unknown = schema::prune_unknown_fields(copy, type.schema->root());
+  const std::vector<std::string> unknown = schema::undeclared_apply_fields(patch, type.schema->root());
   if (unknown.empty()) return;
   std::string message = "failed to create typed patch object (" + ns + "/" + name + "; " + type.api_version() +
                         ", Kind=" + type.kind + "): ";
   if (unknown.size() == 1) {
-    message += "." + unknown.front() + ": field not declared in schema";
+    message += unknown.front() + ": field not declared in schema";
   } else {
     message += "errors:";
-    for (const auto& f : unknown) message += "\n  ." + f + ": field not declared in schema";
+    for (const auto& f : unknown) message += "\n  " + f + ": field not declared in schema";
   }
   throw ApiError(500, "", message);
 }

@@ -1,5 +1,7 @@
 #include "apiserver-double/schema/list_type_validation.h"
 
+#include <algorithm>
+
 namespace gangplank::apiserver_double::schema {
 
 using nlohmann::json;
@@ -14,16 +16,27 @@ json key_fields(const json& item, const std::vector<std::string>& keys) {
   return out;
 }
 
+// Reports the second appearance of each repeated identity only, as structurallisttype does.
 void check_list(const Schema& s, const json& list, const std::string& path, FieldErrors& out) {
   if (s.list_type != "set" && s.list_type != "map") return;
-  for (std::size_t i = 1; i < list.size(); ++i) {
-    const json identity = s.list_type == "set" ? list[i] : key_fields(list[i], s.list_map_keys);
-    for (std::size_t j = 0; j < i; ++j) {
-      const json other = s.list_type == "set" ? list[j] : key_fields(list[j], s.list_map_keys);
-      if (identity == other) {
-        out.push_back(duplicate(index_path(path, i), identity));
-        break;
+  if (s.list_type == "map") {
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      if (!list[i].is_object() && !list[i].is_null()) {
+        out.push_back(invalid(index_path(path, i), list[i], "must be an object for an array of list-type map"));
+        return;
       }
+    }
+  }
+  std::vector<json> seen;
+  std::vector<int> times;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const json identity = s.list_type == "set" ? list[i] : key_fields(list[i], s.list_map_keys);
+    auto it = std::find(seen.begin(), seen.end(), identity);
+    if (it == seen.end()) {
+      seen.push_back(identity);
+      times.push_back(1);
+    } else if (times[static_cast<std::size_t>(it - seen.begin())]++ == 1) {
+      out.push_back(duplicate(index_path(path, i), identity));
     }
   }
 }

@@ -17,6 +17,12 @@ const std::set<std::string>& object_meta_fields() {
   return fields;
 }
 
+}  // namespace
+
+bool is_object_meta_field(const std::string& key) { return object_meta_fields().count(key) > 0; }
+
+namespace {
+
 std::string join_key(const std::string& path, const std::string& key) { return path.empty() ? key : path + "." + key; }
 
 class Pruner {
@@ -61,7 +67,7 @@ class Pruner {
   void metadata(json& meta, const std::string& path) {
     std::vector<std::string> unknown;
     for (auto it = meta.begin(); it != meta.end(); ++it) {
-      if (!object_meta_fields().count(it.key())) unknown.push_back(it.key());
+      if (!is_object_meta_field(it.key())) unknown.push_back(it.key());
     }
     for (const auto& key : unknown) {
       dropped_.push_back(join_key(path, key));

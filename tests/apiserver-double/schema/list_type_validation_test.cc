@@ -16,6 +16,8 @@ TEST(ListTypeValidation, MapListRejectsRepeatedKeys) {
   EXPECT_EQ(errors[0].text(), R"(spec.queues[2]: Duplicate value: map[string]interface {}{"name":"a"})");
   EXPECT_EQ(errors[0].reason(), "FieldValueDuplicate");
   EXPECT_TRUE(validate_list_types(s->root(), pool({{"queues", {{{"name", "a"}}, {{"name", "b"}}}}})).empty());
+  EXPECT_EQ(texts(validate_list_types(s->root(), pool({{"queues", {{{"name", "a"}}, "b"}}}))),
+            std::vector<std::string>{R"(spec.queues[1]: Invalid value: "b": must be an object for an array of list-type map)"});
 }
 
 TEST(ListTypeValidation, SetRejectsRepeatedValuesAndAtomicListsAllowThem) {
@@ -23,6 +25,9 @@ TEST(ListTypeValidation, SetRejectsRepeatedValuesAndAtomicListsAllowThem) {
                                   {"properties", {{"tags", {{"type", "array"}, {"x-kubernetes-list-type", "set"}, {"items", {{"type", "string"}}}}},
                                                   {"any", {{"type", "array"}, {"items", {{"type", "string"}}}}}}}});
   EXPECT_EQ(texts(validate_list_types(s, {{"tags", {"x", "y", "x"}}})), std::vector<std::string>{R"(tags[2]: Duplicate value: "x")"});
+  // Only the second appearance of a value is reported.
+  EXPECT_EQ(texts(validate_list_types(s, {{"tags", {"x", "x", "x", "y", "y"}}})),
+            (std::vector<std::string>{R"(tags[1]: Duplicate value: "x")", R"(tags[4]: Duplicate value: "y")"}));
   EXPECT_TRUE(validate_list_types(s, {{"any", {"x", "x"}}}).empty());
 }
 

@@ -1,6 +1,7 @@
 // Pruning of undeclared fields and of non-nullable nulls.
 #include <gtest/gtest.h>
 
+#include "apiserver-double/schema/apply_typing.h"
 #include "apiserver-double/schema/pruning.h"
 #include "tests/apiserver-double/schema/gpupool_schema.h"
 
@@ -44,6 +45,15 @@ TEST(Pruning, NonNullableNullsWithoutDefaultsGo) {
   EXPECT_FALSE(v.contains("a"));
   EXPECT_TRUE(v.contains("b"));
   EXPECT_TRUE(v.contains("c"));  // left for defaulting
+}
+
+TEST(ApplyTyping, UndeclaredFieldsInStructuredMergeDiffNotation) {
+  const auto s = compiled(gpupool_open_api());
+  json p = pool({{"zeta", 1}, {"queues", {{{"name", "a"}, {"colour", "red"}}}}, {"topologyLevels", {"zone"}}});
+  p["metadata"]["junk"] = true;
+  EXPECT_EQ(undeclared_apply_fields(p, s->root()),
+            (std::vector<std::string>{".metadata.junk", R"(.spec.queues[name="a"].colour)", ".spec.zeta"}));
+  EXPECT_TRUE(undeclared_apply_fields(pool({{"queues", {{{"name", "a"}}}}}), s->root()).empty());
 }
 
 }  // namespace
