@@ -1,5 +1,6 @@
 #include "apiserver-double/cel/lexer.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace gangplank::apiserver_double::cel {
@@ -142,7 +143,10 @@ class Lexer {
       case '\\': case '\'': case '"': case '`': case '?': out.push_back(e); return;
       case 'x': case 'u': case 'U': {
         const std::size_t digits = e == 'x' ? 2 : e == 'u' ? 4 : 8;
-        if (i_ + digits > s_.size()) throw SyntaxError(at, "Syntax error: token recognition error at: '\\" + std::string(1, e) + "'");
+        const bool hex = i_ + digits <= s_.size() &&
+                         std::all_of(s_.begin() + static_cast<std::ptrdiff_t>(i_), s_.begin() + static_cast<std::ptrdiff_t>(i_ + digits),
+                                     [](char h) { return std::isxdigit(static_cast<unsigned char>(h)); });
+        if (!hex) throw SyntaxError(at, "Syntax error: token recognition error at: '\\" + std::string(1, e) + "'");
         append_utf8(out, std::stoul(s_.substr(i_, digits), nullptr, 16));
         i_ += digits;
         return;

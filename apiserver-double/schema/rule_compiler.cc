@@ -49,7 +49,7 @@ void compile_rule(ValidationRule& rule, const Schema& node, bool root, const std
   }
   cel::Compiled compiled = cel::compile(rule.rule, &node, root);
   if (!compiled.errors.empty()) {
-    FieldError e = invalid(at + ".rule", nullptr, "compilation failed: " + compiled.errors);
+    FieldError e = invalid(at + ".rule", nullptr, compiled.errors);
     e.value_text = rule_struct(rule);
     errors.push_back(std::move(e));
     return;
@@ -57,9 +57,9 @@ void compile_rule(ValidationRule& rule, const Schema& node, bool root, const std
   rule.program = compiled.program;
   rule.uses_old_self = compiled.uses_old_self;
   if (!rule.message_expression.empty()) {
-    cel::Compiled message = cel::compile(rule.message_expression, &node, root);
+    cel::Compiled message = cel::compile(rule.message_expression, &node, root, cel::ResultType::kString);
     if (!message.errors.empty()) {
-      FieldError e = invalid(at + ".messageExpression", nullptr, "messageExpression compilation failed: " + message.errors);
+      FieldError e = invalid(at + ".messageExpression", nullptr, "messageExpression " + message.errors);
       e.value_text = rule_struct(rule);
       errors.push_back(std::move(e));
     }

@@ -37,6 +37,8 @@ TEST(CelLexer, UnknownCharactersAndOpenStringsFail) {
   }
   EXPECT_THROW(tokenize("'open"), SyntaxError);
   EXPECT_THROW(tokenize(R"('\q')"), SyntaxError);
+  EXPECT_THROW(tokenize(R"('\uZZZZ')"), SyntaxError);
+  EXPECT_THROW(tokenize(R"('\x4')"), SyntaxError);
 }
 
 TEST(CelLexer, DiagnosticsPointAtTheColumn) {
