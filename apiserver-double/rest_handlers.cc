@@ -519,10 +519,13 @@ net::HttpResponse ApiServerDouble::Impl::patch_object(const net::HttpRequest& re
       if (!apply || !t.subresource.empty()) throw not_found(t.type.plural, t.name, t.type.group);
       json object = patch;
       decode_custom(t.type, object, FieldValidation::kIgnore, "", warnings);
-      if (req.query_param("dryRun")) return std::make_shared<const StoredObject>(object);
       if (!object.contains("metadata") || !object["metadata"].is_object()) object["metadata"] = json::object();
       object["metadata"]["name"] = t.name;
       if (t.type.namespaced) object["metadata"]["namespace"] = t.namespace_name;
+      if (req.query_param("dryRun")) {
+        validate_custom(t.type, object, nullptr, &warnings);
+        return std::make_shared<const StoredObject>(object);
+      }
       created = true;
       return create_in_txn(txn, t.type, object, &warnings);
     }

@@ -31,14 +31,16 @@ class CustomResourceSchema {
     std::vector<std::string> warnings;
   };
   // Validation of a create (old == null) or update, in kube-apiserver's order: metadata.name, schema,
-  // list types, then the CEL rules unless an earlier error blocks them.
+  // list types, then the CEL rules unless an earlier error blocks them (which, when the schema has
+  // rules, is itself reported as a fieldless cause).
   Outcome validate(const nlohmann::json& object, const nlohmann::json* old) const;
 
   const Schema& root() const { return root_; }
 
  private:
-  explicit CustomResourceSchema(Schema root) : root_(std::move(root)) {}
+  explicit CustomResourceSchema(Schema root);
   Schema root_;
+  bool has_rules_ = false;  // upstream builds no CEL validator (and adds no "not checked" note) without rules
 };
 
 }  // namespace gangplank::apiserver_double::schema

@@ -28,6 +28,11 @@ TEST(CelValidation, BlockingSchemaErrorsSkipTheRules) {
   EXPECT_EQ(texts(out.errors),
             (std::vector<std::string>{R"(spec.spot.reclaimPolicy: Unsupported value: "X": supported values: "CheckpointThenEvict", "Evict")",
                                       R"(<nil>: Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation)"}));
+  // Without any rule in the schema there is nothing to skip, and no note about it.
+  json plain = gpupool_open_api();
+  plain["properties"]["spec"]["properties"]["queues"]["items"].erase("x-kubernetes-validations");
+  EXPECT_EQ(texts(compiled(plain)->validate(pool({{"spot", {{"reclaimPolicy", "X"}}}}), nullptr).errors),
+            std::vector<std::string>{R"(spec.spot.reclaimPolicy: Unsupported value: "X": supported values: "CheckpointThenEvict", "Evict")"});
   // A plain Invalid (minimum) does not block them.
   const auto both = gpupool().validate(
       pool({{"queues", {{{"name", "a"}, {"weight", -1}, {"guaranteedGPUs", 4}, {"limitGPUs", 2}}}}}), nullptr);

@@ -121,6 +121,8 @@ TEST_F(CrdValidationTest, ServerSideApplyChecksThePatchAgainstTheSchema) {
   EXPECT_EQ(unknown.body["message"],
             "failed to create typed patch object (/applied; gangplank.io/v1alpha1, Kind=GPUPool): .spec.colour: field not declared in schema");
   EXPECT_EQ(patch(target, pool("applied", {{"queues", {{{"name", "a"}, {"weight", -1}}}}}), "application/apply-patch+yaml").status, 422);
+  EXPECT_EQ(patch(target + "&dryRun=All", pool("applied", {{"queues", {{{"name", "a"}, {"weight", -1}}}}}), "application/apply-patch+yaml").status,
+            422);
   const auto made = patch(target, pool("applied", {{"queues", {{{"name", "a"}}}}}), "application/apply-patch+yaml");
   ASSERT_EQ(made.status, 201);
   EXPECT_EQ(made.body["spec"]["queues"][0]["weight"], 1);
