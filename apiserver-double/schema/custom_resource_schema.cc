@@ -8,6 +8,7 @@
 #include "apiserver-double/schema/list_type_validation.h"
 #include "apiserver-double/schema/pruning.h"
 #include "apiserver-double/schema/rule_compiler.h"
+#include "apiserver-double/schema/structural_schema_check.h"
 #include "apiserver-double/schema/structural_validation.h"
 
 namespace gangplank::apiserver_double::schema {
@@ -69,6 +70,7 @@ CustomResourceSchema::CustomResourceSchema(Schema root) : root_(std::move(root))
 
 std::shared_ptr<const CustomResourceSchema> CustomResourceSchema::compile(const json& open_api_v3_schema,
                                                                           const std::string& path, FieldErrors& errors) {
+  check_structural(open_api_v3_schema, path, errors);
   Schema root = Schema::parse(open_api_v3_schema);
   compile_rules(root, path, errors);
   return std::shared_ptr<const CustomResourceSchema>(new CustomResourceSchema(std::move(root)));

@@ -15,7 +15,7 @@ namespace gangplank::apiserver_double::schema {
 
 class CustomResourceSchema {
  public:
-  // Parses `open_api_v3_schema` and compiles its rules. Rules that fail are appended to `errors`
+  // Checks that `open_api_v3_schema` is structural, parses it and compiles its rules. Failures are appended to `errors`
   // (with `path` naming the schema in the CRD); the result is then unusable and the CRD invalid.
   static std::shared_ptr<const CustomResourceSchema> compile(const nlohmann::json& open_api_v3_schema,
                                                              const std::string& path, FieldErrors& errors);
