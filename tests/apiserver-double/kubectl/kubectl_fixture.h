@@ -82,10 +82,10 @@ class KubectlFixture : public ::testing::Test {
     EXPECT_NE(r.exit_code, 0) << "kubectl " << ::testing::PrintToString(args) << " succeeded\nstdout: " << r.out;
     return r.err;
   }
-  // Applies one of the project's CRD manifests (crds/<file>) and waits for nothing: the double serves it at once.
-  void apply_project_crd(const std::string& file) {
-    ASSERT_NE(ok({"apply", "-f", std::string(GANGPLANK_CRD_DIR) + "/" + file}).find("created"), std::string::npos);
-  }
+  // Applies a CRD manifest and waits for nothing: the double serves it at once.
+  void apply_crd_file(const std::string& path) { ASSERT_NE(ok({"apply", "-f", path}).find("created"), std::string::npos); }
+  // One of the project's CRDs (crds/<file>).
+  void apply_project_crd(const std::string& file) { apply_crd_file(std::string(GANGPLANK_CRD_DIR) + "/" + file); }
   void put_node(const std::string& name) {
     server_.put({{"apiVersion", "v1"}, {"kind", "Node"}, {"metadata", {{"name", name}}},
                  {"status", {{"conditions", {{{"type", "Ready"}, {"status", "True"}}}}}}});

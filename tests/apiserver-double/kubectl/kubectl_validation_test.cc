@@ -1,6 +1,8 @@
-// The real kubectl against custom resources the double validates with the project's GPUPool CRD: what a
-// person sees for an invalid resource, an unknown field (Strict, Warn, server-side apply), a CEL rule,
-// defaults coming back from `get -o json`, and the double serving on after every refusal.
+// The real kubectl against custom resources the double validates: what a person sees for an invalid
+// resource, an unknown field (Strict, Warn, server-side apply), a CEL rule, defaults coming back from
+// `get -o json`, and the double serving on after every refusal. Most cases use the GPUPool test CRD
+// (testdata/, stable); ProjectGpuPoolCrd uses crds/gpupool.gangplank.io.yaml itself, asserting only what
+// holds across its versions (spot, preemption, topologyLevels).
 #include "tests/apiserver-double/kubectl/kubectl_fixture.h"
 
 namespace gangplank::apiserver_double::testing {
@@ -15,7 +17,7 @@ class KubectlValidationTest : public KubectlFixture {
  protected:
   void SetUp() override {
     KubectlFixture::SetUp();
-    apply_project_crd("gpupool.gangplank.io.yaml");
+    apply_crd_file(std::string(GANGPLANK_TESTDATA_DIR) + "/gpupool-with-queues.crd.yaml");
   }
   // The double still answers kubectl and holds exactly `names` as pools.
   void expect_pools(const std::string& names) { EXPECT_EQ(ok({"get", "gpupools", "-o", "name"}), names); }
@@ -90,6 +92,32 @@ TEST_F(KubectlValidationTest, CelRuleMessageOnUpdate) {
             std::string::npos) << status;
   EXPECT_EQ(server_.get("gpupools.gangplank.io", "", "p")->at("spec").at("queues")[0].at("guaranteedGPUs"), 2);
   expect_pools("gpupool.gangplank.io/p\n");
+}
+
+using ProjectCrdTest = KubectlFixture;
+
+TEST_F(ProjectCrdTest, ProjectGpuPoolCrdRefusesAndDefaults) {
+  apply_project_crd("gpupool.gangplank.io.yaml");
+  const std::string err = rejected(
+      {"apply", "-f", "-"},
+      pool_yaml("bad", "  spot: {reclaimPolicy: X}\n  preemption: {minRuntimeSeconds: -1}\n  topologyLevels: ['']\n"));
+  EXPECT_NE(err.find("The GPUPool \"bad\" is invalid:"), std::string::npos) << err;
+  EXPECT_NE(err.find("spec.spot.reclaimPolicy: Unsupported value: \"X\": supported values: \"CheckpointThenEvict\", \"Evict\""),
+            std::string::npos) << err;
+  EXPECT_NE(err.find("spec.preemption.minRuntimeSeconds: Invalid value: -1: spec.preemption.minRuntimeSeconds in body should be "
+                     "greater than or equal to 0"), std::string::npos) << err;
+  EXPECT_NE(err.find("spec.topologyLevels[0]: Invalid value: \"\": spec.topologyLevels[0] in body should be at least 1 chars long"),
+            std::string::npos) << err;
+  const std::string strict = rejected({"apply", "-f", "-"}, pool_yaml("odd", "  colour: red\n"));
+  EXPECT_NE(strict.find("strict decoding error: unknown field \"spec.colour\""), std::string::npos) << strict;
+
+  ok({"apply", "-f", "-"}, pool_yaml("good", "  spot: {}\n  preemption: {}\n"));
+  const json got = json::parse(ok({"get", "gpupool", "good", "-o", "json"}));
+  EXPECT_EQ(got["spec"]["spot"]["reclaimPolicy"], "CheckpointThenEvict");
+  EXPECT_EQ(got["spec"]["spot"]["checkpointGraceSeconds"], 90);
+  EXPECT_EQ(got["spec"]["spot"]["avoidSpotOnRequeue"], true);
+  EXPECT_EQ(got["spec"]["preemption"]["minRuntimeSeconds"], 600);
+  EXPECT_EQ(ok({"get", "gpupools", "-o", "name"}), "gpupool.gangplank.io/good\n");
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// The project's real GPUPool CRD (crds/gpupool.gangplank.io.yaml) as test input, plus small helpers.
+// The GPUPool test CRD (tests/apiserver-double/testdata/gpupool-with-queues.crd.yaml) as input, plus small helpers.
 #pragma once
 
 #include <fstream>
@@ -12,7 +12,7 @@
 namespace gangplank::apiserver_double::schema::testing {
 
 inline nlohmann::json gpupool_crd() {
-  std::ifstream in(std::string(GANGPLANK_CRD_DIR) + "/gpupool.gangplank.io.yaml");
+  std::ifstream in(std::string(GANGPLANK_TESTDATA_DIR) + "/gpupool-with-queues.crd.yaml");
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   return parse_yaml_documents(text).at(0);
 }

@@ -1,6 +1,6 @@
 // Custom resources against their CRD's schema over HTTP: 422 Invalid with kube-apiserver's wording on
 // every write path, pruning and fieldValidation, defaulting on write and on read, CEL rules,
-// ratcheting, and CRDs whose rules do not compile. Uses the project's GPUPool CRD.
+// ratcheting, and CRDs whose rules do not compile. Uses the GPUPool test CRD (testdata/).
 #include <fstream>
 #include <iterator>
 
@@ -13,7 +13,7 @@ namespace {
 constexpr const char* kPools = "/apis/gangplank.io/v1alpha1/gpupools";
 
 json gpupool_crd() {
-  std::ifstream in(std::string(GANGPLANK_CRD_DIR) + "/gpupool.gangplank.io.yaml");
+  std::ifstream in(std::string(GANGPLANK_TESTDATA_DIR) + "/gpupool-with-queues.crd.yaml");
   return parse_yaml_documents(std::string(std::istreambuf_iterator<char>(in), {})).at(0);
 }
 
