@@ -106,6 +106,8 @@ json ApiServerDouble::Impl::put_object(const json& object) {
   } else if (desired["metadata"].contains("namespace")) {
     desired["metadata"].erase("namespace");
   }
+  std::vector<std::string> ignored;
+  decode_custom(type, desired, FieldValidation::kIgnore, "", ignored);  // pruned and defaulted like a request
   return *store_.transact([&](ObjectStore::Txn& txn) {
     ObjectPtr current = txn.get(type.group_resource(), ns, name);
     desired["metadata"].erase("resourceVersion");

@@ -31,6 +31,9 @@ struct Target {
 
 class WatchSession;
 
+// ?fieldValidation= on writes: what happens to fields the schema does not know (default Warn).
+enum class FieldValidation { kIgnore, kWarn, kStrict };
+
 class ApiServerDouble::Impl {
  public:
   explicit Impl(DoubleOptions options);
@@ -79,14 +82,34 @@ class ApiServerDouble::Impl {
   // Shared write path: stores `object` as the new state of an existing or new object, applying the
   // status-subresource, generation and no-op rules. Called inside a store transaction.
   // With dry_run the result is computed and returned but nothing is stored (?dryRun=All).
+  // Custom resources are validated against their schema here (422), ratcheting warnings go to `warnings`.
   ObjectPtr write_in_txn(ObjectStore::Txn& txn, const ResourceType& type, const ObjectPtr& current,
-                         nlohmann::json desired, bool status_write, bool dry_run = false);
-  ObjectPtr create_in_txn(ObjectStore::Txn& txn, const ResourceType& type, nlohmann::json object);
+                         nlohmann::json desired, bool status_write, bool dry_run = false,
+                         std::vector<std::string>* warnings = nullptr);
+  ObjectPtr create_in_txn(ObjectStore::Txn& txn, const ResourceType& type, nlohmann::json object,
+                          std::vector<std::string>* warnings = nullptr);
   ObjectPtr delete_in_txn(ObjectStore::Txn& txn, const ResourceType& type, const std::string& ns,
                           const std::string& name, const nlohmann::json& options);
   // Keeps PDB status current after pods or PDBs in `ns` change (pod_subresources.cc).
   void refresh_pdbs_in_txn(ObjectStore::Txn& txn, const std::string& ns);
   static nlohmann::json pdb_status(const nlohmann::json& pdb, const std::vector<ObjectPtr>& pods);
+
+  // custom resources and their CRD schemas (custom_resources.cc)
+  static FieldValidation field_validation(const net::HttpRequest& req);
+  // Decodes a custom resource as kube-apiserver does (prune, default); unknown fields are refused
+  // (400 "<strict_prefix>strict decoding error: ...") or become warnings per `mode`.
+  static void decode_custom(const ResourceType& type, nlohmann::json& object, FieldValidation mode,
+                            const std::string& strict_prefix, std::vector<std::string>& warnings);
+  // Server-side apply checks the patch against the schema first: an undeclared field is a 500
+  // "failed to create typed patch object", whatever fieldValidation says.
+  static void check_apply_patch(const ResourceType& type, const nlohmann::json& patch, const std::string& ns,
+                                const std::string& name);
+  // Throws the 422 Invalid of a custom resource's new state (old = stored state on update, else null).
+  static void validate_custom(const ResourceType& type, const nlohmann::json& object, const nlohmann::json* old,
+                              std::vector<std::string>* warnings);
+  // A stored custom resource as a read returns it: defaulted per the served version's schema.
+  static nlohmann::json read_view(const ResourceType& type, const nlohmann::json& stored);
+  static net::HttpResponse with_warnings(net::HttpResponse response, const std::vector<std::string>& warnings);
 
   // pod subresources (pod_subresources.cc)
   net::HttpResponse bind_pod(const net::HttpRequest& req, const Target& t);

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "apiserver-double/api_error.h"
+#include "apiserver-double/schema/custom_resource_schema.h"
 
 namespace gangplank::apiserver_double {
 namespace {
@@ -66,7 +67,7 @@ const ResourceType* ResourceCatalog::find_group_resource(const std::string& grou
   return found;
 }
 
-void ResourceCatalog::validate_crd(const nlohmann::json& crd) {
+ResourceCatalog::CompiledSchemas ResourceCatalog::validate_crd(const nlohmann::json& crd) {
   const std::string name = crd.value("/metadata/name"_json_pointer, std::string());
   const auto& spec = crd.contains("spec") ? crd["spec"] : nlohmann::json::object();
   auto text = [&](const char* pointer) {
@@ -101,10 +102,21 @@ void ResourceCatalog::validate_crd(const nlohmann::json& crd) {
   if (storage != 1) {
     throw invalid(kind, name, "spec.versions", "Invalid value: must have exactly one version marked as storage version");
   }
+  // As kube-apiserver compiles x-kubernetes-validations when the CRD is written, a rule that does not
+  // compile makes the CRD itself invalid.
+  CompiledSchemas compiled;
+  schema::FieldErrors errors;
+  for (std::size_t i = 0; i < spec["versions"].size(); ++i) {
+    const auto& v = spec["versions"][i];
+    compiled[v["name"]] = schema::CustomResourceSchema::compile(
+        v["schema"]["openAPIV3Schema"], "spec.versions[" + std::to_string(i) + "].schema.openAPIV3Schema", errors);
+  }
+  if (!errors.empty()) throw schema::invalid_status("apiextensions.k8s.io", kind, name, errors);
+  return compiled;
 }
 
 void ResourceCatalog::install_crd(const nlohmann::json& crd) {
-  validate_crd(crd);
+  const CompiledSchemas schemas = validate_crd(crd);
   const std::string name = crd["metadata"]["name"];
   remove_crd(name);
   const auto& spec = crd["spec"];
@@ -128,6 +140,7 @@ void ResourceCatalog::install_crd(const nlohmann::json& crd) {
     t.custom = true;
     t.storage_version = v.value("storage", false);
     if (v.contains("additionalPrinterColumns")) t.printer_columns = v["additionalPrinterColumns"];
+    t.schema = schemas.at(t.version);
     add(std::move(t), name);
   }
 }

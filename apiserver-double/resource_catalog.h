@@ -3,12 +3,17 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace gangplank::apiserver_double {
+
+namespace schema {
+class CustomResourceSchema;
+}
 
 struct ResourceType {
   std::string group;    // "" for core
@@ -24,6 +29,8 @@ struct ResourceType {
   bool storage_version = true;       // the version objects are stored in
   nlohmann::json printer_columns = nlohmann::json::array();  // CRD additionalPrinterColumns
   std::vector<std::string> extra_subresources;                // e.g. "binding", "eviction"
+  // The CRD version's compiled openAPIV3Schema (custom types only): pruning, defaulting, validation.
+  std::shared_ptr<const schema::CustomResourceSchema> schema;
 
   std::string api_version() const { return group.empty() ? version : group + "/" + version; }
   // "pods" or "leases.coordination.k8s.io": the key used by the public API and storage.
@@ -42,8 +49,10 @@ class ResourceCatalog {
   // Registers (or replaces) the served versions of a CRD; throws ApiError(422) if the spec is invalid.
   void install_crd(const nlohmann::json& crd);
   void remove_crd(const std::string& crd_name);
-  // Checks a CRD spec without installing it.
-  static void validate_crd(const nlohmann::json& crd);
+  // Checks a CRD spec without installing it, compiling each version's schema and CEL rules; returns
+  // the compiled schemas by version name.
+  using CompiledSchemas = std::map<std::string, std::shared_ptr<const schema::CustomResourceSchema>>;
+  static CompiledSchemas validate_crd(const nlohmann::json& crd);
 
   std::vector<ResourceType> all() const;
   // group -> versions, in a stable order (core group first).

@@ -154,11 +154,20 @@ std::optional<Target> ApiServerDouble::Impl::parse_target(const std::string& pat
 }
 
 json ApiServerDouble::Impl::present(const ResourceType& type, const json& object) const {
-  if (!type.custom || object.value("apiVersion", std::string()) == type.api_version()) return object;
-  json copy = object;
+  if (!type.custom) return object;
+  json copy = read_view(type, object);  // defaulted on every read, as the apiserver does
   copy["apiVersion"] = type.api_version();
   return copy;
 }
+
+namespace {
+
+// The 400 a create or update body with unknown fields gets under fieldValidation=Strict starts so.
+std::string cannot_handle(const ResourceType& type) {
+  return type.kind + " in version \"" + type.version + "\" cannot be handled as a " + type.kind + ": ";
+}
+
+}  // namespace
 
 net::HttpResponse ApiServerDouble::Impl::serve(const net::HttpRequest& req, net::HttpResponder& responder) {
   if (auto d = discovery(req)) return *d;
@@ -298,7 +307,8 @@ net::HttpResponse ApiServerDouble::Impl::list_objects(const net::HttpRequest& re
   return net::HttpResponse::json(200, std::move(body));
 }
 
-ObjectPtr ApiServerDouble::Impl::create_in_txn(ObjectStore::Txn& txn, const ResourceType& type, json object) {
+ObjectPtr ApiServerDouble::Impl::create_in_txn(ObjectStore::Txn& txn, const ResourceType& type, json object,
+                                               std::vector<std::string>* warnings) {
   const std::string ns = meta(object, "namespace");
   const std::string name = meta(object, "name");
   if (txn.get(type.group_resource(), ns, name)) throw already_exists(type.plural, name, type.group);
@@ -320,6 +330,7 @@ ObjectPtr ApiServerDouble::Impl::create_in_txn(ObjectStore::Txn& txn, const Reso
   object["apiVersion"] = type.api_version();
   object["kind"] = type.kind;
   if (type.custom && type.has_status) object.erase("status");
+  validate_custom(type, object, nullptr, warnings);
   if (type.kind == "Pod") {
     if (!object.contains("status") || !object["status"].is_object()) object["status"] = json::object();
     if (!object["status"].contains("phase")) object["status"]["phase"] = "Pending";
@@ -348,8 +359,11 @@ ObjectPtr ApiServerDouble::Impl::create_in_txn(ObjectStore::Txn& txn, const Reso
 }
 
 ObjectPtr ApiServerDouble::Impl::write_in_txn(ObjectStore::Txn& txn, const ResourceType& type, const ObjectPtr& current,
-                                              json desired, bool status_write, bool dry_run) {
-  const json& cur = *current;
+                                              json desired, bool status_write, bool dry_run,
+                                              std::vector<std::string>* warnings) {
+  // A custom resource is compared and validated against its stored state as a read returns it (defaulted).
+  const json cur_view = type.schema ? read_view(type, *current) : json();
+  const json& cur = type.schema ? cur_view : *current;
   json next;
   if (status_write) {
     next = cur;
@@ -385,6 +399,7 @@ ObjectPtr ApiServerDouble::Impl::write_in_txn(ObjectStore::Txn& txn, const Resou
     next["status"] = pdb_status(next, txn.list("pods", meta(cur, "namespace")));
     next["status"]["observedGeneration"] = next["metadata"]["generation"];
   }
+  validate_custom(type, next, &cur, warnings);  // the whole object, on /status writes too
   if (same_object(next, cur)) return current;  // no-op writes do not bump resourceVersion
   if (type.kind == "CustomResourceDefinition" && !status_write) {
     if (next.value("/spec/scope"_json_pointer, std::string()) != cur.value("/spec/scope"_json_pointer, std::string())) {
@@ -419,6 +434,8 @@ net::HttpResponse ApiServerDouble::Impl::create_object(const net::HttpRequest& r
     throw bad_request("the API version in the data (" + api_version + ") does not match the expected API version (" +
                       t.type.api_version() + ")");
   }
+  std::vector<std::string> warnings;
+  decode_custom(t.type, object, field_validation(req), cannot_handle(t.type), warnings);
   if (!object.contains("metadata") || !object["metadata"].is_object()) object["metadata"] = json::object();
   json& m = object["metadata"];
   if (t.type.namespaced) {
@@ -442,10 +459,11 @@ net::HttpResponse ApiServerDouble::Impl::create_object(const net::HttpRequest& r
   }
   if (t.type.kind == "CustomResourceDefinition") ResourceCatalog::validate_crd(object);
   if (req.query_param("dryRun")) {
-    return json_response(201, present(t.type, object));
+    validate_custom(t.type, object, nullptr, &warnings);
+    return with_warnings(json_response(201, present(t.type, object)), warnings);
   }
-  auto stored = store_.transact([&](ObjectStore::Txn& txn) { return create_in_txn(txn, t.type, object); });
-  return json_response(201, present(t.type, *stored));
+  auto stored = store_.transact([&](ObjectStore::Txn& txn) { return create_in_txn(txn, t.type, object, &warnings); });
+  return with_warnings(json_response(201, present(t.type, *stored)), warnings);
 }
 
 net::HttpResponse ApiServerDouble::Impl::update_object(const net::HttpRequest& req, const Target& t) {
@@ -457,6 +475,8 @@ net::HttpResponse ApiServerDouble::Impl::update_object(const net::HttpRequest& r
   if (t.type.namespaced && !meta(object, "namespace").empty() && meta(object, "namespace") != t.namespace_name) {
     throw bad_request("the namespace of the provided object does not match the namespace sent on the request");
   }
+  std::vector<std::string> warnings;
+  decode_custom(t.type, object, field_validation(req), cannot_handle(t.type), warnings);
   const std::string rv = meta(object, "resourceVersion");
   auto stored = store_.transact([&](ObjectStore::Txn& txn) {
     ObjectPtr current = txn.get(t.type.group_resource(), t.namespace_name, t.name);
@@ -465,9 +485,10 @@ net::HttpResponse ApiServerDouble::Impl::update_object(const net::HttpRequest& r
       throw conflict(t.type.plural, t.name, t.type.group,
                      "the object has been modified; please apply your changes to the latest version and try again");
     }
-    return write_in_txn(txn, t.type, current, object, t.subresource == "status", req.query_param("dryRun").has_value());
+    return write_in_txn(txn, t.type, current, object, t.subresource == "status", req.query_param("dryRun").has_value(),
+                        &warnings);
   });
-  return json_response(200, present(t.type, *stored));
+  return with_warnings(json_response(200, present(t.type, *stored)), warnings);
 }
 
 net::HttpResponse ApiServerDouble::Impl::patch_object(const net::HttpRequest& req, const Target& t) {
@@ -488,38 +509,49 @@ net::HttpResponse ApiServerDouble::Impl::patch_object(const net::HttpRequest& re
     throw bad_request("PATCH, application/apply-patch+yaml requires the fieldManager parameter");
   }
   const json patch = parse_body(req);
+  const FieldValidation validation = field_validation(req);
+  if (apply) check_apply_patch(t.type, patch, t.namespace_name, t.name);
+  std::vector<std::string> warnings;
   bool created = false;
   auto stored = store_.transact([&](ObjectStore::Txn& txn) -> ObjectPtr {
     ObjectPtr current = txn.get(t.type.group_resource(), t.namespace_name, t.name);
     if (!current) {
       if (!apply || !t.subresource.empty()) throw not_found(t.type.plural, t.name, t.type.group);
-      if (req.query_param("dryRun")) return std::make_shared<const StoredObject>(patch);
       json object = patch;
+      decode_custom(t.type, object, FieldValidation::kIgnore, "", warnings);
       if (!object.contains("metadata") || !object["metadata"].is_object()) object["metadata"] = json::object();
       object["metadata"]["name"] = t.name;
       if (t.type.namespaced) object["metadata"]["namespace"] = t.namespace_name;
+      if (req.query_param("dryRun")) {
+        validate_custom(t.type, object, nullptr, &warnings);
+        return std::make_shared<const StoredObject>(object);
+      }
       created = true;
-      return create_in_txn(txn, t.type, object);
+      return create_in_txn(txn, t.type, object, &warnings);
     }
+    const json base = t.type.schema ? read_view(t.type, *current) : *current;
     json patched;
     if (json_patch) {
-      patched = apply_json_patch(*current, patch);
+      patched = apply_json_patch(base, patch);
     } else if (merge) {
-      patched = apply_merge_patch(*current, patch);
+      patched = apply_merge_patch(base, patch);
     } else if (strategic || (apply && !t.type.custom)) {
-      patched = apply_strategic_merge_patch(*current, patch);
+      patched = apply_strategic_merge_patch(base, patch);
     } else {
-      patched = apply_merge_patch(*current, patch);
+      patched = apply_merge_patch(base, patch);
     }
+    // The patched object is decoded like a request body (pruned, defaulted, unknown fields judged).
+    decode_custom(t.type, patched, apply ? FieldValidation::kIgnore : validation, "", warnings);
     const std::string patched_rv = meta(patched, "resourceVersion");
     if (!patched_rv.empty() && patched_rv != meta(*current, "resourceVersion")) {
       throw conflict(t.type.plural, t.name, t.type.group,
                      "the object has been modified; please apply your changes to the latest version and try again");
     }
     if (meta(patched, "name") != t.name) throw bad_request("metadata.name cannot be changed by a patch");
-    return write_in_txn(txn, t.type, current, patched, t.subresource == "status", req.query_param("dryRun").has_value());
+    return write_in_txn(txn, t.type, current, patched, t.subresource == "status", req.query_param("dryRun").has_value(),
+                        &warnings);
   });
-  return json_response(created ? 201 : 200, present(t.type, *stored));
+  return with_warnings(json_response(created ? 201 : 200, present(t.type, *stored)), warnings);
 }
 
 ObjectPtr ApiServerDouble::Impl::delete_in_txn(ObjectStore::Txn& txn, const ResourceType& type, const std::string& ns,

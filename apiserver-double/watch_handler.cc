@@ -38,7 +38,7 @@ void WatchSession::on_event(const StoreEvent& event) {
     stream_->write("{\"type\":\"" + type + "\",\"object\":" + stored_text(event.object) + "}\n");
     return;
   }
-  json object = *event.object;
+  json object = config_.type.custom ? ApiServerDouble::Impl::read_view(config_.type, *event.object) : *event.object;
   if (config_.type.custom) object["apiVersion"] = config_.type.api_version();
   send(type, object);
 }

@@ -1,21 +1,12 @@
 // The real kubectl 1.31 against the double over loopback: every round trip is checked by reading the
 // double's state directly, and the failure paths check kubectl's own error output.
-#include <gtest/gtest.h>
-#include <unistd.h>
-
-#include <filesystem>
-#include <fstream>
 #include <iterator>
-#include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "apiserver-double/api_server_double.h"
-#include "tests/apiserver-double/support/subprocess.h"
+#include "tests/apiserver-double/kubectl/kubectl_fixture.h"
 
 namespace gangplank::apiserver_double::testing {
 namespace {
-
-using nlohmann::json;
 
 constexpr const char* kCrd = R"(apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
@@ -43,55 +34,12 @@ std::string pool_yaml(int gpus) {
   return "apiVersion: gangplank.io/v1alpha1\nkind: GpuPool\nmetadata: {name: pool-a}\nspec: {gpus: " + std::to_string(gpus) + "}\n";
 }
 
-class KubectlTest : public ::testing::Test {
+class KubectlTest : public KubectlFixture {
  protected:
-  void SetUp() override {
-    ASSERT_EQ(::access(GANGPLANK_KUBECTL, X_OK), 0)
-        << "kubectl not found at " << GANGPLANK_KUBECTL << "; run scripts/install-deps.sh (it calls scripts/install-kube-tools.sh)";
-    server_.start();
-    dir_ = std::filesystem::temp_directory_path() / ("gangplank-kubectl-" + std::to_string(::getpid()) + "-" +
-                                                     ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::create_directories(dir_);
-    std::ofstream(dir_ / "kubeconfig") << server_.kubeconfig_yaml();
-  }
-  void TearDown() override {
-    server_.stop();
-    std::error_code ignored;
-    std::filesystem::remove_all(dir_, ignored);
-  }
-
-  std::vector<std::string> argv(const std::vector<std::string>& args) const {
-    std::vector<std::string> full = {GANGPLANK_KUBECTL, "--kubeconfig", (dir_ / "kubeconfig").string(), "--cache-dir",
-                                     (dir_ / "cache").string()};
-    full.insert(full.end(), args.begin(), args.end());
-    return full;
-  }
-  ProcessResult kubectl(const std::vector<std::string>& args, const std::string& stdin_text = "") {
-    return run_process(argv(args), stdin_text, std::chrono::seconds(30));
-  }
-  // Runs kubectl and asserts success, returning stdout.
-  std::string ok(const std::vector<std::string>& args, const std::string& stdin_text = "") {
-    auto r = kubectl(args, stdin_text);
-    EXPECT_EQ(r.exit_code, 0) << "kubectl " << ::testing::PrintToString(args) << "\nstdout: " << r.out << "\nstderr: " << r.err;
-    return r.out;
-  }
   void install_pool(int gpus) {
     ASSERT_NE(ok({"apply", "-f", "-"}, kCrd).find("created"), std::string::npos);
     ASSERT_NE(ok({"apply", "-f", "-"}, pool_yaml(gpus)).find("gpupool.gangplank.io/pool-a created"), std::string::npos);
   }
-  void put_node(const std::string& name) {
-    server_.put({{"apiVersion", "v1"}, {"kind", "Node"}, {"metadata", {{"name", name}}},
-                 {"status", {{"conditions", {{{"type", "Ready"}, {"status", "True"}}}}}}});
-  }
-  void put_running_pod(const std::string& name, const std::string& node) {
-    server_.put({{"apiVersion", "v1"}, {"kind", "Pod"},
-                 {"metadata", {{"name", name}, {"namespace", "default"}, {"labels", {{"app", "trainer"}}}}},
-                 {"spec", {{"nodeName", node}, {"containers", {{{"name", "main"}, {"image", "busybox"}}}}}},
-                 {"status", {{"phase", "Running"}}}});
-  }
-
-  ApiServerDouble server_;
-  std::filesystem::path dir_;
 };
 
 TEST_F(KubectlTest, ApplyCrdAndCustomResourceThenGetJson) {
@@ -330,7 +278,7 @@ TEST_F(KubectlTest, ProjectCrdsApplyAndShowTheirPrinterColumns) {
     const json cr = {{"apiVersion", spec["group"].get<std::string>() + "/" + version["name"].get<std::string>()},
                      {"kind", spec["names"]["kind"]},
                      {"metadata", {{"name", "fidelity"}}},
-                     {"spec", json::object()}};
+                     {"spec", minimal_value(version["schema"]["openAPIV3Schema"]["properties"]["spec"])}};
     ok({"create", "-f", "-", "--validate=false"}, cr.dump());
     const std::string plural = spec["names"]["plural"];
     auto stored = server_.get(plural + "." + spec["group"].get<std::string>(), namespaced ? "default" : "", "fidelity");

@@ -72,7 +72,9 @@ void read_head(int fd, std::chrono::steady_clock::time_point deadline, int& stat
     std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
     std::string value = line.substr(colon + 1);
     value.erase(0, value.find_first_not_of(' '));
-    headers[name] = value;
+    // A repeated header (e.g. one Warning per unknown field) reads as one comma-separated value.
+    auto [it, inserted] = headers.emplace(name, value);
+    if (!inserted) it->second += ", " + value;
   }
 }
 

@@ -12,7 +12,7 @@ namespace gangplank::apiserver_double::testing {
 
 struct RawResponse {
   int status = 0;
-  std::map<std::string, std::string> headers;  // lower-cased names
+  std::map<std::string, std::string> headers;  // lower-cased names; repeats joined with ", "
   std::string body;                            // de-chunked
 };
 

@@ -1,0 +1,316 @@
+#include "apiserver-double/cel/builtins.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <limits>
+#include <regex>
+#include <set>
+
+#include "apiserver-double/schema/go_format.h"
+
+namespace gangplank::apiserver_double::cel {
+namespace {
+
+[[noreturn]] void no_overload() { throw EvalError("no such overload"); }
+
+int64_t checked(bool overflow, int64_t result) {
+  if (overflow) throw EvalError("integer overflow");
+  return result;
+}
+
+Value int_arith(char op, int64_t a, int64_t b) {
+  int64_t r = 0;
+  bool overflow = false;
+  switch (op) {
+    case '+': overflow = __builtin_add_overflow(a, b, &r); return checked(overflow, r);
+    case '-': overflow = __builtin_sub_overflow(a, b, &r); return checked(overflow, r);
+    case '*': overflow = __builtin_mul_overflow(a, b, &r); return checked(overflow, r);
+    case '/':
+      if (b == 0) throw EvalError("division by zero");
+      return checked(a == INT64_MIN && b == -1, a / b);
+    default:
+      if (b == 0) throw EvalError("modulus by zero");
+      return checked(a == INT64_MIN && b == -1, a % b);
+  }
+}
+
+Value uint_arith(char op, uint64_t a, uint64_t b) {
+  uint64_t r = 0;
+  auto check = [](bool overflow, uint64_t v) -> Value {
+    if (overflow) throw EvalError("unsigned integer overflow");
+    return v;
+  };
+  bool overflow = false;
+  switch (op) {
+    case '+': overflow = __builtin_add_overflow(a, b, &r); return check(overflow, r);
+    case '-': overflow = __builtin_sub_overflow(a, b, &r); return check(overflow, r);
+    case '*': overflow = __builtin_mul_overflow(a, b, &r); return check(overflow, r);
+    case '/':
+      if (b == 0) throw EvalError("division by zero");
+      return a / b;
+    default:
+      if (b == 0) throw EvalError("modulus by zero");
+      return a % b;
+  }
+}
+
+Value double_arith(char op, double a, double b) {
+  switch (op) {
+    case '+': return a + b;
+    case '-': return a - b;
+    case '*': return a * b;
+    case '/': return a / b;
+    default: no_overload();
+  }
+}
+
+Value arith(char op, const Value& a, const Value& b) {
+  if (a.is<int64_t>() && b.is<int64_t>()) return int_arith(op, a.as<int64_t>(), b.as<int64_t>());
+  if (a.is<uint64_t>() && b.is<uint64_t>()) return uint_arith(op, a.as<uint64_t>(), b.as<uint64_t>());
+  if (a.is<double>() && b.is<double>()) return double_arith(op, a.as<double>(), b.as<double>());
+  if (op == '+' && a.is<std::string>() && b.is<std::string>()) return a.str() + b.str();
+  if (op == '+' && a.is_list() && b.is_list()) {
+    List out = a.list();
+    out.insert(out.end(), b.list().begin(), b.list().end());
+    return out;
+  }
+  no_overload();
+}
+
+int64_t list_index(const Value& index, std::size_t size) {
+  int64_t i = 0;
+  if (index.is<int64_t>()) {
+    i = index.as<int64_t>();
+  } else if (index.is<uint64_t>()) {
+    i = static_cast<int64_t>(index.as<uint64_t>());
+  } else if (index.is<double>() && index.as<double>() == std::trunc(index.as<double>())) {
+    i = static_cast<int64_t>(index.as<double>());
+  } else {
+    no_overload();
+  }
+  if (i < 0 || i >= static_cast<int64_t>(size)) {
+    throw EvalError("index '" + std::to_string(i) + "' out of range in list size '" + std::to_string(size) + "'");
+  }
+  return i;
+}
+
+std::string key_text(const Value& key) {
+  if (key.is<std::string>()) return key.str();
+  if (key.is<int64_t>()) return std::to_string(key.as<int64_t>());
+  if (key.is<uint64_t>()) return std::to_string(key.as<uint64_t>());
+  if (key.is<bool>()) return key.as<bool>() ? "true" : "false";
+  return key.type_name();
+}
+
+Value index(const Value& container, const Value& key) {
+  if (container.is_list()) return container.list()[static_cast<std::size_t>(list_index(key, container.list().size()))];
+  if (container.is_map()) {
+    if (const Value* v = find(container.map(), key)) return *v;
+    throw EvalError("no such key: " + key_text(key));
+  }
+  no_overload();
+}
+
+Value contains_element(const Value& item, const Value& container) {
+  if (container.is_list()) {
+    return std::any_of(container.list().begin(), container.list().end(), [&](const Value& v) { return equal(v, item); });
+  }
+  if (container.is_map()) return find(container.map(), item) != nullptr;
+  no_overload();
+}
+
+Value relation(const std::string& op, const Value& a, const Value& b) {
+  if (op == "_==_") return equal(a, b);
+  if (op == "_!=_") return !equal(a, b);
+  const int c = compare(a, b);
+  if (op == "_<_") return c < 0;
+  if (op == "_<=_") return c <= 0;
+  if (op == "_>_") return c > 0;
+  return c >= 0;
+}
+
+int64_t rune_count(const std::string& s) {
+  return std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; });
+}
+
+Value size_of(const Value& v) {
+  if (v.is<std::string>()) return rune_count(v.str());
+  if (v.is_list()) return static_cast<int64_t>(v.list().size());
+  if (v.is_map()) return static_cast<int64_t>(v.map().entries.size());
+  no_overload();
+}
+
+Value to_int(const Value& v) {
+  if (v.is<int64_t>()) return v;
+  if (v.is<uint64_t>()) {
+    if (v.as<uint64_t>() > static_cast<uint64_t>(INT64_MAX)) throw EvalError("integer overflow");
+    return static_cast<int64_t>(v.as<uint64_t>());
+  }
+  if (v.is<double>()) {
+    const double d = v.as<double>();
+    if (!std::isfinite(d) || d <= -9.223372036854775808e18 || d >= 9.223372036854775807e18) throw EvalError("integer overflow");
+    return static_cast<int64_t>(d);
+  }
+  if (v.is<std::string>()) {
+    try {
+      std::size_t used = 0;
+      const long long i = std::stoll(v.str(), &used, 10);
+      if (used == v.str().size()) return static_cast<int64_t>(i);
+    } catch (const std::exception&) {
+    }
+    throw EvalError("cannot convert '" + v.str() + "' to int");
+  }
+  no_overload();
+}
+
+Value to_double(const Value& v) {
+  if (v.is<double>()) return v;
+  if (v.is<int64_t>()) return static_cast<double>(v.as<int64_t>());
+  if (v.is<uint64_t>()) return static_cast<double>(v.as<uint64_t>());
+  if (v.is<std::string>()) {
+    try {
+      std::size_t used = 0;
+      const double d = std::stod(v.str(), &used);
+      if (used == v.str().size()) return d;
+    } catch (const std::exception&) {
+    }
+    throw EvalError("cannot convert '" + v.str() + "' to double");
+  }
+  no_overload();
+}
+
+Value to_string(const Value& v) {
+  if (v.is<std::string>()) return v;
+  if (v.is<int64_t>()) return std::to_string(v.as<int64_t>());
+  if (v.is<uint64_t>()) return std::to_string(v.as<uint64_t>());
+  if (v.is<double>()) return schema::go_float(v.as<double>());
+  if (v.is<bool>()) return std::string(v.as<bool>() ? "true" : "false");
+  no_overload();
+}
+
+std::string ascii_case(std::string s, bool upper) {
+  for (char& c : s) c = static_cast<char>(upper ? std::toupper(static_cast<unsigned char>(c)) : std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+const std::string& str_arg(const std::vector<Value>& args, std::size_t i) {
+  if (i >= args.size() || !args[i].is<std::string>()) no_overload();
+  return args[i].str();
+}
+
+bool matches(const std::string& text, const std::string& pattern) {
+  try {
+    return std::regex_search(text, std::regex(pattern, std::regex::ECMAScript));
+  } catch (const std::regex_error&) {
+    throw EvalError("invalid regular expression: " + pattern);
+  }
+}
+
+Value string_method(const std::string& name, const std::string& s, const std::vector<Value>& args) {
+  if (name == "startsWith") return s.starts_with(str_arg(args, 0));
+  if (name == "endsWith") return s.ends_with(str_arg(args, 0));
+  if (name == "contains") return s.find(str_arg(args, 0)) != std::string::npos;
+  if (name == "matches") return matches(s, str_arg(args, 0));
+  if (name == "lowerAscii" && args.empty()) return ascii_case(s, false);
+  if (name == "upperAscii" && args.empty()) return ascii_case(s, true);
+  if (name == "trim" && args.empty()) {
+    const auto b = s.find_first_not_of(" \t\n\r\f\v");
+    return b == std::string::npos ? std::string() : s.substr(b, s.find_last_not_of(" \t\n\r\f\v") - b + 1);
+  }
+  if (name == "split") {
+    const std::string& sep = str_arg(args, 0);
+    List parts;
+    for (std::size_t start = 0;;) {
+      const std::size_t at = sep.empty() ? std::string::npos : s.find(sep, start);
+      parts.emplace_back(s.substr(start, at == std::string::npos ? std::string::npos : at - start));
+      if (at == std::string::npos) break;
+      start = at + sep.size();
+    }
+    return parts;
+  }
+  no_overload();
+}
+
+Value list_method(const std::string& name, const List& list, const std::vector<Value>& args) {
+  if (name == "join") {
+    const std::string sep = args.empty() ? "" : str_arg(args, 0);
+    std::string out;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      if (!list[i].is<std::string>()) no_overload();
+      out += (i ? sep : "") + list[i].str();
+    }
+    return out;
+  }
+  if ((name == "min" || name == "max") && args.empty()) {
+    if (list.empty()) throw EvalError(name + " called on empty list");
+    Value best = list[0];
+    for (const auto& v : list) {
+      if ((compare(v, best) < 0) == (name == "min") && !equal(v, best)) best = v;
+    }
+    return best;
+  }
+  if (name == "isSorted" && args.empty()) {
+    for (std::size_t i = 1; i < list.size(); ++i) {
+      if (compare(list[i - 1], list[i]) > 0) return false;
+    }
+    return true;
+  }
+  no_overload();
+}
+
+}  // namespace
+
+bool is_operator(const std::string& name) {
+  static const std::set<std::string> ops = {"_+_", "_-_", "_*_", "_/_", "_%_", "_==_", "_!=_", "_<_", "_<=_",
+                                            "_>_", "_>=_", "_[_]", "@in", "!_", "-_", "_&&_", "_||_", "_?_:_"};
+  return ops.count(name) > 0;
+}
+
+bool is_function(const std::string& name, bool as_method) {
+  static const std::set<std::string> globals = {"size", "int", "uint", "double", "string", "bool", "dyn", "matches"};
+  static const std::set<std::string> methods = {"size", "startsWith", "endsWith", "contains", "matches", "lowerAscii",
+                                                "upperAscii", "trim", "split", "join", "min", "max", "isSorted"};
+  return as_method ? methods.count(name) > 0 : globals.count(name) > 0;
+}
+
+Value apply_operator(const std::string& name, const std::vector<Value>& a) {
+  if (name == "!_") {
+    if (!a[0].is<bool>()) no_overload();
+    return !a[0].as<bool>();
+  }
+  if (name == "-_") {
+    if (a[0].is<int64_t>()) return int_arith('-', 0, a[0].as<int64_t>());
+    if (a[0].is<double>()) return -a[0].as<double>();
+    no_overload();
+  }
+  if (name == "_[_]") return index(a[0], a[1]);
+  if (name == "@in") return contains_element(a[0], a[1]);
+  if (name.size() == 3 && std::string("+-*/%").find(name[1]) != std::string::npos) return arith(name[1], a[0], a[1]);
+  return relation(name, a[0], a[1]);
+}
+
+Value call_function(const std::string& name, const Value* target, const std::vector<Value>& args) {
+  if (target == nullptr) {
+    if (args.size() != 1 && name != "matches") no_overload();
+    if (name == "size") return size_of(args[0]);
+    if (name == "int") return to_int(args[0]);
+    if (name == "double") return to_double(args[0]);
+    if (name == "string") return to_string(args[0]);
+    if (name == "dyn") return args[0];
+    if (name == "uint") {
+      const Value i = args[0].is<uint64_t>() ? args[0] : to_int(args[0]);
+      if (i.is<int64_t>() && i.as<int64_t>() < 0) throw EvalError("unsigned integer overflow");
+      return i.is<uint64_t>() ? i : Value(static_cast<uint64_t>(i.as<int64_t>()));
+    }
+    if (name == "bool" && args[0].is<bool>()) return args[0];
+    if (name == "matches" && args.size() == 2) return matches(str_arg(args, 0), str_arg(args, 1));
+    no_overload();
+  }
+  if (name == "size" && args.empty()) return size_of(*target);
+  if (target->is<std::string>()) return string_method(name, target->str(), args);
+  if (target->is_list()) return list_method(name, target->list(), args);
+  no_overload();
+}
+
+}  // namespace gangplank::apiserver_double::cel

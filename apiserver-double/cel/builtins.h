@@ -1,0 +1,21 @@
+// CEL's built-in operators and functions on evaluated arguments: arithmetic with overflow checks,
+// comparisons, indexing, `in`, size, conversions (int, uint, double, string, bool) and the string and
+// list functions CRD rules use. Mismatched types throw EvalError("no such overload").
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "apiserver-double/cel/value.h"
+
+namespace gangplank::apiserver_double::cel {
+
+// Operators by their call name ("_+_", "_<_", "_[_]", "@in", "!_", "-_", ...).
+Value apply_operator(const std::string& name, const std::vector<Value>& args);
+// Global functions (size(x), int(x)) when target is null; methods (x.size(), s.startsWith(p)) otherwise.
+Value call_function(const std::string& name, const Value* target, const std::vector<Value>& args);
+
+bool is_operator(const std::string& name);
+bool is_function(const std::string& name, bool as_method);
+
+}  // namespace gangplank::apiserver_double::cel

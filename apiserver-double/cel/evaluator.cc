@@ -1,0 +1,158 @@
+#include "apiserver-double/cel/evaluator.h"
+
+#include <utility>
+
+#include "apiserver-double/cel/builtins.h"
+
+namespace gangplank::apiserver_double::cel {
+namespace {
+
+class Evaluator {
+ public:
+  explicit Evaluator(const Activation& activation) : activation_(activation) {}
+
+  Value eval(const Expr& e) {
+    switch (e.kind) {
+      case Expr::Kind::kLiteral: return e.literal;
+      case Expr::Kind::kIdent: return resolve(e.name);
+      case Expr::Kind::kSelect: return select(e);
+      case Expr::Kind::kCall: return call(e);
+      case Expr::Kind::kList: {
+        List out;
+        for (const auto& a : e.args) out.push_back(eval(*a));
+        return out;
+      }
+      case Expr::Kind::kMap: return map_literal(e);
+      case Expr::Kind::kComprehension: return comprehension(e);
+    }
+    throw EvalError("unknown expression");
+  }
+
+ private:
+  Value resolve(const std::string& name) const {
+    for (auto it = scope_.rbegin(); it != scope_.rend(); ++it) {
+      if (it->first == name) return it->second;
+    }
+    if (name == "self") return activation_.self;
+    if (name == "oldSelf" && activation_.old_self) return *activation_.old_self;
+    throw EvalError("no such attribute: " + name);
+  }
+
+  Value select(const Expr& e) {
+    const Value operand = eval(*e.target);
+    if (!operand.is_map()) throw EvalError("no such overload");
+    const Map& m = operand.map();
+    const Value key = m.object ? unescape_property(e.name) : e.name;
+    const Value* found = find(m, key);
+    if (e.test_only) return found != nullptr;
+    if (found == nullptr) throw EvalError("no such key: " + e.name);
+    return *found;
+  }
+
+  Value call(const Expr& e) {
+    if (e.name == "_&&_" || e.name == "_||_") return logical(e, e.name == "_||_");
+    if (e.name == "_?_:_") {
+      const Value cond = eval(*e.args[0]);
+      if (!cond.is<bool>()) throw EvalError("no such overload");
+      return eval(*e.args[cond.as<bool>() ? 1 : 2]);
+    }
+    std::vector<Value> args;
+    for (const auto& a : e.args) args.push_back(eval(*a));
+    if (e.target == nullptr && is_operator(e.name)) return apply_operator(e.name, args);
+    if (e.target == nullptr) return call_function(e.name, nullptr, args);
+    const Value target = eval(*e.target);
+    return call_function(e.name, &target, args);
+  }
+
+  // CEL's commutative && and ||: a decisive operand wins even when the other one is an error.
+  Value logical(const Expr& e, bool is_or) {
+    std::optional<EvalError> error;
+    for (const auto& operand : e.args) {
+      try {
+        const Value v = eval(*operand);
+        if (!v.is<bool>()) throw EvalError("no such overload");
+        if (v.as<bool>() == is_or) return is_or;
+      } catch (const EvalError& err) {
+        if (!error) error = err;
+      }
+    }
+    if (error) throw *error;
+    return !is_or;
+  }
+
+  Value map_literal(const Expr& e) {
+    Map m;
+    for (std::size_t i = 0; i + 1 < e.args.size(); i += 2) {
+      Value key = eval(*e.args[i]);
+      if (find(m, key) != nullptr) throw EvalError("Failed with repeated key");
+      m.entries.emplace_back(std::move(key), eval(*e.args[i + 1]));
+    }
+    return m;
+  }
+
+  // all/exists/exists_one/map/filter over a list's elements or a map's keys.
+  Value comprehension(const Expr& e) {
+    const Value range = eval(*e.target);
+    List items;
+    if (range.is_list()) {
+      items = range.list();
+    } else if (range.is_map()) {
+      for (const auto& [k, v] : range.map().entries) items.push_back(k);
+    } else {
+      throw EvalError("no such overload");
+    }
+    if (e.name == "all" || e.name == "exists") return quantifier(e, items, e.name == "exists");
+    std::size_t matched = 0;
+    List out;
+    for (const auto& item : items) {
+      scope_.emplace_back(e.iter_var, item);
+      try {
+        const bool keep = e.name == "map" && e.args.size() == 1 ? true : predicate(*e.args[0]);
+        if (keep) {
+          ++matched;
+          if (e.name == "map") out.push_back(eval(*e.args.back()));
+          if (e.name == "filter") out.push_back(item);
+        }
+      } catch (...) {
+        scope_.pop_back();
+        throw;
+      }
+      scope_.pop_back();
+    }
+    if (e.name == "exists_one") return matched == 1;
+    return out;
+  }
+
+  Value quantifier(const Expr& e, const List& items, bool exists) {
+    std::optional<EvalError> error;
+    for (const auto& item : items) {
+      scope_.emplace_back(e.iter_var, item);
+      try {
+        if (predicate(*e.args[0]) == exists) {
+          scope_.pop_back();
+          return exists;
+        }
+      } catch (const EvalError& err) {
+        if (!error) error = err;
+      }
+      scope_.pop_back();
+    }
+    if (error) throw *error;
+    return !exists;
+  }
+
+  bool predicate(const Expr& e) {
+    const Value v = eval(e);
+    if (!v.is<bool>()) throw EvalError("no such overload");
+    return v.as<bool>();
+  }
+
+  const Activation& activation_;
+  std::vector<std::pair<std::string, Value>> scope_;
+};
+
+}  // namespace
+
+Value evaluate(const Expr& expr, const Activation& activation) { return Evaluator(activation).eval(expr); }
+
+}  // namespace gangplank::apiserver_double::cel

@@ -1,0 +1,15 @@
+// Recursive-descent parser for CEL (conditional, logical, relational, arithmetic, unary, member,
+// index, call, list/map literals), expanding the has/all/exists/exists_one/map/filter macros.
+#pragma once
+
+#include <string>
+
+#include "apiserver-double/cel/ast.h"
+#include "apiserver-double/cel/lexer.h"
+
+namespace gangplank::apiserver_double::cel {
+
+// Throws SyntaxError with the offset of the offending token.
+ExprPtr parse(const std::string& source);
+
+}  // namespace gangplank::apiserver_double::cel

@@ -1,0 +1,127 @@
+#include "apiserver-double/schema/go_format.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+namespace gangplank::apiserver_double::schema {
+namespace {
+
+// Length of the UTF-8 sequence starting at `i`, or 0 when it is not valid UTF-8.
+std::size_t utf8_length(const std::string& s, std::size_t i) {
+  const auto c = static_cast<unsigned char>(s[i]);
+  std::size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+  if (n == 0 || i + n > s.size()) return 0;
+  for (std::size_t k = 1; k < n; ++k) {
+    if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return 0;
+  }
+  return n;
+}
+
+std::string hex_escape(unsigned value, int digits, char kind) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "\\%c%0*x", kind, digits, value);
+  return buf;
+}
+
+void append_escaped_ascii(std::string& out, char c) {
+  switch (c) {
+    case '\a': out += "\\a"; return;
+    case '\b': out += "\\b"; return;
+    case '\f': out += "\\f"; return;
+    case '\n': out += "\\n"; return;
+    case '\r': out += "\\r"; return;
+    case '\t': out += "\\t"; return;
+    case '\v': out += "\\v"; return;
+    case '"': out += "\\\""; return;
+    case '\\': out += "\\\\"; return;
+    default: break;
+  }
+  const auto u = static_cast<unsigned char>(c);
+  if (u < 0x20 || u == 0x7f) {
+    out += hex_escape(u, 2, 'x');
+  } else {
+    out.push_back(c);
+  }
+}
+
+}  // namespace
+
+std::string go_quote(const std::string& text) {
+  std::string out = "\"";
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t n = utf8_length(text, i);
+    if (n == 0) {  // invalid UTF-8: Go escapes the byte
+      out += hex_escape(static_cast<unsigned char>(text[i]), 2, 'x');
+      ++i;
+    } else if (n == 1) {
+      append_escaped_ascii(out, text[i]);
+      ++i;
+    } else {
+      out.append(text, i, n);
+      i += n;
+    }
+  }
+  out.push_back('"');
+  return out;
+}
+
+std::string go_float(double value) {
+  if (std::isnan(value)) return "NaN";
+  if (std::isinf(value)) return value > 0 ? "+Inf" : "-Inf";
+  if (value == 0) return std::signbit(value) ? "-0" : "0";
+  char buf[64];
+  auto res = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::scientific);
+  const std::string sci(buf, res.ptr);  // "-1.2345e+06"
+  const bool negative = sci[0] == '-';
+  const std::size_t e = sci.find('e');
+  std::string digits;
+  for (std::size_t i = negative ? 1 : 0; i < e; ++i) {
+    if (sci[i] != '.') digits.push_back(sci[i]);
+  }
+  const int exp = std::atoi(sci.c_str() + e + 1);
+  std::string out = negative ? "-" : "";
+  // %v is %g with the shortest digits: exponent form when exp < -4 || exp >= 6 (fmt.Println(1e6) = 1e+06).
+  if (exp < -4 || exp >= 6) {
+    out += digits.substr(0, 1);
+    if (digits.size() > 1) out += "." + digits.substr(1);
+    char tail[16];
+    std::snprintf(tail, sizeof tail, "e%c%02d", exp < 0 ? '-' : '+', std::abs(exp));
+    return out + tail;
+  }
+  if (exp < 0) return out + "0." + std::string(static_cast<std::size_t>(-exp - 1), '0') + digits;
+  const auto int_len = static_cast<std::size_t>(exp) + 1;
+  if (digits.size() <= int_len) return out + digits + std::string(int_len - digits.size(), '0');
+  return out + digits.substr(0, int_len) + "." + digits.substr(int_len);
+}
+
+std::string go_plain(const nlohmann::json& value) {
+  if (value.is_string()) return value.get<std::string>();
+  if (value.is_boolean()) return value.get<bool>() ? "true" : "false";
+  if (value.is_number_float()) return go_float(value.get<double>());
+  if (value.is_number()) return value.dump();
+  return go_syntax(value);
+}
+
+std::string go_syntax(const nlohmann::json& value) {
+  if (value.is_null()) return "interface {}(nil)";
+  if (value.is_string()) return go_quote(value.get<std::string>());
+  if (value.is_array()) {
+    std::string out = "[]interface {}{";
+    for (std::size_t i = 0; i < value.size(); ++i) out += (i ? ", " : "") + go_syntax(value[i]);
+    return out + "}";
+  }
+  if (value.is_object()) {
+    std::string out = "map[string]interface {}{";
+    bool first = true;
+    for (auto it = value.begin(); it != value.end(); ++it) {  // nlohmann keeps keys sorted, as %#v prints them
+      out += (first ? "" : ", ") + go_quote(it.key()) + ":" + go_syntax(it.value());
+      first = false;
+    }
+    return out + "}";
+  }
+  return go_plain(value);
+}
+
+}  // namespace gangplank::apiserver_double::schema

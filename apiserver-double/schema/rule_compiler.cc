@@ -1,0 +1,88 @@
+#include "apiserver-double/schema/rule_compiler.h"
+
+#include "apiserver-double/cel/checker.h"
+#include "apiserver-double/cel/value.h"
+#include "apiserver-double/schema/go_format.h"
+
+namespace gangplank::apiserver_double::schema {
+namespace {
+
+// %#v of apiextensions.ValidationRule (pointer fields print as typed nils, or a placeholder address).
+std::string rule_struct(const ValidationRule& r) {
+  const std::string reason = r.reason.empty() ? "(*apiextensions.FieldValueErrorReason)(nil)"
+                                              : "(*apiextensions.FieldValueErrorReason)(0xc000000000)";
+  return "apiextensions.ValidationRule{Rule:" + go_quote(r.rule) + ", Message:" + go_quote(r.message) +
+         ", MessageExpression:" + go_quote(r.message_expression) + ", Reason:" + reason +
+         ", FieldPath:" + go_quote(r.field_path) + ", OptionalOldSelf:(*bool)(nil)}";
+}
+
+// ".a.b" or ".a['b.c']" to "a.b" / "a.b.c", checked against the schema; empty string + error on failure.
+std::string normalize_field_path(const std::string& fp, const Schema* s, std::string& error) {
+  std::string out;
+  std::size_t i = 0;
+  while (i < fp.size()) {
+    std::string name;
+    if (fp[i] == '.') {
+      const std::size_t end = fp.find_first_of(".[", i + 1);
+      name = fp.substr(i + 1, end == std::string::npos ? std::string::npos : end - i - 1);
+      i = end == std::string::npos ? fp.size() : end;
+    } else if (fp.compare(i, 2, "['") == 0) {
+      const std::size_t end = fp.find("']", i + 2);
+      if (end == std::string::npos) return error = "unexpected end of JSON path", "";
+      name = fp.substr(i + 2, end - i - 2);
+      i = end + 2;
+    } else {
+      return error = "expected [ or . but got: " + fp.substr(i, 1), "";
+    }
+    const Schema* next = s == nullptr ? nullptr : (s->additional_properties ? s->additional_properties.get() : s->property(name));
+    if (next == nullptr) return error = "does not refer to a valid field", "";
+    s = next;
+    out += (out.empty() ? "" : ".") + name;
+  }
+  return out;
+}
+
+void compile_rule(ValidationRule& rule, const Schema& node, bool root, const std::string& at, FieldErrors& errors) {
+  if (rule.rule.empty()) {
+    errors.push_back(required(at + ".rule", "rule is not specified"));
+    return;
+  }
+  cel::Compiled compiled = cel::compile(rule.rule, &node, root);
+  if (!compiled.errors.empty()) {
+    FieldError e = invalid(at + ".rule", nullptr, compiled.errors);
+    e.value_text = rule_struct(rule);
+    errors.push_back(std::move(e));
+    return;
+  }
+  rule.program = compiled.program;
+  rule.uses_old_self = compiled.uses_old_self;
+  if (!rule.message_expression.empty()) {
+    cel::Compiled message = cel::compile(rule.message_expression, &node, root, cel::ResultType::kString);
+    if (!message.errors.empty()) {
+      FieldError e = invalid(at + ".messageExpression", nullptr, "messageExpression " + message.errors);
+      e.value_text = rule_struct(rule);
+      errors.push_back(std::move(e));
+    }
+    rule.message_program = message.program;
+  }
+  if (!rule.field_path.empty()) {
+    std::string error;
+    rule.normalized_field_path = normalize_field_path(rule.field_path, &node, error);
+    if (!error.empty()) errors.push_back(invalid(at + ".fieldPath", rule.field_path, "fieldPath must be a valid path: " + error));
+  }
+}
+
+void walk(Schema& node, const std::string& path, bool root, FieldErrors& errors) {
+  for (std::size_t i = 0; i < node.rules.size(); ++i) {
+    compile_rule(node.rules[i], node, root, path + ".x-kubernetes-validations[" + std::to_string(i) + "]", errors);
+  }
+  for (auto& [name, prop] : node.properties) walk(*prop, path + ".properties[" + name + "]", false, errors);
+  if (node.items) walk(*node.items, path + ".items", false, errors);
+  if (node.additional_properties) walk(*node.additional_properties, path + ".additionalProperties", false, errors);
+}
+
+}  // namespace
+
+void compile_rules(Schema& root, const std::string& path, FieldErrors& errors) { walk(root, path, true, errors); }
+
+}  // namespace gangplank::apiserver_double::schema

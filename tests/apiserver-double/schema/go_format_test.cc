@@ -1,0 +1,72 @@
+// Go's fmt output that the error messages depend on.
+#include <gtest/gtest.h>
+
+#include "apiserver-double/schema/field_error.h"
+#include "apiserver-double/schema/go_format.h"
+
+namespace gangplank::apiserver_double::schema {
+namespace {
+
+TEST(GoFormat, QuoteEscapesLikeStrconvQuote) {
+  EXPECT_EQ(go_quote("plain"), "\"plain\"");
+  EXPECT_EQ(go_quote("a\"b\\c\n\t"), R"("a\"b\\c\n\t")");
+  EXPECT_EQ(go_quote(std::string("\x01") + "\x7f"), R"("\x01\x7f")");
+  EXPECT_EQ(go_quote("gr\xc3\xbc\xc3\x9f"), "\"gr\xc3\xbc\xc3\x9f\"");  // printable UTF-8 stays as is
+  EXPECT_EQ(go_quote("\xff"), R"("\xff")");                             // invalid UTF-8 is escaped
+}
+
+TEST(GoFormat, FloatsPrintAsPercentV) {
+  EXPECT_EQ(go_float(0), "0");
+  EXPECT_EQ(go_float(0.5), "0.5");
+  EXPECT_EQ(go_float(-1.5), "-1.5");
+  EXPECT_EQ(go_float(2.0), "2");
+  EXPECT_EQ(go_float(123456), "123456");
+  EXPECT_EQ(go_float(1e6), "1e+06");
+  EXPECT_EQ(go_float(1234567), "1.234567e+06");
+  EXPECT_EQ(go_float(0.0001), "0.0001");
+  EXPECT_EQ(go_float(0.00001), "1e-05");
+  EXPECT_EQ(go_float(1e21), "1e+21");
+}
+
+TEST(GoFormat, SyntaxOfDecodedJson) {
+  EXPECT_EQ(go_syntax(nlohmann::json{{"name", "a"}, {"port", 80}}), R"(map[string]interface {}{"name":"a", "port":80})");
+  EXPECT_EQ(go_syntax(nlohmann::json::array({1, "x"})), R"([]interface {}{1, "x"})");
+  EXPECT_EQ(go_syntax(nullptr), "interface {}(nil)");
+}
+
+TEST(FieldErrorText, BodiesAsFieldErrorBody) {
+  EXPECT_EQ(invalid("spec.w", -1, "too small").text(), "spec.w: Invalid value: -1: too small");
+  EXPECT_EQ(invalid("spec.w", 0.25, "d").body(), "Invalid value: 0.25: d");
+  EXPECT_EQ(invalid("spec.s", "x", "d").body(), "Invalid value: \"x\": d");
+  EXPECT_EQ(invalid("<nil>", nullptr, "d").text(), "<nil>: Invalid value: \"null\": d");
+  EXPECT_EQ(required("spec.name").text(), "spec.name: Required value");
+  EXPECT_EQ(required("spec.name", "why").text(), "spec.name: Required value: why");
+  EXPECT_EQ(not_supported("spec.p", "X", {"A", "B"}).text(), R"(spec.p: Unsupported value: "X": supported values: "A", "B")");
+  EXPECT_EQ(too_long("spec.n", 63).text(), "spec.n: Too long: may not be longer than 63");
+  EXPECT_EQ(too_many("spec.l", 9, 8).text(), "spec.l: Too many: 9: must have at most 8 items");
+  EXPECT_EQ(forbidden("spec.f", "no").text(), "spec.f: Forbidden: no");
+  EXPECT_EQ(duplicate("spec.q[1]", nlohmann::json{{"name", "a"}}).text(),
+            R"(spec.q[1]: Duplicate value: map[string]interface {}{"name":"a"})");
+  EXPECT_EQ(type_invalid("spec.w", "string", "d").reason(), "FieldValueTypeInvalid");
+}
+
+TEST(FieldErrorText, InvalidStatusJoinsCausesAsNewInvalid) {
+  const ApiError one = invalid_status("gangplank.io", "GPUPool", "bad", {required("spec")});
+  EXPECT_EQ(one.code(), 422);
+  EXPECT_EQ(one.reason(), "Invalid");
+  EXPECT_STREQ(one.what(), R"(GPUPool.gangplank.io "bad" is invalid: spec: Required value)");
+  const auto& cause = one.details()["causes"][0];
+  EXPECT_EQ(cause["reason"], "FieldValueRequired");
+  EXPECT_EQ(cause["field"], "spec");
+  EXPECT_EQ(cause["message"], "Required value");
+  EXPECT_EQ(one.details()["group"], "gangplank.io");
+  EXPECT_EQ(one.details()["kind"], "GPUPool");
+
+  // Two causes get brackets; a repeated message appears once in the text but twice in the causes.
+  const ApiError two = invalid_status("gangplank.io", "GPUPool", "bad", {required("a"), required("b"), required("a")});
+  EXPECT_STREQ(two.what(), R"(GPUPool.gangplank.io "bad" is invalid: [a: Required value, b: Required value])");
+  EXPECT_EQ(two.details()["causes"].size(), 3u);
+}
+
+}  // namespace
+}  // namespace gangplank::apiserver_double::schema
