@@ -30,7 +30,21 @@ void WorkQueue::add_after(const std::string& key, std::chrono::milliseconds dela
     add_locked(key);
     return;
   }
-  waiting_.emplace(Clock::now() + delay, key);
+  // A key waits once, at its earliest time (client-go's delaying queue): repeated requeues of a busy
+  // key must not pile up timers that each fire another round.
+  const Clock::time_point at = Clock::now() + delay;
+  if (auto it = waiting_at_.find(key); it != waiting_at_.end()) {
+    if (it->second <= at) return;
+    auto range = waiting_.equal_range(it->second);
+    for (auto w = range.first; w != range.second; ++w) {
+      if (w->second == key) {
+        waiting_.erase(w);
+        break;
+      }
+    }
+  }
+  waiting_.emplace(at, key);
+  waiting_at_[key] = at;
   cv_.notify_all();  // a waiter may need an earlier wake-up
 }
 
@@ -70,6 +84,7 @@ void WorkQueue::promote_due_locked(Clock::time_point now) {
   while (!waiting_.empty() && waiting_.begin()->first <= now) {
     std::string key = waiting_.begin()->second;
     waiting_.erase(waiting_.begin());
+    waiting_at_.erase(key);
     add_locked(key);
   }
 }

@@ -4,7 +4,8 @@
 //    processing marks it dirty and it is re-queued on done();
 //  - per-key exponential backoff for add_rate_limited() (base * 2^failures, capped), reset by forget(),
 //    combined with an overall token bucket (max of the two delays);
-//  - add_after() for delayed requeues; shutdown() wakes every waiting worker.
+//  - add_after() for delayed requeues, one timer per key (the earliest wins); shutdown() wakes every
+//    waiting worker.
 #pragma once
 
 #include <chrono>
@@ -70,6 +71,7 @@ class WorkQueue {
   std::unordered_set<std::string> dirty_;
   std::unordered_set<std::string> processing_;
   std::multimap<Clock::time_point, std::string> waiting_;
+  std::unordered_map<std::string, Clock::time_point> waiting_at_;  // Key -> its one entry in waiting_.
   std::unordered_map<std::string, int> failures_;
   bool shutdown_ = false;
 };

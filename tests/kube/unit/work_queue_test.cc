@@ -115,6 +115,20 @@ TEST(WorkQueueTest, AddAfterOrdersByDueTime) {
   EXPECT_EQ(q.get_for(1s), "late");
 }
 
+// A key requeued again and again while it waits keeps one timer, at the earliest time asked for, so a
+// busy controller's periodic requeues never multiply into extra rounds.
+TEST(WorkQueueTest, AddAfterKeepsOneTimerPerKeyAtTheEarliestTime) {
+  WorkQueue q(no_overall_limit());
+  for (int i = 0; i < 100; ++i) q.add_after("busy", 200ms);
+  q.add_after("busy", 20ms);  // Earlier: replaces the waiting one.
+  q.add_after("busy", 500ms);  // Later: ignored.
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(q.get_for(1s), "busy");
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 150ms);
+  q.done("busy");
+  EXPECT_EQ(q.get_for(400ms), std::nullopt);  // Nothing else was left waiting.
+}
+
 TEST(WorkQueueTest, ShutdownWakesBlockedWorkers) {
   WorkQueue q(no_overall_limit());
   std::optional<std::string> got = "unset";
