@@ -14,11 +14,15 @@
 
 namespace gangplank::engine {
 
+// A queue of the pool. Queues may form a tree (`parent`): a queue divides its fair share among its
+// children by their weights, guarantees and limits, as the pool divides its GPUs among the top-level
+// queues. Gangs wait in leaves only; a queue that is some queue's parent is inner and holds none.
 struct AdmissionQueue {
   std::string name;
-  double weight = 1;
-  double guaranteed = 0;  // GPUs never reclaimed from the queue while it uses them.
-  double limit = std::numeric_limits<double>::infinity();
+  double weight = 1;      // Among its siblings.
+  double guaranteed = 0;  // GPUs never reclaimed from the queue (with everything below it) while it uses them.
+  double limit = std::numeric_limits<double>::infinity();  // GPUs the queue, with everything below it, may hold.
+  std::string parent;     // Name of the queue it belongs to; empty: a top-level queue of the pool.
 };
 
 struct WaitingGang {

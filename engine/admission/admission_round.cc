@@ -8,7 +8,6 @@
 #include "engine/admission/decision_text.h"
 #include "engine/admission/round.h"
 #include "engine/fairshare/admission_order.h"
-#include "engine/fairshare/fair_share.h"
 
 namespace gangplank::engine {
 
@@ -30,7 +29,6 @@ double GangGpus(const GangRequest& gang) {
 }
 
 AdmissionDecision Round::Run() {
-  IndexQueues();
   IndexGangs();
   ComputeShares();
   StartReserved();
@@ -42,18 +40,11 @@ AdmissionDecision Round::Run() {
   return std::move(out_);
 }
 
-void Round::IndexQueues() {
-  for (size_t q = 0; q < in_.queues.size(); ++q) {
-    const AdmissionQueue& queue = in_.queues[q];
-    if (queue.name.empty()) throw std::invalid_argument("admission: queue " + std::to_string(q) + " has no name");
-    if (!(queue.weight >= 0) || !(queue.guaranteed >= 0) || !(queue.limit >= 0)) {
-      throw std::invalid_argument("admission: queue " + queue.name +
-                                  " has a negative or undefined weight, guarantee or limit");
-    }
-    if (!queue_index_.emplace(queue.name, static_cast<int>(q)).second) {
-      throw std::invalid_argument("admission: queue " + queue.name + " is listed twice");
-    }
-  }
+// Why a waiting gang cannot take part (empty when it can): unknown or inner queue, bad request.
+std::string Round::Malformed(const GangRequest& g, int queue) const {
+  if (queue < 0) return "gang " + g.name + " names queue '" + g.queue + "', which the pool does not have";
+  if (!tree_.leaf(queue)) return "gang " + g.name + ": queue " + g.queue + " has child queues; gangs must name a leaf queue";
+  return ValidateGang(g, model_.cluster().topology());
 }
 
 void Round::IndexGangs() {
@@ -63,9 +54,8 @@ void Round::IndexGangs() {
   std::unordered_map<std::string, int> by_name;
   for (size_t w = 0; w < in_.waiting.size(); ++w) {
     const GangRequest& g = in_.waiting[w].request;
-    auto q = queue_index_.find(g.queue);
-    std::string why = q == queue_index_.end() ? "gang " + g.name + " names queue '" + g.queue + "', which the pool does not have"
-                                              : ValidateGang(g, model_.cluster().topology());
+    const int q = tree_.Find(g.queue);
+    std::string why = Malformed(g, q);
     // Names only matter for matching reservations; checking them costs a hash per gang per round.
     if (why.empty() && !in_.reservations.empty() && !by_name.emplace(g.name, static_cast<int>(w)).second) {
       why = "gang name " + g.name + " is used twice";
@@ -74,10 +64,10 @@ void Round::IndexGangs() {
       out_.errors.push_back(std::move(why));
       continue;
     }
-    gangs_[w].queue = q->second;
+    gangs_[w].queue = q;
     gangs_[w].gpus = GangGpus(g);
-    waiting_gpus_[q->second] += gangs_[w].gpus;
-    by_queue_[q->second].push_back(static_cast<int>(w));
+    waiting_gpus_[q] += gangs_[w].gpus;
+    by_queue_[q].push_back(static_cast<int>(w));
   }
   auto within = [&](int a, int b) { return WithinQueue(a, b); };
   for (std::vector<int>& list : by_queue_) {
@@ -90,19 +80,17 @@ void Round::IndexGangs() {
   }
 }
 
+// Demand is what a leaf holds plus what its gangs ask for; shares go down the tree from the pool's GPUs.
 void Round::ComputeShares() {
-  const size_t queues = in_.queues.size();
-  held_.assign(queues, 0);
+  std::vector<double> own(in_.queues.size(), 0);
   for (const RunningGang& r : in_.running) {
-    auto q = queue_index_.find(r.queue);
-    if (q != queue_index_.end()) held_[q->second] += r.Gpus();
+    const int q = tree_.Find(r.queue);
+    if (q >= 0) own[q] += r.Gpus();
   }
-  std::vector<ShareInput> inputs(queues);
-  for (size_t q = 0; q < queues; ++q) {
-    inputs[q] = ShareInput{in_.queues[q].weight, in_.queues[q].guaranteed, in_.queues[q].limit,
-                           held_[q] + waiting_gpus_[q]};
-  }
-  fair_ = WaterFill(static_cast<double>(model_.cluster().total_gpu_milli()) / kMilliPerGpu, inputs);
+  std::vector<double> demand(own.size());
+  for (size_t q = 0; q < own.size(); ++q) demand[q] = own[q] + waiting_gpus_[q];
+  fair_ = tree_.FairShares(static_cast<double>(model_.cluster().total_gpu_milli()) / kMilliPerGpu, demand);
+  held_ = tree_.SubtreeTotals(std::move(own));
   out_.fair_shares = fair_;
   out_.held = held_;
   running_held_ = held_;
@@ -123,9 +111,15 @@ bool Round::Before(int a, int b) const {
   return WithinQueue(a, b);
 }
 
-bool Round::WithinLimit(int w) const {
-  const int q = gangs_[w].queue;
-  return held_[q] + gangs_[w].gpus <= in_.queues[q].limit + kAdmissionEpsilon;
+int Round::LimitBlocker(int w) const {
+  for (int q : tree_.path(gangs_[w].queue)) {
+    if (held_[q] + gangs_[w].gpus > in_.queues[q].limit + kAdmissionEpsilon) return q;
+  }
+  return -1;
+}
+
+void Round::AddAlong(const std::vector<int>& path, std::vector<double>& per_queue, double gpus) {
+  for (int q : path) per_queue[q] += gpus;
 }
 
 double Round::FreeGpus() const {

@@ -10,6 +10,7 @@
 #include "engine/admission/admission_decision.h"
 #include "engine/admission/admission_input.h"
 #include "engine/admission/gang_shape.h"
+#include "engine/admission/queue_tree.h"
 #include "engine/admission/scratch_model.h"
 #include "engine/admission/victim_selection.h"
 #include "engine/random.h"
@@ -21,7 +22,7 @@ inline constexpr double kAdmissionEpsilon = 1e-9;
 class Round {
  public:
   Round(Cluster& cluster, const AdmissionInput& input, const AdmissionConfig& config, ScoringPolicy& policy, Rng& rng)
-      : in_(input), config_(config), rng_(rng), model_(cluster, policy) {}
+      : in_(input), config_(config), rng_(rng), model_(cluster, policy), tree_(input.queues) {}
 
   AdmissionDecision Run();
 
@@ -35,13 +36,17 @@ class Round {
   };
 
   // Setup (admission_round.cc).
-  void IndexQueues();
   void IndexGangs();
+  std::string Malformed(const GangRequest& g, int queue) const;
   void ComputeShares();
   bool WithinQueue(int a, int b) const;
   bool Before(int a, int b) const;
   bool BelowShare(int q) const { return held_[q] < fair_[q] - kAdmissionEpsilon; }
-  bool WithinLimit(int w) const;
+  // The lowest queue on the gang's path that it would take above its limit, or -1.
+  int LimitBlocker(int w) const;
+  bool WithinLimit(int w) const { return LimitBlocker(w) < 0; }
+  // Adds GPUs to what a queue and every queue above it hold.
+  static void AddAlong(const std::vector<int>& path, std::vector<double>& per_queue, double gpus);
   double FreeGpus() const;
   std::string QueueState(int q) const;
 
@@ -57,8 +62,10 @@ class Round {
 
   // Reclaim (round_reclaim.cc).
   int RecentEvictions() const;
+  std::vector<char> VictimSources(int beneficiary) const;
   std::vector<VictimCandidate> Candidates(int beneficiary_queue, const std::vector<char>& evicted) const;
   std::vector<double> Reclaimable(int beneficiary) const;
+  std::vector<int> Parents() const;
   std::vector<int> Beneficiaries() const;
   void Reclaim();
 
@@ -66,12 +73,14 @@ class Round {
   const AdmissionConfig& config_;
   Rng& rng_;
   ScratchModel model_;
+  QueueTree tree_;
   AdmissionDecision out_;
-  std::unordered_map<std::string, int> queue_index_;
   std::vector<Gang> gangs_;
   std::vector<std::vector<int>> by_queue_;
-  std::vector<double> waiting_gpus_, held_, fair_;
-  std::vector<double> running_held_;  // Per queue: GPUs of running gangs not evicted this round.
+  std::vector<double> waiting_gpus_;  // Per queue: GPUs its own waiting gangs ask for.
+  // Per queue, with everything below it: GPUs held (running gangs, then this round's admissions and
+  // earmarks, less its evictions), fair shares, GPUs of running gangs not evicted this round.
+  std::vector<double> held_, fair_, running_held_;
   std::map<int, Reserved> reserved_;  // By waiting index: reservations held after the round.
   std::vector<GangShape> failed_;
 };

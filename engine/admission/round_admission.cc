@@ -34,7 +34,7 @@ void Round::Admit(int w, GangPlan plan, const std::string& how) {
   std::string reason = "admitted " + g.name + " (" + Fixed(gangs_[w].gpus) + " GPUs, " +
                        std::to_string(plan.allocations.size()) + " pods) into " + where + how + "; " + QueueState(q);
   model_.Apply(plan, g);
-  held_[q] += gangs_[w].gpus;
+  AddAlong(tree_.path(q), held_, gangs_[w].gpus);
   gangs_[w].admitted = true;
   out_.admitted.push_back(Admitted{w, std::move(plan), std::move(reason)});
 }

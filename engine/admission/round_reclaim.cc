@@ -1,6 +1,7 @@
 // The reclaim step of a round: whole running gangs of queues above their fair share evicted for waiting
 // gangs of queues below theirs.
 #include <algorithm>
+#include <limits>
 #include <set>
 
 #include "engine/admission/decision_text.h"
@@ -15,37 +16,68 @@ int Round::RecentEvictions() const {
                                          [&](double t) { return t > since && t <= in_.now; }));
 }
 
+// Per queue: whether its running gangs may be reclaimed for a gang of leaf `beneficiary`. Not the
+// beneficiary's queue or a queue above it, and every queue from the victim's up to where its side meets
+// the beneficiary's (below their lowest common ancestor) must hold more than its fair share.
+std::vector<char> Round::VictimSources(int beneficiary) const {
+  std::vector<char> source(held_.size(), 0);
+  for (int q = 0; q < tree_.size(); ++q) {
+    if (tree_.IsAncestorOrSelf(q, beneficiary)) continue;
+    const int side = tree_.SideOf(q, beneficiary);
+    source[q] = 1;
+    for (int a : tree_.path(q)) {
+      if (running_held_[a] <= fair_[a] + kAdmissionEpsilon) source[q] = 0;
+      if (a == side) break;
+    }
+  }
+  return source;
+}
+
 std::vector<VictimCandidate> Round::Candidates(int beneficiary_queue, const std::vector<char>& evicted) const {
+  const std::vector<char> source = VictimSources(beneficiary_queue);
   std::vector<VictimCandidate> out;
   for (size_t r = 0; r < in_.running.size(); ++r) {
     const RunningGang& gang = in_.running[r];
-    auto q = queue_index_.find(gang.queue);
-    if (evicted[r] || gang.terminating || q == queue_index_.end() || q->second == beneficiary_queue) continue;
-    if (running_held_[q->second] <= fair_[q->second] + kAdmissionEpsilon) continue;
+    const int q = tree_.Find(gang.queue);
+    if (evicted[r] || gang.terminating || q < 0 || !source[q]) continue;
     // A gang that has not run at all (e.g. admitted this instant) is never a victim, whatever the minimum.
     if (in_.now - gang.start < config_.reclaim.min_runtime_seconds || !(in_.now > gang.start)) continue;
     const double gpus = gang.Gpus();
     const double lost = LostGpuSeconds(gang, in_.now);
     if (gpus <= 0 || lost > config_.reclaim.max_lost_gpu_seconds) continue;
-    out.push_back(VictimCandidate{static_cast<int>(r), q->second, gpus, lost, &gang.allocations});
+    out.push_back(VictimCandidate{static_cast<int>(r), q, gpus, lost, &gang.allocations});
   }
   return out;
 }
 
-// GPUs that may be taken from each queue for a gang of queue `beneficiary`: down to the queue's
+// GPUs that may be taken from each queue for a gang of leaf `beneficiary`. Flat: down to the queue's
 // guarantee, and not below the beneficiary queue's current fraction of its fair share, so a victim
-// queue never ends worse off (relative to its share) than the beneficiary's queue was. That also
-// rules out ping-pong: the victim's queue cannot in turn reclaim from the beneficiary's.
-// Only what queues held before the round counts here, so gangs admitted this round never turn
+// queue never ends worse off (relative to its share) than the beneficiary's queue was. That also rules
+// out ping-pong: the victim's queue cannot in turn reclaim from the beneficiary's. In a tree the same
+// holds for every queue on the victim's side below the lowest common ancestor, against the
+// beneficiary's side at that level (siblings compete for their parent's share; nothing above the
+// common ancestor changes). Queues on the beneficiary's path are not limited here (no victims come
+// from them). Only what queues held before the round counts, so gangs admitted this round never turn
 // their queue into a victim source.
 std::vector<double> Round::Reclaimable(int beneficiary) const {
-  const double ratio = ShareRatio(held_[beneficiary], fair_[beneficiary]);
   std::vector<double> r(held_.size(), 0);
-  for (size_t q = 0; q < held_.size(); ++q) {
-    if (static_cast<int>(q) == beneficiary || running_held_[q] <= fair_[q] + kAdmissionEpsilon) continue;
+  for (int q = 0; q < tree_.size(); ++q) {
+    if (tree_.IsAncestorOrSelf(q, beneficiary)) {
+      r[q] = q == beneficiary ? 0 : std::numeric_limits<double>::infinity();
+      continue;
+    }
+    if (running_held_[q] <= fair_[q] + kAdmissionEpsilon) continue;
+    const int other = tree_.SideOf(beneficiary, q);
+    const double ratio = ShareRatio(held_[other], fair_[other]);
     r[q] = std::max(0.0, running_held_[q] - std::max(ratio * fair_[q], in_.queues[q].guaranteed));
   }
   return r;
+}
+
+std::vector<int> Round::Parents() const {
+  std::vector<int> parents(held_.size());
+  for (int q = 0; q < tree_.size(); ++q) parents[q] = tree_.parent(q);
+  return parents;
 }
 
 // Gangs reclaim may be attempted for, in admission order: unplaced gangs of queues below their fair
@@ -92,7 +124,7 @@ void Round::Reclaim() {
       continue;
     }
     const std::vector<VictimCandidate> candidates = Candidates(q, evicted);
-    VictimSearch search{budget, rc.max_verifications, Reclaimable(q)};
+    VictimSearch search{budget, rc.max_verifications, Reclaimable(q), Parents()};
     const std::size_t mark = model_.Mark();
     if (held != reserved_.end()) model_.Uncordon(held->second.nodes);  // Its own drain reservation is usable.
     VictimChoice choice = ChooseVictims(model_, g, candidates, search, rng_);
@@ -114,13 +146,13 @@ void Round::Reclaim() {
                            (victim.last_checkpoint ? "last checkpoint" : "start") + ", so that " + beneficiary +
                            " can start";
       model_.Release(victim.allocations);
-      held_[v.queue] -= v.gpus;
-      running_held_[v.queue] -= v.gpus;
+      AddAlong(tree_.path(v.queue), held_, -v.gpus);
+      AddAlong(tree_.path(v.queue), running_held_, -v.gpus);
       evicted[v.running] = 1;
       --budget;
       out_.reclaims.push_back(Reclaimed{v.running, w, v.lost_gpu_seconds, std::move(reason)});
     }
-    held_[q] += gangs_[w].gpus;  // Earmarked: the gang starts on these nodes once the victims are gone.
+    AddAlong(tree_.path(q), held_, gangs_[w].gpus);  // Earmarked: it starts here once the victims are gone.
     if (held != reserved_.end()) model_.Uncordon(held->second.nodes);
     model_.Cordon(nodes);
     reserved_[w] = Reserved{w, std::move(nodes), true,

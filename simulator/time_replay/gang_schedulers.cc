@@ -43,13 +43,20 @@ GangplankScheduler::GangplankScheduler(const engine::Cluster& cluster, const Wor
                                        std::unique_ptr<engine::ScoringPolicy> policy)
     : GangSchedulerBase(cluster, workload, seed, std::move(policy)), running_slot_(workload.jobs.size(), -1) {
   for (const ReplayQueue& q : workload.queues) {
-    input_.queues.push_back(engine::AdmissionQueue{q.name, q.weight, q.guaranteed_gpus,
-                                                   std::numeric_limits<double>::infinity()});
+    engine::AdmissionQueue queue;
+    queue.name = q.name;
+    queue.weight = q.weight;
+    queue.guaranteed = q.guaranteed_gpus;
+    input_.queues.push_back(std::move(queue));
   }
 }
 
 void GangplankScheduler::Wait(const ReplayJob& job, bool front) {
-  input_.waiting.push_back(engine::WaitingGang{GangFor(job), job.arrival, front});
+  engine::WaitingGang gang;
+  gang.request = GangFor(job);
+  gang.arrival = job.arrival;
+  gang.front = front;
+  input_.waiting.push_back(std::move(gang));
   waiting_job_.push_back(job.id);
 }
 
@@ -94,8 +101,11 @@ bool GangplankScheduler::Apply(const engine::AdmissionDecision& decision, std::v
     Start(job, a.plan);
     admitted[a.waiting] = 1;
     started.push_back(job.id);
-    engine::RunningGang running{input_.waiting[a.waiting].request.name, workload_.queues[job.queue].name, 0,
-                                input_.now, std::nullopt, AllocationsOf(job.id), false};
+    engine::RunningGang running;
+    running.name = input_.waiting[a.waiting].request.name;
+    running.queue = workload_.queues[job.queue].name;
+    running.start = input_.now;
+    running.allocations = AllocationsOf(job.id);
     running_slot_[job.id] = static_cast<int>(input_.running.size());
     input_.running.push_back(std::move(running));
     running_job_.push_back(job.id);

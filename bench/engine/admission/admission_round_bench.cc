@@ -43,7 +43,11 @@ struct Fixture {
     Rng rng(7);
     input.now = 100000;
     for (int q = 0; q < kQueues; ++q) {
-      input.queues.push_back(AdmissionQueue{Name("q", q), 1.0 + q % 3, 500.0 * (q % 2)});
+      AdmissionQueue queue;
+      queue.name = Name("q", q);
+      queue.weight = 1.0 + q % 3;
+      queue.guaranteed = 500.0 * (q % 2);
+      input.queues.push_back(std::move(queue));
     }
     // Running pods belong to queues unevenly (queue 0 holds the most), so some queues are above their
     // share and reclaim has victims.
@@ -60,8 +64,9 @@ struct Fixture {
       const std::uint64_t kind = rng.Below(100);
       const int pods = kind < 50 ? 1 : kind < 90 ? 2 + static_cast<int>(rng.Below(3)) : 8;
       const int gpus = kind < 50 ? 1 << rng.Below(4) : 8;
-      WaitingGang w{Gang(Name("wait-", i), Name("q", 1 + static_cast<int>(rng.Below(kQueues - 1))), pods, gpus),
-                    static_cast<double>(rng.Below(100000)), false};
+      WaitingGang w;
+      w.request = Gang(Name("wait-", i), Name("q", 1 + static_cast<int>(rng.Below(kQueues - 1))), pods, gpus);
+      w.arrival = static_cast<double>(rng.Below(100000));
       w.request.priority = static_cast<int>(rng.Below(3));
       input.waiting.push_back(std::move(w));
     }

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "engine/admission/admission_round.h"
+#include "engine/admission/queue_tree.h"
 #include "engine/gang/gang_planner.h"
 #include "tests/engine/admission/admission_fixture.h"
 
@@ -27,12 +28,18 @@ std::string Named(const char* prefix, int i) {
   return name.str();
 }
 
-// Random running gangs planned onto the cluster, then random waiting gangs.
-Scenario RandomScenario(std::uint64_t seed) {
+// Random running gangs planned onto the cluster, then random waiting gangs. With `tree`, q0 and q1 are
+// children of a fourth queue, org (listed last), with its own guarantee and limit.
+Scenario RandomScenario(std::uint64_t seed, bool tree = false) {
   Rng rng(seed);
   Scenario s(SmallCluster(3, 4));
   for (size_t q = 0; q < kQueues.size(); ++q) {
-    s.Queue(kQueues[q], 1 + static_cast<double>(rng.Below(3)), 4.0 * static_cast<double>(rng.Below(4)));
+    s.Queue(kQueues[q], 1 + static_cast<double>(rng.Below(3)), 4.0 * static_cast<double>(rng.Below(4)),
+            tree && q < 2 ? "org" : "");
+  }
+  if (tree) {
+    s.Queue("org", 1 + static_cast<double>(rng.Below(3)), 8.0 * static_cast<double>(rng.Below(4)));
+    s.QueueNamed("org").limit = 40 + 8.0 * static_cast<double>(rng.Below(6));
   }
   s.input.now = 20000;
   LeastFreePolicy policy;
@@ -89,10 +96,48 @@ std::string Fingerprint(const AdmissionDecision& d) {
   return f.str();
 }
 
-TEST(AdmissionProperties, RandomRoundsKeepEveryInvariant) {
+// Queues on the victim's path below where it meets the beneficiary's: the ones reclaim takes GPUs from.
+std::vector<int> TakenFrom(const QueueTree& tree, int victim, int beneficiary) {
+  std::vector<int> out;
+  for (int q : tree.path(victim)) {
+    if (tree.IsAncestorOrSelf(q, beneficiary)) break;
+    out.push_back(q);
+  }
+  return out;
+}
+
+// In a tree: no queue goes above its limit through admissions, and no queue reclaim takes from ends
+// below its guarantee or was at or below its fair share.
+void CheckTree(const Scenario& s, const AdmissionDecision& d, std::uint64_t seed) {
+  const QueueTree tree(s.input.queues);
+  std::vector<double> admitted(s.input.queues.size(), 0), taken(s.input.queues.size(), 0);
+  for (const Admitted& a : d.admitted) {
+    for (int q : tree.path(tree.Find(s.input.waiting[a.waiting].request.queue))) {
+      admitted[q] += GangGpus(s.input.waiting[a.waiting].request);
+    }
+  }
+  for (const Reclaimed& r : d.reclaims) {
+    const RunningGang& v = s.input.running[r.running];
+    const int b = tree.Find(s.input.waiting[r.beneficiary].request.queue);
+    for (int q : TakenFrom(tree, tree.Find(v.queue), b)) {
+      taken[q] += v.Gpus();
+      EXPECT_GT(d.held[q], d.fair_shares[q]) << "seed " << seed << ": took from " << s.input.queues[q].name;
+    }
+  }
+  for (size_t q = 0; q < s.input.queues.size(); ++q) {
+    if (admitted[q] > 0) {
+      EXPECT_LE(d.held[q] + admitted[q], s.input.queues[q].limit + 1e-9) << "seed " << seed;
+    }
+    if (taken[q] > 0) {
+      EXPECT_GE(d.held[q] - taken[q] + 1e-9, s.input.queues[q].guaranteed) << "seed " << seed;
+    }
+  }
+}
+
+void RandomRoundsKeepEveryInvariant(bool tree) {
   int reclaim_rounds = 0, admitted = 0;
   for (std::uint64_t seed = 1; seed <= 300; ++seed) {
-    Scenario s = RandomScenario(seed);
+    Scenario s = RandomScenario(seed, tree);
     const AdmissionConfig config = Config();
     LeastFreePolicy policy;
     Rng rng(seed);
@@ -103,7 +148,7 @@ TEST(AdmissionProperties, RandomRoundsKeepEveryInvariant) {
     // Same seed, same decisions.
     LeastFreePolicy policy2;
     Rng rng2(seed);
-    Scenario again = RandomScenario(seed);
+    Scenario again = RandomScenario(seed, tree);
     EXPECT_EQ(Fingerprint(d), Fingerprint(DecideAdmission(again.cluster, again.input, config, policy2, rng2)))
         << "seed " << seed;
 
@@ -166,11 +211,15 @@ TEST(AdmissionProperties, RandomRoundsKeepEveryInvariant) {
           << "seed " << seed << ": evicted for nothing";
       for (NodeId n = 0; n < s.cluster.size(); ++n) s.cluster.SetUnschedulable(n, false);
     }
+    if (tree) CheckTree(s, d, seed);
     reclaim_rounds += d.reclaims.empty() ? 0 : 1;
   }
   EXPECT_GT(reclaim_rounds, 10) << "the random cases must exercise reclaim";
   EXPECT_GT(admitted, 100);
 }
+
+TEST(AdmissionProperties, RandomRoundsKeepEveryInvariant) { RandomRoundsKeepEveryInvariant(false); }
+TEST(AdmissionProperties, RandomRoundsWithAQueueTreeKeepEveryInvariant) { RandomRoundsKeepEveryInvariant(true); }
 
 }  // namespace
 }  // namespace gangplank::engine
