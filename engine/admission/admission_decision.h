@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/gang/gang_plan.h"
@@ -38,6 +39,31 @@ struct ReclaimRefused {
   std::string reason;
 };
 
+// Why a waiting gang was not admitted, one code per kind of obstacle.
+enum class BlockCode {
+  kQueueAtLimit,        // Its queue, or a queue above it, would go above its limit.
+  kInsufficientGpus,    // It asks for more GPUs than the pool's schedulable nodes have free.
+  kTopology,            // The GPUs are free, but not in one domain of the level it requires (or they do not fit its pods).
+  kNoEligibleNodes,     // No schedulable node may take it: GPU model, node selector, taints or cordon.
+  kReserved,            // It holds reserved nodes and waits for them to drain.
+  kAwaitingVictims,     // Gangs were evicted for it and have not left yet.
+  kBehindStarvingGang,  // An older gang of its queue waited past no_backfill_after_seconds and does not fit.
+  kNotReplanned,        // An incremental round did not plan it (AdmissionInput::plan_only).
+  kInvalid,             // Malformed: unknown or inner queue, bad request, repeated name.
+  kTimedOut,            // It waited longer than its timeout; its reservation is released.
+};
+
+// CamelCase, for the reason of a Kubernetes condition: QueueAtLimit, InsufficientGPUs,
+// TopologyUnsatisfiable, NoEligibleNodes, Reserved, AwaitingVictims, BlockedBehindGang, NotReplanned,
+// InvalidGang, TimedOut.
+std::string_view BlockCodeName(BlockCode code);
+
+struct Blocked {
+  int waiting = 0;  // Index into AdmissionInput::waiting.
+  BlockCode code = BlockCode::kInvalid;
+  std::string message;  // A sentence with the numbers that matter, e.g. "needs 64 GPUs; the pool has 40 free".
+};
+
 struct AdmissionDecision {
   std::vector<Admitted> admitted;
   std::vector<Reserved> reservations;
@@ -46,6 +72,9 @@ struct AdmissionDecision {
   std::vector<double> fair_shares;  // Per input queue, GPUs.
   std::vector<double> held;         // Per input queue, GPUs held by running gangs before the round.
   std::vector<std::string> errors;  // Waiting gangs skipped as malformed (unknown queue, bad request).
+  // Exactly one entry per waiting gang not admitted (reserved, invalid and not replanned ones too), in
+  // waiting order.
+  std::vector<Blocked> blocked;
 };
 
 }  // namespace gangplank::engine

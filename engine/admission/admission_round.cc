@@ -36,6 +36,7 @@ AdmissionDecision Round::Run() {
   AdmitInOrder();
   if (std::isfinite(config_.reservation.reserve_after_seconds)) GrantWaitingReservations();
   if (config_.reclaim.enabled) Reclaim();
+  ExplainBlocked();
   for (auto& [w, r] : reserved_) out_.reservations.push_back(std::move(r));
   return std::move(out_);
 }
@@ -43,13 +44,21 @@ AdmissionDecision Round::Run() {
 // Why a waiting gang cannot take part (empty when it can): unknown or inner queue, bad request.
 std::string Round::Malformed(const GangRequest& g, int queue) const {
   if (queue < 0) return "gang " + g.name + " names queue '" + g.queue + "', which the pool does not have";
-  if (!tree_.leaf(queue)) return "gang " + g.name + ": queue " + g.queue + " has child queues; gangs must name a leaf queue";
+  if (!tree_.leaf(queue)) return "queue " + g.queue + " has child queues; gangs must name a leaf queue";
   return ValidateGang(g, model_.cluster().topology());
+}
+
+// A malformed gang takes no part; errors name it, blocked says why.
+void Round::Invalid(int w, std::string why) {
+  const std::string& name = in_.waiting[w].request.name;
+  out_.errors.push_back(why.rfind("gang ", 0) == 0 ? why : "gang " + name + ": " + why);
+  invalid_.emplace_back(w, std::move(why));
 }
 
 void Round::IndexGangs() {
   gangs_.resize(in_.waiting.size());
   by_queue_.resize(in_.queues.size());
+  starving_.resize(in_.queues.size());
   waiting_gpus_.assign(in_.queues.size(), 0);
   std::unordered_map<std::string, int> by_name;
   for (size_t w = 0; w < in_.waiting.size(); ++w) {
@@ -61,7 +70,7 @@ void Round::IndexGangs() {
       why = "gang name " + g.name + " is used twice";
     }
     if (!why.empty()) {
-      out_.errors.push_back(std::move(why));
+      Invalid(static_cast<int>(w), std::move(why));
       continue;
     }
     gangs_[w].queue = q;

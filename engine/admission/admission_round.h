@@ -20,6 +20,10 @@
 //    beneficiary's must hold more than its fair share, and none is taken below its guarantee nor below
 //    the beneficiary side's fraction of its fair share (see Reclaimable in round_reclaim.cc); never a
 //    gang younger than the minimum runtime, at most the per-round and per-window budget.
+// 6. Blocked: every waiting gang not admitted gets one reason (AdmissionDecision::blocked), judged on the
+//    model as the decision leaves it: evicted gangs still leaving its reserved nodes, a queue limit on
+//    its path, its reservation being drained, an older starving gang of its queue, then what the cluster
+//    lacks (UnfitExplainer: eligible nodes, free GPUs, one domain of its required level).
 //
 // `cluster` must hold exactly the running gangs' allocations. It is scratch during the round and is
 // restored before returning (also on exceptions). Deterministic for a given rng state. Malformed

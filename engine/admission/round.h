@@ -12,6 +12,7 @@
 #include "engine/admission/gang_shape.h"
 #include "engine/admission/queue_tree.h"
 #include "engine/admission/scratch_model.h"
+#include "engine/admission/unfit_reason.h"
 #include "engine/admission/victim_selection.h"
 #include "engine/random.h"
 
@@ -38,6 +39,7 @@ class Round {
   // Setup (admission_round.cc).
   void IndexGangs();
   std::string Malformed(const GangRequest& g, int queue) const;
+  void Invalid(int w, std::string why);
   void ComputeShares();
   bool WithinQueue(int a, int b) const;
   bool Before(int a, int b) const;
@@ -56,9 +58,15 @@ class Round {
   void Admit(int w, GangPlan plan, const std::string& how);
   void StartReserved();
   void AdmitInOrder();
-  void BlockIfStarving(int w, std::vector<size_t>& pos) const;
+  void BlockIfStarving(int w, std::vector<size_t>& pos);
   std::vector<int> Unplaced() const;
   void GrantWaitingReservations();
+
+  // Why the gangs that wait do (round_blocked.cc).
+  void ExplainBlocked();
+  Blocked WhyWaiting(int w, UnfitExplainer& unfit, const std::vector<int>& victims_for);
+  std::string AtLimit(int w, int q) const;
+  int VictimsLeaving(int w, const Reserved& r, const std::vector<int>& victims_for);
 
   // Reclaim (round_reclaim.cc).
   int RecentEvictions() const;
@@ -83,6 +91,16 @@ class Round {
   std::vector<double> held_, fair_, running_held_;
   std::map<int, Reserved> reserved_;  // By waiting index: reservations held after the round.
   std::vector<GangShape> failed_;
+  std::vector<std::pair<int, std::string>> invalid_;  // Malformed gangs by waiting index, with why.
+  // Per queue: the gang that stopped backfill in it, and the position in by_queue_ from which its gangs wait behind.
+  struct Starving {
+    int gang = -1;
+    size_t from = 0;
+  };
+  std::vector<Starving> starving_;
+  // Per node: terminating running gangs on it, indexed only when a reclaim reservation needs it.
+  std::vector<std::vector<int>> leaving_;
+  bool leaving_known_ = false;
 };
 
 }  // namespace gangplank::engine

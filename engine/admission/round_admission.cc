@@ -89,9 +89,11 @@ void Round::AdmitInOrder() {
 }
 
 // See AdmissionConfig::no_backfill_after_seconds: the rest of the gang's queue waits behind it.
-void Round::BlockIfStarving(int w, std::vector<size_t>& pos) const {
+void Round::BlockIfStarving(int w, std::vector<size_t>& pos) {
   if (in_.now - in_.waiting[w].arrival < config_.no_backfill_after_seconds) return;
-  pos[gangs_[w].queue] = by_queue_[gangs_[w].queue].size();
+  const int q = gangs_[w].queue;
+  starving_[q] = Starving{w, pos[q]};
+  pos[q] = by_queue_[q].size();
 }
 
 // Waiting gangs not admitted, in admission order at the current shares.

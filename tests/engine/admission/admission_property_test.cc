@@ -212,6 +212,17 @@ void RandomRoundsKeepEveryInvariant(bool tree) {
       for (NodeId n = 0; n < s.cluster.size(); ++n) s.cluster.SetUnschedulable(n, false);
     }
     if (tree) CheckTree(s, d, seed);
+
+    // Exactly one Blocked entry per waiting gang not admitted, in waiting order.
+    std::vector<int> waiting_left, blocked;
+    for (size_t w = 0; w < s.input.waiting.size(); ++w) {
+      if (!admitted_gangs.count(static_cast<int>(w))) waiting_left.push_back(static_cast<int>(w));
+    }
+    for (const Blocked& b : d.blocked) {
+      blocked.push_back(b.waiting);
+      EXPECT_FALSE(b.message.empty()) << "seed " << seed;
+    }
+    EXPECT_EQ(blocked, waiting_left) << "seed " << seed;
     reclaim_rounds += d.reclaims.empty() ? 0 : 1;
   }
   EXPECT_GT(reclaim_rounds, 10) << "the random cases must exercise reclaim";
