@@ -18,4 +18,13 @@ std::string_view BlockCodeName(BlockCode code) {
   return "Unknown";
 }
 
+std::string_view EvictionKindName(EvictionKind kind) {
+  switch (kind) {
+    case EvictionKind::kReclaim: return "Reclaim";
+    case EvictionKind::kPriority: return "PriorityPreemption";
+    case EvictionKind::kStartTimeout: return "StartTimeout";
+  }
+  return "Unknown";
+}
+
 }  // namespace gangplank::engine

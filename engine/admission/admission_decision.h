@@ -25,15 +25,25 @@ struct Reserved {
   std::string reason;
 };
 
-struct Reclaimed {
-  int running = 0;      // Index into AdmissionInput::running: evict this whole gang.
-  int beneficiary = 0;  // Index into AdmissionInput::waiting: the gang it makes room for.
-  double lost_gpu_seconds = 0;
-  std::string reason;
+enum class EvictionKind {
+  kReclaim,       // Fair share: from a queue above its share for a gang of a queue below its share.
+  kPriority,      // Priority preemption within one queue (AdmissionQueue::preempt_lower_priority).
+  kStartTimeout,  // Admitted, but not all members started in time: released to be requeued whole.
 };
 
-// A waiting gang of a queue below its fair share that could not be placed and for which no eviction
-// was made, with why (budget spent, nothing reclaimable, eviction would not help...).
+// Event reasons: Reclaim, PriorityPreemption, StartTimeout.
+std::string_view EvictionKindName(EvictionKind kind);
+
+struct Reclaimed {
+  int running = 0;      // Index into AdmissionInput::running: evict this whole gang.
+  int beneficiary = 0;  // Index into AdmissionInput::waiting: the gang it makes room for (-1: none).
+  double lost_gpu_seconds = 0;
+  std::string reason;
+  EvictionKind kind = EvictionKind::kReclaim;
+};
+
+// A waiting gang that could not be placed, for which reclaim or priority preemption was tried and no
+// eviction made, with why (budget spent, nothing reclaimable, eviction would not help...).
 struct ReclaimRefused {
   int waiting = 0;
   std::string reason;
@@ -67,7 +77,7 @@ struct Blocked {
 struct AdmissionDecision {
   std::vector<Admitted> admitted;
   std::vector<Reserved> reservations;
-  std::vector<Reclaimed> reclaims;
+  std::vector<Reclaimed> reclaims;  // Reclaim, priority preemption and start timeouts.
   std::vector<ReclaimRefused> refused;
   std::vector<double> fair_shares;  // Per input queue, GPUs.
   std::vector<double> held;         // Per input queue, GPUs held by running gangs before the round.

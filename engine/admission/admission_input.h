@@ -23,6 +23,12 @@ struct AdmissionQueue {
   double guaranteed = 0;  // GPUs never reclaimed from the queue (with everything below it) while it uses them.
   double limit = std::numeric_limits<double>::infinity();  // GPUs the queue, with everything below it, may hold.
   std::string parent;     // Name of the queue it belongs to; empty: a top-level queue of the pool.
+  // A waiting gang of this (leaf) queue may evict running gangs of the same queue with a strictly lower
+  // priority when it cannot start otherwise (ReclaimConfig's victim rules and budget apply).
+  bool preempt_lower_priority = false;
+  // How long this queue's gangs run before they may be evicted (reclaim and priority preemption);
+  // unset: ReclaimConfig::min_runtime_seconds.
+  std::optional<double> min_runtime_seconds;
 };
 
 struct WaitingGang {
@@ -61,19 +67,21 @@ struct ReservationConfig {
   double max_node_fraction = 0.25;  // Of the pool's nodes, over all waiting-time reservations.
 };
 
+// Fair-share reclaim, and the victim rules and budget it shares with priority preemption
+// (AdmissionQueue::preempt_lower_priority, which works whether or not reclaim is enabled).
 struct ReclaimConfig {
   bool enabled = false;
   // Only a gang that has waited this long reclaims: short waits end by themselves as jobs finish, and
   // reclaiming for them throws away work for little gain.
   double min_wait_seconds = 3600;
-  double min_runtime_seconds = 3600;  // A gang younger than this is never a victim.
+  double min_runtime_seconds = 3600;  // A gang younger than this is never a victim (unless its queue says otherwise).
   // A gang that would lose more work than this (GPU-seconds since its last checkpoint, or since its
   // start when none is known) is never a victim: reclaim must not throw away days of training.
   double max_lost_gpu_seconds = 8 * 3600.0;
-  int max_victims_per_round = 4;      // Gangs evicted per round.
+  int max_victims_per_round = 4;      // Gangs evicted per round, by reclaim and priority preemption together.
   int max_victims_per_window = 16;    // Gangs evicted per window, counting earlier rounds.
   double window_seconds = 3600;
-  int max_beneficiaries_per_round = 4;  // Waiting gangs reclaim is attempted for per round.
+  int max_beneficiaries_per_round = 4;  // Waiting gangs reclaim (and, apart, preemption) is attempted for per round.
   int max_verifications = 6;            // Full plans tried per beneficiary (candidate victim sets).
 };
 

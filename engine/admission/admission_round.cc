@@ -35,7 +35,9 @@ AdmissionDecision Round::Run() {
   for (const auto& [w, r] : reserved_) model_.Cordon(r.nodes);
   AdmitInOrder();
   if (std::isfinite(config_.reservation.reserve_after_seconds)) GrantWaitingReservations();
+  StartEvictions();
   if (config_.reclaim.enabled) Reclaim();
+  if (AnyQueuePreempts()) Preempt();
   ExplainBlocked();
   for (auto& [w, r] : reserved_) out_.reservations.push_back(std::move(r));
   return std::move(out_);

@@ -20,7 +20,13 @@
 //    beneficiary's must hold more than its fair share, and none is taken below its guarantee nor below
 //    the beneficiary side's fraction of its fair share (see Reclaimable in round_reclaim.cc); never a
 //    gang younger than the minimum runtime, at most the per-round and per-window budget.
-// 6. Blocked: every waiting gang not admitted gets one reason (AdmissionDecision::blocked), judged on the
+// 6. Priority preemption (AdmissionQueue::preempt_lower_priority, with or without reclaim): for
+//    unplaced gangs of such queues in admission order, ChooseVictims picks whole running gangs of the same
+//    leaf queue with a strictly lower priority whose eviction verifiably lets the gang start; the gang
+//    reserves the nodes as after reclaim. Reclaim's victim rules apply (minimum runtime, per queue when
+//    AdmissionQueue::min_runtime_seconds says so, for reclaim too; lost-work cap; not terminating), and
+//    both steps draw on one eviction budget.
+// 7. Blocked: every waiting gang not admitted gets one reason (AdmissionDecision::blocked), judged on the
 //    model as the decision leaves it: evicted gangs still leaving its reserved nodes, a queue limit on
 //    its path, its reservation being drained, an older starving gang of its queue, then what the cluster
 //    lacks (UnfitExplainer: eligible nodes, free GPUs, one domain of its required level).

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -68,14 +69,27 @@ class Round {
   std::string AtLimit(int w, int q) const;
   int VictimsLeaving(int w, const Reserved& r, const std::vector<int>& victims_for);
 
-  // Reclaim (round_reclaim.cc).
-  int RecentEvictions() const;
+  // What reclaim and priority preemption share (round_eviction.cc).
+  void StartEvictions();
+  double MinRuntime(int queue) const;
+  std::optional<VictimCandidate> AsVictim(int r, int queue) const;
+  std::vector<int> Beneficiaries(bool priority) const;
+  std::string BudgetSpent(const std::string& what, int w) const;
+  VictimChoice SearchVictims(int w, const std::vector<VictimCandidate>& candidates, VictimSearch search);
+  void EvictFor(int w, const VictimChoice& choice, const std::vector<VictimCandidate>& candidates, EvictionKind kind);
+  std::string EvictionReason(const VictimCandidate& v, int w, EvictionKind kind) const;
+
+  // Fair-share reclaim (round_reclaim.cc).
   std::vector<char> VictimSources(int beneficiary) const;
-  std::vector<VictimCandidate> Candidates(int beneficiary_queue, const std::vector<char>& evicted) const;
+  std::vector<VictimCandidate> Candidates(int beneficiary_queue) const;
   std::vector<double> Reclaimable(int beneficiary) const;
   std::vector<int> Parents() const;
-  std::vector<int> Beneficiaries() const;
   void Reclaim();
+
+  // Priority preemption inside a queue (round_preemption.cc).
+  bool AnyQueuePreempts() const;
+  std::vector<VictimCandidate> LowerPriority(int w);
+  void Preempt();
 
   const AdmissionInput& in_;
   const AdmissionConfig& config_;
@@ -98,6 +112,9 @@ class Round {
     size_t from = 0;
   };
   std::vector<Starving> starving_;
+  int budget_ = 0;              // Evictions left this round (reclaim and preemption).
+  std::vector<char> evicted_;   // Per running gang: evicted this round.
+  std::vector<std::vector<int>> running_by_queue_;  // Lazily, for preemption: running gangs per queue.
   // Per node: terminating running gangs on it, indexed only when a reclaim reservation needs it.
   std::vector<std::vector<int>> leaving_;
   bool leaving_known_ = false;

@@ -28,9 +28,14 @@ std::string Named(const char* prefix, int i) {
   return name.str();
 }
 
-// Random running gangs planned onto the cluster, then random waiting gangs. With `tree`, q0 and q1 are
-// children of a fourth queue, org (listed last), with its own guarantee and limit.
-Scenario RandomScenario(std::uint64_t seed, bool tree = false) {
+enum class Variant { kFlat, kTree, kPreempt };
+
+// Random running gangs planned onto the cluster, then random waiting gangs. kTree: q0 and q1 are
+// children of a fourth queue, org (listed last), with its own guarantee and limit. kPreempt: every queue
+// preempts lower priorities, and running gangs get random priorities (from a second generator, so the
+// cluster and the gangs are those of kFlat).
+Scenario RandomScenario(std::uint64_t seed, Variant variant = Variant::kFlat) {
+  const bool tree = variant == Variant::kTree;
   Rng rng(seed);
   Scenario s(SmallCluster(3, 4));
   for (size_t q = 0; q < kQueues.size(); ++q) {
@@ -59,6 +64,11 @@ Scenario RandomScenario(std::uint64_t seed, bool tree = false) {
     if (rng.Below(2) == 0) r.last_checkpoint = r.start + static_cast<double>(rng.Below(5000));
     for (const MemberAllocation& m : plan.allocations) r.allocations.push_back(m.allocation);
     s.input.running.push_back(std::move(r));
+  }
+  if (variant == Variant::kPreempt) {
+    Rng priorities(seed * 7919);
+    for (RunningGang& r : s.input.running) r.priority = static_cast<int>(priorities.Below(3));
+    for (AdmissionQueue& q : s.input.queues) q.preempt_lower_priority = true;
   }
   for (int i = 0; i < 12; ++i) {
     s.Waiting(Named("wait-", i), kQueues[rng.Below(kQueues.size())], static_cast<double>(rng.Below(20000)),
@@ -134,10 +144,11 @@ void CheckTree(const Scenario& s, const AdmissionDecision& d, std::uint64_t seed
   }
 }
 
-void RandomRoundsKeepEveryInvariant(bool tree) {
-  int reclaim_rounds = 0, admitted = 0;
+void RandomRoundsKeepEveryInvariant(Variant variant) {
+  const bool tree = variant == Variant::kTree;
+  int reclaim_rounds = 0, admitted = 0, preemptions = 0;
   for (std::uint64_t seed = 1; seed <= 300; ++seed) {
-    Scenario s = RandomScenario(seed, tree);
+    Scenario s = RandomScenario(seed, variant);
     const AdmissionConfig config = Config();
     LeastFreePolicy policy;
     Rng rng(seed);
@@ -148,7 +159,7 @@ void RandomRoundsKeepEveryInvariant(bool tree) {
     // Same seed, same decisions.
     LeastFreePolicy policy2;
     Rng rng2(seed);
-    Scenario again = RandomScenario(seed, tree);
+    Scenario again = RandomScenario(seed, variant);
     EXPECT_EQ(Fingerprint(d), Fingerprint(DecideAdmission(again.cluster, again.input, config, policy2, rng2)))
         << "seed " << seed;
 
@@ -162,6 +173,15 @@ void RandomRoundsKeepEveryInvariant(bool tree) {
       EXPECT_GE(s.input.now - v.start, config.reclaim.min_runtime_seconds);
       EXPECT_LE(LostGpuSeconds(v, s.input.now), config.reclaim.max_lost_gpu_seconds);
       EXPECT_DOUBLE_EQ(r.lost_gpu_seconds, LostGpuSeconds(v, s.input.now));
+      if (r.kind == EvictionKind::kPriority) {
+        // Same queue, strictly lower priority; the queue's total does not change.
+        const GangRequest& b = s.input.waiting[r.beneficiary].request;
+        EXPECT_EQ(v.queue, b.queue) << "seed " << seed;
+        EXPECT_LT(v.priority, b.priority) << "seed " << seed;
+        ++preemptions;
+        continue;
+      }
+      ASSERT_EQ(r.kind, EvictionKind::kReclaim);
       size_t q = 0;
       while (kQueues[q] != v.queue) ++q;
       EXPECT_GT(d.held[q], d.fair_shares[q]) << "seed " << seed << ": victim from a queue not above its share";
@@ -227,10 +247,18 @@ void RandomRoundsKeepEveryInvariant(bool tree) {
   }
   EXPECT_GT(reclaim_rounds, 10) << "the random cases must exercise reclaim";
   EXPECT_GT(admitted, 100);
+  if (variant == Variant::kPreempt) {
+    EXPECT_GT(preemptions, 10) << "the random cases must exercise preemption";
+  }
 }
 
-TEST(AdmissionProperties, RandomRoundsKeepEveryInvariant) { RandomRoundsKeepEveryInvariant(false); }
-TEST(AdmissionProperties, RandomRoundsWithAQueueTreeKeepEveryInvariant) { RandomRoundsKeepEveryInvariant(true); }
+TEST(AdmissionProperties, RandomRoundsKeepEveryInvariant) { RandomRoundsKeepEveryInvariant(Variant::kFlat); }
+TEST(AdmissionProperties, RandomRoundsWithAQueueTreeKeepEveryInvariant) {
+  RandomRoundsKeepEveryInvariant(Variant::kTree);
+}
+TEST(AdmissionProperties, RandomRoundsWithPriorityPreemptionKeepEveryInvariant) {
+  RandomRoundsKeepEveryInvariant(Variant::kPreempt);
+}
 
 }  // namespace
 }  // namespace gangplank::engine
