@@ -38,6 +38,9 @@ struct WaitingGang {
   double arrival = 0;     // Seconds, any epoch shared with `now`.
   // Requeued after an eviction: ahead of every gang of the same queue and priority.
   bool front = false;
+  // Seconds after arrival: a gang that waited longer gives up its reservation and gets no new one (no
+  // drain, no evictions for it); it keeps waiting and starts if it fits.
+  double timeout = std::numeric_limits<double>::infinity();
 };
 
 struct RunningGang {
@@ -50,6 +53,11 @@ struct RunningGang {
   std::vector<Allocation> allocations;  // What it holds in the cluster model, one per member.
   // Already being evicted (pods terminating): never chosen again, still holds its capacity.
   bool terminating = false;
+  // Admitted but not every member runs yet (pods binding, pulling images...); see
+  // AdmissionConfig::start_timeout_seconds.
+  bool started = true;
+  double admitted_at = 0;   // When the round admitted it (same epoch as `now`).
+  int members_started = 0;  // With !started: members running so far, for the message.
 
   double Gpus() const;
 };
@@ -93,6 +101,10 @@ struct AdmissionConfig {
   double no_backfill_after_seconds = std::numeric_limits<double>::infinity();
   ReservationConfig reservation;
   ReclaimConfig reclaim;
+  // A running gang that is not started this long after its admission is released whole (its members
+  // cannot make progress without the rest) so that it is requeued; checked in full rounds. Not an
+  // eviction for the budget.
+  double start_timeout_seconds = std::numeric_limits<double>::infinity();
 };
 
 struct AdmissionInput {

@@ -36,6 +36,7 @@ AdmissionDecision Round::Run() {
   AdmitInOrder();
   if (std::isfinite(config_.reservation.reserve_after_seconds)) GrantWaitingReservations();
   StartEvictions();
+  ReleaseStartTimeouts();
   if (config_.reclaim.enabled) Reclaim();
   if (AnyQueuePreempts()) Preempt();
   ExplainBlocked();
@@ -77,6 +78,7 @@ void Round::IndexGangs() {
     }
     gangs_[w].queue = q;
     gangs_[w].gpus = GangGpus(g);
+    gangs_[w].timed_out = TimedOut(static_cast<int>(w));
     waiting_gpus_[q] += gangs_[w].gpus;
     by_queue_[q].push_back(static_cast<int>(w));
   }
@@ -87,6 +89,10 @@ void Round::IndexGangs() {
   for (const HeldReservation& r : in_.reservations) {
     auto it = by_name.find(r.gang);
     if (it == by_name.end() || reserved_.count(it->second)) continue;  // The gang left or started.
+    if (gangs_[it->second].timed_out) {
+      gangs_[it->second].lost_reservation = true;
+      continue;
+    }
     reserved_[it->second] = Reserved{it->second, r.nodes, r.for_reclaim, "reservation kept: the gang still waits"};
   }
 }

@@ -26,7 +26,10 @@
 //    reserves the nodes as after reclaim. Reclaim's victim rules apply (minimum runtime, per queue when
 //    AdmissionQueue::min_runtime_seconds says so, for reclaim too; lost-work cap; not terminating), and
 //    both steps draw on one eviction budget.
-// 7. Blocked: every waiting gang not admitted gets one reason (AdmissionDecision::blocked), judged on the
+// 7. Timeouts: a waiting gang past WaitingGang::timeout loses its reservation and gets no new one (no
+//    drain, no evictions for it) but may still start; a running gang not started start_timeout_seconds
+//    after its admission is released whole (EvictionKind::kStartTimeout, outside the budget).
+// 8. Blocked: every waiting gang not admitted gets one reason (AdmissionDecision::blocked), judged on the
 //    model as the decision leaves it: evicted gangs still leaving its reserved nodes, a queue limit on
 //    its path, its reservation being drained, an older starving gang of its queue, then what the cluster
 //    lacks (UnfitExplainer: eligible nodes, free GPUs, one domain of its required level).

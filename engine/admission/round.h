@@ -33,6 +33,8 @@ class Round {
     int queue = -1;
     double gpus = 0;
     bool admitted = false;
+    bool timed_out = false;        // Waited past WaitingGang::timeout: no reservation for it.
+    bool lost_reservation = false;  // ... and it held one, released this round.
     bool shape_known = false;
     GangShape shape;
   };
@@ -62,6 +64,11 @@ class Round {
   void BlockIfStarving(int w, std::vector<size_t>& pos);
   std::vector<int> Unplaced() const;
   void GrantWaitingReservations();
+
+  // Timeouts (round_timeouts.cc).
+  bool TimedOut(int w) const;
+  void ReleaseStartTimeouts();
+  std::string TimedOutMessage(int w, const Blocked& otherwise) const;
 
   // Why the gangs that wait do (round_blocked.cc).
   void ExplainBlocked();

@@ -114,7 +114,7 @@ void Round::GrantWaitingReservations() {
   std::set<std::pair<int, std::vector<int>>> groups;  // One reservation per queue and pod shape at a time.
   for (int w : Unplaced()) {
     const GangRequest& g = in_.waiting[w].request;
-    if (!groups.emplace(gangs_[w].queue, GpuSizes(g)).second || reserved_.count(w)) continue;
+    if (gangs_[w].timed_out || !groups.emplace(gangs_[w].queue, GpuSizes(g)).second || reserved_.count(w)) continue;
     if (g.members.size() < 2 || in_.now - in_.waiting[w].arrival < rc.reserve_after_seconds ||
         !BelowShare(gangs_[w].queue)) {
       continue;

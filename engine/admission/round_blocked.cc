@@ -24,6 +24,7 @@ void Round::ExplainBlocked() {
     if (gangs_[w].admitted) continue;
     Blocked b = WhyWaiting(static_cast<int>(w), unfit, victims_for);
     b.waiting = static_cast<int>(w);
+    if (gangs_[w].timed_out) b = {b.waiting, BlockCode::kTimedOut, TimedOutMessage(b.waiting, b)};
     out_.blocked.push_back(std::move(b));
   }
 }

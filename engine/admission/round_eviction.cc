@@ -34,8 +34,8 @@ std::optional<VictimCandidate> Round::AsVictim(int r, int queue) const {
   return VictimCandidate{r, queue, gpus, lost, &gang.allocations};
 }
 
-// Gangs evictions may be tried for, in admission order: unplaced gangs within their limits with no
-// victims on their way out, the first of each pod shape per queue, at most max_beneficiaries_per_round
+// Gangs evictions may be tried for, in admission order: unplaced gangs within their limits, not timed
+// out, with no victims on their way out, the first of each pod shape per queue, at most max_beneficiaries_per_round
 // per queue (the loops stop there anyway). Reclaim: queues below their fair share, gangs that waited
 // long enough. Priority: queues that preempt.
 std::vector<int> Round::Beneficiaries(bool priority) const {
@@ -47,7 +47,7 @@ std::vector<int> Round::Beneficiaries(bool priority) const {
     int found = 0;
     for (int w : by_queue_[q]) {
       if (found >= rc.max_beneficiaries_per_round) break;
-      if (gangs_[w].admitted || gangs_[w].gpus <= 0 || !WithinLimit(w)) continue;
+      if (gangs_[w].admitted || gangs_[w].timed_out || gangs_[w].gpus <= 0 || !WithinLimit(w)) continue;
       if (!priority && in_.now - in_.waiting[w].arrival < rc.min_wait_seconds) continue;
       auto held = reserved_.find(w);
       if (held != reserved_.end() && held->second.for_reclaim) continue;  // Its victims are on their way out.

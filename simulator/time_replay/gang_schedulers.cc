@@ -94,7 +94,11 @@ void GangplankScheduler::UpdateCheckpoints(double now) {
 bool GangplankScheduler::Apply(const engine::AdmissionDecision& decision, std::vector<int>& started) {
   // Evict first: the victims' GPUs are what a later round's plan for their beneficiary counts on.
   std::vector<int> evicted;
-  for (const engine::Reclaimed& r : decision.reclaims) evicted.push_back(running_job_[r.running]);
+  size_t budgeted = 0;  // Evictions the preemption budget counts (start timeouts do not).
+  for (const engine::Reclaimed& r : decision.reclaims) {
+    evicted.push_back(running_job_[r.running]);
+    budgeted += r.kind == engine::EvictionKind::kStartTimeout ? 0 : 1;
+  }
   std::vector<char> admitted(input_.waiting.size(), 0);
   for (const engine::Admitted& a : decision.admitted) {
     const ReplayJob& job = workload_.jobs[waiting_job_[a.waiting]];
@@ -136,8 +140,8 @@ bool GangplankScheduler::Apply(const engine::AdmissionDecision& decision, std::v
     ForgetRunning(job);
     Evict(job);  // Releases its GPUs and counts it as waiting again.
     Wait(job, true);  // Back at the head of its queue.
-    input_.recent_evictions.push_back(input_.now);
   }
+  input_.recent_evictions.insert(input_.recent_evictions.end(), budgeted, input_.now);
   return !evicted.empty();
 }
 
