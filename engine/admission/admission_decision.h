@@ -4,6 +4,7 @@
 // (replacing the input's). Every entry carries a sentence for a Kubernetes event.
 #pragma once
 
+#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -85,6 +86,10 @@ struct AdmissionDecision {
   // Exactly one entry per waiting gang not admitted (reserved, invalid and not replanned ones too), in
   // waiting order.
   std::vector<Blocked> blocked;
+  // The earliest time after `now` at which a time-based rule could change the outcome (next_wakeup.h);
+  // the caller runs a round then even if nothing else happened. An incremental round counts only what
+  // it looked at (see AdmissionInput::plan_only): keep the earliest of it and the last full round's.
+  double next_wakeup = std::numeric_limits<double>::infinity();
 };
 
 }  // namespace gangplank::engine

@@ -40,6 +40,7 @@ AdmissionDecision Round::Run() {
   if (config_.reclaim.enabled) Reclaim();
   if (AnyQueuePreempts()) Preempt();
   ExplainBlocked();
+  out_.next_wakeup = NextWakeup();
   for (auto& [w, r] : reserved_) out_.reservations.push_back(std::move(r));
   return std::move(out_);
 }

@@ -65,6 +65,9 @@ class Round {
   std::vector<int> Unplaced() const;
   void GrantWaitingReservations();
 
+  // When time alone could change the outcome (round_wakeup.cc).
+  double NextWakeup() const;
+
   // Timeouts (round_timeouts.cc).
   bool TimedOut(int w) const;
   void ReleaseStartTimeouts();

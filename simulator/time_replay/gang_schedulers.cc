@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "engine/admission/admission_round.h"
+#include "engine/admission/next_wakeup.h"
 #include "simulator/time_replay/replay_cluster.h"
 
 namespace gangplank::simulator {
@@ -145,29 +146,17 @@ bool GangplankScheduler::Apply(const engine::AdmissionDecision& decision, std::v
   return !evicted.empty();
 }
 
-double GangplankScheduler::NextWakeup(double now) const {
-  double next = std::numeric_limits<double>::infinity();
-  if (input_.waiting.empty()) return next;
-  auto consider = [&](double t) {
-    if (t > now && t < next) next = t;
-  };
-  const engine::ReclaimConfig& rc = config_.reclaim;
-  for (const engine::WaitingGang& w : input_.waiting) {
-    if (rc.enabled) consider(w.arrival + rc.min_wait_seconds);
-    consider(w.arrival + config_.reservation.reserve_after_seconds);
-    consider(w.arrival + config_.no_backfill_after_seconds);
-  }
-  if (rc.enabled) {
-    for (const engine::RunningGang& r : input_.running) consider(r.start + rc.min_runtime_seconds);
-    for (double t : input_.recent_evictions) consider(t + rc.window_seconds);
-  }
-  return next;
-}
+// The engine says when time alone could change its decision (AdmissionDecision::next_wakeup).
+double GangplankScheduler::NextWakeup(double /*now*/) const { return next_wakeup_; }
 
 void GangplankScheduler::Schedule(double now, std::vector<int>& started) {
+  next_wakeup_ = std::numeric_limits<double>::infinity();
   if (input_.waiting.empty()) return;
-  if (FreeGpus() == 0 && !config_.reclaim.enabled) return;
   input_.now = now;
+  if (FreeGpus() == 0 && !config_.reclaim.enabled) {
+    next_wakeup_ = engine::NextWakeup(input_, config_);  // No round could start anything now.
+    return;
+  }
   UpdateCheckpoints(now);
   auto& recent = input_.recent_evictions;
   recent.erase(std::remove_if(recent.begin(), recent.end(),
@@ -177,6 +166,7 @@ void GangplankScheduler::Schedule(double now, std::vector<int>& started) {
   // victims' pods are gone; here, at once). Budgets bound how often that repeats.
   for (int round = 0; round < 8; ++round) {
     const engine::AdmissionDecision decision = engine::DecideAdmission(cluster_, input_, config_, *policy_, rng_);
+    next_wakeup_ = decision.next_wakeup;
     if (!Apply(decision, started)) break;
   }
 }
