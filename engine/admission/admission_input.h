@@ -114,7 +114,19 @@ struct AdmissionInput {
   std::vector<RunningGang> running;
   std::vector<HeldReservation> reservations;
   std::vector<double> recent_evictions;  // Times of earlier evictions (one per gang), for the window budget.
+  // An incremental round (see round_scope.h for when it decides what a full round would): only these
+  // waiting indices, and gangs holding reservations, are planned, and only these are beneficiaries of
+  // reclaim and preemption. Every other waiting gang still counts for demand and fair shares and is
+  // reported NotReplanned. Running gangs are not looked at except to find victims (no start timeouts;
+  // next_wakeup counts what the round looked at). Unset: a full round.
+  std::optional<std::vector<int>> plan_only;
+  // GPUs held per input queue by the running gangs that name it (not subtree totals), kept by the
+  // caller so the round need not sum `running` (HeldByQueue computes it, for checks). Unset: summed.
+  std::optional<std::vector<double>> held;
 };
+
+// What AdmissionInput::held must be: per input queue, the GPUs of the running gangs naming it.
+std::vector<double> HeldByQueue(const AdmissionInput& input);
 
 // GPU-seconds of work a running gang loses when evicted at `now`: its GPUs times the time since its
 // last checkpoint, or since its start when no checkpoint is known.

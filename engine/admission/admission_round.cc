@@ -28,6 +28,21 @@ double GangGpus(const GangRequest& gang) {
   return milli / kMilliPerGpu;
 }
 
+namespace {
+
+std::vector<double> OwnHeld(const QueueTree& tree, const std::vector<RunningGang>& running) {
+  std::vector<double> own(static_cast<size_t>(tree.size()), 0);
+  for (const RunningGang& r : running) {
+    const int q = tree.Find(r.queue);
+    if (q >= 0) own[q] += r.Gpus();
+  }
+  return own;
+}
+
+}  // namespace
+
+std::vector<double> HeldByQueue(const AdmissionInput& input) { return OwnHeld(QueueTree(input.queues), input.running); }
+
 AdmissionDecision Round::Run() {
   IndexGangs();
   ComputeShares();
@@ -36,7 +51,7 @@ AdmissionDecision Round::Run() {
   AdmitInOrder();
   if (std::isfinite(config_.reservation.reserve_after_seconds)) GrantWaitingReservations();
   StartEvictions();
-  ReleaseStartTimeouts();
+  if (!incremental()) ReleaseStartTimeouts();
   if (config_.reclaim.enabled) Reclaim();
   if (AnyQueuePreempts()) Preempt();
   ExplainBlocked();
@@ -59,6 +74,8 @@ void Round::Invalid(int w, std::string why) {
   invalid_.emplace_back(w, std::move(why));
 }
 
+// One pass over every waiting gang, constant work each (an incremental round has many it does not
+// plan): validity, demand, timeout, name; then reservations, then the lists of gangs to plan.
 void Round::IndexGangs() {
   gangs_.resize(in_.waiting.size());
   by_queue_.resize(in_.queues.size());
@@ -80,13 +97,35 @@ void Round::IndexGangs() {
     gangs_[w].queue = q;
     gangs_[w].gpus = GangGpus(g);
     gangs_[w].timed_out = TimedOut(static_cast<int>(w));
+    gangs_[w].listed = !incremental();
     waiting_gpus_[q] += gangs_[w].gpus;
-    by_queue_[q].push_back(static_cast<int>(w));
+  }
+  ListPlanned();
+  KeepReservations(by_name);
+  for (size_t w = 0; w < gangs_.size(); ++w) {
+    Gang& g = gangs_[w];
+    g.planned = g.queue >= 0 && (g.listed || reserved_.count(static_cast<int>(w)));
+    if (g.planned) by_queue_[g.queue].push_back(static_cast<int>(w));
   }
   auto within = [&](int a, int b) { return WithinQueue(a, b); };
   for (std::vector<int>& list : by_queue_) {
     if (!std::is_sorted(list.begin(), list.end(), within)) std::stable_sort(list.begin(), list.end(), within);
   }
+}
+
+// An incremental round's plan_only: indices must exist (a caller bug otherwise, not a gang's fault).
+void Round::ListPlanned() {
+  if (!incremental()) return;
+  for (int w : *in_.plan_only) {
+    if (w < 0 || static_cast<size_t>(w) >= gangs_.size()) {
+      throw std::invalid_argument("admission: plan_only names waiting gang " + std::to_string(w) + " of " +
+                                  std::to_string(gangs_.size()));
+    }
+    gangs_[w].listed = gangs_[w].queue >= 0;
+  }
+}
+
+void Round::KeepReservations(const std::unordered_map<std::string, int>& by_name) {
   for (const HeldReservation& r : in_.reservations) {
     auto it = by_name.find(r.gang);
     if (it == by_name.end() || reserved_.count(it->second)) continue;  // The gang left or started.
@@ -100,10 +139,10 @@ void Round::IndexGangs() {
 
 // Demand is what a leaf holds plus what its gangs ask for; shares go down the tree from the pool's GPUs.
 void Round::ComputeShares() {
-  std::vector<double> own(in_.queues.size(), 0);
-  for (const RunningGang& r : in_.running) {
-    const int q = tree_.Find(r.queue);
-    if (q >= 0) own[q] += r.Gpus();
+  std::vector<double> own = in_.held ? *in_.held : OwnHeld(tree_, in_.running);
+  if (own.size() != in_.queues.size() ||
+      std::any_of(own.begin(), own.end(), [](double v) { return !(v >= 0) || !std::isfinite(v); })) {
+    throw std::invalid_argument("admission: held must give a finite, non-negative number of GPUs per queue");
   }
   std::vector<double> demand(own.size());
   for (size_t q = 0; q < own.size(); ++q) demand[q] = own[q] + waiting_gpus_[q];

@@ -34,6 +34,13 @@
 //    its path, its reservation being drained, an older starving gang of its queue, then what the cluster
 //    lacks (UnfitExplainer: eligible nodes, free GPUs, one domain of its required level).
 //
+// Incremental rounds (AdmissionInput::plan_only, round_scope.h) plan only the listed gangs and those
+// holding reservations; the rest count for demand and are reported NotReplanned. With
+// AdmissionInput::held the round does not sum the running gangs, so such a round costs O(planned gangs
+// x plan + queues + reservations) plus a constant per waiting gang; running gangs are scanned only to
+// find victims for a listed gang (and, while a reclaim reservation waits for its victims, for the
+// terminating ones). Start timeouts are checked in full rounds only.
+//
 // `cluster` must hold exactly the running gangs' allocations. It is scratch during the round and is
 // restored before returning (also on exceptions). Deterministic for a given rng state. Malformed
 // waiting gangs (unknown or inner queue, bad request) are skipped and named in

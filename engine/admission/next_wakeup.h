@@ -30,6 +30,8 @@ class WakeupClock {
   void Admitted(const AdmissionQueue& queue);
   // An eviction the budget counts, at `at`.
   void Eviction(double at);
+  // Some gang waits although it was not passed to Waiting.
+  void SomeoneWaits(bool waits) { someone_waits_ = someone_waits_ || waits; }
 
   double next() const;
 

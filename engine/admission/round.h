@@ -33,6 +33,8 @@ class Round {
     int queue = -1;
     double gpus = 0;
     bool admitted = false;
+    bool listed = false;           // Full round, or in plan_only: may benefit from evictions.
+    bool planned = false;          // Listed, or holding a reservation: takes part in planning.
     bool timed_out = false;        // Waited past WaitingGang::timeout: no reservation for it.
     bool lost_reservation = false;  // ... and it held one, released this round.
     bool shape_known = false;
@@ -40,7 +42,10 @@ class Round {
   };
 
   // Setup (admission_round.cc).
+  bool incremental() const { return in_.plan_only.has_value(); }
   void IndexGangs();
+  void ListPlanned();
+  void KeepReservations(const std::unordered_map<std::string, int>& by_name);
   std::string Malformed(const GangRequest& g, int queue) const;
   void Invalid(int w, std::string why);
   void ComputeShares();
@@ -123,7 +128,11 @@ class Round {
   };
   std::vector<Starving> starving_;
   int budget_ = 0;              // Evictions left this round (reclaim and preemption).
-  std::vector<char> evicted_;   // Per running gang: evicted this round.
+  // Per running gang: evicted (or released) this round; sized on the first eviction, so rounds that
+  // evict nothing never touch every running gang.
+  std::vector<char> evicted_;
+  bool Evicted(int r) const { return static_cast<size_t>(r) < evicted_.size() && evicted_[r]; }
+  void MarkEvicted(int r);
   std::vector<std::vector<int>> running_by_queue_;  // Lazily, for preemption: running gangs per queue.
   // Per node: terminating running gangs on it, indexed only when a reclaim reservation needs it.
   std::vector<std::vector<int>> leaving_;

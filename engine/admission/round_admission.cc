@@ -96,11 +96,13 @@ void Round::BlockIfStarving(int w, std::vector<size_t>& pos) {
   pos[q] = by_queue_[q].size();
 }
 
-// Waiting gangs not admitted, in admission order at the current shares.
+// Waiting gangs planned this round and not admitted, in admission order at the current shares.
 std::vector<int> Round::Unplaced() const {
   std::vector<int> order;
-  for (size_t w = 0; w < gangs_.size(); ++w) {
-    if (gangs_[w].queue >= 0 && !gangs_[w].admitted) order.push_back(static_cast<int>(w));
+  for (const std::vector<int>& list : by_queue_) {
+    for (int w : list) {
+      if (!gangs_[w].admitted) order.push_back(w);
+    }
   }
   std::sort(order.begin(), order.end(), [&](int a, int b) { return Before(a, b); });
   return order;

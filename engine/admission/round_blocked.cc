@@ -29,9 +29,12 @@ void Round::ExplainBlocked() {
   }
 }
 
-// The first obstacle in this order: evicted gangs still leaving its nodes, a queue limit, a reservation
+// The first obstacle in this order: not planned in an incremental round, evicted gangs still leaving its nodes, a queue limit, a reservation
 // being drained, an older gang of its queue it may not pass, then what the cluster lacks.
 Blocked Round::WhyWaiting(int w, UnfitExplainer& unfit, const std::vector<int>& victims_for) {
+  if (!gangs_[w].planned) {
+    return {w, BlockCode::kNotReplanned, "not replanned: nothing that could let it start changed since the last full round"};
+  }
   auto held = reserved_.find(w);
   if (held != reserved_.end() && held->second.for_reclaim) {
     const int leaving = VictimsLeaving(w, held->second, victims_for);

@@ -14,7 +14,11 @@ void Round::StartEvictions() {
   const int recent = static_cast<int>(std::count_if(in_.recent_evictions.begin(), in_.recent_evictions.end(),
                                                      [&](double t) { return t > since && t <= in_.now; }));
   budget_ = std::min(rc.max_victims_per_round, rc.max_victims_per_window - recent);
-  evicted_.assign(in_.running.size(), 0);
+}
+
+void Round::MarkEvicted(int r) {
+  if (evicted_.empty()) evicted_.assign(in_.running.size(), 0);
+  evicted_[r] = 1;
 }
 
 double Round::MinRuntime(int queue) const {
@@ -25,7 +29,7 @@ double Round::MinRuntime(int queue) const {
 // younger than its queue's minimum runtime, holding no GPUs, or losing more work than the cap.
 std::optional<VictimCandidate> Round::AsVictim(int r, int queue) const {
   const RunningGang& gang = in_.running[r];
-  if (evicted_[r] || gang.terminating) return std::nullopt;
+  if (Evicted(r) || gang.terminating) return std::nullopt;
   // A gang that has not run at all (e.g. admitted this instant) is never a victim, whatever the minimum.
   if (in_.now - gang.start < MinRuntime(queue) || !(in_.now > gang.start)) return std::nullopt;
   const double gpus = gang.Gpus();
@@ -34,8 +38,8 @@ std::optional<VictimCandidate> Round::AsVictim(int r, int queue) const {
   return VictimCandidate{r, queue, gpus, lost, &gang.allocations};
 }
 
-// Gangs evictions may be tried for, in admission order: unplaced gangs within their limits, not timed
-// out, with no victims on their way out, the first of each pod shape per queue, at most max_beneficiaries_per_round
+// Gangs evictions may be tried for, in admission order: unplaced gangs (of plan_only, in an incremental
+// round) within their limits, not timed out, with no victims on their way out, the first of each pod shape per queue, at most max_beneficiaries_per_round
 // per queue (the loops stop there anyway). Reclaim: queues below their fair share, gangs that waited
 // long enough. Priority: queues that preempt.
 std::vector<int> Round::Beneficiaries(bool priority) const {
@@ -47,7 +51,9 @@ std::vector<int> Round::Beneficiaries(bool priority) const {
     int found = 0;
     for (int w : by_queue_[q]) {
       if (found >= rc.max_beneficiaries_per_round) break;
-      if (gangs_[w].admitted || gangs_[w].timed_out || gangs_[w].gpus <= 0 || !WithinLimit(w)) continue;
+      if (!gangs_[w].listed || gangs_[w].admitted || gangs_[w].timed_out || gangs_[w].gpus <= 0 || !WithinLimit(w)) {
+        continue;
+      }
       if (!priority && in_.now - in_.waiting[w].arrival < rc.min_wait_seconds) continue;
       auto held = reserved_.find(w);
       if (held != reserved_.end() && held->second.for_reclaim) continue;  // Its victims are on their way out.
@@ -89,7 +95,7 @@ void Round::EvictFor(int w, const VictimChoice& choice, const std::vector<Victim
     model_.Release(in_.running[v.running].allocations);
     AddAlong(tree_.path(v.queue), held_, -v.gpus);
     AddAlong(tree_.path(v.queue), running_held_, -v.gpus);
-    evicted_[v.running] = 1;
+    MarkEvicted(v.running);
     --budget_;
   }
   AddAlong(tree_.path(gangs_[w].queue), held_, gangs_[w].gpus);

@@ -29,7 +29,7 @@ void Round::ReleaseStartTimeouts() {
                          " of " + std::to_string(members) +
                          " members never started; releasing the whole gang to requeue it";
     out_.reclaims.push_back(Reclaimed{static_cast<int>(r), -1, 0, std::move(reason), EvictionKind::kStartTimeout});
-    evicted_[r] = 1;  // Never a victim as well; its GPUs stay held until its pods are gone.
+    MarkEvicted(static_cast<int>(r));  // Never a victim as well; its GPUs stay held until its pods are gone.
   }
 }
 

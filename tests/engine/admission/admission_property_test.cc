@@ -253,6 +253,53 @@ void RandomRoundsKeepEveryInvariant(Variant variant) {
 }
 
 TEST(AdmissionProperties, RandomRoundsKeepEveryInvariant) { RandomRoundsKeepEveryInvariant(Variant::kFlat); }
+
+// round_scope.h's claim: after a full round is applied and only a new gang arrives, an incremental round
+// planning that gang (holdings kept by the caller) admits what a full round would.
+TEST(AdmissionProperties, AnIncrementalRoundAfterAFullOneAdmitsWhatAFullRoundWould) {
+  int new_admitted = 0;
+  for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+    Scenario s = RandomScenario(seed);
+    const AdmissionConfig config;  // No reclaim: its evictions free capacity, which asks for a full round.
+    LeastFreePolicy policy;
+    Rng rng(seed);
+    const AdmissionDecision first = DecideAdmission(s.cluster, s.input, config, policy, rng);
+    std::vector<WaitingGang> still;
+    std::set<int> started;
+    for (const Admitted& a : first.admitted) {
+      ApplyGangPlan(s.cluster, a.plan);
+      RunningGang r;
+      r.name = s.input.waiting[a.waiting].request.name;
+      r.queue = s.input.waiting[a.waiting].request.queue;
+      r.start = s.input.now;
+      for (const MemberAllocation& m : a.plan.allocations) r.allocations.push_back(m.allocation);
+      s.input.running.push_back(std::move(r));
+      started.insert(a.waiting);
+    }
+    for (size_t w = 0; w < s.input.waiting.size(); ++w) {
+      if (!started.count(static_cast<int>(w))) still.push_back(s.input.waiting[w]);
+    }
+    s.input.waiting = std::move(still);
+    Rng more(seed * 31);
+    s.Waiting("new", kQueues[more.Below(kQueues.size())], s.input.now, 1 + static_cast<int>(more.Below(2)),
+              1 << more.Below(2), static_cast<int>(more.Below(2)));
+    s.input.now += 1;
+
+    LeastFreePolicy p1, p2;
+    Rng r1(seed), r2(seed);
+    const AdmissionDecision full = DecideAdmission(s.cluster, s.input, config, p1, r1);
+    s.input.plan_only = std::vector<int>{static_cast<int>(s.input.waiting.size()) - 1};
+    s.input.held = HeldByQueue(s.input);
+    const AdmissionDecision incremental = DecideAdmission(s.cluster, s.input, config, p2, r2);
+    std::vector<int> a, b;
+    for (const Admitted& x : full.admitted) a.push_back(x.waiting);
+    for (const Admitted& x : incremental.admitted) b.push_back(x.waiting);
+    EXPECT_EQ(a, b) << "seed " << seed;
+    EXPECT_EQ(full.fair_shares, incremental.fair_shares) << "seed " << seed;
+    new_admitted += static_cast<int>(b.size());
+  }
+  EXPECT_GT(new_admitted, 20) << "the new gang must often fit";
+}
 TEST(AdmissionProperties, RandomRoundsWithAQueueTreeKeepEveryInvariant) {
   RandomRoundsKeepEveryInvariant(Variant::kTree);
 }

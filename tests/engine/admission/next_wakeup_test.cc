@@ -125,5 +125,16 @@ TEST(NextWakeup, TheStandaloneFunctionMatchesARoundThatDecidesNothing) {
   EXPECT_EQ(d.next_wakeup, 3700);
 }
 
+TEST(NextWakeup, AnIncrementalRoundCountsWhatItLookedAt) {
+  // w (arrived 100) reaches reclaim's minimum wait at 3700, x (arrived 900) at 4500; r passes its
+  // minimum runtime at 7700. Planning x alone reports x's time; the last full round reported 3700.
+  Scenario s = Full();
+  s.Waiting("x", "b", 900, 1, 8);
+  s.input.plan_only = std::vector<int>{1};
+  EXPECT_EQ(Decide(s, Reclaiming()).next_wakeup, 4500);
+  s.input.plan_only = std::vector<int>{};  // Nothing planned, but gangs wait: only this round's evictions count.
+  EXPECT_EQ(Decide(s, Reclaiming()).next_wakeup, kNever);
+}
+
 }  // namespace
 }  // namespace gangplank::engine
