@@ -15,12 +15,7 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 using ::testing::UnorderedElementsAre;
-using testing::AdmittedNames;
-using testing::Decide;
-using testing::Scenario;
-using testing::SmallCluster;
-using testing::VictimNames;
-using testing::WithReclaim;
+using namespace testing;  // The admission fixture (gangplank::engine::testing).
 
 TEST(HierarchicalQueues, SharesAndHoldingsPerQueueWithInnerQueuesAsSubtreeTotals) {
   // 32 GPUs. org (a1 runs 8, waits 8; a2 waits 16) and b (waits 16).

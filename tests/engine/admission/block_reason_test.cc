@@ -10,10 +10,7 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-using testing::Decide;
-using testing::Scenario;
-using testing::SmallCluster;
-using testing::WithReclaim;
+using namespace testing;  // The admission fixture (gangplank::engine::testing).
 
 // The Blocked entry of the waiting gang called `name`; fails the test when there is none.
 Blocked BlockOf(const Scenario& s, const AdmissionDecision& d, const std::string& name) {

@@ -14,12 +14,7 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
-using testing::AdmittedNames;
-using testing::Decide;
-using testing::Scenario;
-using testing::SmallCluster;
-using testing::VictimNames;
-using testing::WithReclaim;
+using namespace testing;  // The admission fixture (gangplank::engine::testing).
 
 TEST(NeedsFullRound, EverySignalAndTimeRule) {
   ScopeSignals quiet;

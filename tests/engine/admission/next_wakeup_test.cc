@@ -12,9 +12,7 @@
 namespace gangplank::engine {
 namespace {
 
-using testing::Decide;
-using testing::Scenario;
-using testing::SmallCluster;
+using namespace testing;  // The admission fixture (gangplank::engine::testing).
 
 constexpr double kNever = std::numeric_limits<double>::infinity();
 

@@ -14,11 +14,7 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
-using testing::AdmittedNames;
-using testing::Decide;
-using testing::Scenario;
-using testing::SmallCluster;
-using testing::VictimNames;
+using namespace testing;  // The admission fixture (gangplank::engine::testing).
 
 // Queue a (preempting) runs two priority-0 gangs on the two nodes; H (priority 10) waits for one node.
 // Since their last checkpoints L0 would lose 16,000 GPU-seconds, L1 8,000 (the default cap is 28,800).
@@ -101,7 +97,7 @@ TEST(PriorityPreemption, RespectsTheQueueMinimumRuntimeAndTheLostWorkCap) {
 TEST(PriorityPreemption, NeverEvictsForNothing) {
   // H needs both nodes, but only one lower-priority gang runs: evicting it would not let H start.
   Scenario s = Crowded();
-  s.input.waiting[0].request.members.push_back(testing::Gpus(8));
+  s.input.waiting[0].request.members.push_back(Gpus(8));
   s.input.running[0].priority = 10;
   const AdmissionDecision d = Decide(s);
   EXPECT_THAT(d.reclaims, IsEmpty());
@@ -119,7 +115,7 @@ TEST(PriorityPreemption, SharesTheEvictionBudgetWithReclaim) {
   s.Waiting("B", "b", 0, 1, 8).Waiting("H", "a", 0, 1, 8, 5);
   s.QueueNamed("a").preempt_lower_priority = true;
   s.input.now = 10000;
-  AdmissionConfig c = testing::WithReclaim();
+  AdmissionConfig c = WithReclaim();
   AdmissionDecision d = Decide(s, c);
   EXPECT_THAT(VictimNames(s.input, d), ElementsAre("R1", "L"));
   EXPECT_EQ(d.reclaims[0].kind, EvictionKind::kReclaim);
@@ -131,7 +127,7 @@ TEST(PriorityPreemption, SharesTheEvictionBudgetWithReclaim) {
   EXPECT_EQ(d.refused[0].reason,
             "not preempting for H: the preemption budget (1 gangs per round, 8 per 1.0 h) is spent");
   // Evictions of earlier rounds in the window count as well.
-  c = testing::WithReclaim();
+  c = WithReclaim();
   c.reclaim.enabled = false;
   s.input.recent_evictions = std::vector<double>(8, 9000);
   EXPECT_THAT(Decide(s, c).reclaims, IsEmpty());
@@ -143,12 +139,12 @@ TEST(PriorityPreemption, TheQueueMinimumRuntimeAppliesToReclaimToo) {
   s.Queue("a").Queue("b").Running("A0", "a", 0, {{"k0-n0", 8}}).Running("A1", "a", 5000, {{"k0-n1", 8}});
   s.Waiting("B", "b", 0, 1, 8);
   s.input.now = 10000;
-  EXPECT_THAT(VictimNames(s.input, Decide(s, testing::WithReclaim())), ElementsAre("A1"));
+  EXPECT_THAT(VictimNames(s.input, Decide(s, WithReclaim())), ElementsAre("A1"));
   s.QueueNamed("a").min_runtime_seconds = 7000;
-  EXPECT_THAT(VictimNames(s.input, Decide(s, testing::WithReclaim())), ElementsAre("A0"));
+  EXPECT_THAT(VictimNames(s.input, Decide(s, WithReclaim())), ElementsAre("A0"));
   s.QueueNamed("a").min_runtime_seconds = 1e9;
-  EXPECT_THAT(Decide(s, testing::WithReclaim()).reclaims, IsEmpty());
-  EXPECT_THAT(AdmittedNames(s.input, Decide(s, testing::WithReclaim())), IsEmpty());
+  EXPECT_THAT(Decide(s, WithReclaim()).reclaims, IsEmpty());
+  EXPECT_THAT(AdmittedNames(s.input, Decide(s, WithReclaim())), IsEmpty());
 }
 
 }  // namespace

@@ -11,12 +11,7 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
-using testing::AdmittedNames;
-using testing::Decide;
-using testing::Scenario;
-using testing::SmallCluster;
-using testing::VictimNames;
-using testing::WithReclaim;
+using namespace testing;  // The admission fixture (gangplank::engine::testing).
 
 // Queue a fills half of each node; G (two whole nodes) holds a drain reservation on both.
 Scenario Draining(double timeout) {
