@@ -33,6 +33,7 @@
 //    model as the decision leaves it: evicted gangs still leaving its reserved nodes, a queue limit on
 //    its path, its reservation being drained, an older starving gang of its queue, then what the cluster
 //    lacks (UnfitExplainer: eligible nodes, free GPUs, one domain of its required level).
+// 9. next_wakeup: when time alone could change the outcome (next_wakeup.h).
 //
 // Incremental rounds (AdmissionInput::plan_only, round_scope.h) plan only the listed gangs and those
 // holding reservations; the rest count for demand and are reported NotReplanned. With
@@ -45,7 +46,8 @@
 // restored before returning (also on exceptions). Deterministic for a given rng state. Malformed
 // waiting gangs (unknown or inner queue, bad request) are skipped and named in
 // AdmissionDecision::errors; malformed queues (empty or repeated names, negative weight, unknown
-// parent, a cycle of parents) throw std::invalid_argument.
+// parent, a cycle of parents), plan_only indices out of range and a held of the wrong size or with
+// negative values throw std::invalid_argument.
 #pragma once
 
 #include "engine/admission/admission_decision.h"

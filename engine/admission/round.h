@@ -86,6 +86,8 @@ class Round {
 
   // What reclaim and priority preemption share (round_eviction.cc).
   void StartEvictions();
+  bool Evicted(int r) const { return static_cast<size_t>(r) < evicted_.size() && evicted_[r]; }
+  void MarkEvicted(int r);
   double MinRuntime(int queue) const;
   std::optional<VictimCandidate> AsVictim(int r, int queue) const;
   std::vector<int> Beneficiaries(bool priority) const;
@@ -131,8 +133,6 @@ class Round {
   // Per running gang: evicted (or released) this round; sized on the first eviction, so rounds that
   // evict nothing never touch every running gang.
   std::vector<char> evicted_;
-  bool Evicted(int r) const { return static_cast<size_t>(r) < evicted_.size() && evicted_[r]; }
-  void MarkEvicted(int r);
   std::vector<std::vector<int>> running_by_queue_;  // Lazily, for preemption: running gangs per queue.
   // Per node: terminating running gangs on it, indexed only when a reclaim reservation needs it.
   std::vector<std::vector<int>> leaving_;
