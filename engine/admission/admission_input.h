@@ -14,11 +14,21 @@
 
 namespace gangplank::engine {
 
+// A queue of the pool. Queues may form a tree (`parent`): a queue divides its fair share among its
+// children by their weights, guarantees and limits, as the pool divides its GPUs among the top-level
+// queues. Gangs wait in leaves only; a queue that is some queue's parent is inner and holds none.
 struct AdmissionQueue {
   std::string name;
-  double weight = 1;
-  double guaranteed = 0;  // GPUs never reclaimed from the queue while it uses them.
-  double limit = std::numeric_limits<double>::infinity();
+  double weight = 1;      // Among its siblings.
+  double guaranteed = 0;  // GPUs never reclaimed from the queue (with everything below it) while it uses them.
+  double limit = std::numeric_limits<double>::infinity();  // GPUs the queue, with everything below it, may hold.
+  std::string parent;     // Name of the queue it belongs to; empty: a top-level queue of the pool.
+  // A waiting gang of this (leaf) queue may evict running gangs of the same queue with a strictly lower
+  // priority when it cannot start otherwise (ReclaimConfig's victim rules and budget apply).
+  bool preempt_lower_priority = false;
+  // How long this queue's gangs run before they may be evicted (reclaim and priority preemption);
+  // unset: ReclaimConfig::min_runtime_seconds.
+  std::optional<double> min_runtime_seconds;
 };
 
 struct WaitingGang {
@@ -28,6 +38,9 @@ struct WaitingGang {
   double arrival = 0;     // Seconds, any epoch shared with `now`.
   // Requeued after an eviction: ahead of every gang of the same queue and priority.
   bool front = false;
+  // Seconds after arrival: a gang that waited longer gives up its reservation and gets no new one (no
+  // drain, no evictions for it); it keeps waiting and starts if it fits.
+  double timeout = std::numeric_limits<double>::infinity();
 };
 
 struct RunningGang {
@@ -40,6 +53,11 @@ struct RunningGang {
   std::vector<Allocation> allocations;  // What it holds in the cluster model, one per member.
   // Already being evicted (pods terminating): never chosen again, still holds its capacity.
   bool terminating = false;
+  // Admitted but not every member runs yet (pods binding, pulling images...); see
+  // AdmissionConfig::start_timeout_seconds.
+  bool started = true;
+  double admitted_at = 0;   // When the round admitted it (same epoch as `now`).
+  int members_started = 0;  // With !started: members running so far, for the message.
 
   double Gpus() const;
 };
@@ -57,19 +75,21 @@ struct ReservationConfig {
   double max_node_fraction = 0.25;  // Of the pool's nodes, over all waiting-time reservations.
 };
 
+// Fair-share reclaim, and the victim rules and budget it shares with priority preemption
+// (AdmissionQueue::preempt_lower_priority, which works whether or not reclaim is enabled).
 struct ReclaimConfig {
   bool enabled = false;
   // Only a gang that has waited this long reclaims: short waits end by themselves as jobs finish, and
   // reclaiming for them throws away work for little gain.
   double min_wait_seconds = 3600;
-  double min_runtime_seconds = 3600;  // A gang younger than this is never a victim.
+  double min_runtime_seconds = 3600;  // A gang younger than this is never a victim (unless its queue says otherwise).
   // A gang that would lose more work than this (GPU-seconds since its last checkpoint, or since its
   // start when none is known) is never a victim: reclaim must not throw away days of training.
   double max_lost_gpu_seconds = 8 * 3600.0;
-  int max_victims_per_round = 4;      // Gangs evicted per round.
+  int max_victims_per_round = 4;      // Gangs evicted per round, by reclaim and priority preemption together.
   int max_victims_per_window = 16;    // Gangs evicted per window, counting earlier rounds.
   double window_seconds = 3600;
-  int max_beneficiaries_per_round = 4;  // Waiting gangs reclaim is attempted for per round.
+  int max_beneficiaries_per_round = 4;  // Waiting gangs reclaim (and, apart, preemption) is attempted for per round.
   int max_verifications = 6;            // Full plans tried per beneficiary (candidate victim sets).
 };
 
@@ -81,6 +101,10 @@ struct AdmissionConfig {
   double no_backfill_after_seconds = std::numeric_limits<double>::infinity();
   ReservationConfig reservation;
   ReclaimConfig reclaim;
+  // A running gang that is not started this long after its admission is released whole (its members
+  // cannot make progress without the rest) so that it is requeued; checked in full rounds. Not an
+  // eviction for the budget.
+  double start_timeout_seconds = std::numeric_limits<double>::infinity();
 };
 
 struct AdmissionInput {
@@ -90,7 +114,19 @@ struct AdmissionInput {
   std::vector<RunningGang> running;
   std::vector<HeldReservation> reservations;
   std::vector<double> recent_evictions;  // Times of earlier evictions (one per gang), for the window budget.
+  // An incremental round (see round_scope.h for when it decides what a full round would): only these
+  // waiting indices, and gangs holding reservations, are planned, and only these are beneficiaries of
+  // reclaim and preemption. Every other waiting gang still counts for demand and fair shares and is
+  // reported NotReplanned. Running gangs are not looked at except to find victims (no start timeouts;
+  // next_wakeup counts what the round looked at). Unset: a full round.
+  std::optional<std::vector<int>> plan_only;
+  // GPUs held per input queue by the running gangs that name it (not subtree totals), kept by the
+  // caller so the round need not sum `running` (HeldByQueue computes it, for checks). Unset: summed.
+  std::optional<std::vector<double>> held;
 };
+
+// What AdmissionInput::held must be: per input queue, the GPUs of the running gangs naming it.
+std::vector<double> HeldByQueue(const AdmissionInput& input);
 
 // GPU-seconds of work a running gang loses when evicted at `now`: its GPUs times the time since its
 // last checkpoint, or since its start when no checkpoint is known.

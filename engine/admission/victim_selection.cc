@@ -80,6 +80,16 @@ class DomainFree {
   const std::vector<NodeId>& nodes_;
 };
 
+// Whether taking `v` keeps every queue on its path within what may be taken from it; if so, takes it.
+bool TakeWithin(const VictimCandidate& v, const VictimSearch& search, std::vector<double>& taken) {
+  auto up = [&](int q) { return search.parent.empty() ? -1 : search.parent[q]; };
+  for (int q = v.queue; q >= 0; q = up(q)) {
+    if (taken[q] + v.gpus > search.reclaimable[q] + kEpsilon) return false;
+  }
+  for (int q = v.queue; q >= 0; q = up(q)) taken[q] += v.gpus;
+  return true;
+}
+
 VictimSet GreedyForDomain(const VictimMap& map, const std::vector<NodeId>& nodes, const std::vector<int>& sizes,
                           int need, const std::vector<VictimCandidate>& candidates, const VictimSearch& search,
                           std::vector<int>& free_of) {
@@ -121,8 +131,7 @@ VictimSet GreedyForDomain(const VictimMap& map, const std::vector<NodeId>& nodes
   for (const auto& [lost, outside, c] : order) {
     if (static_cast<int>(set.victims.size()) >= search.max_victims) break;
     const VictimCandidate& v = candidates[c];
-    if (taken[v.queue] + v.gpus > search.reclaimable[v.queue] + kEpsilon) continue;
-    taken[v.queue] += v.gpus;
+    if (!TakeWithin(v, search, taken)) continue;
     set.victims.push_back(c);
     set.lost += lost;
     for (const Allocation& a : *v.allocations) {

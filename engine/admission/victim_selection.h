@@ -2,7 +2,7 @@
 //
 // Victims are whole gangs. The caller offers only gangs that may go (queue above its fair share, past
 // the minimum runtime, not terminating) and says per queue how many GPUs may still be taken without
-// going below its fair share or guarantee. For every topology domain the gang may use, narrowest level
+// going below its fair share or guarantee; a victim draws on its queue and every queue above it. For every topology domain the gang may use, narrowest level
 // first, the victims touching the domain are added in order of least lost work (then fewest GPUs
 // outside the domain: evicting a gang that is mostly elsewhere damages more for less) until a cheap
 // check says the gang's pods would fit the domain's freed nodes. The resulting sets are ranked by lost
@@ -32,7 +32,11 @@ struct VictimCandidate {
 struct VictimSearch {
   int max_victims = 1;
   int max_verifications = 6;
-  std::vector<double> reclaimable;  // Per queue: GPUs that may still be taken from it.
+  // Per queue: GPUs that may still be taken from it, counting everything below it, so sibling victims
+  // together never take their parent below its floor.
+  std::vector<double> reclaimable;
+  // Per queue: its parent queue, or -1. Empty: flat queues (a victim draws on its own queue only).
+  std::vector<int> parent;
 };
 
 struct VictimChoice {

@@ -8,16 +8,21 @@ namespace gangplank::engine {
 namespace {
 
 bool FullyFreeNode(const Cluster& cluster, NodeId n) {
-  return !cluster.spec(n).unschedulable && cluster.spec(n).gpu_count > 0 &&
-         cluster.state(n).FullyFreeGpus() == cluster.spec(n).gpu_count;
+  return cluster.spec(n).gpu_count > 0 && cluster.state(n).FullyFreeGpus() == cluster.spec(n).gpu_count;
 }
 
 }  // namespace
 
 std::vector<LargestGang> LargestPlaceableGangs(const Cluster& cluster) {
-  std::vector<char> schedulable(static_cast<size_t>(cluster.size()), 0);
-  for (NodeId n = 0; n < cluster.size(); ++n) schedulable[n] = cluster.spec(n).unschedulable ? 0 : 1;
-  const DomainIndex index(cluster, schedulable);
+  return LargestPlaceableGangs(cluster, std::vector<char>(static_cast<size_t>(cluster.size()), 1));
+}
+
+std::vector<LargestGang> LargestPlaceableGangs(const Cluster& cluster, const std::vector<char>& usable) {
+  std::vector<char> counted(static_cast<size_t>(cluster.size()), 0);
+  for (NodeId n = 0; n < cluster.size(); ++n) {
+    counted[n] = static_cast<size_t>(n) < usable.size() && usable[n] && !cluster.spec(n).unschedulable ? 1 : 0;
+  }
+  const DomainIndex index(cluster, counted);
   const Topology& topology = cluster.topology();
 
   // Fully free nodes per domain (nodes may differ in size, so count nodes, not histogram buckets).
@@ -26,7 +31,7 @@ std::vector<LargestGang> LargestPlaceableGangs(const Cluster& cluster) {
   pool.level_key = "pool";
   pool.free_gpus = index.free_gpus(kNoDomain);
   for (NodeId n = 0; n < cluster.size(); ++n) {
-    if (!FullyFreeNode(cluster, n)) continue;
+    if (!counted[n] || !FullyFreeNode(cluster, n)) continue;
     ++pool.free_nodes;
     for (DomainId d : topology.path(n)) {
       if (d != kNoDomain) ++free_nodes[d];

@@ -26,4 +26,9 @@ struct LargestGang {
 // One entry for the pool, then one per topology level from widest to narrowest.
 std::vector<LargestGang> LargestPlaceableGangs(const Cluster& cluster);
 
+// The same over the nodes marked in `usable` only (e.g. those one gang's selectors, tolerations and GPU
+// model allow), which makes the figures exact for that gang's whole-GPU capacity. Cordoned nodes never
+// count.
+std::vector<LargestGang> LargestPlaceableGangs(const Cluster& cluster, const std::vector<char>& usable);
+
 }  // namespace gangplank::engine

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "engine/admission/admission_round.h"
+#include "engine/admission/next_wakeup.h"
 #include "simulator/time_replay/replay_cluster.h"
 
 namespace gangplank::simulator {
@@ -43,13 +44,20 @@ GangplankScheduler::GangplankScheduler(const engine::Cluster& cluster, const Wor
                                        std::unique_ptr<engine::ScoringPolicy> policy)
     : GangSchedulerBase(cluster, workload, seed, std::move(policy)), running_slot_(workload.jobs.size(), -1) {
   for (const ReplayQueue& q : workload.queues) {
-    input_.queues.push_back(engine::AdmissionQueue{q.name, q.weight, q.guaranteed_gpus,
-                                                   std::numeric_limits<double>::infinity()});
+    engine::AdmissionQueue queue;
+    queue.name = q.name;
+    queue.weight = q.weight;
+    queue.guaranteed = q.guaranteed_gpus;
+    input_.queues.push_back(std::move(queue));
   }
 }
 
 void GangplankScheduler::Wait(const ReplayJob& job, bool front) {
-  input_.waiting.push_back(engine::WaitingGang{GangFor(job), job.arrival, front});
+  engine::WaitingGang gang;
+  gang.request = GangFor(job);
+  gang.arrival = job.arrival;
+  gang.front = front;
+  input_.waiting.push_back(std::move(gang));
   waiting_job_.push_back(job.id);
 }
 
@@ -87,15 +95,22 @@ void GangplankScheduler::UpdateCheckpoints(double now) {
 bool GangplankScheduler::Apply(const engine::AdmissionDecision& decision, std::vector<int>& started) {
   // Evict first: the victims' GPUs are what a later round's plan for their beneficiary counts on.
   std::vector<int> evicted;
-  for (const engine::Reclaimed& r : decision.reclaims) evicted.push_back(running_job_[r.running]);
+  size_t budgeted = 0;  // Evictions the preemption budget counts (start timeouts do not).
+  for (const engine::Reclaimed& r : decision.reclaims) {
+    evicted.push_back(running_job_[r.running]);
+    budgeted += r.kind == engine::EvictionKind::kStartTimeout ? 0 : 1;
+  }
   std::vector<char> admitted(input_.waiting.size(), 0);
   for (const engine::Admitted& a : decision.admitted) {
     const ReplayJob& job = workload_.jobs[waiting_job_[a.waiting]];
     Start(job, a.plan);
     admitted[a.waiting] = 1;
     started.push_back(job.id);
-    engine::RunningGang running{input_.waiting[a.waiting].request.name, workload_.queues[job.queue].name, 0,
-                                input_.now, std::nullopt, AllocationsOf(job.id), false};
+    engine::RunningGang running;
+    running.name = input_.waiting[a.waiting].request.name;
+    running.queue = workload_.queues[job.queue].name;
+    running.start = input_.now;
+    running.allocations = AllocationsOf(job.id);
     running_slot_[job.id] = static_cast<int>(input_.running.size());
     input_.running.push_back(std::move(running));
     running_job_.push_back(job.id);
@@ -126,34 +141,22 @@ bool GangplankScheduler::Apply(const engine::AdmissionDecision& decision, std::v
     ForgetRunning(job);
     Evict(job);  // Releases its GPUs and counts it as waiting again.
     Wait(job, true);  // Back at the head of its queue.
-    input_.recent_evictions.push_back(input_.now);
   }
+  input_.recent_evictions.insert(input_.recent_evictions.end(), budgeted, input_.now);
   return !evicted.empty();
 }
 
-double GangplankScheduler::NextWakeup(double now) const {
-  double next = std::numeric_limits<double>::infinity();
-  if (input_.waiting.empty()) return next;
-  auto consider = [&](double t) {
-    if (t > now && t < next) next = t;
-  };
-  const engine::ReclaimConfig& rc = config_.reclaim;
-  for (const engine::WaitingGang& w : input_.waiting) {
-    if (rc.enabled) consider(w.arrival + rc.min_wait_seconds);
-    consider(w.arrival + config_.reservation.reserve_after_seconds);
-    consider(w.arrival + config_.no_backfill_after_seconds);
-  }
-  if (rc.enabled) {
-    for (const engine::RunningGang& r : input_.running) consider(r.start + rc.min_runtime_seconds);
-    for (double t : input_.recent_evictions) consider(t + rc.window_seconds);
-  }
-  return next;
-}
+// The engine says when time alone could change its decision (AdmissionDecision::next_wakeup).
+double GangplankScheduler::NextWakeup(double /*now*/) const { return next_wakeup_; }
 
 void GangplankScheduler::Schedule(double now, std::vector<int>& started) {
+  next_wakeup_ = std::numeric_limits<double>::infinity();
   if (input_.waiting.empty()) return;
-  if (FreeGpus() == 0 && !config_.reclaim.enabled) return;
   input_.now = now;
+  if (FreeGpus() == 0 && !config_.reclaim.enabled) {
+    next_wakeup_ = engine::NextWakeup(input_, config_);  // No round could start anything now.
+    return;
+  }
   UpdateCheckpoints(now);
   auto& recent = input_.recent_evictions;
   recent.erase(std::remove_if(recent.begin(), recent.end(),
@@ -163,6 +166,7 @@ void GangplankScheduler::Schedule(double now, std::vector<int>& started) {
   // victims' pods are gone; here, at once). Budgets bound how often that repeats.
   for (int round = 0; round < 8; ++round) {
     const engine::AdmissionDecision decision = engine::DecideAdmission(cluster_, input_, config_, *policy_, rng_);
+    next_wakeup_ = decision.next_wakeup;
     if (!Apply(decision, started)) break;
   }
 }

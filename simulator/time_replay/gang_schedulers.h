@@ -67,6 +67,7 @@ class GangplankScheduler : public GangSchedulerBase {
   std::vector<int> running_job_;   // Job id of each input_.running entry.
   std::vector<int> running_slot_;  // Per job: index into input_.running, or -1.
   int reservations_made_ = 0;
+  double next_wakeup_ = std::numeric_limits<double>::infinity();  // From the last round.
 };
 
 class FifoGangScheduler : public GangSchedulerBase {

@@ -2,12 +2,14 @@
 // builder that puts running gangs on named nodes and keeps the AdmissionInput in step with the model.
 #pragma once
 
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "engine/admission/admission_input.h"
+#include "engine/admission/admission_round.h"
 #include "engine/cluster.h"
 #include "engine/scoring_policy.h"
 #include "tests/engine/least_free_policy.h"
@@ -49,9 +51,20 @@ struct Scenario {
 
   explicit Scenario(Cluster c) : cluster(std::move(c)) {}
 
-  Scenario& Queue(const std::string& name, double weight = 1, double guaranteed = 0) {
-    input.queues.push_back(AdmissionQueue{name, weight, guaranteed});
+  Scenario& Queue(const std::string& name, double weight = 1, double guaranteed = 0, const std::string& parent = "") {
+    AdmissionQueue queue;
+    queue.name = name;
+    queue.weight = weight;
+    queue.guaranteed = guaranteed;
+    queue.parent = parent;
+    input.queues.push_back(std::move(queue));
     return *this;
+  }
+  AdmissionQueue& QueueNamed(const std::string& name) {
+    for (AdmissionQueue& q : input.queues) {
+      if (q.name == name) return q;
+    }
+    throw std::invalid_argument("no queue " + name);
   }
   // A running gang with one pod per (node name, GPUs) entry.
   Scenario& Running(const std::string& name, const std::string& queue, double start,
@@ -89,5 +102,34 @@ struct Scenario {
     throw std::invalid_argument("no running gang " + name);
   }
 };
+
+inline std::vector<std::string> AdmittedNames(const AdmissionInput& input, const AdmissionDecision& d) {
+  std::vector<std::string> names;
+  for (const Admitted& a : d.admitted) names.push_back(input.waiting[a.waiting].request.name);
+  return names;
+}
+
+inline std::vector<std::string> VictimNames(const AdmissionInput& input, const AdmissionDecision& d) {
+  std::vector<std::string> names;
+  for (const Reclaimed& r : d.reclaims) names.push_back(input.running[r.running].name);
+  return names;
+}
+
+inline AdmissionDecision Decide(Scenario& s, const AdmissionConfig& config = {}, std::uint64_t seed = 1) {
+  LeastFreePolicy policy;
+  Rng rng(seed);
+  return DecideAdmission(s.cluster, s.input, config, policy, rng);
+}
+
+inline AdmissionConfig WithReclaim() {
+  AdmissionConfig c;
+  c.reclaim.enabled = true;
+  c.reclaim.min_wait_seconds = 0;
+  c.reclaim.min_runtime_seconds = 3600;
+  c.reclaim.max_lost_gpu_seconds = std::numeric_limits<double>::infinity();
+  c.reclaim.max_victims_per_round = 4;
+  c.reclaim.max_victims_per_window = 8;
+  return c;
+}
 
 }  // namespace gangplank::engine::testing

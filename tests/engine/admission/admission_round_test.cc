@@ -15,38 +15,13 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::UnorderedElementsAre;
+using testing::AdmittedNames;
+using testing::Decide;
 using testing::LeastFreePolicy;
 using testing::Scenario;
 using testing::SmallCluster;
-
-std::vector<std::string> AdmittedNames(const AdmissionInput& input, const AdmissionDecision& d) {
-  std::vector<std::string> names;
-  for (const Admitted& a : d.admitted) names.push_back(input.waiting[a.waiting].request.name);
-  return names;
-}
-
-std::vector<std::string> VictimNames(const AdmissionInput& input, const AdmissionDecision& d) {
-  std::vector<std::string> names;
-  for (const Reclaimed& r : d.reclaims) names.push_back(input.running[r.running].name);
-  return names;
-}
-
-AdmissionDecision Decide(Scenario& s, const AdmissionConfig& config = {}, std::uint64_t seed = 1) {
-  LeastFreePolicy policy;
-  Rng rng(seed);
-  return DecideAdmission(s.cluster, s.input, config, policy, rng);
-}
-
-AdmissionConfig WithReclaim() {
-  AdmissionConfig c;
-  c.reclaim.enabled = true;
-  c.reclaim.min_wait_seconds = 0;
-  c.reclaim.min_runtime_seconds = 3600;
-  c.reclaim.max_lost_gpu_seconds = std::numeric_limits<double>::infinity();
-  c.reclaim.max_victims_per_round = 4;
-  c.reclaim.max_victims_per_window = 8;
-  return c;
-}
+using testing::VictimNames;
+using testing::WithReclaim;
 
 // ---- Order: fair share, then priority, then arrival ----
 

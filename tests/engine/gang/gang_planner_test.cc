@@ -284,5 +284,23 @@ TEST(LargestPlaceableGangs, PerLevelMaximumOfFreeWholeGpus) {
   EXPECT_EQ(largest[3].free_nodes, 2);
 }
 
+TEST(LargestPlaceableGangs, CountsOnlyTheNodesAGangMayUse) {
+  Cluster cluster = MakeCluster(1, 2, 2, 2);  // 8 nodes, 64 GPUs
+  Occupy(cluster, "z0-r0-k0-n1", 3);
+  cluster.SetUnschedulable(cluster.Find("z0-r1-k1-n1"), true);
+  // The gang may use rack z0-r0-k0 and z0-r1-k1 only (say, by GPU model); the cordoned node never counts.
+  std::vector<char> usable(8, 0);
+  for (const char* n : {"z0-r0-k0-n0", "z0-r0-k0-n1", "z0-r1-k1-n0", "z0-r1-k1-n1"}) usable[cluster.Find(n)] = 1;
+  const std::vector<LargestGang> largest = LargestPlaceableGangs(cluster, usable);
+  ASSERT_EQ(largest.size(), 4u);
+  EXPECT_EQ(largest[0].free_gpus, 8 + 5 + 8);
+  EXPECT_EQ(largest[0].free_nodes, 2);
+  EXPECT_EQ(largest[2].free_gpus, 13);  // Row z0-r0 (the usable rack only); row z0-r1 has 8.
+  EXPECT_EQ(cluster.topology().ValueOf(largest[2].domain), "z0-r0");
+  EXPECT_EQ(largest[3].free_gpus, 13);
+  EXPECT_EQ(largest[3].free_nodes, 1);
+  EXPECT_EQ(LargestPlaceableGangs(cluster, std::vector<char>(8, 0))[0].free_gpus, 0);
+}
+
 }  // namespace
 }  // namespace gangplank::engine

@@ -1,0 +1,28 @@
+#include "engine/admission/decision_text.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace gangplank::engine {
+
+std::string Fixed(double v, int digits) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof(buffer), "%.*f", digits, v);
+  return buffer;
+}
+
+std::string Amount(double v) {
+  const double whole = std::round(v);
+  return std::abs(v - whole) < 1e-9 ? Fixed(whole, 0) : Fixed(v, 1);
+}
+
+std::string GoDuration(double seconds) {
+  const long long total = std::isfinite(seconds) && seconds > 0 ? std::llround(std::floor(seconds)) : 0;
+  const long long h = total / 3600, m = total % 3600 / 60, s = total % 60;
+  std::string out;
+  if (h > 0) out += std::to_string(h) + "h";
+  if (h > 0 || m > 0) out += std::to_string(m) + "m";
+  return out + std::to_string(s) + "s";
+}
+
+}  // namespace gangplank::engine

@@ -1,0 +1,91 @@
+// The reclaim step of a round: whole running gangs of queues above their fair share evicted for waiting
+// gangs of queues below theirs.
+#include <algorithm>
+#include <limits>
+
+#include "engine/admission/round.h"
+#include "engine/fairshare/admission_order.h"
+
+namespace gangplank::engine {
+
+// Per queue: whether its running gangs may be reclaimed for a gang of leaf `beneficiary`. Not the
+// beneficiary's queue or a queue above it, and every queue from the victim's up to where its side meets
+// the beneficiary's (below their lowest common ancestor) must hold more than its fair share.
+std::vector<char> Round::VictimSources(int beneficiary) const {
+  std::vector<char> source(held_.size(), 0);
+  for (int q = 0; q < tree_.size(); ++q) {
+    if (tree_.IsAncestorOrSelf(q, beneficiary)) continue;
+    const int side = tree_.SideOf(q, beneficiary);
+    source[q] = 1;
+    for (int a : tree_.path(q)) {
+      if (running_held_[a] <= fair_[a] + kAdmissionEpsilon) source[q] = 0;
+      if (a == side) break;
+    }
+  }
+  return source;
+}
+
+std::vector<VictimCandidate> Round::Candidates(int beneficiary_queue) const {
+  const std::vector<char> source = VictimSources(beneficiary_queue);
+  std::vector<VictimCandidate> out;
+  for (size_t r = 0; r < in_.running.size(); ++r) {
+    const int q = tree_.Find(in_.running[r].queue);
+    if (q < 0 || !source[q]) continue;
+    if (std::optional<VictimCandidate> v = AsVictim(static_cast<int>(r), q)) out.push_back(*v);
+  }
+  return out;
+}
+
+// GPUs that may be taken from each queue for a gang of leaf `beneficiary`. Flat: down to the queue's
+// guarantee, and not below the beneficiary queue's current fraction of its fair share, so a victim
+// queue never ends worse off (relative to its share) than the beneficiary's queue was. That also rules
+// out ping-pong: the victim's queue cannot in turn reclaim from the beneficiary's. In a tree the same
+// holds for every queue on the victim's side below the lowest common ancestor, against the
+// beneficiary's side at that level (siblings compete for their parent's share; nothing above the
+// common ancestor changes). Queues on the beneficiary's path are not limited here (no victims come
+// from them). Only what queues held before the round counts, so gangs admitted this round never turn
+// their queue into a victim source.
+std::vector<double> Round::Reclaimable(int beneficiary) const {
+  std::vector<double> r(held_.size(), 0);
+  for (int q = 0; q < tree_.size(); ++q) {
+    if (tree_.IsAncestorOrSelf(q, beneficiary)) {
+      r[q] = q == beneficiary ? 0 : std::numeric_limits<double>::infinity();
+      continue;
+    }
+    if (running_held_[q] <= fair_[q] + kAdmissionEpsilon) continue;
+    const int other = tree_.SideOf(beneficiary, q);
+    const double ratio = ShareRatio(held_[other], fair_[other]);
+    r[q] = std::max(0.0, running_held_[q] - std::max(ratio * fair_[q], in_.queues[q].guaranteed));
+  }
+  return r;
+}
+
+std::vector<int> Round::Parents() const {
+  std::vector<int> parents(held_.size());
+  for (int q = 0; q < tree_.size(); ++q) parents[q] = tree_.parent(q);
+  return parents;
+}
+
+void Round::Reclaim() {
+  const ReclaimConfig& rc = config_.reclaim;
+  int attempts = 0;
+  for (int w : Beneficiaries(false)) {
+    const int q = gangs_[w].queue;
+    if (!BelowShare(q) || !WithinLimit(w)) continue;  // Earlier evictions this round may have changed it.
+    if (attempts++ >= rc.max_beneficiaries_per_round) break;
+    if (budget_ <= 0) {
+      out_.refused.push_back({w, BudgetSpent("reclaiming", w)});
+      continue;
+    }
+    const std::vector<VictimCandidate> candidates = Candidates(q);
+    const VictimChoice choice = SearchVictims(w, candidates, VictimSearch{0, 0, Reclaimable(q), Parents()});
+    if (!choice.found) {
+      out_.refused.push_back(
+          {w, "not reclaiming for " + in_.waiting[w].request.name + " (" + QueueState(q) + "): " + choice.reason});
+      continue;
+    }
+    EvictFor(w, choice, candidates, EvictionKind::kReclaim);
+  }
+}
+
+}  // namespace gangplank::engine
