@@ -71,21 +71,22 @@ void Run(const FragOptions& o) {
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const std::vector<frag::PolicySummary> summary = frag::Summarise(results, run_seconds);
-  frag::WriteFragOutputs(o.out, results, summary, frag::FragRunInfo{o.nodes, o.pods, o.target, wall, o.ties});
+  const std::string derived = shape.kind == openb::DeriveSpec::Kind::kNone
+                                  ? std::string()
+                                  : shape.ToString() + " (derive seed " + std::to_string(o.derive_seed) + ")";
+  frag::WriteFragOutputs(o.out, results, summary, frag::FragRunInfo{o.nodes, o.pods, o.target, wall, o.ties, derived});
 
   std::printf("%-14s %18s %16s %16s\n", "policy", "unallocated@100%", "paper", "alloc@end (med)");
   for (const frag::PolicySummary& s : summary) {
     char paper[32] = "-";
     for (const auto& p : frag::PublishedOpenbResults()) {
-      if (p.policy == s.policy) std::snprintf(paper, sizeof paper, "%.2f ± %.2f", p.unallocated_mean, p.unallocated_sd);
+      // The published figures are for the trace as it is, not for a derived shape.
+      if (p.policy == s.policy && shape.kind == openb::DeriveSpec::Kind::kNone) std::snprintf(paper, sizeof paper, "%.2f ± %.2f", p.unallocated_mean, p.unallocated_sd);
     }
     std::printf("%-14s %10.2f ± %4.2f %16s %16.2f\n", s.policy.c_str(), s.unallocated_at_100_mean,
                 s.unallocated_at_100_sd, paper, s.allocated_at_130_median);
   }
-  if (shape.kind != openb::DeriveSpec::Kind::kNone) {
-    std::printf("workload: %s derived from %s (seed %llu)\n", shape.ToString().c_str(), o.pods.c_str(),
-                static_cast<unsigned long long>(o.derive_seed));
-  }
+  if (!derived.empty()) std::printf("workload: %s derived from %s\n", derived.c_str(), o.pods.c_str());
   std::printf("%zu runs on %d thread(s) in %.1f s; wrote %s/report.html\n", results.size(), o.threads, wall,
               o.out.c_str());
 }

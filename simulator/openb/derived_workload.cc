@@ -82,9 +82,9 @@ DeriveSpec DeriveSpec::Parse(std::string_view text) {
 std::string DeriveSpec::ToString() const {
   if (kind == Kind::kNone) return "none";
   char share_text[32];
-  std::to_chars(share_text, share_text + sizeof share_text, share);
+  const auto [end, ec] = std::to_chars(share_text, share_text + sizeof share_text, share);
   return std::string(kind == Kind::kModelConstrained ? "model-constrained:" : "multi-gpu:") +
-         std::string(share_text, std::find(share_text, share_text + sizeof share_text, '\0'));
+         std::string(share_text, ec == std::errc() ? end : share_text);
 }
 
 std::vector<engine::PodRequest> ConstrainModels(const std::vector<engine::PodRequest>& pods,
