@@ -5,6 +5,7 @@
 
 #include "engine/policies/best_fit/best_fit.h"
 #include "engine/policies/fgd/fgd.h"
+#include "engine/policies/frag_pack/model_scarcity.h"
 
 // What each part is worth: openb GPU nodes, mean unallocated GPU % at 100% arrived over seeds 42..51,
 // measured with upstream random tie-breaking (`gangplank-sim fragmentation --ties random`). The replay's
@@ -31,31 +32,44 @@
 namespace gangplank::engine::policies {
 namespace {
 
+constexpr double kScorePerMilli = 1024.0;  // Above the fullness tie-break's range (0..1000).
+
 // Lexicographic score from keys of decreasing weight, each bounded so the next cannot overturn it.
 double Compose(bool opens_gpu, double fragmentation_key, double fullness) {
   constexpr double kOpenPenalty = 1e12;  // Far above any fragmentation key (|decrease| * 1024 < 1e11).
-  return (opens_gpu ? -kOpenPenalty : 0.0) + fragmentation_key * 1024.0 + std::clamp(fullness, 0.0, 1000.0);
+  return (opens_gpu ? -kOpenPenalty : 0.0) + fragmentation_key * kScorePerMilli + std::clamp(fullness, 0.0, 1000.0);
 }
 
 }  // namespace
 
 std::unique_ptr<ScoringPolicy> MakeFragPackPolicy(const std::vector<PodRequest>& workload,
                                                   const FragPackOptions& options) {
-  GradientRank rank = [options](double decrease, const NodeState& state, const PodRequest& request, int gpu) {
-    const bool opens_gpu = options.shared_gpu_first && gpu >= 0 &&
-                           state.gpu_free[static_cast<size_t>(gpu)] == kMilliPerGpu;
+  GradientRank rank = [options](const GradientCandidate& c) {
+    const NodeState& state = c.state();
+    const bool opens_gpu = options.shared_gpu_first && c.gpu >= 0 &&
+                           state.gpu_free[static_cast<size_t>(c.gpu)] == kMilliPerGpu;
     // Whole milli-GPU, so floating-point noise never splits what is really a tie.
-    const double key = options.exact_gradient ? std::round(decrease) : FgdScore(decrease);
+    const double key = options.exact_gradient ? std::round(c.decrease) : FgdScore(c.decrease);
     double fullness = 0;
     if (options.best_fit_tie_break) {
-      fullness = BestFitFraction(state, request);  // 0..100, higher is fuller after placement.
-      if (gpu >= 0) fullness += 1.0 - static_cast<double>(state.gpu_free[static_cast<size_t>(gpu)]) / kMilliPerGpu;
+      fullness = BestFitFraction(state, c.request);  // 0..100, higher is fuller after placement.
+      if (c.gpu >= 0) fullness += 1.0 - static_cast<double>(state.gpu_free[static_cast<size_t>(c.gpu)]) / kMilliPerGpu;
     }
     return Compose(opens_gpu, key, fullness);
   };
-  return std::make_unique<FragmentationGradientPolicy>(options.name, TypicalTasks(workload, options.typical),
-                                                       options.count_memory, std::move(rank),
-                                                       options.cpu_stranding_weight);
+  const MeasureOptions measure{options.count_memory, options.cpu_stranding_weight, options.usable_share_only};
+  ClusterBias scarcity_charge;
+  if (options.model_scarcity_weight > 0) {
+    // Milli of captive demand the placement may displace, in the fragmentation key's units. Nodes of one
+    // model get the same charge, so it never splits their ties.
+    scarcity_charge = [scarcity = std::make_shared<ModelScarcity>(workload), w = options.model_scarcity_weight](
+                          const Cluster& cluster, NodeId node, const PodRequest& request) {
+      const double scale = static_cast<double>(request.TotalGpuMilli()) * kScorePerMilli;
+      return -w * scarcity->Pressure(cluster, node) * scale;
+    };
+  }
+  return std::make_unique<FragmentationGradientPolicy>(options.name, TypicalTasks(workload, options.typical), measure,
+                                                       std::move(rank), std::move(scarcity_charge));
 }
 
 }  // namespace gangplank::engine::policies
