@@ -32,7 +32,8 @@ const std::vector<PolicyInfo>& VariantPolicies() {
       {"fragpack-no-exact", "FragPack − exact gradient", "FragPack ranking by FGD's integer score"},
       {"fragpack-no-bestfit", "FragPack − BestFit ties", "FragPack without the fuller-node tie-break"},
       {"fragpack-no-usable", "FragPack − usable share", "FragPack counting free GPUs for tasks that cannot use the model"},
-      {"fragpack-no-scarcity", "FragPack − model scarcity", "FragPack without the scarce-model charge"},
+      {"fragpack-no-scarcity", "FragPack − scarcity", "FragPack without the scarce-node-kind charge"},
+      {"fragpack-scarcity-by-model", "FragPack, scarcity by model", "FragPack with node kinds told apart by GPU model only"},
   };
   return kVariants;
 }
@@ -66,7 +67,8 @@ FragPackOptions FragPackAblation(const std::string& name) {
   if (name == "fragpack-no-exact") o.exact_gradient = false;
   if (name == "fragpack-no-bestfit") o.best_fit_tie_break = false;
   if (name == "fragpack-no-usable") o.usable_share_only = false;
-  if (name == "fragpack-no-scarcity") o.model_scarcity_weight = 0;
+  if (name == "fragpack-no-scarcity") o.scarcity_weight = 0;
+  if (name == "fragpack-scarcity-by-model") o.scarcity_by_node_shape = false;
   return o;
 }
 

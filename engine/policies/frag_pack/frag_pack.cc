@@ -5,7 +5,7 @@
 
 #include "engine/policies/best_fit/best_fit.h"
 #include "engine/policies/fgd/fgd.h"
-#include "engine/policies/frag_pack/model_scarcity.h"
+#include "engine/policies/frag_pack/node_kind_scarcity.h"
 
 // What each part is worth: openb GPU nodes, mean unallocated GPU % at 100% arrived over seeds 42..51,
 // measured with upstream random tie-breaking (`gangplank-sim fragmentation --ties random`). The replay's
@@ -40,6 +40,17 @@ double Compose(bool opens_gpu, double fragmentation_key, double fullness) {
   return (opens_gpu ? -kOpenPenalty : 0.0) + fragmentation_key * kScorePerMilli + std::clamp(fullness, 0.0, 1000.0);
 }
 
+// The milli of dependent demand a placement may displace (node_kind_scarcity.h), in the fragmentation
+// key's units. Nodes of one kind get the same charge, so it never splits their ties.
+ClusterBias ScarcityCharge(const std::vector<PodRequest>& workload, const FragPackOptions& options) {
+  if (options.scarcity_weight <= 0) return {};
+  auto scarcity = std::make_shared<NodeKindScarcity>(workload, options.scarcity_by_node_shape);
+  return [scarcity, weight = options.scarcity_weight](const Cluster& cluster, NodeId node, const PodRequest& request) {
+    const double milli = static_cast<double>(request.TotalGpuMilli());
+    return -weight * scarcity->Pressure(cluster, node) * milli * kScorePerMilli;
+  };
+}
+
 }  // namespace
 
 std::unique_ptr<ScoringPolicy> MakeFragPackPolicy(const std::vector<PodRequest>& workload,
@@ -58,18 +69,8 @@ std::unique_ptr<ScoringPolicy> MakeFragPackPolicy(const std::vector<PodRequest>&
     return Compose(opens_gpu, key, fullness);
   };
   const MeasureOptions measure{options.count_memory, options.cpu_stranding_weight, options.usable_share_only};
-  ClusterBias scarcity_charge;
-  if (options.model_scarcity_weight > 0) {
-    // Milli of captive demand the placement may displace, in the fragmentation key's units. Nodes of one
-    // model get the same charge, so it never splits their ties.
-    scarcity_charge = [scarcity = std::make_shared<ModelScarcity>(workload), w = options.model_scarcity_weight](
-                          const Cluster& cluster, NodeId node, const PodRequest& request) {
-      const double scale = static_cast<double>(request.TotalGpuMilli()) * kScorePerMilli;
-      return -w * scarcity->Pressure(cluster, node) * scale;
-    };
-  }
   return std::make_unique<FragmentationGradientPolicy>(options.name, TypicalTasks(workload, options.typical), measure,
-                                                       std::move(rank), std::move(scarcity_charge));
+                                                       std::move(rank), ScarcityCharge(workload, options));
 }
 
 }  // namespace gangplank::engine::policies

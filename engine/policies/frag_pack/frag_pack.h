@@ -23,8 +23,10 @@ struct FragPackOptions {
   double cpu_stranding_weight = 1.0;  // 0 turns part 1 off.
   // Part 4: a task that cannot run on a node's GPU model adds no fragment there (node_fragmentation.h).
   bool usable_share_only = true;
-  // Part 5: a placement costs this times the model's pressure (model_scarcity.h) per GPU milli; 0: off.
-  double model_scarcity_weight = 1.0;
+  // Part 5: a placement costs this times its node kind's pressure (node_kind_scarcity.h) per GPU milli;
+  // 0: off. Kinds are GPU model x node shape, or the GPU model alone without scarcity_by_node_shape.
+  double scarcity_weight = 1.0;
+  bool scarcity_by_node_shape = true;
   bool exact_gradient = true;
   bool best_fit_tie_break = true;
   // Sharing pods go into a partly used GPU whenever one fits anywhere (measured neutral; off).

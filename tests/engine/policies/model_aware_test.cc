@@ -4,7 +4,7 @@
 #include "engine/place_pod.h"
 #include "engine/policies/fgd/fgd.h"
 #include "engine/policies/frag_pack/frag_pack.h"
-#include "engine/policies/frag_pack/model_scarcity.h"
+#include "engine/policies/frag_pack/node_kind_scarcity.h"
 #include "engine/policies/fragmentation/node_fragmentation.h"
 #include "test_cluster.h"
 
@@ -44,36 +44,55 @@ TEST(NodeFragmentation, UsableShareOnlyIgnoresTasksThatCannotUseTheModel) {
   EXPECT_DOUBLE_EQ(paper.Compute(NodeView{64000, 0, gpus, a100}), usable.Compute(NodeView{64000, 0, gpus, a100}));
 }
 
-TEST(ModelScarcity, PressureIsCaptiveDemandOverFreeShareAndRisesAsTheModelFills) {
+TEST(NodeKindScarcity, PressureIsCaptiveDemandOverFreeShareAndRisesAsTheKindFills) {
   Cluster c;
   const NodeId rare = c.AddNode(Node("rare", 2, 64000, 262144, "Rare"));
   const NodeId common = c.AddNode(Node("common", 8, 64000, 262144, "Common"));
   const NodeId cpu_only = c.AddNode(Node("cpu", 0, 64000, 262144, ""));
-  ModelScarcity scarcity(Workload());
-  // Rare holds 2 of 10 free GPUs and 20% of the demand needs it: pressure 0.2 / 0.2 = 1.
-  EXPECT_DOUBLE_EQ(scarcity.Pressure(c, rare), 1.0);
-  EXPECT_DOUBLE_EQ(scarcity.Pressure(c, common), 0.0);  // Nothing needs Common alone.
-  EXPECT_DOUBLE_EQ(scarcity.Pressure(c, cpu_only), 0.0);
-  for (int g = 0; g < 6; ++g) Use(c, common, g, kMilliPerGpu);
-  // Now Rare holds 2 of 4 free GPUs: 0.2 / 0.5.
-  EXPECT_DOUBLE_EQ(scarcity.Pressure(c, rare), 0.4);
-  Use(c, rare, 0, 500);
-  EXPECT_DOUBLE_EQ(scarcity.Pressure(c, rare), 0.2 * 3.5 / 1.5);
+  for (bool by_shape : {false, true}) {
+    Cluster fresh = c;
+    NodeKindScarcity scarcity(Workload(), by_shape);
+    // Rare holds 2 of 10 free GPUs and 20% of the demand needs it: pressure 0.2 / 0.2 = 1.
+    EXPECT_DOUBLE_EQ(scarcity.Pressure(fresh, rare), 1.0);
+    EXPECT_DOUBLE_EQ(scarcity.Pressure(fresh, common), 0.0);  // Nothing needs Common alone.
+    EXPECT_DOUBLE_EQ(scarcity.Pressure(fresh, cpu_only), 0.0);
+    for (int g = 0; g < 6; ++g) Use(fresh, common, g, kMilliPerGpu);
+    // Now Rare holds 2 of 4 free GPUs: 0.2 / 0.5.
+    EXPECT_DOUBLE_EQ(scarcity.Pressure(fresh, rare), 0.4);
+    Use(fresh, rare, 0, 500);
+    EXPECT_DOUBLE_EQ(scarcity.Pressure(fresh, rare), 0.2 * 3.5 / 1.5);
+  }
 }
 
-TEST(ModelScarcity, SharesAPodAllowedSeveralModelsAndIgnoresAbsentOnes) {
+TEST(NodeKindScarcity, SharesDemandOverTheKindsThatHoldItByTheirGpus) {
   Cluster c;
   const NodeId a = c.AddNode(Node("a", 5, 64000, 262144, "A"));
   const NodeId b = c.AddNode(Node("b", 5, 64000, 262144, "B"));
+  const NodeId other = c.AddNode(Node("c", 10, 64000, 262144, "C"));
   std::vector<PodRequest> pods(6, Pod(1, 1000));
   PodRequest either = Pod(1, 1000);
   either.gpu_models = {"A", "B", "Z"};  // Z is not in the cluster.
   for (int i = 0; i < 4; ++i) pods.push_back(either);
-  ModelScarcity scarcity(pods);
-  // 40% of the demand can use A or B: 20% each, over half the free capacity each.
-  EXPECT_DOUBLE_EQ(scarcity.Pressure(c, a), 0.4);
-  EXPECT_DOUBLE_EQ(scarcity.Pressure(c, b), 0.4);
-  EXPECT_DOUBLE_EQ(ModelScarcity(std::vector<PodRequest>(3, Pod(1, 1000))).Pressure(c, a), 0.0);
+  NodeKindScarcity scarcity(pods);
+  // 40% of the demand can use A or B (5 GPUs each): 20% each, over a quarter of the free capacity each.
+  EXPECT_DOUBLE_EQ(scarcity.Pressure(c, a), 0.8);
+  EXPECT_DOUBLE_EQ(scarcity.Pressure(c, b), 0.8);
+  EXPECT_DOUBLE_EQ(scarcity.Pressure(c, other), 0.0);
+  // A pod every kind can hold depends on none.
+  EXPECT_DOUBLE_EQ(NodeKindScarcity(std::vector<PodRequest>(3, Pod(1, 1000))).Pressure(c, a), 0.0);
+}
+
+TEST(NodeKindScarcity, BySizeTheLargestPodsDependOnTheNodesBigEnoughForThem) {
+  Cluster c;
+  const NodeId big = c.AddNode(Node("big", 8, 128000, 262144, "V100"));
+  const NodeId small = c.AddNode(Node("small", 8, 32000, 262144, "V100"));
+  // Half the demand is 8-GPU pods with 100 CPU: only "big" can hold them.
+  std::vector<PodRequest> pods(8, Pod(1, 1000));
+  pods.push_back(Pod(8, 1000, 100000));
+  EXPECT_DOUBLE_EQ(NodeKindScarcity(pods, /*by_node_shape=*/true).Pressure(c, big), 0.5 / 0.5);
+  EXPECT_DOUBLE_EQ(NodeKindScarcity(pods, true).Pressure(c, small), 0.0);
+  // Told apart by model only, both nodes are one kind and nothing is captive.
+  EXPECT_DOUBLE_EQ(NodeKindScarcity(pods, false).Pressure(c, big), 0.0);
 }
 
 TEST(FragPack, KeepsTheScarceModelForThePodsThatNeedIt) {
@@ -82,7 +101,7 @@ TEST(FragPack, KeepsTheScarceModelForThePodsThatNeedIt) {
   const NodeId common = c.AddNode(Node("common", 8, 64000, 262144, "Common"));
   auto policy = MakeFragPackPolicy(Workload());
   FragPackOptions no_scarcity;
-  no_scarcity.model_scarcity_weight = 0;
+  no_scarcity.scarcity_weight = 0;
   auto blind = MakeFragPackPolicy(Workload(), no_scarcity);
   const PodRequest anywhere = Pod(1, 1000);
   // Without the charge the two placements look alike and the fuller node after placement (the 2-GPU
@@ -111,7 +130,7 @@ TEST(FragPack, UsableShareMeasureStopsHerdingPodsOntoRareModels) {
   const NodeId rare = c.AddNode(Node("rare", 2, 64000, 262144, "Rare"));
   const NodeId common = c.AddNode(Node("common", 2, 64000, 262144, "Common"));
   FragPackOptions measure_only;
-  measure_only.model_scarcity_weight = 0;
+  measure_only.scarcity_weight = 0;
   measure_only.best_fit_tie_break = false;
   FragPackOptions paper_measure = measure_only;
   paper_measure.usable_share_only = false;
