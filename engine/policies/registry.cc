@@ -20,7 +20,8 @@ const std::vector<PolicyInfo>& AllPolicies() {
       {"gpupacking", "GpuPacking", "partly used GPUs, then used nodes, then idle nodes"},
       {"bestfit", "BestFit", "least CPU+GPU left after placement"},
       {"fgd", "FGD", "fragmentation gradient descent (Weng et al., ATC '23)"},
-      {"fragpack", "FragPack (ours)", "fragmentation gradient counting CPU-stranded GPUs, best-fit ties"},
+      {"fragpack", "FragPack (ours)",
+       "fragmentation gradient counting CPU-stranded GPUs and usable models, keeps scarce node kinds, best-fit ties"},
   };
   return kPolicies;
 }

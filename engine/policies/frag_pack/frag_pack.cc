@@ -7,8 +7,9 @@
 #include "engine/policies/fgd/fgd.h"
 #include "engine/policies/frag_pack/node_kind_scarcity.h"
 
-// What each part is worth: openb GPU nodes, mean unallocated GPU % at 100% arrived over seeds 42..51,
-// measured with upstream random tie-breaking (`gangplank-sim fragmentation --ties random`). The replay's
+// What parts 1-3 are worth (parts 4 and 5, and all five on every workload shape: README.md beside this
+// file): openb GPU nodes, mean unallocated GPU % at 100% arrived over seeds 42..51, measured before parts 4
+// and 5 existed, with upstream random tie-breaking (`gangplank-sim fragmentation --ties random`). The replay's
 // default is now the paper's simulator's tie rule (first node of a seeded random node order, see
 // simulator/frag/node_order_placement.h), under which FGD gives 4.77 ± 0.12 (published 4.77 ± 0.11),
 // fgd-bf 4.84 ± 0.07 and FragPack 4.25 ± 0.05: FragPack's own best-fit ties leave almost no exact ties, so
@@ -41,13 +42,12 @@ double Compose(bool opens_gpu, double fragmentation_key, double fullness) {
 }
 
 // The milli of dependent demand a placement may displace (node_kind_scarcity.h), in the fragmentation
-// key's units. Nodes of one kind get the same charge, so it never splits their ties.
+// key's units. Added after the memo: it moves with every placement anywhere.
 ClusterBias ScarcityCharge(const std::vector<PodRequest>& workload, const FragPackOptions& options) {
   if (options.scarcity_weight <= 0) return {};
   auto scarcity = std::make_shared<NodeKindScarcity>(workload, options.scarcity_by_node_shape);
   return [scarcity, weight = options.scarcity_weight](const Cluster& cluster, NodeId node, const PodRequest& request) {
-    const double milli = static_cast<double>(request.TotalGpuMilli());
-    return -weight * scarcity->Pressure(cluster, node) * milli * kScorePerMilli;
+    return -weight * scarcity->Charge(cluster, node, request) * kScorePerMilli;
   };
 }
 

@@ -58,7 +58,8 @@ void NodeKindScarcity::Measure(const Cluster& cluster) {
     node_kind_.clear();
     for (NodeId n = 0; n < cluster.size(); ++n) node_kind_.push_back(KindOf(cluster, n));
     // Demand that only some kinds can hold, shared out over them in proportion to their GPUs.
-    captive_share_.assign(kinds_.size(), 0.0);
+    small_share_.assign(kinds_.size(), 0.0);
+    big_.assign(kinds_.size(), {});
     for (const Demand& d : demands_) {
       double eligible = 0;
       size_t count = 0;
@@ -70,7 +71,7 @@ void NodeKindScarcity::Measure(const Cluster& cluster) {
       }
       if (count == kinds_.size() || eligible <= 0) continue;  // Runs anywhere: captive nowhere.
       for (size_t i = 0; i < kinds_.size(); ++i) {
-        if (Holds(kinds_[i], d)) captive_share_[i] += d.milli * kinds_[i].capacity / eligible / total_milli_;
+        if (Holds(kinds_[i], d)) AddShare(i, d, d.milli * kinds_[i].capacity / eligible / total_milli_);
       }
     }
   }
@@ -83,20 +84,59 @@ void NodeKindScarcity::Measure(const Cluster& cluster) {
     free[static_cast<size_t>(k)] += f;
     total_free += f;
   }
-  pressure_.assign(kinds_.size(), 0.0);
+  scale_.assign(kinds_.size(), 0.0);
   for (size_t k = 0; k < kinds_.size(); ++k) {
-    if (captive_share_[k] <= 0) continue;
-    if (free[k] > 0) pressure_[k] = captive_share_[k] * total_free / free[k];  // Full kinds fit nothing.
+    if (free[k] > 0) scale_[k] = total_free / free[k];  // Full kinds fit nothing.
   }
   measured_at_ = cluster.change_count() + 1;
 }
 
-double NodeKindScarcity::Pressure(const Cluster& cluster, NodeId node) {
+void NodeKindScarcity::AddShare(size_t kind, const Demand& d, double share) {
+  if (d.gpu_count <= 1) {
+    small_share_[kind] += share;
+    return;
+  }
+  for (BigDemand& b : big_[kind]) {
+    if (b.gpu_count == d.gpu_count && b.cpu_milli == d.cpu_milli && b.memory_mib == d.memory_mib) {
+      b.share += share;
+      return;
+    }
+  }
+  big_[kind].push_back(BigDemand{d.gpu_count, d.cpu_milli, d.memory_mib, share});
+}
+
+double NodeKindScarcity::Charge(const Cluster& cluster, NodeId node, const PodRequest& request) {
   if (measured_at_ != cluster.change_count() + 1 || node_kind_.size() != static_cast<size_t>(cluster.size())) {
     Measure(cluster);
   }
   const int k = node_kind_[static_cast<size_t>(node)];
-  return k < 0 ? 0.0 : pressure_[static_cast<size_t>(k)];
+  if (k < 0) return 0.0;
+  const auto kind = static_cast<size_t>(k);
+  const auto taken = static_cast<double>(request.TotalGpuMilli());
+  double charge = small_share_[kind] * scale_[kind] * taken;
+  // Multi-GPU pods depend on the nodes that can still hold them: a node they no longer fit is not theirs,
+  // and a placement that makes them no longer fit takes every whole GPU the node had from them.
+  const NodeState& state = cluster.state(node);
+  const int whole = state.FullyFreeGpus();
+  const int whole_after = whole - WholeGpusTaken(state, request);
+  for (const BigDemand& b : big_[kind]) {
+    if (whole < b.gpu_count || state.free.cpu_milli < b.cpu_milli || state.free.memory_mib < b.memory_mib) continue;
+    const bool still_fits = whole_after >= b.gpu_count && state.free.cpu_milli - request.host.cpu_milli >= b.cpu_milli &&
+                            state.free.memory_mib - request.host.memory_mib >= b.memory_mib;
+    const double lost = still_fits ? taken : static_cast<double>(whole) * kMilliPerGpu;
+    charge += b.share * scale_[kind] * lost;
+  }
+  return charge;
+}
+
+int NodeKindScarcity::WholeGpusTaken(const NodeState& state, const PodRequest& request) {
+  if (!request.WantsGpu()) return 0;
+  if (!request.IsSharing()) return request.gpu_count;
+  // A sharing pod goes into a partly used GPU with room when there is one (DefaultGpuChoice's best fit).
+  for (MilliGpu f : state.gpu_free) {
+    if (f < kMilliPerGpu && f >= request.gpu_milli) return 0;
+  }
+  return 1;
 }
 
 }  // namespace gangplank::engine::policies

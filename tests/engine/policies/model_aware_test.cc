@@ -20,6 +20,11 @@ PodRequest OnModel(PodRequest p, const std::string& model) {
   return p;
 }
 
+// What a one-GPU pod is charged per milli it takes on `node`.
+double OneGpuPressure(NodeKindScarcity& scarcity, const Cluster& c, NodeId node) {
+  return scarcity.Charge(c, node, Pod(1, 1000)) / kMilliPerGpu;
+}
+
 // 80 unconstrained one-GPU pods, 20 that need the rare model: 20% of the demand is captive to Rare.
 std::vector<PodRequest> Workload() {
   std::vector<PodRequest> pods(80, Pod(1, 1000));
@@ -53,14 +58,14 @@ TEST(NodeKindScarcity, PressureIsCaptiveDemandOverFreeShareAndRisesAsTheKindFill
     Cluster fresh = c;
     NodeKindScarcity scarcity(Workload(), by_shape);
     // Rare holds 2 of 10 free GPUs and 20% of the demand needs it: pressure 0.2 / 0.2 = 1.
-    EXPECT_DOUBLE_EQ(scarcity.Pressure(fresh, rare), 1.0);
-    EXPECT_DOUBLE_EQ(scarcity.Pressure(fresh, common), 0.0);  // Nothing needs Common alone.
-    EXPECT_DOUBLE_EQ(scarcity.Pressure(fresh, cpu_only), 0.0);
+    EXPECT_DOUBLE_EQ(OneGpuPressure(scarcity, fresh, rare), 1.0);
+    EXPECT_DOUBLE_EQ(OneGpuPressure(scarcity, fresh, common), 0.0);  // Nothing needs Common alone.
+    EXPECT_DOUBLE_EQ(OneGpuPressure(scarcity, fresh, cpu_only), 0.0);
     for (int g = 0; g < 6; ++g) Use(fresh, common, g, kMilliPerGpu);
     // Now Rare holds 2 of 4 free GPUs: 0.2 / 0.5.
-    EXPECT_DOUBLE_EQ(scarcity.Pressure(fresh, rare), 0.4);
+    EXPECT_DOUBLE_EQ(OneGpuPressure(scarcity, fresh, rare), 0.4);
     Use(fresh, rare, 0, 500);
-    EXPECT_DOUBLE_EQ(scarcity.Pressure(fresh, rare), 0.2 * 3.5 / 1.5);
+    EXPECT_DOUBLE_EQ(OneGpuPressure(scarcity, fresh, rare), 0.2 * 3.5 / 1.5);
   }
 }
 
@@ -75,24 +80,45 @@ TEST(NodeKindScarcity, SharesDemandOverTheKindsThatHoldItByTheirGpus) {
   for (int i = 0; i < 4; ++i) pods.push_back(either);
   NodeKindScarcity scarcity(pods);
   // 40% of the demand can use A or B (5 GPUs each): 20% each, over a quarter of the free capacity each.
-  EXPECT_DOUBLE_EQ(scarcity.Pressure(c, a), 0.8);
-  EXPECT_DOUBLE_EQ(scarcity.Pressure(c, b), 0.8);
-  EXPECT_DOUBLE_EQ(scarcity.Pressure(c, other), 0.0);
+  EXPECT_DOUBLE_EQ(OneGpuPressure(scarcity, c, a), 0.8);
+  EXPECT_DOUBLE_EQ(OneGpuPressure(scarcity, c, b), 0.8);
+  EXPECT_DOUBLE_EQ(OneGpuPressure(scarcity, c, other), 0.0);
   // A pod every kind can hold depends on none.
-  EXPECT_DOUBLE_EQ(NodeKindScarcity(std::vector<PodRequest>(3, Pod(1, 1000))).Pressure(c, a), 0.0);
+  NodeKindScarcity anywhere(std::vector<PodRequest>(3, Pod(1, 1000)));
+  EXPECT_DOUBLE_EQ(OneGpuPressure(anywhere, c, a), 0.0);
 }
 
-TEST(NodeKindScarcity, BySizeTheLargestPodsDependOnTheNodesBigEnoughForThem) {
+TEST(NodeKindScarcity, BySizeTheLargestPodsDependOnTheNodesThatCanStillHoldThem) {
   Cluster c;
   const NodeId big = c.AddNode(Node("big", 8, 128000, 262144, "V100"));
+  const NodeId broken = c.AddNode(Node("big-used", 8, 128000, 262144, "V100"));
   const NodeId small = c.AddNode(Node("small", 8, 32000, 262144, "V100"));
-  // Half the demand is 8-GPU pods with 100 CPU: only "big" can hold them.
+  Use(c, broken, 0, 500);
+  // Half the demand is 8-GPU pods with 100 CPU: only the two big nodes can hold them (16 GPUs of 24).
   std::vector<PodRequest> pods(8, Pod(1, 1000));
   pods.push_back(Pod(8, 1000, 100000));
-  EXPECT_DOUBLE_EQ(NodeKindScarcity(pods, /*by_node_shape=*/true).Pressure(c, big), 0.5 / 0.5);
-  EXPECT_DOUBLE_EQ(NodeKindScarcity(pods, true).Pressure(c, small), 0.0);
-  // Told apart by model only, both nodes are one kind and nothing is captive.
-  EXPECT_DOUBLE_EQ(NodeKindScarcity(pods, false).Pressure(c, big), 0.0);
+  NodeKindScarcity by_shape(pods, /*by_node_shape=*/true);
+  // Pressure 0.5 over the big kind's share of the free GPUs (15.5 of 23.5). A one-GPU pod on the idle big
+  // node leaves no room for them: it destroys all 8 whole GPUs for them, not just the one it takes.
+  const double pressure = 0.5 * 23.5 / 15.5;
+  EXPECT_DOUBLE_EQ(by_shape.Charge(c, big, Pod(1, 1000)), pressure * 8000);
+  EXPECT_DOUBLE_EQ(by_shape.Charge(c, broken, Pod(1, 1000)), 0.0);  // They no longer fit there.
+  EXPECT_DOUBLE_EQ(by_shape.Charge(c, small, Pod(1, 1000)), 0.0);
+  // A sharing pod opens one of the idle node's GPUs: that breaks the node for them all the same.
+  EXPECT_DOUBLE_EQ(by_shape.Charge(c, big, Pod(1, 300)), pressure * 8000);
+  // One of them placed there takes the node too (every node such a pod could use costs it alike).
+  EXPECT_DOUBLE_EQ(by_shape.Charge(c, big, Pod(8, 1000, 100000)), pressure * 8000);
+  // Told apart by model only, the three nodes are one kind and nothing is captive.
+  NodeKindScarcity by_model(pods, false);
+  EXPECT_DOUBLE_EQ(by_model.Charge(c, big, Pod(1, 1000)), 0.0);
+}
+
+TEST(NodeKindScarcity, ChargesNothingForPodsWithoutGpusOnNodesTheyDoNotBreak) {
+  Cluster c;
+  const NodeId rare = c.AddNode(Node("rare", 2, 64000, 262144, "Rare"));
+  c.AddNode(Node("common", 8, 64000, 262144, "Common"));
+  NodeKindScarcity scarcity(Workload());
+  EXPECT_DOUBLE_EQ(scarcity.Charge(c, rare, Pod(0, 0, 8000)), 0.0);
 }
 
 TEST(FragPack, KeepsTheScarceModelForThePodsThatNeedIt) {
