@@ -34,6 +34,8 @@ const std::vector<PolicyInfo>& VariantPolicies() {
       {"fragpack-no-bestfit", "FragPack − BestFit ties", "FragPack without the fuller-node tie-break"},
       {"fragpack-no-usable", "FragPack − usable share", "FragPack counting free GPUs for tasks that cannot use the model"},
       {"fragpack-no-scarcity", "FragPack − scarcity", "FragPack without the scarce-node-kind charge"},
+      {"fragpack-no-scarcity-no-usable", "FragPack − scarcity − usable share",
+       "FragPack without the scarcity charge and with FGD's model rule in the measure"},
       {"fragpack-scarcity-by-model", "FragPack, scarcity by model", "FragPack with node kinds told apart by GPU model only"},
   };
   return kVariants;
@@ -68,7 +70,8 @@ FragPackOptions FragPackAblation(const std::string& name) {
   if (name == "fragpack-no-exact") o.exact_gradient = false;
   if (name == "fragpack-no-bestfit") o.best_fit_tie_break = false;
   if (name == "fragpack-no-usable") o.usable_share_only = false;
-  if (name == "fragpack-no-scarcity") o.scarcity_weight = 0;
+  if (name == "fragpack-no-scarcity" || name == "fragpack-no-scarcity-no-usable") o.scarcity_weight = 0;
+  if (name == "fragpack-no-scarcity-no-usable") o.usable_share_only = false;
   if (name == "fragpack-scarcity-by-model") o.scarcity_by_node_shape = false;
   return o;
 }
