@@ -32,11 +32,13 @@ const std::vector<PolicyInfo>& VariantPolicies() {
       {"fragpack-no-stranding", "FragPack − CPU stranding", "FragPack without the CPU-stranding term"},
       {"fragpack-no-exact", "FragPack − exact gradient", "FragPack ranking by FGD's integer score"},
       {"fragpack-no-bestfit", "FragPack − BestFit ties", "FragPack without the fuller-node tie-break"},
-      {"fragpack-no-usable", "FragPack − usable share", "FragPack counting free GPUs for tasks that cannot use the model"},
+      {"fragpack-no-usable", "FragPack − usable share",
+       "FragPack counting free GPUs for tasks that cannot use the model"},
       {"fragpack-no-scarcity", "FragPack − scarcity", "FragPack without the scarce-node-kind charge"},
       {"fragpack-no-scarcity-no-usable", "FragPack − scarcity − usable share",
        "FragPack without the scarcity charge and with FGD's model rule in the measure"},
-      {"fragpack-scarcity-by-model", "FragPack, scarcity by model", "FragPack with node kinds told apart by GPU model only"},
+      {"fragpack-scarcity-by-model", "FragPack, scarcity by model",
+       "FragPack with node kinds told apart by GPU model only"},
   };
   return kVariants;
 }

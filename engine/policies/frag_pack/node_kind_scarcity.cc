@@ -52,29 +52,30 @@ bool NodeKindScarcity::Holds(const Kind& kind, const Demand& d) const {
   return model_ok && kind.gpus >= d.gpu_count && kind.cpu_milli >= d.cpu_milli && kind.memory_mib >= d.memory_mib;
 }
 
-void NodeKindScarcity::Measure(const Cluster& cluster) {
-  if (node_kind_.size() != static_cast<size_t>(cluster.size())) {
-    kinds_.clear();
-    node_kind_.clear();
-    for (NodeId n = 0; n < cluster.size(); ++n) node_kind_.push_back(KindOf(cluster, n));
-    // Demand that only some kinds can hold, shared out over them in proportion to their GPUs.
-    small_share_.assign(kinds_.size(), 0.0);
-    big_.assign(kinds_.size(), {});
-    for (const Demand& d : demands_) {
-      double eligible = 0;
-      size_t count = 0;
-      for (const Kind& k : kinds_) {
-        if (Holds(k, d)) {
-          eligible += k.capacity;
-          ++count;
-        }
-      }
-      if (count == kinds_.size() || eligible <= 0) continue;  // Runs anywhere: captive nowhere.
-      for (size_t i = 0; i < kinds_.size(); ++i) {
-        if (Holds(kinds_[i], d)) AddShare(i, d, d.milli * kinds_[i].capacity / eligible / total_milli_);
-      }
+void NodeKindScarcity::ClassifyNodes(const Cluster& cluster) {
+  kinds_.clear();
+  node_kind_.clear();
+  for (NodeId n = 0; n < cluster.size(); ++n) node_kind_.push_back(KindOf(cluster, n));
+  // Demand that only some kinds can hold, shared out over them in proportion to their GPUs.
+  small_share_.assign(kinds_.size(), 0.0);
+  big_.assign(kinds_.size(), {});
+  for (const Demand& d : demands_) {
+    double eligible = 0;
+    size_t count = 0;
+    for (const Kind& k : kinds_) {
+      if (!Holds(k, d)) continue;
+      eligible += k.capacity;
+      ++count;
+    }
+    if (count == kinds_.size() || eligible <= 0) continue;  // Runs anywhere: depends on no kind.
+    for (size_t i = 0; i < kinds_.size(); ++i) {
+      if (Holds(kinds_[i], d)) AddShare(i, d, d.milli * kinds_[i].capacity / eligible / total_milli_);
     }
   }
+}
+
+void NodeKindScarcity::Measure(const Cluster& cluster) {
+  if (node_kind_.size() != static_cast<size_t>(cluster.size())) ClassifyNodes(cluster);
   std::vector<double> free(kinds_.size(), 0.0);
   double total_free = 0;
   for (NodeId n = 0; n < cluster.size(); ++n) {
@@ -120,9 +121,9 @@ double NodeKindScarcity::Charge(const Cluster& cluster, NodeId node, const PodRe
   const int whole = state.FullyFreeGpus();
   const int whole_after = whole - WholeGpusTaken(state, request);
   for (const BigDemand& b : big_[kind]) {
-    if (whole < b.gpu_count || state.free.cpu_milli < b.cpu_milli || state.free.memory_mib < b.memory_mib) continue;
-    const bool still_fits = whole_after >= b.gpu_count && state.free.cpu_milli - request.host.cpu_milli >= b.cpu_milli &&
-                            state.free.memory_mib - request.host.memory_mib >= b.memory_mib;
+    if (!b.Fits(whole, state.free.cpu_milli, state.free.memory_mib)) continue;
+    const bool still_fits = b.Fits(whole_after, state.free.cpu_milli - request.host.cpu_milli,
+                                   state.free.memory_mib - request.host.memory_mib);
     const double lost = still_fits ? taken : static_cast<double>(whole) * kMilliPerGpu;
     charge += b.share * scale_[kind] * lost;
   }

@@ -28,7 +28,7 @@ namespace gangplank::engine::policies {
 
 class NodeKindScarcity {
  public:
-  explicit NodeKindScarcity(const std::vector<PodRequest>& workload, bool by_node_shape = false);
+  explicit NodeKindScarcity(const std::vector<PodRequest>& workload, bool by_node_shape = true);
 
   // Dependent demand `request` would displace on `node`, in GPU milli weighted by pressure (>= 0).
   double Charge(const Cluster& cluster, NodeId node, const PodRequest& request);
@@ -53,23 +53,28 @@ class NodeKindScarcity {
     std::int64_t cpu_milli = 0;
     std::int64_t memory_mib = 0;
     double share = 0;
+
+    bool Fits(int whole_gpus, std::int64_t cpu_free, std::int64_t memory_free) const {
+      return whole_gpus >= gpu_count && cpu_free >= cpu_milli && memory_free >= memory_mib;
+    }
   };
   static int WholeGpusTaken(const NodeState& state, const PodRequest& request);
   int KindOf(const Cluster& cluster, NodeId node);
   void AddShare(size_t kind, const Demand& demand, double share);
   bool Holds(const Kind& kind, const Demand& demand) const;
-  void Measure(const Cluster& cluster);
+  void ClassifyNodes(const Cluster& cluster);  // Kinds, and the demand that depends on each.
+  void Measure(const Cluster& cluster);        // Each kind's share of the free GPUs now.
 
   bool by_node_shape_;
   std::vector<Demand> demands_;
   double total_milli_ = 0;
 
   std::vector<Kind> kinds_;
-  std::vector<int> node_kind_;  // Node -> kind index, -1 for a node without GPUs.
-  std::vector<double> small_share_;             // Per kind: dependent demand of pods of up to one GPU.
-  std::vector<std::vector<BigDemand>> big_;     // Per kind: dependent multi-GPU demand by shape.
-  std::vector<double> scale_;                   // Per kind: total free / the kind's free, 0 when full.
-  std::uint64_t measured_at_ = 0;  // Cluster::change_count() + 1 of the last Measure; 0: never.
+  std::vector<int> node_kind_;               // Node -> kind index, -1 for a node without GPUs.
+  std::vector<double> small_share_;          // Per kind: dependent demand of pods of up to one GPU.
+  std::vector<std::vector<BigDemand>> big_;  // Per kind: dependent multi-GPU demand by shape.
+  std::vector<double> scale_;                // Per kind: total free / the kind's free, 0 when full.
+  std::uint64_t measured_at_ = 0;            // Cluster::change_count() + 1 of the last Measure; 0: never.
 };
 
 }  // namespace gangplank::engine::policies

@@ -167,7 +167,8 @@ TEST(Cli, DerivedShapeIsNamedAndShownWithoutThePublishedFigures) {
 }
 
 TEST(Cli, RejectsAnUnknownShape) {
-  Outcome o = RunSim("fragmentation --policies fgd --seeds 1 --derive heavy:0.2 --out " + TempDir("badshape").string());
+  Outcome o =
+      RunSim("fragmentation --policies fgd --seeds 1 --derive heavy:0.2 --out " + TempDir("badshape").string());
   EXPECT_NE(o.exit_code, 0);
   EXPECT_THAT(o.output, HasSubstr("unknown workload shape 'heavy:0.2'"));
 }
