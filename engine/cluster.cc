@@ -19,6 +19,7 @@ NodeId Cluster::AddNode(NodeSpec spec) {
   specs_.push_back(std::move(spec));
   states_.push_back(std::move(state));
   versions_.push_back(0);
+  ++change_count_;
   return id;
 }
 
@@ -32,6 +33,7 @@ NodeId Cluster::Find(const std::string& name) const {
 void Cluster::SetUnschedulable(NodeId node, bool unschedulable) {
   specs_.at(node).unschedulable = unschedulable;
   ++versions_[node];
+  ++change_count_;
 }
 
 bool Cluster::Eligible(NodeId node, const PodRequest& request) const {
@@ -93,6 +95,7 @@ void Cluster::Assign(const Allocation& a) {
   for (int g : a.gpus) st.gpu_free[g] -= a.milli_per_gpu;
   allocated_gpu_milli_ += static_cast<std::int64_t>(a.gpus.size()) * a.milli_per_gpu;
   ++versions_[a.node];
+  ++change_count_;
 }
 
 void Cluster::Release(const Allocation& a) {
@@ -113,6 +116,7 @@ void Cluster::Release(const Allocation& a) {
   for (int g : a.gpus) st.gpu_free[g] += a.milli_per_gpu;
   allocated_gpu_milli_ -= static_cast<std::int64_t>(a.gpus.size()) * a.milli_per_gpu;
   ++versions_[a.node];
+  ++change_count_;
 }
 
 std::vector<int> DefaultGpuChoice(const NodeState& state, const PodRequest& request) {

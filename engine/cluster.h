@@ -25,6 +25,8 @@ class Cluster {
   const Topology& topology() const { return topology_; }
   // Bumped on every change to a node's free capacity; lets policies cache per-node work.
   std::uint64_t version(NodeId node) const { return versions_.at(node); }
+  // Bumped on every change to any node's free capacity (and on AddNode); lets policies cache cluster-wide work.
+  std::uint64_t change_count() const { return change_count_; }
   // Node id by name, or kNoNode.
   NodeId Find(const std::string& name) const;
 
@@ -53,6 +55,7 @@ class Cluster {
   std::vector<NodeSpec> specs_;
   std::vector<NodeState> states_;
   std::vector<std::uint64_t> versions_;
+  std::uint64_t change_count_ = 0;
   Topology topology_;
   std::int64_t total_gpu_milli_ = 0;
   std::int64_t allocated_gpu_milli_ = 0;

@@ -101,10 +101,15 @@ CsvTable CsvTable::Parse(std::string_view text, const std::string& source_name) 
   return table;
 }
 
-size_t CsvTable::Column(std::string_view name) const {
+std::optional<size_t> CsvTable::FindColumn(std::string_view name) const {
   for (size_t i = 0; i < header_.size(); ++i) {
     if (header_[i] == name) return i;
   }
+  return std::nullopt;
+}
+
+size_t CsvTable::Column(std::string_view name) const {
+  if (std::optional<size_t> i = FindColumn(name)) return *i;
   throw InputError(source_ + ":1:1: missing column '" + std::string(name) + "'");
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -30,6 +31,8 @@ class CsvTable {
 
   // Index of a column; throws InputError naming the file and the expected column when absent.
   size_t Column(std::string_view name) const;
+  // Index of an optional column; nothing when the header lacks it.
+  std::optional<size_t> FindColumn(std::string_view name) const;
 
   std::string_view Text(size_t row, size_t column) const;
   // Parsed values; throw InputError "file:line:column: expected an integer in column 'x', got 'y'".

@@ -13,6 +13,7 @@
 #include "simulator/frag/frag_runner.h"
 #include "simulator/progress_bar.h"
 #include "simulator/frag/seed_list.h"
+#include "simulator/openb/derived_workload.h"
 #include "simulator/openb/openb_loader.h"
 
 namespace gangplank::simulator {
@@ -28,6 +29,8 @@ struct FragOptions {
   int threads = 2;
   std::string order = "shuffled";
   std::string ties = "node-order";
+  std::string derive;  // A workload shape derived from --pods (openb/derived_workload.h); empty: as is.
+  std::uint64_t derive_seed = 1;
 };
 
 std::vector<std::string> SplitComma(const std::string& text) {
@@ -52,6 +55,8 @@ void Run(const FragOptions& o) {
   std::vector<engine::PodRequest> pods;
   for (auto& p : openb::LoadPods(o.pods)) pods.push_back(std::move(p.request));
   if (pods.empty()) throw InputError(o.pods + ": no pods");
+  const openb::DeriveSpec shape = openb::DeriveSpec::Parse(o.derive);
+  pods = openb::DeriveWorkload(pods, nodes, shape, o.derive_seed);
 
   const auto start = std::chrono::steady_clock::now();
   std::vector<double> run_seconds;
@@ -66,17 +71,22 @@ void Run(const FragOptions& o) {
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const std::vector<frag::PolicySummary> summary = frag::Summarise(results, run_seconds);
-  frag::WriteFragOutputs(o.out, results, summary, frag::FragRunInfo{o.nodes, o.pods, o.target, wall, o.ties});
+  const std::string derived = shape.kind == openb::DeriveSpec::Kind::kNone
+                                  ? std::string()
+                                  : shape.ToString() + " (derive seed " + std::to_string(o.derive_seed) + ")";
+  frag::WriteFragOutputs(o.out, results, summary, frag::FragRunInfo{o.nodes, o.pods, o.target, wall, o.ties, derived});
 
   std::printf("%-14s %18s %16s %16s\n", "policy", "unallocated@100%", "paper", "alloc@end (med)");
   for (const frag::PolicySummary& s : summary) {
     char paper[32] = "-";
     for (const auto& p : frag::PublishedOpenbResults()) {
-      if (p.policy == s.policy) std::snprintf(paper, sizeof paper, "%.2f ± %.2f", p.unallocated_mean, p.unallocated_sd);
+      // The published figures are for the trace as it is, not for a derived shape.
+      if (p.policy == s.policy && shape.kind == openb::DeriveSpec::Kind::kNone) std::snprintf(paper, sizeof paper, "%.2f ± %.2f", p.unallocated_mean, p.unallocated_sd);
     }
     std::printf("%-14s %10.2f ± %4.2f %16s %16.2f\n", s.policy.c_str(), s.unallocated_at_100_mean,
                 s.unallocated_at_100_sd, paper, s.allocated_at_130_median);
   }
+  if (!derived.empty()) std::printf("workload: %s derived from %s\n", derived.c_str(), o.pods.c_str());
   std::printf("%zu runs on %d thread(s) in %.1f s; wrote %s/report.html\n", results.size(), o.threads, wall,
               o.out.c_str());
 }
@@ -127,6 +137,24 @@ void AddFragmentationCommand(CLI::App& app) {
                   "as the paper's simulator does; the default) or 'random' (uniformly, as upstream kube-scheduler)")
       ->envname("GANGPLANK_SIM_FRAG_TIES")
       ->check(CLI::IsMember({"node-order", "random"}))
+      ->capture_default_str();
+  cmd->add_option("--derive", o->derive,
+                  "Replay a workload shape derived from --pods by a seeded procedure (data/README.md):\n"
+                  "'model-constrained:S' (a share S of the GPU pods must run on one GPU model drawn from the\n"
+                  "cluster's model mix) or 'multi-gpu:S' (one-GPU pods replaced by resampled multi-GPU pods\n"
+                  "until these are a share S of the GPU pods); fragmentation-aware policies learn from the\n"
+                  "derived list")
+      ->envname("GANGPLANK_SIM_FRAG_DERIVE")
+      ->check([](const std::string& text) -> std::string {
+        try {
+          openb::DeriveSpec::Parse(text);
+          return {};
+        } catch (const std::invalid_argument& e) {
+          return e.what();
+        }
+      });
+  cmd->add_option("--derive-seed", o->derive_seed, "Seed of the --derive procedure (one derived list for all seeds)")
+      ->envname("GANGPLANK_SIM_FRAG_DERIVE_SEED")
       ->capture_default_str();
   cmd->add_option("--out", o->out, "Output directory (created)")->envname("GANGPLANK_SIM_OUT")->capture_default_str();
   cmd->callback([o] { Run(*o); });

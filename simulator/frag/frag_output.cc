@@ -73,12 +73,12 @@ const std::vector<PublishedResult>& PublishedOpenbResults() {
   return kPublished;
 }
 
-std::string SummaryCsv(const std::vector<PolicySummary>& summary) {
+std::string SummaryCsv(const std::vector<PolicySummary>& summary, bool with_published) {
   std::string csv =
       "policy,runs,unallocated_at_100_mean,unallocated_at_100_sd,allocated_at_end_mean,allocated_at_end_median,"
       "failed_pods_mean,paper_unallocated_mean,paper_unallocated_sd\n";
   for (const PolicySummary& s : summary) {
-    const PublishedResult* p = Published(s.policy);
+    const PublishedResult* p = with_published ? Published(s.policy) : nullptr;
     csv += s.policy + "," + std::to_string(s.runs) + "," + Fixed(s.unallocated_at_100_mean, 3) + "," +
            Fixed(s.unallocated_at_100_sd, 3) + "," + Fixed(s.allocated_at_130_mean, 3) + "," +
            Fixed(s.allocated_at_130_median, 3) + "," + Fixed(s.failed_pods_mean, 1) + "," +
@@ -101,7 +101,8 @@ void WriteFragOutputs(const std::string& out_dir, const std::vector<FragReplayRe
     }
     WriteFile(out / "curves" / (r.policy + "_seed" + std::to_string(r.seed) + ".csv"), csv);
   }
-  WriteFile(out / "summary.csv", SummaryCsv(summary));
+  const bool with_published = info.derived.empty();
+  WriteFile(out / "summary.csv", SummaryCsv(summary, with_published));
 
   nlohmann::json j;
   j["nodes"] = info.nodes_path;
@@ -109,6 +110,7 @@ void WriteFragOutputs(const std::string& out_dir, const std::vector<FragReplayRe
   j["target_ratio"] = info.target_ratio;
   j["wall_seconds"] = info.wall_seconds;
   j["ties"] = info.ties;
+  if (!with_published) j["derived"] = info.derived;
   for (const PolicySummary& s : summary) {
     nlohmann::json p{{"policy", s.policy},
                      {"runs", s.runs},
@@ -118,7 +120,7 @@ void WriteFragOutputs(const std::string& out_dir, const std::vector<FragReplayRe
                      {"allocated_at_end_median", s.allocated_at_130_median},
                      {"failed_pods_mean", s.failed_pods_mean},
                      {"wall_seconds", s.wall_seconds}};
-    if (const PublishedResult* pub = Published(s.policy)) {
+    if (const PublishedResult* pub = with_published ? Published(s.policy) : nullptr) {
       p["paper_unallocated_mean"] = pub->unallocated_mean;
       p["paper_unallocated_sd"] = pub->unallocated_sd;
     }
@@ -142,14 +144,16 @@ void WriteFragOutputs(const std::string& out_dir, const std::vector<FragReplayRe
                     Fixed(info.target_ratio * 100, 0) +
                     "% of the cluster's GPU capacity, placed one by one with no departures and no retries. " +
                     std::to_string(seeds) + " seed(s) per policy; wall time " + Fixed(info.wall_seconds, 1) + " s.");
-  page.AddParagraph("Nodes: " + info.nodes_path + "; pods: " + info.pods_path + ". Equal best scores: " +
+  page.AddParagraph("Nodes: " + info.nodes_path + "; pods: " + info.pods_path +
+                    (with_published ? "" : " as the derived shape " + info.derived + " (see data/README.md)") +
+                    ". Equal best scores: " +
                     (info.ties == "random" ? std::string("broken uniformly at random (upstream kube-scheduler).")
                                            : std::string("first node of a seeded random node order (the paper's "
                                                          "simulator).")));
   page.AddHeading("Unallocated GPUs when the arrived workload reaches 100% of capacity");
   std::vector<std::vector<std::string>> rows;
   for (const PolicySummary& s : summary) {
-    const PublishedResult* p = Published(s.policy);
+    const PublishedResult* p = with_published ? Published(s.policy) : nullptr;
     rows.push_back({DisplayName(s.policy), Fixed(s.unallocated_at_100_mean) + " ± " + Fixed(s.unallocated_at_100_sd),
                     p ? Fixed(p->unallocated_mean) + " ± " + Fixed(p->unallocated_sd) : "—",
                     Fixed(s.allocated_at_130_median),

@@ -26,6 +26,9 @@ struct FragRunInfo {
   double target_ratio = 1.3;
   double wall_seconds = 0;
   std::string ties = "node-order";  // The tie rule, as the --ties flag names it.
+  // The derived workload shape and its seed (--derive), empty for the trace as it is. The paper's published
+  // figures are shown only for the trace as it is.
+  std::string derived;
 };
 
 // Creates `out_dir` if needed; throws std::runtime_error naming the path on I/O failure.
@@ -33,6 +36,6 @@ void WriteFragOutputs(const std::string& out_dir, const std::vector<FragReplayRe
                       const std::vector<PolicySummary>& summary, const FragRunInfo& info);
 
 // The summary as CSV text (also used by tests).
-std::string SummaryCsv(const std::vector<PolicySummary>& summary);
+std::string SummaryCsv(const std::vector<PolicySummary>& summary, bool with_published = true);
 
 }  // namespace gangplank::simulator::frag

@@ -1,6 +1,7 @@
 #include "simulator/openb/openb_loader.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 namespace gangplank::simulator::openb {
@@ -69,10 +70,11 @@ std::vector<engine::NodeSpec> NodesFromTable(const CsvTable& t) {
 std::vector<engine::NodeSpec> LoadNodes(const std::string& path) { return NodesFromTable(CsvTable::Load(path)); }
 
 std::vector<OpenbPod> PodsFromTable(const CsvTable& t) {
-  CheckColumns(t, {"name", "cpu_milli", "memory_mib", "num_gpu", "gpu_milli", "gpu_spec", "qos", "pod_phase",
-                   "creation_time", "deletion_time", "scheduled_time"});
+  // The paper's pod lists differ in their optional columns (the multi-GPU lists have no gpu_spec) and
+  // carry informational ones (qos, pod_phase, times) that the replay does not use: only these are read.
   const size_t name = t.Column("name"), cpu = t.Column("cpu_milli"), mem = t.Column("memory_mib"),
-               num_gpu = t.Column("num_gpu"), gpu_milli = t.Column("gpu_milli"), spec = t.Column("gpu_spec");
+               num_gpu = t.Column("num_gpu"), gpu_milli = t.Column("gpu_milli");
+  const std::optional<size_t> spec = t.FindColumn("gpu_spec");
   std::vector<OpenbPod> pods;
   for (size_t r = 0; r < t.rows(); ++r) {
     OpenbPod p;
@@ -94,7 +96,7 @@ std::vector<OpenbPod> PodsFromTable(const CsvTable& t) {
     if (count == 0 && milli > 0) throw InputError(t.Where(r, gpu_milli) + ": gpu_milli > 0 but num_gpu is 0");
     q.gpu_count = static_cast<int>(count);
     q.gpu_milli = static_cast<engine::MilliGpu>(milli);
-    q.gpu_models = SplitModels(t.Text(r, spec));
+    if (spec) q.gpu_models = SplitModels(t.Text(r, *spec));
     if (std::string why = engine::ValidateRequest(q); !why.empty()) throw InputError(t.Where(r, name) + ": " + why);
     pods.push_back(std::move(p));
   }

@@ -20,9 +20,10 @@ struct OpenbPod {
 std::vector<engine::NodeSpec> NodesFromTable(const CsvTable& table);
 std::vector<engine::NodeSpec> LoadNodes(const std::string& path);
 
-// Columns name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec plus the trace's informational columns
-// (qos, pod_phase, creation_time, deletion_time, scheduled_time), which are accepted and ignored.
-// gpu_spec "A|B" becomes the allowed models {A, B}.
+// Required columns name,cpu_milli,memory_mib,num_gpu,gpu_milli (a missing one is an InputError naming the
+// file). gpu_spec is optional: "A|B" becomes the allowed models {A, B}; absent or empty, any model. Every
+// other column (the trace's qos, pod_phase, creation_time, deletion_time, scheduled_time, or anything
+// else) is ignored, so each layout of the paper's published pod lists loads.
 std::vector<OpenbPod> PodsFromTable(const CsvTable& table);
 std::vector<OpenbPod> LoadPods(const std::string& path);
 

@@ -13,8 +13,8 @@ double FgdScore(double decrease) {
 
 std::unique_ptr<ScoringPolicy> MakeFgdPolicy(const std::vector<PodRequest>& workload) {
   return std::make_unique<FragmentationGradientPolicy>(
-      "fgd", TypicalTasks(workload), /*count_memory=*/false,
-      [](double decrease, const NodeState&, const PodRequest&, int) { return FgdScore(decrease); });
+      "fgd", TypicalTasks(workload), MeasureOptions{},
+      [](const GradientCandidate& c) { return FgdScore(c.decrease); });
 }
 
 }  // namespace gangplank::engine::policies

@@ -5,11 +5,12 @@
 namespace gangplank::engine::policies {
 
 FragmentationGradientPolicy::FragmentationGradientPolicy(std::string name, std::vector<TaskType> tasks,
-                                                         bool count_memory, GradientRank rank,
-                                                         double cpu_stranding_weight)
+                                                         const MeasureOptions& measure, GradientRank rank,
+                                                         ClusterBias bias)
     : name_(std::move(name)),
-      model_(std::move(tasks), count_memory, cpu_stranding_weight),
-      rank_(std::move(rank)) {}
+      model_(std::move(tasks), measure),
+      rank_(std::move(rank)),
+      bias_(std::move(bias)) {}
 
 int FragmentationGradientPolicy::NodeModel(const Cluster& cluster, NodeId node) {
   if (node_models_.size() < static_cast<size_t>(cluster.size())) node_models_.resize(static_cast<size_t>(cluster.size()), -1);
@@ -42,7 +43,7 @@ const ScoreMemo::Entry& FragmentationGradientPolicy::Evaluate(const Cluster& clu
       for (size_t h = 0; h < g && !seen; ++h) seen = st.gpu_free[h] == free;
       if (seen) continue;
       after_gpus[g] -= request.gpu_milli;
-      const double s = rank_(before - model_.Cached(after), st, request, static_cast<int>(g));
+      const double s = rank_({before - model_.Cached(after), cluster, node, request, static_cast<int>(g)});
       after_gpus[g] += request.gpu_milli;
       if (best_gpu < 0 || s > best_score) {
         best_score = s;
@@ -59,19 +60,20 @@ const ScoreMemo::Entry& FragmentationGradientPolicy::Evaluate(const Cluster& clu
         }
       }
     }
-    best_score = rank_(before - model_.Cached(after), st, request, -1);
+    best_score = rank_({before - model_.Cached(after), cluster, node, request, -1});
   }
   ScoreMemo::Fill(slot, cluster, node, best_score, best_gpu);
   return slot;
 }
 
 double FragmentationGradientPolicy::FastScore(const Cluster& cluster, NodeId node, const PodRequest& request) {
-  return Evaluate(cluster, node, request).score;
+  const double score = Evaluate(cluster, node, request).score;
+  return bias_ ? score + bias_(cluster, node, request) : score;
 }
 
 NodeScore FragmentationGradientPolicy::Score(const Cluster& cluster, NodeId node, const PodRequest& request) {
   const ScoreMemo::Entry& e = Evaluate(cluster, node, request);
-  NodeScore s{e.score, {}};
+  NodeScore s{bias_ ? e.score + bias_(cluster, node, request) : e.score, {}};
   if (request.IsSharing()) {
     if (e.gpu >= 0) s.gpus.push_back(e.gpu);
   } else {

@@ -13,15 +13,29 @@
 
 namespace gangplank::engine::policies {
 
-// Turns a candidate placement into a score (higher is better). `decrease` is F(before) - F(after) in
-// milli-GPU (usually negative); `state` and `gpu` describe the node before placement and the GPU a
-// sharing pod would take (-1 otherwise).
-using GradientRank = std::function<double(double decrease, const NodeState& state, const PodRequest& request, int gpu)>;
+// A candidate placement as a policy's ranking sees it: the node before placement, and the GPU a sharing pod
+// would take there (-1 otherwise).
+struct GradientCandidate {
+  double decrease;  // F(before) - F(after) in milli-GPU (usually negative).
+  const Cluster& cluster;
+  NodeId node;
+  const PodRequest& request;
+  int gpu;
+
+  const NodeState& state() const { return cluster.state(node); }
+};
+
+// Turns a candidate placement into a score (higher is better).
+using GradientRank = std::function<double(const GradientCandidate& candidate)>;
+
+// An optional term added to the ranked score after the memo, for what depends on the whole cluster (and so
+// changes whenever any node does) rather than on the node alone.
+using ClusterBias = std::function<double(const Cluster& cluster, NodeId node, const PodRequest& request)>;
 
 class FragmentationGradientPolicy : public ScoringPolicy {
  public:
-  FragmentationGradientPolicy(std::string name, std::vector<TaskType> tasks, bool count_memory, GradientRank rank,
-                              double cpu_stranding_weight = 0);
+  FragmentationGradientPolicy(std::string name, std::vector<TaskType> tasks, const MeasureOptions& measure,
+                              GradientRank rank, ClusterBias bias = {});
 
   std::string_view Name() const override { return name_; }
   NodeScore Score(const Cluster& cluster, NodeId node, const PodRequest& request) override;
@@ -37,6 +51,7 @@ class FragmentationGradientPolicy : public ScoringPolicy {
   std::string name_;
   FragmentationModel model_;
   GradientRank rank_;
+  ClusterBias bias_;
   ScoreMemo memo_;
   std::vector<int> node_models_;  // Model index per node, -1 until looked up.
 };

@@ -5,8 +5,8 @@
 
 namespace gangplank::engine::policies {
 
-FragmentationModel::FragmentationModel(std::vector<TaskType> tasks, bool count_memory, double cpu_stranding_weight)
-    : tasks_(std::move(tasks)), count_memory_(count_memory), cpu_stranding_weight_(cpu_stranding_weight) {
+FragmentationModel::FragmentationModel(std::vector<TaskType> tasks, const MeasureOptions& options)
+    : tasks_(std::move(tasks)), options_(options) {
   double cpu = 0, gpu = 0;
   for (const TaskType& t : tasks_) {
     if (t.gpu_milli == 0) continue;
@@ -38,7 +38,9 @@ double FragmentationModel::Compute(const NodeView& node) const {
   double frag = 0;
   for (size_t t = 0; t < tasks_.size(); ++t) {
     const TaskType& task = tasks_[t];
-    const bool host_fits = node.cpu_free >= task.cpu_milli && (!count_memory_ || node.memory_free >= task.memory_mib);
+    if (!ok[t] && options_.usable_share_only) continue;
+    const bool host_fits =
+        node.cpu_free >= task.cpu_milli && (!options_.count_memory || node.memory_free >= task.memory_mib);
     if (task.gpu_milli == 0 || !ok[t] || !host_fits) {
       frag += task.weight * total_free;
       continue;
@@ -54,9 +56,9 @@ double FragmentationModel::Compute(const NodeView& node) const {
     }
     frag += task.weight * (fitting >= task.gpu_count ? stranded : total_free);
   }
-  if (cpu_stranding_weight_ > 0 && gpu_milli_per_cpu_milli_ > 0) {
+  if (options_.cpu_stranding_weight > 0 && gpu_milli_per_cpu_milli_ > 0) {
     const double feedable = static_cast<double>(node.cpu_free) * gpu_milli_per_cpu_milli_;
-    frag += cpu_stranding_weight_ * std::max(0.0, total_free - feedable);
+    frag += options_.cpu_stranding_weight * std::max(0.0, total_free - feedable);
   }
   return frag;
 }
@@ -92,7 +94,7 @@ size_t FragmentationModel::KeyHash::operator()(const Key& k) const {
 
 double FragmentationModel::Cached(const NodeView& node) {
   Key key;
-  if (!Pack(node, count_memory_, key)) return Compute(node);
+  if (!Pack(node, options_.count_memory, key)) return Compute(node);
   auto [it, inserted] = cache_.try_emplace(key, 0.0);
   if (inserted) it->second = Compute(node);
   return it->second;

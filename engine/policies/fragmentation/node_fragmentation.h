@@ -6,6 +6,12 @@
 //   - otherwise the free milli of GPUs that individually cannot hold m's per-GPU share counts.
 // Memory is ignored unless `count_memory` (the paper's definition ignores it).
 //
+// Optionally (usable_share_only, gangplank's FragPack) a task that cannot run on the node's GPU model adds
+// nothing instead of every free milli: a free GPU then counts as fragment only for the share of the
+// workload that could use it. The paper's rule makes a node of a rarely requested model look heavily
+// fragmented whatever it holds, so every placement there "removes" fragmentation and the measure herds
+// unconstrained pods onto the scarce models that constrained pods need.
+//
 // Optionally (cpu_stranding_weight > 0, gangplank's FragPack) a node-level term adds the free GPU milli the
 // node's free CPU cannot feed: with the typical GPU task needing r CPU milli per GPU milli, a node can use at
 // most cpu_free / r of its free GPU milli; the rest counts as fragment, times the weight. The per-task terms
@@ -30,9 +36,15 @@ struct NodeView {
   int model = 0;  // Index from FragmentationModel::ModelIndex.
 };
 
+struct MeasureOptions {
+  bool count_memory = false;
+  double cpu_stranding_weight = 0;
+  bool usable_share_only = false;
+};
+
 class FragmentationModel {
  public:
-  FragmentationModel(std::vector<TaskType> tasks, bool count_memory, double cpu_stranding_weight = 0);
+  FragmentationModel(std::vector<TaskType> tasks, const MeasureOptions& options = {});
 
   const std::vector<TaskType>& tasks() const { return tasks_; }
   // A small integer per distinct GPU model name (stable for the model's lifetime).
@@ -58,8 +70,7 @@ class FragmentationModel {
   static bool Pack(const NodeView& node, bool with_memory, Key& key);
 
   std::vector<TaskType> tasks_;
-  bool count_memory_;
-  double cpu_stranding_weight_;
+  MeasureOptions options_;
   double gpu_milli_per_cpu_milli_ = 0;  // Of the typical GPU task; 0 when there is none.
   std::vector<std::string> model_names_;
   std::vector<std::vector<char>> accessible_;  // [model][task]: the task may run on that model.

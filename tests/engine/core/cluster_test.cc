@@ -38,6 +38,26 @@ TEST(Cluster, AssignAndReleaseBalanceExactly) {
   EXPECT_EQ(c.state(n).free, c.spec(n).capacity);
 }
 
+TEST(Cluster, ChangeCountMovesWithEveryNodeChange) {
+  Cluster c;
+  const std::uint64_t empty = c.change_count();
+  const NodeId n = c.AddNode(GpuNode("a", 2));
+  EXPECT_GT(c.change_count(), empty);
+  Allocation a = MakeAllocation(n, Gpus(1), {0});
+  std::uint64_t before = c.change_count();
+  c.Assign(a);
+  EXPECT_GT(c.change_count(), before);
+  before = c.change_count();
+  c.Release(a);
+  EXPECT_GT(c.change_count(), before);
+  before = c.change_count();
+  c.SetUnschedulable(n, true);
+  EXPECT_GT(c.change_count(), before);
+  before = c.change_count();
+  EXPECT_FALSE(c.Fits(n, Gpus(1)));  // Reading changes nothing.
+  EXPECT_EQ(c.change_count(), before);
+}
+
 TEST(Cluster, RefusesGpuOvercommit) {
   Cluster c;
   NodeId n = c.AddNode(GpuNode("n0", 1));

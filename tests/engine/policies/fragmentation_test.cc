@@ -47,7 +47,7 @@ TEST(NodeFragmentation, MatchesAHandComputation) {
   tasks[0] = TaskType{4000, 0, 1, 1000, {}, 0.5};
   tasks[1] = TaskType{2000, 0, 1, 600, {}, 0.3};
   tasks[2] = TaskType{8000, 0, 0, 0, {}, 0.2};
-  FragmentationModel model(tasks, false);
+  FragmentationModel model(tasks);
   const int m = model.ModelIndex("V100");
   std::vector<MilliGpu> gpus{1000, 700, 300, 0};
   // Whole-GPU task fits GPU 0; 700 + 300 are fragment: 0.5 * 1000. Share task fits 1000 and 700; 300 is
@@ -62,7 +62,7 @@ TEST(NodeFragmentation, MatchesAHandComputation) {
 
 TEST(NodeFragmentation, ModelMismatchMakesEverythingFragment) {
   std::vector<TaskType> tasks{TaskType{1000, 0, 1, 1000, {"A100"}, 1.0}};
-  FragmentationModel model(tasks, false);
+  FragmentationModel model(tasks);
   std::vector<MilliGpu> gpus{1000, 1000};
   EXPECT_DOUBLE_EQ(model.Compute(NodeView{64000, 0, gpus, model.ModelIndex("V100")}), 2000);
   EXPECT_DOUBLE_EQ(model.Compute(NodeView{64000, 0, gpus, model.ModelIndex("A100")}), 0);
@@ -73,8 +73,8 @@ TEST(NodeFragmentation, CpuStrandingCountsGpusTheCpuCannotFeed) {
   // 25 CPU can feed 2500 milli of them: the next task fits (FGD sees no fragment) but 1500 milli are stranded.
   std::vector<TaskType> tasks{TaskType{10000, 0, 1, 1000, {}, 1.0}};
   std::vector<MilliGpu> gpus{1000, 1000, 1000, 1000};
-  FragmentationModel plain(tasks, false);
-  FragmentationModel stranding(tasks, false, 2.0);
+  FragmentationModel plain(tasks);
+  FragmentationModel stranding(tasks, {.cpu_stranding_weight = 2.0});
   const NodeView view{25000, 0, gpus, 0};
   plain.ModelIndex("V100");
   stranding.ModelIndex("V100");

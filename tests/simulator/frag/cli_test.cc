@@ -139,3 +139,36 @@ TEST(Cli, FlagsComeFromTheEnvironmentToo) {
 }
 
 }  // namespace
+
+TEST(Cli, ReplaysAPodListWithoutGpuSpec) {
+  const auto out = TempDir("nospec");
+  Outcome o = RunSim("fragmentation --nodes " + kData + "/tiny_nodes.csv --pods " + kData +
+                     "/pods_layout_no_gpu_spec.csv --policies fragpack --seeds 1 --out " + out.string());
+  ASSERT_EQ(o.exit_code, 0) << o.output;
+  EXPECT_THAT(ReadFile(out / "summary.csv"), HasSubstr("fragpack,1,"));
+  std::filesystem::remove_all(out);
+}
+
+TEST(Cli, DerivedShapeIsNamedAndShownWithoutThePublishedFigures) {
+  const auto out = TempDir("derive");
+  Outcome o = RunSim("fragmentation --policies fgd --seeds 1 --derive model-constrained:0.2 --out " + out.string());
+  ASSERT_EQ(o.exit_code, 0) << o.output;
+  EXPECT_THAT(o.output, HasSubstr("workload: model-constrained:0.2 (derive seed 1) derived from"));
+  EXPECT_THAT(o.output, ::testing::Not(HasSubstr("4.77")));
+  const std::string csv = ReadFile(out / "summary.csv");
+  EXPECT_THAT(csv, ::testing::ContainsRegex("\nfgd,1,[^\n]*,,\n"));  // Paper columns empty.
+  EXPECT_THAT(ReadFile(out / "summary.json"), HasSubstr("\"derived\": \"model-constrained:0.2 (derive seed 1)\""));
+  std::filesystem::remove_all(out);
+
+  Outcome plain = RunSim("fragmentation --policies fgd --seeds 1 --out " + out.string());
+  ASSERT_EQ(plain.exit_code, 0) << plain.output;
+  EXPECT_THAT(plain.output, HasSubstr("4.77 ± 0.11"));
+  std::filesystem::remove_all(out);
+}
+
+TEST(Cli, RejectsAnUnknownShape) {
+  Outcome o =
+      RunSim("fragmentation --policies fgd --seeds 1 --derive heavy:0.2 --out " + TempDir("badshape").string());
+  EXPECT_NE(o.exit_code, 0);
+  EXPECT_THAT(o.output, HasSubstr("unknown workload shape 'heavy:0.2'"));
+}

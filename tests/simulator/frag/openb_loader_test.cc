@@ -93,6 +93,74 @@ TEST(OpenbLoader, RejectsNonNumbersAndDuplicates) {
   EXPECT_THAT(NodeError("sn,cpu_milli,memory_mib,gpu,model\na,1,1,1,\n"), HasSubstr("nodes.csv:2:9: GPU node without a model"));
 }
 
+std::vector<OpenbPod> TestdataPods(const std::string& file) {
+  return LoadPods(std::string(GANGPLANK_FRAG_TESTDATA) + "/" + file);
+}
+
+TEST(OpenbLoader, ReadsTheFullLayout) {
+  auto pods = TestdataPods("pods_layout_full.csv");
+  ASSERT_EQ(pods.size(), 3u);
+  EXPECT_EQ(pods[0].request.gpu_models, (std::vector<std::string>{"V100M16", "V100M32"}));
+  EXPECT_EQ(pods[1].request.gpu_milli, 250);
+  EXPECT_FALSE(pods[2].request.WantsGpu());
+}
+
+TEST(OpenbLoader, ReadsTheLayoutWithoutGpuSpecAsUnconstrained) {
+  auto pods = TestdataPods("pods_layout_no_gpu_spec.csv");
+  ASSERT_EQ(pods.size(), 3u);
+  EXPECT_EQ(pods[0].request.gpu_count, 4);
+  EXPECT_EQ(pods[0].request.gpu_milli, 1000);
+  for (const auto& p : pods) EXPECT_TRUE(p.request.gpu_models.empty()) << p.name;
+}
+
+TEST(OpenbLoader, ReadsTheRequiredColumnsAlone) {
+  auto pods = TestdataPods("pods_layout_required_only.csv");
+  ASSERT_EQ(pods.size(), 2u);
+  EXPECT_EQ(pods[0].name, "a");
+  EXPECT_EQ(pods[0].request.host.cpu_milli, 8000);
+  EXPECT_EQ(pods[0].request.host.memory_mib, 16384);
+  EXPECT_EQ(pods[0].request.gpu_count, 2);
+  EXPECT_TRUE(pods[1].request.IsSharing());
+}
+
+TEST(OpenbLoader, IgnoresUnknownColumnsInAnyOrder) {
+  auto pods = TestdataPods("pods_layout_extra_columns.csv");
+  ASSERT_EQ(pods.size(), 2u);
+  EXPECT_EQ(pods[0].name, "a");
+  EXPECT_EQ(pods[0].request.host.cpu_milli, 8000);
+  EXPECT_EQ(pods[0].request.host.memory_mib, 16384);
+  EXPECT_EQ(pods[0].request.gpu_milli, 1000);
+  EXPECT_EQ(pods[0].request.gpu_models, (std::vector<std::string>{"T4"}));
+  EXPECT_EQ(pods[1].request.gpu_milli, 250);
+  EXPECT_TRUE(pods[1].request.gpu_models.empty());
+}
+
+TEST(OpenbLoader, MissingRequiredPodColumnNamesFileAndColumn) {
+  try {
+    TestdataPods("bad_pods_missing_gpu_milli.csv");
+    FAIL() << "loaded a pod list without gpu_milli";
+  } catch (const InputError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("bad_pods_missing_gpu_milli.csv:1:1: missing column 'gpu_milli'"));
+  }
+  // Each required column in turn: dropping it from the minimal layout is an error naming it.
+  const std::vector<std::string> required = {"name", "cpu_milli", "memory_mib", "num_gpu", "gpu_milli"};
+  for (size_t drop = 0; drop < required.size(); ++drop) {
+    std::string header, row;
+    const std::vector<std::string> values = {"p", "1000", "1024", "1", "1000"};
+    for (size_t i = 0; i < required.size(); ++i) {
+      if (i == drop) continue;
+      header += (header.empty() ? "" : ",") + required[i];
+      row += (row.empty() ? "" : ",") + values[i];
+    }
+    try {
+      PodsFromTable(CsvTable::Parse(header + "\n" + row + "\n", "pods.csv"));
+      ADD_FAILURE() << "loaded without " << required[drop];
+    } catch (const InputError& e) {
+      EXPECT_THAT(e.what(), HasSubstr("pods.csv:1:1: missing column '" + required[drop] + "'"));
+    }
+  }
+}
+
 TEST(OpenbLoader, MissingFileIsAnInputError) {
   EXPECT_THROW(LoadNodes("/nonexistent/nodes.csv"), InputError);
 }
