@@ -1,0 +1,58 @@
+// Writing one gang's admission so that no gang is ever half-admitted, whatever fails or restarts:
+//   phase 1  every member gets gangplank.io/planned-node and one gangplank.io/admission-id, each write
+//            preconditioned on the resourceVersion the plan was made from; if any member changed, the
+//            members already written are rolled back and the gang is planned again later;
+//   phase 2  only once every member carries the plan, every member's scheduling gate is removed
+//            (kube-scheduler then binds each to its planned node, steered by the extender). A member
+//            that changed in between is re-read and released again: the plan is complete, so
+//            releasing is always safe.
+// A process that stops between the phases leaves gated pods with the plan written on them;
+// RecoveryFor tells the next leader to finish releasing them (whole plan present) or roll back.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "operator/admission/cluster_writer.h"
+#include "operator/gangs/gang_tracker.h"
+
+namespace gangplank::op {
+
+struct PlannedMember {
+  cache::PodInfo pod;  // As the plan read it (its resourceVersion is the precondition).
+  std::string node;
+};
+
+struct CommitResult {
+  bool committed = false;  // Phase 1 completed for every member (phase 2 then always proceeds).
+  int released = 0;        // Members whose gate was removed.
+  std::string error;       // Why not committed, or what failed while releasing.
+};
+
+// `assume` sees every pod as stored after each successful write, so the caller's caches hold the
+// plan before the informer reports it (as kube-scheduler's assume cache does).
+CommitResult CommitAdmission(ClusterWriter& writer, const std::vector<PlannedMember>& members,
+                             const std::string& admission_id, const std::function<void(const cache::PodInfo&)>& assume);
+
+// Phase 2 alone, for a gang whose plan is complete on every gated member (recovery).
+int ReleaseMembers(ClusterWriter& writer, const std::vector<cache::PodInfo>& members, const std::string& admission_id,
+                   const std::function<void(const cache::PodInfo&)>& assume, std::string* error = nullptr);
+
+// Removes a partial plan from gated members.
+void RollBackPlan(ClusterWriter& writer, const std::vector<cache::PodInfo>& members,
+                  const std::function<void(const cache::PodInfo&)>& assume);
+
+enum class Recovery { kNone, kFinishRelease, kRollBack };
+
+// What to do with a gang found holding an admission that was not written through: finish releasing
+// when every gated member carries the same admission id and the plan covers the gang (no unplanned
+// gated member, or enough planned and started members for its minimum), roll back otherwise.
+Recovery RecoveryFor(const Gang& gang, int min_members);
+
+// "<seconds since the epoch>-<random hex>": unique per admission, and tells when the gang was admitted.
+std::string NewAdmissionId(double now_seconds);
+// The admission time an id records (0 when it records none).
+double AdmittedAt(const std::string& admission_id);
+
+}  // namespace gangplank::op

@@ -1,0 +1,74 @@
+// Every write the operator makes to the cluster, behind one interface: the reconciler decides, this
+// carries it out. KubeClusterWriter talks to the API server; tests and benchmarks substitute their own.
+// Pod writes carry the pod's resourceVersion as a precondition, so a pod that changed since it was
+// read is never written blindly: the write fails with PodChanged and the caller re-plans.
+#pragma once
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cache/objects/kube_objects.h"
+
+namespace gangplank::op {
+
+// The pod changed (or went) since it was read: a resourceVersion precondition failed.
+class PodChanged : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+enum class EvictResult { kEvicted, kGone, kBlockedByBudget };
+
+struct ConditionWrite {
+  std::string type;     // e.g. "gangplank.io/GangAdmitted", "Ready"
+  std::string status;   // True | False | Unknown
+  std::string reason;   // CamelCase
+  std::string message;
+  // Pods only (status conditions of custom resources keep their own): the status flipped, so
+  // lastTransitionTime moves; otherwise the pod's stays as it is.
+  bool status_changed = true;
+};
+
+struct EventWrite {
+  cache::OwnerRef object;  // What the event is about (a Pod or the gang's owner).
+  std::string namespace_;
+  std::string type;        // Normal | Warning
+  std::string reason;
+  std::string message;
+};
+
+class ClusterWriter {
+ public:
+  virtual ~ClusterWriter() = default;
+
+  // Admission, phase 1: records the planned node and the admission id on a gated pod. Returns the pod
+  // as stored. Throws PodChanged when its resourceVersion moved.
+  virtual cache::PodInfo PlanPod(const cache::PodInfo& pod, const std::string& node, const std::string& admission_id) = 0;
+  // Undoes PlanPod (a plan that could not be written whole).
+  virtual cache::PodInfo UnplanPod(const cache::PodInfo& pod) = 0;
+  // Admission, phase 2: removes gangplank's scheduling gate, so kube-scheduler takes the pod.
+  virtual cache::PodInfo ReleasePod(const cache::PodInfo& pod) = 0;
+  // The pod as the API server has it now (nullopt when it is gone).
+  virtual std::optional<cache::PodInfo> ReadPod(const std::string& namespace_, const std::string& name) = 0;
+
+  // Evicts through the Eviction API (kBlockedByBudget when a PodDisruptionBudget forbids it now).
+  virtual EvictResult EvictPod(const cache::PodInfo& pod) = 0;
+  // The PodDisruptionBudgets of a namespace (raw JSON objects), to check a whole gang before evicting.
+  virtual std::vector<nlohmann::json> DisruptionBudgets(const std::string& namespace_) = 0;
+
+  // Sets one condition in the pod's status (other conditions untouched). Best effort.
+  virtual void SetPodCondition(const cache::PodInfo& pod, const ConditionWrite& condition) = 0;
+  // Records an Event. Best effort.
+  virtual void RecordEvent(const EventWrite& event) = 0;
+  // Writes the status of a GPUPool or Queue (cluster-scoped gangplank resources) when it changed:
+  // `fields` replace those status fields, `conditions` are set by type (lastTransitionTime moves only
+  // when a status flips), observedGeneration follows the object. Best effort; false on failure.
+  virtual bool WriteStatus(const std::string& plural, const std::string& name, const nlohmann::json& fields,
+                           const std::vector<ConditionWrite>& conditions) = 0;
+};
+
+}  // namespace gangplank::op

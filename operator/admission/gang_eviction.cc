@@ -1,0 +1,27 @@
+#include "operator/admission/gang_eviction.h"
+
+#include "operator/admission/disruption_budgets.h"
+
+namespace gangplank::op {
+
+GangEviction EvictGang(ClusterWriter& writer, const std::vector<cache::PodInfo>& members) {
+  GangEviction result;
+  if (members.empty()) return result;
+  if (std::string why = BudgetsForbid(writer.DisruptionBudgets(members.front().namespace_), members); !why.empty()) {
+    result.outcome = GangEviction::Outcome::kBlocked;
+    result.reason = why;
+    return result;
+  }
+  for (const cache::PodInfo& pod : members) {
+    if (writer.EvictPod(pod) == EvictResult::kBlockedByBudget) {
+      result.outcome = GangEviction::Outcome::kPartial;
+      result.reason = "a PodDisruptionBudget refused pod " + pod.namespace_ + "/" + pod.name + " after " +
+                      std::to_string(result.evicted) + " of " + std::to_string(members.size()) + " members went";
+      continue;  // The others still go: a gang missing members cannot run anyway.
+    }
+    ++result.evicted;
+  }
+  return result;
+}
+
+}  // namespace gangplank::op

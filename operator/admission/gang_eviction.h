@@ -1,0 +1,22 @@
+// Evicting a whole gang through the Eviction API: the PodDisruptionBudgets are checked for the whole
+// gang first (disruption_budgets.h), so a gang is either left alone or taken whole. A budget that
+// refuses a member anyway (it changed in between) leaves the rest for the caller to retry.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "operator/admission/cluster_writer.h"
+
+namespace gangplank::op {
+
+struct GangEviction {
+  enum class Outcome { kEvicted, kBlocked, kPartial };
+  Outcome outcome = Outcome::kEvicted;
+  int evicted = 0;     // Members evicted by this call (or already gone).
+  std::string reason;  // Why blocked or partial.
+};
+
+GangEviction EvictGang(ClusterWriter& writer, const std::vector<cache::PodInfo>& members);
+
+}  // namespace gangplank::op

@@ -1,0 +1,137 @@
+#include "operator/admission/kube_cluster_writer.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+#include "cache/feed/gangplank_resources.h"
+#include "cache/feed/object_conversion.h"
+#include "cache/objects/conventions.h"
+#include "kube/api_error.h"
+#include "kube/conditions.h"
+#include "kube/list_watch.h"
+#include "kube/time_format.h"
+#include "logging/json_log.h"
+
+namespace gangplank::op {
+namespace {
+
+using Json = nlohmann::json;
+
+const kube::ResourceDescriptor& Gangplank(const std::string& plural) {
+  return plural == "queues" ? cache::resources::queues() : cache::resources::gpu_pools();
+}
+
+std::string Key(const cache::PodInfo& pod) { return pod.namespace_ + "/" + pod.name; }
+
+}  // namespace
+
+cache::PodInfo PodInfoFromJson(const Json& pod) {
+  kube::ObjectDecoder<kube::Pod> decoder;
+  return cache::ToPodInfo(decoder.decode_object(pod.dump()));
+}
+
+KubeClusterWriter::KubeClusterWriter(std::shared_ptr<kube::Client> client, std::string component)
+    : client_(client), events_(client, std::move(component)) {}
+
+cache::PodInfo KubeClusterWriter::PatchPod(const cache::PodInfo& pod, Json patch) {
+  // A resourceVersion in a merge patch is a precondition: the API server answers 409 when it moved.
+  patch["metadata"]["resourceVersion"] = pod.resource_version;
+  try {
+    return PodInfoFromJson(client_->patch(kube::resources::pods(), pod.namespace_, pod.name, kube::PatchType::kMerge, patch));
+  } catch (const kube::ConflictError& e) {
+    throw PodChanged("pod " + Key(pod) + " changed since resourceVersion " + pod.resource_version + ": " + e.message());
+  } catch (const kube::NotFoundError&) {
+    throw PodChanged("pod " + Key(pod) + " is gone");
+  }
+}
+
+cache::PodInfo KubeClusterWriter::PlanPod(const cache::PodInfo& pod, const std::string& node,
+                                          const std::string& admission_id) {
+  Json patch;
+  patch["metadata"]["annotations"][std::string(cache::kPlannedNodeAnnotation)] = node;
+  patch["metadata"]["annotations"][std::string(cache::kAdmissionIdAnnotation)] = admission_id;
+  return PatchPod(pod, std::move(patch));
+}
+
+cache::PodInfo KubeClusterWriter::UnplanPod(const cache::PodInfo& pod) {
+  Json patch;
+  patch["metadata"]["annotations"][std::string(cache::kPlannedNodeAnnotation)] = nullptr;
+  patch["metadata"]["annotations"][std::string(cache::kAdmissionIdAnnotation)] = nullptr;
+  return PatchPod(pod, std::move(patch));
+}
+
+cache::PodInfo KubeClusterWriter::ReleasePod(const cache::PodInfo& pod) {
+  // Gates may only be removed after creation; the list is replaced by what remains of it, which the
+  // resourceVersion precondition guarantees is what we read.
+  Json gates = Json::array();
+  for (const std::string& gate : pod.scheduling_gates) {
+    if (gate != cache::kAdmissionGate) gates.push_back({{"name", gate}});
+  }
+  Json patch;
+  patch["spec"]["schedulingGates"] = std::move(gates);
+  return PatchPod(pod, std::move(patch));
+}
+
+std::optional<cache::PodInfo> KubeClusterWriter::ReadPod(const std::string& namespace_, const std::string& name) {
+  auto pod = client_->try_get(kube::resources::pods(), namespace_, name);
+  if (!pod) return std::nullopt;
+  return PodInfoFromJson(*pod);
+}
+
+EvictResult KubeClusterWriter::EvictPod(const cache::PodInfo& pod) {
+  try {
+    return client_->evict_pod(pod.namespace_, pod.name, std::nullopt, pod.uid) == kube::EvictOutcome::kEvicted
+               ? EvictResult::kEvicted
+               : EvictResult::kGone;
+  } catch (const kube::DisruptionBudgetError&) {
+    return EvictResult::kBlockedByBudget;
+  } catch (const kube::ConflictError&) {
+    return EvictResult::kGone;  // The UID precondition failed: that pod is gone, a new one took its name.
+  }
+}
+
+std::vector<Json> KubeClusterWriter::DisruptionBudgets(const std::string& namespace_) {
+  const Json list = client_->list(kube::resources::pod_disruption_budgets(), namespace_);
+  std::vector<Json> out;
+  if (list.contains("items") && list["items"].is_array()) {
+    for (const Json& item : list["items"]) out.push_back(item);
+  }
+  return out;
+}
+
+void KubeClusterWriter::SetPodCondition(const cache::PodInfo& pod, const ConditionWrite& c) {
+  Json condition{{"type", c.type}, {"status", c.status}, {"reason", c.reason}, {"message", c.message}};
+  if (c.status_changed) condition["lastTransitionTime"] = kube::format_time(std::chrono::system_clock::now());
+  const Json patch{{"status", {{"conditions", Json::array({condition})}}}};
+  try {
+    client_->patch(kube::resources::pods(), pod.namespace_, pod.name, kube::PatchType::kStrategicMerge, patch, "status");
+  } catch (const std::exception& e) {
+    spdlog::warn(logging::JsonFields("cannot set pod condition", "pod", Key(pod), "type", c.type, "error", e.what()));
+  }
+}
+
+void KubeClusterWriter::RecordEvent(const EventWrite& e) {
+  kube::ObjectReference ref{e.object.api_version, e.object.kind, e.namespace_, e.object.name, e.object.uid, ""};
+  events_.record(ref, e.type, e.reason, e.message);
+}
+
+bool KubeClusterWriter::WriteStatus(const std::string& plural, const std::string& name, const Json& fields,
+                                    const std::vector<ConditionWrite>& conditions) {
+  try {
+    client_->write_status(Gangplank(plural), "", name, [&](Json& status, const Json& object) {
+      for (const auto& [key, value] : fields.items()) status[key] = value;
+      const std::int64_t generation = object.value("/metadata/generation"_json_pointer, std::int64_t{0});
+      for (const ConditionWrite& c : conditions) {
+        kube::set_condition(status["conditions"], {c.type, c.status, c.reason, c.message, generation},
+                            std::chrono::system_clock::now());
+      }
+    });
+    return true;
+  } catch (const std::exception& e) {
+    spdlog::warn(logging::JsonFields("cannot write status", "resource", plural, "name", name, "error", e.what()));
+    return false;
+  }
+}
+
+}  // namespace gangplank::op

@@ -1,0 +1,40 @@
+// ClusterWriter on the API server: merge patches with resourceVersion preconditions for pods (the
+// API server answers 409 when the pod moved on), the Eviction API, strategic merge patches on
+// pods/status for conditions (other actors' conditions survive), core/v1 Events and status
+// subresource writes for GPUPools and Queues.
+#pragma once
+
+#include <memory>
+
+#include "kube/client.h"
+#include "kube/event_recorder.h"
+#include "operator/admission/cluster_writer.h"
+
+namespace gangplank::op {
+
+class KubeClusterWriter : public ClusterWriter {
+ public:
+  explicit KubeClusterWriter(std::shared_ptr<kube::Client> client, std::string component = "gangplank-operator");
+
+  cache::PodInfo PlanPod(const cache::PodInfo& pod, const std::string& node, const std::string& admission_id) override;
+  cache::PodInfo UnplanPod(const cache::PodInfo& pod) override;
+  cache::PodInfo ReleasePod(const cache::PodInfo& pod) override;
+  std::optional<cache::PodInfo> ReadPod(const std::string& namespace_, const std::string& name) override;
+  EvictResult EvictPod(const cache::PodInfo& pod) override;
+  std::vector<nlohmann::json> DisruptionBudgets(const std::string& namespace_) override;
+  void SetPodCondition(const cache::PodInfo& pod, const ConditionWrite& condition) override;
+  void RecordEvent(const EventWrite& event) override;
+  bool WriteStatus(const std::string& plural, const std::string& name, const nlohmann::json& fields,
+                   const std::vector<ConditionWrite>& conditions) override;
+
+ private:
+  cache::PodInfo PatchPod(const cache::PodInfo& pod, nlohmann::json patch);
+
+  std::shared_ptr<kube::Client> client_;
+  kube::EventRecorder events_;
+};
+
+// A pod object as the API server returns it, as the cache reads it.
+cache::PodInfo PodInfoFromJson(const nlohmann::json& pod);
+
+}  // namespace gangplank::op

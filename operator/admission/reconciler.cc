@@ -1,0 +1,443 @@
+#include "operator/admission/reconciler.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+#include <charconv>
+#include <cmath>
+#include <limits>
+
+#include "cache/objects/conventions.h"
+#include "engine/admission/admission_round.h"
+#include "engine/admission/round_scope.h"
+#include "engine/policies/fragmentation/pool_fragmentation.h"
+#include "engine/policies/registry.h"
+#include "logging/json_log.h"
+#include "operator/admission/admission_commit.h"
+#include "operator/admission/gang_eviction.h"
+#include "operator/model/gang_entries.h"
+#include "operator/model/pool_admission_config.h"
+#include "operator/model/pool_routing.h"
+#include "operator/status/pool_status.h"
+
+namespace gangplank::op {
+
+// Operator-level blocks found while refreshing, said after the round.
+struct Reconciler::Pending {
+  PoolChanges changes;
+  std::map<std::string, std::pair<std::string, std::string>> blocks;  // Key -> (reason, message).
+  std::vector<std::string> refreshed;                                 // Gangs whose entries were rebuilt.
+  bool again = false;
+};
+
+// The round's decision with everything that must be read under the state's lock already read: the
+// keys behind every index and the names behind every node id.
+struct RoundResult {
+  engine::AdmissionDecision decision;
+  std::vector<std::string> admitted_keys;
+  std::vector<std::vector<std::string>> admitted_nodes;  // Per admitted gang, per MemberAllocation.
+  std::vector<std::string> reclaim_keys;
+  std::vector<std::string> beneficiary_keys;              // Parallel to reclaim_keys ("" for none).
+  std::vector<std::string> blocked_keys;
+  std::vector<std::pair<std::string, PoolModel::Reservation>> reservations;
+};
+
+namespace {
+
+constexpr std::size_t kWorkloadSample = 5000;
+
+double Seconds(std::chrono::steady_clock::duration d) { return std::chrono::duration<double>(d).count(); }
+
+std::string Annotation(const cache::PodInfo& pod, std::string_view key) {
+  auto it = pod.annotations.find(std::string(key));
+  return it == pod.annotations.end() ? std::string() : it->second;
+}
+
+std::string Label(const cache::PodInfo& pod, std::string_view key) {
+  auto it = pod.labels.find(std::string(key));
+  return it == pod.labels.end() ? std::string() : it->second;
+}
+
+// The gang's own timeout (annotation) or the pool's; 0 means none.
+double GangTimeout(const Gang& gang, const cache::PoolConfig& pool) {
+  for (const Member& m : gang.members) {
+    const std::string text = Annotation(m.pod, cache::kGangTimeoutAnnotation);
+    int seconds = 0;
+    if (!text.empty() && std::from_chars(text.data(), text.data() + text.size(), seconds).ec == std::errc() && seconds > 0) {
+      return seconds;
+    }
+  }
+  return pool.admission.gang_timeout_seconds;
+}
+
+const Member* Lead(const Gang& gang) {
+  for (const Member& m : gang.members) {
+    if (!m.deleting()) return &m;
+  }
+  return gang.members.empty() ? nullptr : &gang.members.front();
+}
+
+}  // namespace
+
+Reconciler::Reconciler(GangTracker& tracker, GangSizeResolver& sizes, ClusterWriter& writer, GangConditions& conditions,
+                       OperatorMetrics* metrics, ReconcilerOptions options)
+    : tracker_(tracker), sizes_(sizes), writer_(writer), conditions_(conditions), metrics_(metrics),
+      options_(std::move(options)), rng_(options_.seed) {}
+
+void Reconciler::Assume(PoolModel& model, const cache::PodInfo& pod) {
+  // The written pod is the truth now: our caches hold it before the informer reports it.
+  tracker_.Upsert(pod);
+  try {
+    model.state().UpsertPod(pod);
+  } catch (const std::exception& e) {
+    spdlog::warn(logging::JsonFields("cannot assume pod", "pod", pod.namespace_ + "/" + pod.name, "error", e.what()));
+  }
+}
+
+bool Reconciler::Recover(PoolModel& model, const Gang& gang, int min_members) {
+  const Recovery recovery = RecoveryFor(gang, min_members);
+  if (recovery == Recovery::kNone) return false;
+  std::vector<cache::PodInfo> planned;
+  std::string id;
+  for (const Member& m : gang.members) {
+    if (m.gated && !m.admission_id.empty() && !m.planned_node.empty() && !m.deleting()) {
+      planned.push_back(m.pod);
+      id = m.admission_id;
+    }
+  }
+  // The pool that holds the plan's reservations recovers it, once.
+  const bool here = model.state().Read([&](const cache::StateView& v) {
+    const cache::PodRecord* r = v.FindPod(planned.front().uid);
+    return r != nullptr && r->allocation.has_value();
+  });
+  if (!here) return false;
+  auto assume = [&](const cache::PodInfo& pod) { Assume(model, pod); };
+  if (recovery == Recovery::kFinishRelease) {
+    const int released = ReleaseMembers(writer_, planned, id, assume);
+    conditions_.Event(gang, "Normal", "AdmissionResumed",
+                      "admission " + id + " was written whole before a restart; released " + std::to_string(released) +
+                          " of " + std::to_string(planned.size()) + " gated members");
+  } else {
+    RollBackPlan(writer_, planned, assume);
+    conditions_.Event(gang, "Warning", "AdmissionRolledBack",
+                      "found a half-written admission (" + std::to_string(planned.size()) +
+                          " members planned, the rest not); took it back to plan the gang again whole");
+  }
+  return true;
+}
+
+void Reconciler::RefreshGang(PoolModel& model, const ReconcileContext& context, const std::string& key, Pending& pending) {
+  const cache::PoolConfig& pool = model.config();
+  std::optional<Gang> gang = tracker_.Get(key);
+  if (!gang) {
+    model.book.Remove(key);
+    model.reservations.erase(key);
+    model.evicting.erase(key);
+    model.shielded.erase(key);
+    if (!context.pools.empty() && context.pools.front().name == pool.name) conditions_.Forget(key);
+    return;
+  }
+  SizeVerdict size = sizes_.SizeOf(*gang);
+  if (Recover(model, *gang, size.size ? size.size->min_members : static_cast<int>(gang->members.size()))) {
+    pending.again = true;
+    gang = tracker_.Get(key);
+    if (!gang) return;
+  }
+  const Member* lead = Lead(*gang);
+  std::string queue = QueueOfGang(*gang, context.namespace_queue ? context.namespace_queue(gang->namespace_) : "");
+  if (queue.empty()) queue = context.default_queue;
+  const PoolChoice choice =
+      ChoosePool(context.pools, *context.tree, queue, Label(lead->pod, cache::kPoolLabel), lead->pod.node_selector);
+  const bool mine = choice.pool == pool.name;
+  // A gang no pool can take is reported by the first pool, so one voice says why.
+  const bool reporter = mine || (choice.pool.empty() && !context.pools.empty() && context.pools.front().name == pool.name);
+
+  EntryContext entry;
+  entry.queue = queue;
+  entry.queue_verdict = mine ? CheckQueue(*context.tree, queue, pool.name)
+                             : QueueVerdict{choice.pool.empty() ? choice.reason : "OtherPool", choice.message};
+  entry.size = size.size;
+  entry.size_reason = size.reason;
+  entry.size_message = size.message;
+  entry.gang_timeout_seconds = GangTimeout(*gang, pool);
+  if (auto it = model.requeued_arrivals.find(key); it != model.requeued_arrivals.end()) entry.requeued_arrival = it->second;
+  GangEntries entries = model.state().Read([&](const cache::StateView& v) { return BuildGangEntries(*gang, entry, v); });
+
+  if (entries.running) {
+    auto shield = model.shielded.find(key);
+    if (shield != model.shielded.end() && shield->second <= context.now) model.shielded.erase(shield), shield = model.shielded.end();
+    if (shield != model.shielded.end() || model.evicting.count(key)) entries.running->terminating = true;
+  } else {
+    model.evicting.erase(key);
+  }
+  model.book.Set(key, mine ? std::move(entries.waiting) : std::nullopt, std::move(entries.running),
+                 mine ? std::move(entries.waiting_pods) : std::vector<cache::PodInfo>{});
+  if (!entries.block_reason.empty() && reporter) {
+    pending.blocks[key] = {entries.block_reason, entries.block_message};
+  }
+  pending.refreshed.push_back(key);
+}
+
+void Reconciler::Refresh(PoolModel& model, const ReconcileContext& context, Pending& pending) {
+  pending.changes = model.TakeChanges();
+  PoolChanges& changes = pending.changes;
+  const std::uint64_t generation = model.state().Read([](const cache::StateView& v) { return v.generation(); });
+  bool sweep = changes.queues_changed;
+  if (generation != model.state_generation || !model.policy) {
+    // The state was rebuilt (node ids and allocations made afresh): every entry and the policy's memos
+    // refer to the old one.
+    model.state_generation = generation;
+    const std::vector<engine::PodRequest> workload =
+        model.state().Read([](const cache::StateView& v) { return v.HeldRequests(kWorkloadSample); });
+    model.policy = engine::policies::MakePolicy(options_.policy, workload, options_.seed);
+    changes.capacity_freed = true;
+    sweep = true;
+  }
+  if (changes.queues_changed) model.book.SetQueues(QueuesForPool(*context.tree, model.config().name));
+  if (sweep) {
+    for (const std::string& key : tracker_.Keys()) changes.gangs.insert(key);
+    for (size_t i = 0; i < model.book.running_count(); ++i) changes.gangs.insert(model.book.RunningKey(static_cast<int>(i)));
+    for (size_t i = 0; i < model.book.waiting_count(); ++i) changes.gangs.insert(model.book.WaitingKey(static_cast<int>(i)));
+  }
+  for (const std::string& key : changes.gangs) RefreshGang(model, context, key, pending);
+}
+
+RoundReport Reconciler::Reconcile(PoolModel& model, const ReconcileContext& context) {
+  RoundReport report;
+  Pending pending;
+  Refresh(model, context, pending);
+  const PoolChanges& changes = pending.changes;
+
+  engine::ScopeSignals signals;
+  signals.capacity_freed = changes.capacity_freed;
+  signals.queues_changed = changes.queues_changed;
+  signals.running_changed = changes.running_changed;
+  signals.now = context.now;
+  signals.last_full_round = model.last_full_round;
+  signals.next_wakeup = model.next_wakeup;
+  signals.max_staleness_seconds = options_.max_staleness_seconds;
+  const bool full = engine::NeedsFullRound(signals);
+
+  engine::AdmissionInput& input = model.book.input();
+  input.now = context.now;
+  const engine::AdmissionConfig config = AdmissionConfigFor(model.config());
+  auto& recent = model.recent_evictions;
+  recent.erase(std::remove_if(recent.begin(), recent.end(), [&](double t) { return t <= context.now - config.reclaim.window_seconds; }),
+               recent.end());
+  input.recent_evictions = recent;
+  input.plan_only.reset();
+  if (!full) {
+    std::vector<int> changed;
+    for (const std::string& key : pending.refreshed) {
+      if (const int w = model.book.WaitingIndex(key); w >= 0) changed.push_back(w);
+    }
+    std::sort(changed.begin(), changed.end());
+    changed.erase(std::unique(changed.begin(), changed.end()), changed.end());
+    if (changed.empty() && model.reservations.empty()) {
+      SayWhy(model, RoundResult{}, pending);
+      report.next_wakeup = model.next_wakeup;
+      report.again = pending.again;
+      return report;
+    }
+    input.plan_only = std::move(changed);
+  }
+
+  RoundResult round;
+  const auto started = std::chrono::steady_clock::now();
+  model.state().Plan([&](engine::Cluster& cluster, const cache::StateView& view) {
+    input.reservations.clear();
+    for (const auto& [key, r] : model.reservations) {
+      engine::HeldReservation held{key, {}, r.for_reclaim};
+      for (const std::string& node : r.nodes) {
+        if (const engine::NodeId id = view.FindNode(node); id != engine::kNoNode) held.nodes.push_back(id);
+      }
+      if (!held.nodes.empty()) input.reservations.push_back(std::move(held));
+    }
+    round.decision = engine::DecideAdmission(cluster, input, config, *model.policy, rng_);
+    for (const engine::Admitted& a : round.decision.admitted) {
+      round.admitted_keys.push_back(model.book.WaitingKey(a.waiting));
+      std::vector<std::string> nodes;
+      for (const engine::MemberAllocation& m : a.plan.allocations) nodes.push_back(cluster.spec(m.allocation.node).name);
+      round.admitted_nodes.push_back(std::move(nodes));
+    }
+    for (const engine::Reclaimed& r : round.decision.reclaims) {
+      round.reclaim_keys.push_back(model.book.RunningKey(r.running));
+      round.beneficiary_keys.push_back(r.beneficiary >= 0 ? model.book.WaitingKey(r.beneficiary) : std::string());
+    }
+    for (const engine::Blocked& b : round.decision.blocked) round.blocked_keys.push_back(model.book.WaitingKey(b.waiting));
+    for (const engine::Reserved& r : round.decision.reservations) {
+      PoolModel::Reservation kept;
+      kept.for_reclaim = r.for_reclaim;
+      for (engine::NodeId n : r.nodes) kept.nodes.push_back(cluster.spec(n).name);
+      round.reservations.emplace_back(model.book.WaitingKey(r.waiting), std::move(kept));
+    }
+  });
+  report.seconds = Seconds(std::chrono::steady_clock::now() - started);
+  report.ran = true;
+  report.full = full;
+  if (full) model.last_full_round = context.now;
+  model.next_wakeup = round.decision.next_wakeup;
+  if (metrics_ != nullptr) metrics_->Reconciled(full, report.seconds);
+  for (const std::string& e : round.decision.errors) {
+    spdlog::debug(logging::JsonFields("gang left out of the round", "pool", model.config().name, "why", e));
+  }
+
+  model.reservations.clear();
+  for (auto& [key, r] : round.reservations) model.reservations[key] = std::move(r);
+  ApplyEvictions(model, context, round, report);
+  ApplyAdmissions(model, context, round, report);
+  SayWhy(model, round, pending);
+  Figures(model, context, round);
+  report.next_wakeup = model.next_wakeup;
+  report.again = report.again || pending.again;
+  return report;
+}
+
+void Reconciler::ApplyEvictions(PoolModel& model, const ReconcileContext& context, const RoundResult& round,
+                                RoundReport& report) {
+  const std::string& pool = model.config().name;
+  for (size_t i = 0; i < round.decision.reclaims.size(); ++i) {
+    const engine::Reclaimed& r = round.decision.reclaims[i];
+    const std::string& key = round.reclaim_keys[i];
+    const std::string kind(engine::EvictionKindName(r.kind));
+    std::optional<Gang> gang = tracker_.Get(key);
+    if (!gang) continue;
+    std::vector<cache::PodInfo> pods;
+    double arrival = std::numeric_limits<double>::infinity();
+    model.state().Read([&](const cache::StateView& v) {
+      for (const Member& m : gang->members) {
+        const cache::PodRecord* record = v.FindPod(m.pod.uid);
+        if (record == nullptr || !record->allocation || m.deleting()) continue;
+        pods.push_back(m.pod);
+        arrival = std::min(arrival, m.created);
+      }
+    });
+    const GangEviction eviction = EvictGang(writer_, pods);
+    if (eviction.outcome == GangEviction::Outcome::kBlocked) {
+      model.shielded[key] = context.now + options_.shield_seconds;
+      model.book.MarkTerminating(key);  // Not chosen again while shielded.
+      if (!round.beneficiary_keys[i].empty()) model.reservations.erase(round.beneficiary_keys[i]);
+      conditions_.Event(*gang, "Warning", "EvictionBlocked", "not evicted (" + kind + "): " + eviction.reason);
+      if (metrics_ != nullptr) metrics_->Evicted(pool, kind, "blocked");
+      continue;
+    }
+    model.evicting.insert(key);
+    model.book.MarkTerminating(key);
+    if (r.kind != engine::EvictionKind::kStartTimeout) model.recent_evictions.push_back(context.now);
+    // Its pods come back (their owner recreates them) and wait again in their old place.
+    if (std::isfinite(arrival)) model.requeued_arrivals[key] = arrival;
+    conditions_.Event(*gang, "Warning", std::string(engine::EvictionKindName(r.kind)), r.reason +
+                          (eviction.outcome == GangEviction::Outcome::kPartial ? "; " + eviction.reason : ""));
+    if (metrics_ != nullptr) metrics_->Evicted(pool, kind, eviction.outcome == GangEviction::Outcome::kPartial ? "partial" : "evicted");
+    spdlog::info(logging::JsonFields("evicted gang", "pool", pool, "gang", key, "kind", kind, "reason", r.reason));
+    ++report.evicted;
+  }
+}
+
+void Reconciler::ApplyAdmissions(PoolModel& model, const ReconcileContext& context, const RoundResult& round,
+                                 RoundReport& report) {
+  const std::string& pool = model.config().name;
+  auto assume = [&](const cache::PodInfo& pod) { Assume(model, pod); };
+  for (size_t i = 0; i < round.decision.admitted.size(); ++i) {
+    const engine::Admitted& a = round.decision.admitted[i];
+    const std::string& key = round.admitted_keys[i];
+    const std::vector<cache::PodInfo>& pods = model.book.WaitingPods(key);
+    std::vector<PlannedMember> members;
+    for (size_t j = 0; j < a.plan.allocations.size(); ++j) {
+      const int member = a.plan.allocations[j].member;
+      if (member < 0 || member >= static_cast<int>(pods.size())) continue;
+      members.push_back(PlannedMember{pods[member], round.admitted_nodes[i][j]});
+    }
+    const engine::WaitingGang& waiting = model.book.input().waiting[a.waiting];
+    const std::string queue = waiting.request.queue;
+    const double arrival = waiting.arrival;
+    const std::string id = NewAdmissionId(context.now);
+    const CommitResult commit = CommitAdmission(writer_, members, id, assume);
+    std::optional<Gang> gang = tracker_.Get(key);
+    if (!commit.committed) {
+      ++report.conflicts;
+      report.again = true;
+      model.NoteCapacityFreed();  // The next round re-plans from what the API server says now.
+      if (metrics_ != nullptr) metrics_->AdmissionConflict(pool);
+      spdlog::info(logging::JsonFields("admission rolled back; planning again", "pool", pool, "gang", key, "error", commit.error));
+      continue;
+    }
+    if (!commit.error.empty()) {
+      spdlog::warn(logging::JsonFields("admitted gang not fully released yet", "pool", pool, "gang", key, "error", commit.error));
+      report.again = true;
+    }
+    ++report.admitted;
+    model.requeued_arrivals.erase(key);
+    model.reservations.erase(key);
+    model.NoteGang(key);  // Its entries move from waiting to running.
+    if (gang) conditions_.Admitted(*gang, a.reason);
+    if (metrics_ != nullptr) metrics_->Admitted(pool, queue, std::max(0.0, context.now - arrival));
+    spdlog::info(logging::JsonFields("admitted gang", "pool", pool, "gang", key, "admission", id, "reason", a.reason));
+  }
+}
+
+void Reconciler::SayWhy(PoolModel& model, const RoundResult& round, const Pending& pending) {
+  (void)model;
+  for (size_t i = 0; i < round.decision.blocked.size(); ++i) {
+    const engine::Blocked& b = round.decision.blocked[i];
+    if (b.code == engine::BlockCode::kNotReplanned) continue;  // Its last reason still holds.
+    if (std::optional<Gang> gang = tracker_.Get(round.blocked_keys[i])) {
+      conditions_.Blocked(*gang, std::string(engine::BlockCodeName(b.code)), b.message);
+    }
+  }
+  for (const auto& [key, block] : pending.blocks) {
+    if (std::optional<Gang> gang = tracker_.Get(key)) conditions_.Blocked(*gang, block.first, block.second);
+  }
+}
+
+void Reconciler::Figures(PoolModel& model, const ReconcileContext& context, const RoundResult& round) {
+  const engine::AdmissionInput& input = model.book.input();
+  std::map<std::string, QueueFigures> figures;
+  for (size_t q = 0; q < input.queues.size(); ++q) {
+    QueueFigures& f = figures[input.queues[q].name];
+    if (q < round.decision.fair_shares.size()) f.fair_share = round.decision.fair_shares[q];
+    if (input.held && q < input.held->size()) f.used = (*input.held)[q];
+  }
+  for (const engine::WaitingGang& w : input.waiting) {
+    QueueFigures& f = figures[w.request.queue];
+    ++f.pending;
+    f.oldest_pending_seconds = std::max(f.oldest_pending_seconds, context.now - w.arrival);
+  }
+  model.queue_figures = std::move(figures);
+  if (metrics_ != nullptr) {
+    for (const auto& [queue, f] : model.queue_figures) {
+      metrics_->QueueFigures(model.config().name, queue, f.pending, f.oldest_pending_seconds, f.fair_share, f.used);
+    }
+  }
+}
+
+void Reconciler::WritePoolStatus(PoolModel& model, const ReconcileContext& context, const ConditionWrite& ready, bool force) {
+  if (!force && context.now - model.last_status_write < options_.status_interval_seconds) return;
+  PoolCounts counts;
+  counts.pending_gangs = static_cast<int>(model.book.waiting_count());
+  counts.running_gangs = static_cast<int>(model.book.running_count());
+  nlohmann::json fields = model.state().Read([&](const cache::StateView& v) {
+    std::vector<engine::PodRequest> workload = v.HeldRequests(kWorkloadSample);
+    for (const engine::WaitingGang& w : model.book.input().waiting) {
+      workload.insert(workload.end(), w.request.members.begin(), w.request.members.end());
+    }
+    counts.fragmentation = engine::policies::FragmentedShare(v.cluster(), workload);
+    return PoolStatusFields(v, model.queue_figures, counts);
+  });
+  const std::string text = fields.dump() + ready.status + ready.reason + ready.message;
+  if (metrics_ != nullptr) {
+    metrics_->PoolGpus(model.config().name, fields["capacityGPUs"].get<double>(), fields["allocatedGPUs"].get<double>(),
+                       counts.fragmentation);
+    for (const auto& level : fields["largestGang"]) {
+      metrics_->LargestGang(model.config().name, level["level"].get<std::string>(), level["gpus"].get<int>());
+    }
+  }
+  if (text == model.last_status) return;
+  if (writer_.WriteStatus("gpupools", model.config().name, fields, {ready})) {
+    model.last_status = text;
+    model.last_status_write = context.now;
+  }
+}
+
+}  // namespace gangplank::op

@@ -1,0 +1,93 @@
+// One reconcile of one GPU pool: the operator's admission loop.
+//
+//   1. Bring the pool's admission book up to date for the gangs that changed (recovering any admission a
+//      stopped leader left half-written), or for every gang when the cluster state was rebuilt.
+//   2. Ask the engine for a round: a full one when something could have made waiting gangs placeable
+//      (capacity freed, queues or shares changed, time-based thresholds passed, staleness), else an
+//      incremental one that plans only the gangs that changed (engine::NeedsFullRound).
+//   3. Carry the decision out: evict whole victim gangs (PodDisruptionBudgets checked for the whole
+//      gang first), write each admitted gang's plan in two phases (admission_commit.h), keep the
+//      reservations, and say on every waiting gang why it waits.
+//   4. Report: the pool's status, queue figures for the Queue status, metrics.
+// The reconciler holds no lock while it writes to the API server; a pod that changed under a plan makes
+// the write fail and the gang is planned again. Every decision comes from the engine.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cache/crd/pool_config.h"
+#include "engine/random.h"
+#include "operator/admission/cluster_writer.h"
+#include "operator/gangs/gang_size_resolver.h"
+#include "operator/gangs/gang_tracker.h"
+#include "operator/model/pool_model.h"
+#include "operator/model/queue_tree.h"
+#include "operator/service/operator_metrics.h"
+#include "operator/status/gang_conditions.h"
+
+namespace gangplank::op {
+
+struct RoundResult;
+
+// What the whole cluster looks like to one reconcile (a snapshot the controller hands over).
+struct ReconcileContext {
+  std::shared_ptr<const QueueTree> tree;
+  std::vector<cache::PoolConfig> pools;  // Every pool, for routing waiting gangs.
+  std::function<std::string(const std::string&)> namespace_queue;
+  std::string default_queue;             // For gangs naming none (empty: they are blocked with NoQueue).
+  double now = 0;                        // Seconds since the epoch.
+};
+
+struct ReconcilerOptions {
+  std::string policy = "fragpack";     // Engine scoring policy inside the chosen domain.
+  double max_staleness_seconds = 60;   // A full round at least this often.
+  double status_interval_seconds = 5;  // GPUPool status written at most this often.
+  double shield_seconds = 60;          // A gang PodDisruptionBudgets kept from eviction is not chosen again for this long.
+  std::uint64_t seed = 1;
+};
+
+struct RoundReport {
+  bool ran = false;           // An engine round ran (not only bookkeeping).
+  bool full = false;
+  int admitted = 0;
+  int evicted = 0;
+  int conflicts = 0;
+  double seconds = 0;         // Time in the engine round itself.
+  double next_wakeup = 1e300; // When time alone could change the outcome (absolute, seconds).
+  bool again = false;         // Something was written that the next round must see at once.
+};
+
+class Reconciler {
+ public:
+  Reconciler(GangTracker& tracker, GangSizeResolver& sizes, ClusterWriter& writer, GangConditions& conditions,
+             OperatorMetrics* metrics, ReconcilerOptions options = {});
+
+  RoundReport Reconcile(PoolModel& model, const ReconcileContext& context);
+
+  // Status of the pool as of the last round (written through the ClusterWriter when it changed).
+  void WritePoolStatus(PoolModel& model, const ReconcileContext& context, const ConditionWrite& ready, bool force);
+
+ private:
+  struct Pending;
+  void Refresh(PoolModel& model, const ReconcileContext& context, Pending& pending);
+  void RefreshGang(PoolModel& model, const ReconcileContext& context, const std::string& key, Pending& pending);
+  bool Recover(PoolModel& model, const Gang& gang, int min_members);
+  void ApplyEvictions(PoolModel& model, const ReconcileContext& context, const RoundResult& round, RoundReport& report);
+  void ApplyAdmissions(PoolModel& model, const ReconcileContext& context, const RoundResult& round, RoundReport& report);
+  void SayWhy(PoolModel& model, const RoundResult& round, const Pending& pending);
+  void Figures(PoolModel& model, const ReconcileContext& context, const RoundResult& round);
+  void Assume(PoolModel& model, const cache::PodInfo& pod);
+
+  GangTracker& tracker_;
+  GangSizeResolver& sizes_;
+  ClusterWriter& writer_;
+  GangConditions& conditions_;
+  OperatorMetrics* metrics_;
+  ReconcilerOptions options_;
+  engine::Rng rng_;
+};
+
+}  // namespace gangplank::op

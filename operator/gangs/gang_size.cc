@@ -1,0 +1,128 @@
+#include "operator/gangs/gang_size.h"
+
+#include <algorithm>
+#include <charconv>
+
+#include <nlohmann/json.hpp>
+
+#include "cache/objects/conventions.h"
+#include "cache/objects/decode_error.h"
+
+namespace gangplank::op {
+namespace {
+
+using Json = nlohmann::json;
+constexpr long long kMaxMembers = 100000;
+
+const Json* Find(const Json& object, std::initializer_list<const char*> path) {
+  const Json* at = &object;
+  for (const char* key : path) {
+    if (!at->is_object()) return nullptr;
+    auto it = at->find(key);
+    if (it == at->end() || it->is_null()) return nullptr;
+    at = &*it;
+  }
+  return at;
+}
+
+// A whole number >= 0 at `path` (or `fallback` when absent).
+long long Count(const Json& object, std::initializer_list<const char*> path, const std::string& name, long long fallback) {
+  const Json* v = Find(object, path);
+  if (v == nullptr) return fallback;
+  if (!v->is_number_integer() || v->get<long long>() < 0 || v->get<long long>() > kMaxMembers) {
+    throw cache::DecodeError(name, "expected a whole number from 0 to " + std::to_string(kMaxMembers));
+  }
+  return v->get<long long>();
+}
+
+int Positive(long long total, const std::string& what) {
+  if (total <= 0) throw cache::DecodeError(what, "the gang has no members");
+  return static_cast<int>(std::min(total, kMaxMembers));
+}
+
+GangSize JobSize(const Json& job, const std::string& at) {
+  long long n = Count(job, {"spec", "parallelism"}, "spec.parallelism", 1);
+  if (Find(job, {"spec", "completions"}) != nullptr) n = std::min(n, Count(job, {"spec", "completions"}, "spec.completions", n));
+  return {Positive(n, "spec.parallelism"), at + " spec.parallelism"};
+}
+
+GangSize JobSetSize(const Json& jobset, const std::string& at) {
+  const Json* jobs = Find(jobset, {"spec", "replicatedJobs"});
+  if (jobs == nullptr || !jobs->is_array()) throw cache::DecodeError("spec.replicatedJobs", "missing");
+  long long total = 0;
+  for (size_t i = 0; i < jobs->size(); ++i) {
+    const std::string field = "spec.replicatedJobs[" + std::to_string(i) + "]";
+    const long long replicas = Count((*jobs)[i], {"replicas"}, field + ".replicas", 1);
+    const long long parallelism = Count((*jobs)[i], {"template", "spec", "parallelism"}, field + ".template.spec.parallelism", 1);
+    total += replicas * parallelism;
+  }
+  return {Positive(total, "spec.replicatedJobs"), at + " spec.replicatedJobs"};
+}
+
+GangSize TrainingJobSize(const Json& job, const std::string& at) {
+  if (Find(job, {"spec", "runPolicy", "schedulingPolicy", "minAvailable"}) != nullptr) {
+    const long long min = Count(job, {"spec", "runPolicy", "schedulingPolicy", "minAvailable"},
+                                "spec.runPolicy.schedulingPolicy.minAvailable", 0);
+    return {Positive(min, "spec.runPolicy.schedulingPolicy.minAvailable"), at + " spec.runPolicy.schedulingPolicy.minAvailable"};
+  }
+  const Json* spec = Find(job, {"spec"});
+  long long total = 0;
+  std::string field;
+  if (spec != nullptr && spec->is_object()) {
+    for (const auto& [key, specs] : spec->items()) {
+      if (key.size() < 12 || key.compare(key.size() - 12, 12, "ReplicaSpecs") != 0 || !specs.is_object()) continue;
+      field = "spec." + key;
+      for (const auto& [role, replica] : specs.items()) total += Count(replica, {"replicas"}, field + "." + role + ".replicas", 1);
+    }
+  }
+  if (field.empty()) throw cache::DecodeError("spec", "no *ReplicaSpecs");
+  return {Positive(total, field), at + " " + field};
+}
+
+GangSize RayClusterSize(const Json& cluster, const std::string& at) {
+  long long total = Find(cluster, {"spec", "headGroupSpec"}) != nullptr ? 1 : 0;
+  if (const Json* groups = Find(cluster, {"spec", "workerGroupSpecs"}); groups != nullptr && groups->is_array()) {
+    for (size_t i = 0; i < groups->size(); ++i) {
+      const std::string field = "spec.workerGroupSpecs[" + std::to_string(i) + "]";
+      const Json& g = (*groups)[i];
+      const long long min = Count(g, {"minReplicas"}, field + ".minReplicas", 0);
+      const long long max = Count(g, {"maxReplicas"}, field + ".maxReplicas", kMaxMembers);
+      total += std::clamp(Count(g, {"replicas"}, field + ".replicas", min), min, std::max(min, max));
+    }
+  }
+  return {Positive(total, "spec"), at + " head and worker groups"};
+}
+
+}  // namespace
+
+GangSize GangSizeOf(const cache::GangIdentity& gang, const std::string& namespace_, const Json& object) {
+  const std::string at = gang.kind + " " + namespace_ + "/" + gang.name;
+  if (!object.is_object()) throw cache::DecodeError("", at + " is not a JSON object");
+  try {
+    if (gang.kind == "PodGroup") {
+      if (Find(object, {"spec", "minMember"}) == nullptr) throw cache::DecodeError("spec.minMember", "missing");
+      return {Positive(Count(object, {"spec", "minMember"}, "spec.minMember", 0), "spec.minMember"), at + " spec.minMember"};
+    }
+    if (gang.kind == "Job") return JobSize(object, at);
+    if (gang.kind == "JobSet") return JobSetSize(object, at);
+    if (gang.kind == "RayCluster") return RayClusterSize(object, at);
+    return TrainingJobSize(object, at);
+  } catch (const cache::DecodeError& e) {
+    throw cache::DecodeError(e.path().empty() ? at : at + " " + e.path(), e.problem());
+  }
+}
+
+std::optional<int> GangSizeAnnotation(const cache::PodInfo& pod) {
+  auto it = pod.annotations.find(std::string(cache::kGangSizeAnnotation));
+  if (it == pod.annotations.end()) return std::nullopt;
+  const std::string& text = it->second;
+  int value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || value < 1 || value > kMaxMembers) {
+    throw cache::DecodeError("metadata.annotations[" + std::string(cache::kGangSizeAnnotation) + "]",
+                             "expected a whole number from 1 to " + std::to_string(kMaxMembers) + ", got '" + text + "'");
+  }
+  return value;
+}
+
+}  // namespace gangplank::op

@@ -1,0 +1,60 @@
+#include "operator/gangs/gang_size_resolver.h"
+
+#include "cache/objects/decode_error.h"
+
+namespace gangplank::op {
+
+GangSizeResolver::GangSizeResolver(ObjectReader& reader, std::chrono::seconds ttl, Clock clock)
+    : reader_(reader), ttl_(ttl), clock_(clock ? std::move(clock) : Clock([] { return std::chrono::steady_clock::now(); })) {}
+
+SizeVerdict GangSizeResolver::SizeOf(const Gang& gang) {
+  switch (gang.identity.source) {
+    case cache::GangSource::kLone:
+      return {GangSize{1, "a lone pod"}, "", ""};
+    case cache::GangSource::kGangLabel: {
+      for (const Member& m : gang.members) {
+        try {
+          if (auto size = GangSizeAnnotation(m.pod)) return {GangSize{*size, "annotation gangplank.io/gang-size"}, "", ""};
+        } catch (const cache::DecodeError& e) {
+          return {std::nullopt, "GangSizeUnknown", "pod " + m.pod.name + ": " + e.what()};
+        }
+      }
+      int present = 0;
+      for (const Member& m : gang.members) present += m.deleting() ? 0 : 1;
+      return {GangSize{present, "every pod of the gang present (no gangplank.io/gang-size annotation)"}, "", ""};
+    }
+    case cache::GangSource::kPodGroup:
+    case cache::GangSource::kOwner:
+      break;
+  }
+  const auto now = clock_();
+  {
+    std::lock_guard lock(mu_);
+    if (auto it = cache_.find(gang.key); it != cache_.end() && now - it->second.at < ttl_) return it->second.verdict;
+  }
+  SizeVerdict verdict = Read(gang);
+  std::lock_guard lock(mu_);
+  cache_[gang.key] = Entry{verdict, now};
+  return verdict;
+}
+
+SizeVerdict GangSizeResolver::Read(const Gang& gang) {
+  const cache::GangIdentity& id = gang.identity;
+  const std::string what = id.kind + " " + gang.namespace_ + "/" + id.name;
+  try {
+    auto object = reader_.Get(id.api_version, id.kind, gang.namespace_, id.name);
+    if (!object) return {std::nullopt, "GangSizeUnknown", what + " (" + id.api_version + ") does not exist"};
+    return {GangSizeOf(id, gang.namespace_, *object), "", ""};
+  } catch (const cache::DecodeError& e) {
+    return {std::nullopt, "GangSizeUnknown", e.what()};
+  } catch (const std::exception& e) {
+    return {std::nullopt, "GangSizeUnknown", "cannot read " + what + ": " + e.what()};
+  }
+}
+
+void GangSizeResolver::Forget(const std::string& gang_key) {
+  std::lock_guard lock(mu_);
+  cache_.erase(gang_key);
+}
+
+}  // namespace gangplank::op

@@ -1,0 +1,116 @@
+#include "operator/model/gang_entries.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "cache/objects/conventions.h"
+#include "kube/time_format.h"
+#include "operator/admission/admission_commit.h"
+
+namespace gangplank::op {
+namespace {
+
+std::string Annotation(const cache::PodInfo& pod, std::string_view key) {
+  auto it = pod.annotations.find(std::string(key));
+  return it == pod.annotations.end() ? std::string() : it->second;
+}
+
+std::optional<double> CheckpointOf(const cache::PodInfo& pod) {
+  const std::string text = Annotation(pod, cache::kLastCheckpointAnnotation);
+  if (text.empty()) return std::nullopt;
+  auto t = kube::parse_time(text);
+  if (!t) return std::nullopt;  // Malformed: treated as unknown (work since the start is at stake).
+  return std::chrono::duration<double>(t->time_since_epoch()).count();
+}
+
+engine::RunningGang RunningOf(const Gang& gang, const std::string& queue, const std::vector<const Member*>& members,
+                              const std::vector<engine::Allocation>& allocations) {
+  engine::RunningGang r;
+  r.name = gang.key;
+  r.queue = queue;
+  r.allocations = allocations;
+  r.start = members.front()->created;
+  r.started = true;
+  for (const Member* m : members) {
+    r.priority = std::max(r.priority, static_cast<int>(m->pod.priority));
+    if (const double admitted = AdmittedAt(m->admission_id); admitted > 0) {
+      r.admitted_at = std::max(r.admitted_at, admitted);
+    }
+    if (auto checkpoint = CheckpointOf(m->pod)) {
+      r.last_checkpoint = r.last_checkpoint ? std::min(*r.last_checkpoint, *checkpoint) : *checkpoint;
+    }
+    r.terminating = r.terminating || m->deleting();
+    r.started = r.started && m->bound();
+  }
+  if (r.admitted_at > 0) r.start = r.admitted_at;
+  return r;
+}
+
+}  // namespace
+
+std::string QueueOfGang(const Gang& gang, const std::string& namespace_queue) {
+  for (const Member& m : gang.members) {
+    auto it = m.pod.labels.find(std::string(cache::kQueueLabel));
+    if (it != m.pod.labels.end()) return it->second;
+  }
+  return namespace_queue;
+}
+
+GangEntries BuildGangEntries(const Gang& gang, const EntryContext& context, const cache::StateView& view) {
+  GangEntries out;
+  std::vector<const Member*> holding, waiting;
+  std::vector<engine::Allocation> allocations;
+  for (const Member& m : gang.members) {
+    const cache::PodRecord* record = view.FindPod(m.pod.uid);
+    if (record != nullptr && record->allocation) {
+      holding.push_back(&m);
+      allocations.push_back(*record->allocation);
+      out.running_pods.push_back(m.pod);
+    } else if (m.gated && m.planned_node.empty() && !m.deleting()) {
+      waiting.push_back(&m);
+    }
+  }
+  if (!holding.empty()) out.running = RunningOf(gang, context.queue, holding, allocations);
+  if (waiting.empty()) return out;
+
+  auto block = [&](std::string reason, std::string message) {
+    out.block_reason = std::move(reason);
+    out.block_message = std::move(message);
+    return out;
+  };
+  for (const Member* m : waiting) {
+    if (!m->request_error.empty()) return block("InvalidPod", "pod " + m->pod.name + ": " + m->request_error);
+  }
+  if (!context.queue_verdict.reason.empty()) return block(context.queue_verdict.reason, context.queue_verdict.message);
+  if (!context.size) return block(context.size_reason, context.size_message);
+  const int size = context.size->min_members;
+  if (holding.empty() && static_cast<int>(waiting.size()) < size) {
+    return block("GangIncomplete", std::to_string(waiting.size()) + " of " + std::to_string(size) + " pods exist (size from " +
+                                       context.size->source + ")");
+  }
+
+  engine::WaitingGang w;
+  engine::GangRequest& g = w.request;
+  g.name = gang.key;
+  g.queue = context.queue;
+  // A gang already running admits its replacements together; otherwise at least `size` members.
+  g.min_members = holding.empty() ? size : 0;
+  g.required_level = Annotation(waiting.front()->pod, cache::kTopologyRequiredAnnotation);
+  g.preferred_level = Annotation(waiting.front()->pod, cache::kTopologyPreferredAnnotation);
+  w.arrival = waiting.front()->created;
+  for (const Member* m : waiting) {
+    g.members.push_back(m->request);
+    g.priority = std::max(g.priority, static_cast<int>(m->pod.priority));
+    w.arrival = std::min(w.arrival, m->created);
+    out.waiting_pods.push_back(m->pod);
+  }
+  if (context.requeued_arrival >= 0) {
+    w.arrival = context.requeued_arrival;
+    w.front = true;
+  }
+  if (context.gang_timeout_seconds > 0) w.timeout = context.gang_timeout_seconds;
+  out.waiting = std::move(w);
+  return out;
+}
+
+}  // namespace gangplank::op

@@ -1,0 +1,47 @@
+#include "operator/model/pool_model.h"
+
+namespace gangplank::op {
+
+PoolModel::PoolModel(cache::PoolConfig config, std::function<bool(const engine::NodeSpec&)> owns_node)
+    : config_(std::move(config)) {
+  cache::ClusterScope scope;
+  scope.selects_node = std::move(owns_node);
+  scope.held_pods_only = true;
+  state_ = std::make_unique<cache::ClusterState>(config_.topology_levels, std::move(scope));
+  changes_.capacity_freed = true;  // The first round is a full one.
+  changes_.queues_changed = true;
+}
+
+void PoolModel::NoteGang(const std::string& key) {
+  std::lock_guard lock(mu_);
+  changes_.gangs.insert(key);
+}
+
+void PoolModel::NoteCapacityFreed() {
+  std::lock_guard lock(mu_);
+  changes_.capacity_freed = true;
+}
+
+void PoolModel::NoteQueuesChanged() {
+  std::lock_guard lock(mu_);
+  changes_.queues_changed = true;
+}
+
+void PoolModel::NoteRunningChanged() {
+  std::lock_guard lock(mu_);
+  changes_.running_changed = true;
+}
+
+PoolChanges PoolModel::TakeChanges() {
+  std::lock_guard lock(mu_);
+  PoolChanges out = std::move(changes_);
+  changes_ = PoolChanges{};
+  return out;
+}
+
+bool PoolModel::HasChanges() const {
+  std::lock_guard lock(mu_);
+  return !changes_.gangs.empty() || changes_.capacity_freed || changes_.queues_changed || changes_.running_changed;
+}
+
+}  // namespace gangplank::op

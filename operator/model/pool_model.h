@@ -1,0 +1,88 @@
+// Everything the operator keeps about one GPU pool between admission rounds:
+//   - its cluster state (cache::ClusterState scoped to the pool's nodes, topology levels and the pods
+//     holding capacity there), kept current by the shared feed;
+//   - what changed since the last round (gangs touched, capacity freed, queues or running gangs
+//     changed), noted by informer handlers from any thread;
+//   - the admission book (the round's input, kept gang by gang), the nodes held for waiting gangs, the
+//     gangs being evicted, recent evictions (the preemption budget's window) and requeued gangs' places.
+// The reconciler is the only reader of the book and runs one round per pool at a time (the work
+// queue never hands one key to two workers).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cache/crd/pool_config.h"
+#include "cache/state/cluster_state.h"
+#include "engine/admission/round_scope.h"
+#include "engine/scoring_policy.h"
+#include "operator/model/admission_book.h"
+
+namespace gangplank::op {
+
+struct PoolChanges {
+  std::set<std::string> gangs;
+  bool capacity_freed = false;
+  bool queues_changed = false;
+  bool running_changed = false;
+};
+
+// Per queue, what the last round saw: for GPUPool and Queue status.
+struct QueueFigures {
+  double fair_share = 0;
+  double used = 0;
+  int pending = 0;
+  double oldest_pending_seconds = 0;
+};
+
+class PoolModel {
+ public:
+  // `owns_node` says which nodes are the pool's (its selector, minus nodes another pool selects too).
+  PoolModel(cache::PoolConfig config, std::function<bool(const engine::NodeSpec&)> owns_node);
+
+  const cache::PoolConfig& config() const { return config_; }
+  cache::ClusterState& state() { return *state_; }
+
+  // From any thread.
+  void NoteGang(const std::string& key);
+  void NoteCapacityFreed();
+  void NoteQueuesChanged();
+  void NoteRunningChanged();
+  PoolChanges TakeChanges();
+  bool HasChanges() const;
+
+  // Held by whoever uses the book: a reconcile, or a dry run planning a hypothetical gang.
+  std::mutex round_mutex;
+
+  // Reconciler-owned.
+  AdmissionBook book;
+  std::map<std::string, std::string> gang_pool_verdicts;     // Gang key -> why it is not in this pool's book ("" = it is).
+  struct Reservation {
+    std::vector<std::string> nodes;  // Node names (node ids change when the state is rebuilt).
+    bool for_reclaim = false;
+  };
+  std::map<std::string, Reservation> reservations;            // By waiting gang key.
+  std::set<std::string> evicting;                             // Running gangs being evicted.
+  std::map<std::string, double> shielded;                     // Gangs a budget kept from eviction, until when.
+  std::vector<double> recent_evictions;                       // Times, for the budget's window.
+  std::map<std::string, double> requeued_arrivals;            // Evicted gangs keep their place.
+  std::map<std::string, QueueFigures> queue_figures;
+  double last_full_round = -1e300;
+  double next_wakeup = 1e300;
+  std::uint64_t state_generation = 0;                         // When it changes, every entry is rebuilt.
+  std::unique_ptr<engine::ScoringPolicy> policy;
+  std::string last_status;                                    // Last status written (JSON text).
+  double last_status_write = -1e300;
+
+ private:
+  cache::PoolConfig config_;
+  std::unique_ptr<cache::ClusterState> state_;
+  mutable std::mutex mu_;
+  PoolChanges changes_;
+};
+
+}  // namespace gangplank::op

@@ -1,0 +1,405 @@
+#include "operator/service/controller.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "cache/feed/gangplank_resources.h"
+#include "cache/feed/object_conversion.h"
+#include "cache/objects/conventions.h"
+#include "cache/objects/convert.h"
+#include "logging/json_log.h"
+#include "operator/model/pool_routing.h"
+
+namespace gangplank::op {
+namespace {
+
+constexpr const char* kQueuesKey = "queues";
+const std::string kPoolPrefix = "pool/";
+
+bool HoldsCapacity(const kube::Pod& pod) {
+  if (pod.phase == "Succeeded" || pod.phase == "Failed") return false;
+  return !pod.node_name.empty() || pod.meta.annotations.contains(std::string(cache::kPlannedNodeAnnotation));
+}
+
+// Node fields admission reads; a status heartbeat changes none of them.
+bool SameForAdmission(const kube::Node& a, const kube::Node& b) {
+  auto same_amounts = [](const std::vector<kube::ResourceAmount>& x, const std::vector<kube::ResourceAmount>& y) {
+    return std::equal(x.begin(), x.end(), y.begin(), y.end(),
+                      [](const auto& p, const auto& q) { return p.name == q.name && p.milli == q.milli; });
+  };
+  auto same_taints = [](const std::vector<kube::Taint>& x, const std::vector<kube::Taint>& y) {
+    return std::equal(x.begin(), x.end(), y.begin(), y.end(),
+                      [](const auto& p, const auto& q) { return p.key == q.key && p.value == q.value && p.effect == q.effect; });
+  };
+  return a.unschedulable == b.unschedulable && a.meta.labels == b.meta.labels && same_taints(a.taints, b.taints) &&
+         same_amounts(a.allocatable, b.allocatable);
+}
+
+std::string NamespaceQueue(const kube::GenericObject& ns) {
+  const auto queue = ns.meta.labels.find(cache::kQueueLabel);
+  return queue ? std::string(*queue) : std::string();
+}
+
+}  // namespace
+
+Controller::Controller(cache::SharedInformers& informers, cache::ClusterStateFeed& feed, ClusterWriter& writer,
+                       ObjectReader& reader, OperatorMetrics& metrics, ControllerOptions options)
+    : informers_(informers), feed_(feed), writer_(writer), metrics_(metrics), options_(std::move(options)),
+      tracker_(options_.scheduler_names), sizes_(reader),
+      conditions_(writer, [this] { return Now(); }, options_.condition_rewrite_seconds),
+      reconciler_(tracker_, sizes_, writer, conditions_, &metrics, options_.reconciler) {
+  informers_.pods().add_handlers({
+      [this](const auto& p) { OnPod(cache::ToPodInfo(*p), false, false); },
+      [this](const auto& old, const auto& p) { OnPod(cache::ToPodInfo(*p), false, HoldsCapacity(*old) && !HoldsCapacity(*p)); },
+      [this](const auto& p, bool) { OnPod(cache::ToPodInfo(*p), true, HoldsCapacity(*p)); },
+  });
+  informers_.nodes().add_handlers({
+      [this](const auto&) { OnNodeChange(); },
+      [this](const auto& old, const auto& n) {
+        if (!SameForAdmission(*old, *n)) OnNodeChange();
+      },
+      [this](const auto&, bool) { OnNodeChange(); },
+  });
+  informers_.namespaces().add_handlers({
+      [this](const auto& n) { OnNamespace(n->meta.name, NamespaceQueue(*n)); },
+      [this](const auto&, const auto& n) { OnNamespace(n->meta.name, NamespaceQueue(*n)); },
+      [this](const auto& n, bool) { OnNamespace(n->meta.name, ""); },
+  });
+  auto pools = [this](auto&&...) { OnPoolsChanged(); };
+  informers_.objects(cache::resources::gpu_pools()).add_handlers({pools, pools, pools});
+  auto queues = [this](auto&&...) { OnQueuesChanged(); };
+  informers_.objects(cache::resources::queues()).add_handlers({queues, queues, queues});
+}
+
+Controller::~Controller() { Stop(); }
+
+double Controller::Now() const {
+  if (options_.clock) return options_.clock();
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+void Controller::Start() {
+  stopping_ = false;
+  sync_watcher_ = std::thread([this] {
+    while (!stopping_) {
+      const bool core = informers_.WaitForCoreSync(std::chrono::milliseconds(200));
+      if (!core || !informers_.objects(cache::resources::gpu_pools()).has_synced() ||
+          !informers_.objects(cache::resources::queues()).has_synced()) {
+        continue;
+      }
+      synced_ = true;
+      spdlog::info(logging::JsonFields("operator caches synced", "gangs", std::to_string(tracker_.size())));
+      EnqueueAllPools();
+      return;
+    }
+  });
+  for (int i = 0; i < std::max(1, options_.workers); ++i) workers_.emplace_back([this] { Work(); });
+}
+
+void Controller::Stop() {
+  stopping_ = true;
+  queue_.shutdown();
+  for (std::thread& t : workers_) {
+    if (t.joinable()) t.join();
+  }
+  workers_.clear();
+  if (sync_watcher_.joinable()) sync_watcher_.join();
+}
+
+void Controller::SetLeader(bool leading) {
+  if (leader_.exchange(leading) == leading) return;
+  metrics_.Leader(leading);
+  spdlog::info(logging::JsonFields(leading ? "became the leader: reconciling" : "lost the lead: writing nothing"));
+  if (leading) EnqueueAllPools();
+}
+
+std::string Controller::NotReadyReason() const {
+  if (!synced_) return "informers have not listed nodes, pods, namespaces, GPUPools and Queues yet";
+  return {};
+}
+
+std::vector<std::string> Controller::PoolNames() const {
+  std::lock_guard lock(mu_);
+  std::vector<std::string> out;
+  for (const auto& [name, model] : pools_) out.push_back(name);
+  return out;
+}
+
+std::shared_ptr<PoolModel> Controller::Model(const std::string& name) const {
+  std::lock_guard lock(mu_);
+  auto it = pools_.find(name);
+  return it == pools_.end() ? nullptr : it->second;
+}
+
+void Controller::EnqueueAllPools() {
+  for (const std::string& name : PoolNames()) queue_.add(kPoolPrefix + name);
+  queue_.add(kQueuesKey);
+}
+
+void Controller::NoteAll(const std::vector<std::string>& gangs) {
+  std::lock_guard lock(mu_);
+  for (auto& [name, model] : pools_) {
+    for (const std::string& key : gangs) model->NoteGang(key);
+  }
+}
+
+void Controller::OnPod(const cache::PodInfo& pod, bool removed, bool freed) {
+  const std::vector<std::string> gangs = removed ? tracker_.Remove(pod.uid) : tracker_.Upsert(pod);
+  if (gangs.empty() && !freed) return;
+  {
+    std::lock_guard lock(mu_);
+    for (auto& [name, model] : pools_) {
+      for (const std::string& key : gangs) model->NoteGang(key);
+      if (freed) model->NoteCapacityFreed();
+      if (freed || !pod.node_name.empty()) model->NoteRunningChanged();
+    }
+  }
+  for (const std::string& name : PoolNames()) queue_.add(kPoolPrefix + name);
+}
+
+void Controller::OnNodeChange() {
+  RecomputeHealth();
+  {
+    std::lock_guard lock(mu_);
+    for (auto& [name, model] : pools_) model->NoteCapacityFreed();  // A node added, grown or uncordoned frees capacity.
+  }
+  EnqueueAllPools();
+}
+
+void Controller::OnNamespace(const std::string& name, const std::string& queue) {
+  {
+    std::lock_guard lock(mu_);
+    auto it = namespace_queues_.find(name);
+    const std::string before = it == namespace_queues_.end() ? "" : it->second;
+    if (before == queue) return;
+    if (queue.empty()) namespace_queues_.erase(name);
+    else namespace_queues_[name] = queue;
+  }
+  NoteAll(tracker_.KeysInNamespace(name));
+  EnqueueAllPools();
+}
+
+void Controller::OnPoolsChanged() {
+  const std::vector<cache::PoolConfig> configs = feed_.Pools();
+  {
+    std::lock_guard lock(mu_);
+    // A node belongs to a pool when that pool alone selects it.
+    auto owns = [configs](const std::string& pool) {
+      return [configs, pool](const engine::NodeSpec& spec) {
+        int selecting = 0;
+        bool mine = false;
+        for (const cache::PoolConfig& p : configs) {
+          if (!p.Selects(spec)) continue;
+          ++selecting;
+          mine = mine || p.name == pool;
+        }
+        return mine && selecting == 1;
+      };
+    };
+    const bool selectors_changed = [&] {
+      if (configs.size() != pool_configs_.size()) return true;
+      for (size_t i = 0; i < configs.size(); ++i) {
+        const auto& a = configs[i];
+        const auto& b = pool_configs_[i];
+        if (a.name != b.name || a.node_selector != b.node_selector || a.gpu_model != b.gpu_model) return true;
+      }
+      return false;
+    }();
+    std::map<std::string, std::shared_ptr<PoolModel>> next;
+    for (const cache::PoolConfig& config : configs) {
+      auto old = pools_.find(config.name);
+      const bool keep = old != pools_.end() && !selectors_changed &&
+                        old->second->config().topology_levels == config.topology_levels &&
+                        old->second->config().generation == config.generation;
+      if (keep) {
+        next[config.name] = old->second;
+        continue;
+      }
+      // New, or changed in what it is made of: a fresh model (the feed fills its state).
+      next[config.name] = std::make_shared<PoolModel>(config, owns(config.name));
+    }
+    for (auto& [name, model] : pools_) {
+      if (next.count(name) == 0 || next[name] != model) feed_.Detach(&model->state());
+    }
+    for (auto& [name, model] : next) {
+      if (pools_.count(name) == 0 || pools_[name] != model) feed_.Attach(&model->state());
+    }
+    pools_ = std::move(next);
+    pool_configs_ = configs;
+  }
+  RecomputeHealth();
+  EnqueueAllPools();
+}
+
+void Controller::OnQueuesChanged() {
+  auto tree = std::make_shared<const QueueTree>(BuildQueueTree(feed_.Queues()));
+  {
+    std::lock_guard lock(mu_);
+    tree_ = std::move(tree);
+    for (auto& [name, model] : pools_) model->NoteQueuesChanged();
+  }
+  EnqueueAllPools();
+}
+
+void Controller::RecomputeHealth() {
+  std::vector<cache::PoolConfig> configs;
+  {
+    std::lock_guard lock(mu_);
+    configs = pool_configs_;
+  }
+  std::map<std::string, PoolHealth> health;
+  for (const cache::PoolConfig& p : configs) health[p.name];
+  for (const auto& node : informers_.nodes().list()) {
+    engine::NodeSpec spec;
+    try {
+      spec = cache::ToNodeSpec(cache::ToNodeInfo(*node));
+    } catch (const std::exception&) {
+      continue;  // Its allocatable cannot be read: it is in no pool (the cache logs it).
+    }
+    std::vector<std::string> selecting;
+    for (const cache::PoolConfig& p : configs) {
+      if (p.Selects(spec)) selecting.push_back(p.name);
+    }
+    for (const std::string& a : selecting) {
+      ++health[a].nodes;
+      for (const std::string& b : selecting) {
+        if (a != b) ++health[a].shared_with[b];
+      }
+    }
+  }
+  std::lock_guard lock(mu_);
+  health_ = std::move(health);
+}
+
+ReconcileContext Controller::Context() const {
+  ReconcileContext c;
+  std::lock_guard lock(mu_);
+  c.tree = tree_;
+  c.pools = pool_configs_;
+  auto queues = std::make_shared<std::map<std::string, std::string>>(namespace_queues_);
+  c.namespace_queue = [queues](const std::string& ns) {
+    auto it = queues->find(ns);
+    return it == queues->end() ? std::string() : it->second;
+  };
+  c.default_queue = options_.default_queue;
+  c.now = Now();
+  return c;
+}
+
+void Controller::Work() {
+  while (auto key = queue_.get()) {
+    try {
+      Process(*key);
+      queue_.forget(*key);
+    } catch (const std::exception& e) {
+      // A failed round (the API server down, say) is retried with backoff; nothing escapes the worker.
+      spdlog::warn(logging::JsonFields("reconcile failed; retrying", "key", *key, "error", e.what()));
+      queue_.add_rate_limited(*key);
+    }
+    queue_.done(*key);
+  }
+}
+
+void Controller::Process(const std::string& key) {
+  if (stopping_) return;
+  if (key == kQueuesKey) {
+    if (synced_ && leader_) WriteQueueStatus();
+    return;
+  }
+  if (key.rfind(kPoolPrefix, 0) == 0) ReconcilePool(key.substr(kPoolPrefix.size()));
+}
+
+void Controller::ReconcilePool(const std::string& name) {
+  if (!synced_ || !leader_) return;  // Only the leader writes; it reconciles every pool on taking the lead.
+  std::shared_ptr<PoolModel> model = Model(name);
+  if (!model) return;
+  const std::string key = kPoolPrefix + name;
+  RoundReport report;
+  {
+    std::lock_guard round(model->round_mutex);
+    const ReconcileContext context = Context();
+    report = reconciler_.Reconcile(*model, context);
+    PoolHealth health;
+    {
+      std::lock_guard lock(mu_);
+      health = health_[name];
+    }
+    reconciler_.WritePoolStatus(*model, context, PoolReadyCondition(model->config(), health), false);
+    if (report.ran) {
+      spdlog::debug(logging::JsonFields("round", "pool", name, "scope", report.full ? "full" : "incremental", "admitted",
+                                        std::to_string(report.admitted), "evicted", std::to_string(report.evicted)));
+    }
+  }
+  if (report.again || model->HasChanges()) queue_.add(key);
+  const double wait = report.next_wakeup - Now();
+  if (std::isfinite(wait) && wait < 1e9) {
+    queue_.add_after(key, std::chrono::milliseconds(static_cast<long long>(std::max(0.0, wait) * 1000) + 1));
+  }
+  queue_.add_after(key, options_.resync);
+  queue_.add_after(kQueuesKey, options_.queue_status_delay);
+}
+
+void Controller::WriteQueueStatus() {
+  std::shared_ptr<const QueueTree> tree;
+  std::map<std::string, std::shared_ptr<PoolModel>> pools;
+  {
+    std::lock_guard lock(mu_);
+    tree = tree_;
+    pools = pools_;
+  }
+  std::map<std::string, nlohmann::json> per_queue;
+  for (const auto& [name, q] : tree->queues) per_queue[name] = nlohmann::json::array();
+  for (const auto& [pool, model] : pools) {
+    std::lock_guard round(model->round_mutex);
+    for (const auto& [queue, f] : model->queue_figures) {
+      auto it = tree->queues.find(queue);
+      const cache::PoolQuota* quota = it == tree->queues.end() ? nullptr : it->second.QuotaIn(pool);
+      nlohmann::json entry{{"name", pool},
+                           {"usedGPUs", std::round(f.used * 1000) / 1000},
+                           {"fairShareGPUs", std::round(f.fair_share * 1000) / 1000},
+                           {"pendingGangs", f.pending},
+                           {"oldestPendingSeconds", std::round(f.oldest_pending_seconds)}};
+      if (quota != nullptr) {
+        entry["guaranteedGPUs"] = quota->guaranteed_gpus;
+        if (quota->limit_gpus) entry["limitGPUs"] = *quota->limit_gpus;
+      }
+      per_queue[queue].push_back(std::move(entry));
+    }
+  }
+  auto write = [&](const std::string& name, nlohmann::json fields, const ConditionWrite& ready) {
+    const std::string text = fields.dump() + ready.status + ready.reason + ready.message;
+    {
+      std::lock_guard lock(mu_);
+      if (queue_status_written_[name] == text) return;
+    }
+    if (writer_.WriteStatus("queues", name, fields, {ready})) {
+      std::lock_guard lock(mu_);
+      queue_status_written_[name] = text;
+    }
+  };
+  for (auto& [name, pools_of_queue] : per_queue) {
+    double used = 0, fair = 0;
+    int pending = 0;
+    for (const auto& p : pools_of_queue) {
+      used += p["usedGPUs"].get<double>();
+      fair += p["fairShareGPUs"].get<double>();
+      pending += p["pendingGangs"].get<int>();
+    }
+    nlohmann::json fields{{"usedGPUs", std::round(used * 1000) / 1000},
+                          {"fairShareGPUs", std::round(fair * 1000) / 1000},
+                          {"pendingGangs", pending},
+                          {"pools", pools_of_queue}};
+    const bool inner = tree->inner.count(name) > 0;
+    write(name, std::move(fields),
+          ConditionWrite{"Ready", "True", inner ? "InnerQueue" : "Ready",
+                         inner ? "divides its share among its child queues" : "admitting gangs"});
+  }
+  for (const auto& [name, problem] : tree->problems) {
+    write(name, nlohmann::json{{"pools", nlohmann::json::array()}}, ConditionWrite{"Ready", "False", problem.reason, problem.message});
+  }
+}
+
+}  // namespace gangplank::op

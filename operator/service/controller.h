@@ -1,0 +1,115 @@
+// The operator's control loop: shared informers in, one work-queue key per GPU pool (plus one for the
+// Queues' status), a reconciler that asks the engine, writes out. Informer handlers only note what
+// changed and enqueue; workers reconcile (one pool never on two workers at once); only the leader
+// writes. Pools come and go with their GPUPool resources: each has its PoolModel, whose cluster state
+// the shared feed keeps current.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cache/feed/cluster_state_feed.h"
+#include "cache/feed/shared_informers.h"
+#include "kube/work_queue.h"
+#include "operator/admission/cluster_writer.h"
+#include "operator/admission/reconciler.h"
+#include "operator/gangs/gang_size_resolver.h"
+#include "operator/gangs/gang_tracker.h"
+#include "operator/model/pool_model.h"
+#include "operator/model/queue_tree.h"
+#include "operator/service/operator_metrics.h"
+#include "operator/status/gang_conditions.h"
+#include "operator/status/pool_status.h"
+
+namespace gangplank::op {
+
+struct ControllerOptions {
+  std::vector<std::string> scheduler_names{"gangplank"};
+  std::string default_queue;  // Queue of gangs whose pods and namespace name none ("" = none: blocked).
+  ReconcilerOptions reconciler;
+  int workers = 1;
+  std::chrono::milliseconds resync{std::chrono::seconds(30)};  // Every pool is reconciled at least this often.
+  std::chrono::milliseconds queue_status_delay{std::chrono::seconds(2)};
+  double condition_rewrite_seconds = 30;
+  std::function<double()> clock;  // Seconds since the epoch; default the system clock.
+};
+
+class Controller {
+ public:
+  // Registers handlers on `informers` (after `feed`'s, so pool states are current when they run). Call
+  // before informers.Start().
+  Controller(cache::SharedInformers& informers, cache::ClusterStateFeed& feed, ClusterWriter& writer,
+             ObjectReader& reader, OperatorMetrics& metrics, ControllerOptions options);
+  ~Controller();
+  Controller(const Controller&) = delete;
+  Controller& operator=(const Controller&) = delete;
+
+  void Start();  // Workers and the sync watcher.
+  void Stop();   // Finishes the reconcile in flight, then stops.
+  void SetLeader(bool leading);
+  bool leader() const { return leader_.load(); }
+  // The informers have listed nodes, namespaces, pods, GPUPools and Queues.
+  bool synced() const { return synced_.load(); }
+  std::string NotReadyReason() const;
+
+  // "Where and when would this gang land": plans the given pods (Pod objects) as one waiting gang on a
+  // scratch copy of its pool's model, changing nothing. Answers what the round would decide.
+  nlohmann::json DryRun(const nlohmann::json& request);
+
+  // Test hooks.
+  GangTracker& tracker() { return tracker_; }
+  GangConditions& conditions() { return conditions_; }
+  std::vector<std::string> PoolNames() const;
+
+ private:
+  double Now() const;
+  void OnPod(const cache::PodInfo& pod, bool removed, bool freed);
+  void OnNodeChange();
+  void OnPoolsChanged();
+  void OnQueuesChanged();
+  void OnNamespace(const std::string& name, const std::string& queue);
+  void NoteAll(const std::vector<std::string>& gangs);
+  void EnqueueAllPools();
+  void RecomputeHealth();
+  void Work();
+  void Process(const std::string& key);
+  void ReconcilePool(const std::string& name);
+  void WriteQueueStatus();
+  ReconcileContext Context() const;
+  std::shared_ptr<PoolModel> Model(const std::string& name) const;
+
+  cache::SharedInformers& informers_;
+  cache::ClusterStateFeed& feed_;
+  ClusterWriter& writer_;
+  OperatorMetrics& metrics_;
+  ControllerOptions options_;
+  GangTracker tracker_;
+  GangSizeResolver sizes_;
+  GangConditions conditions_;
+  Reconciler reconciler_;
+  kube::WorkQueue queue_;
+
+  mutable std::mutex mu_;  // Guards the fields below.
+  std::map<std::string, std::shared_ptr<PoolModel>> pools_;
+  std::vector<cache::PoolConfig> pool_configs_;
+  std::shared_ptr<const QueueTree> tree_ = std::make_shared<QueueTree>();
+  std::map<std::string, std::string> namespace_queues_;
+  std::map<std::string, PoolHealth> health_;
+  std::map<std::string, std::string> queue_status_written_;
+
+  std::atomic<bool> leader_{false};
+  std::atomic<bool> synced_{false};
+  std::atomic<bool> stopping_{false};
+  std::vector<std::thread> workers_;
+  std::thread sync_watcher_;
+};
+
+}  // namespace gangplank::op

@@ -1,0 +1,157 @@
+// Controller::DryRun: "where and when would this gang land", answered by the engine on the live model
+// of the gang's pool without changing anything (the cluster is scratch inside the round and restored,
+// the book is copied).
+#include <chrono>
+
+#include "cache/feed/object_conversion.h"
+#include "cache/objects/conventions.h"
+#include "engine/admission/admission_round.h"
+#include "engine/policies/registry.h"
+#include "operator/admission/kube_cluster_writer.h"
+#include "operator/model/gang_entries.h"
+#include "operator/model/pool_admission_config.h"
+#include "operator/model/pool_routing.h"
+#include "operator/service/controller.h"
+
+namespace gangplank::op {
+namespace {
+
+using Json = nlohmann::json;
+
+Json Refusal(std::string reason, std::string message) {
+  return Json{{"admitted", false}, {"reason", std::move(reason)}, {"message", std::move(message)}};
+}
+
+// The members of the hypothetical gang, as if just created and held by the admission gate.
+std::optional<Gang> GangOf(const Json& pods, std::string& error) {
+  if (!pods.is_array() || pods.empty()) {
+    error = "expected {\"pods\": [Pod, ...]} with at least one Pod object";
+    return std::nullopt;
+  }
+  Gang gang;
+  for (size_t i = 0; i < pods.size(); ++i) {
+    cache::PodInfo pod;
+    try {
+      pod = PodInfoFromJson(pods[i]);
+    } catch (const std::exception& e) {
+      error = "pods[" + std::to_string(i) + "]: " + e.what();
+      return std::nullopt;
+    }
+    if (pod.namespace_.empty()) pod.namespace_ = "default";
+    if (pod.name.empty()) pod.name = "dry-run-" + std::to_string(i);
+    pod.uid = "dry-run-" + std::to_string(i);
+    if (std::find(pod.scheduling_gates.begin(), pod.scheduling_gates.end(), cache::kAdmissionGate) == pod.scheduling_gates.end()) {
+      pod.scheduling_gates.emplace_back(cache::kAdmissionGate);
+    }
+    Member m = MemberOf(pod);
+    m.created = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+    gang.members.push_back(std::move(m));
+  }
+  const cache::PodInfo& lead = gang.members.front().pod;
+  gang.identity = cache::GangIdentityOf(lead);
+  gang.key = GangKeyOf(lead, gang.identity);
+  gang.namespace_ = lead.namespace_;
+  return gang;
+}
+
+}  // namespace
+
+nlohmann::json Controller::DryRun(const nlohmann::json& request) {
+  std::string error;
+  std::optional<Gang> gang = GangOf(request.value("pods", Json()), error);
+  if (!gang) return Json{{"error", error}};
+  const ReconcileContext context = Context();
+  const Member& lead = gang->members.front();
+  std::string queue = QueueOfGang(*gang, context.namespace_queue(gang->namespace_));
+  if (queue.empty()) queue = context.default_queue;
+  const PoolChoice choice =
+      ChoosePool(context.pools, *context.tree, queue, lead.pod.labels.count(std::string(cache::kPoolLabel))
+                                                          ? lead.pod.labels.at(std::string(cache::kPoolLabel))
+                                                          : "",
+                 lead.pod.node_selector);
+  if (choice.pool.empty()) return Refusal(choice.reason, choice.message);
+  std::shared_ptr<PoolModel> model = Model(choice.pool);
+  if (!model) return Refusal("PoolNotFound", "GPU pool " + choice.pool + " has no model yet");
+
+  EntryContext entry;
+  entry.queue = queue;
+  entry.queue_verdict = CheckQueue(*context.tree, queue, choice.pool);
+  if (request.contains("minMembers") && request["minMembers"].is_number_integer()) {
+    entry.size = GangSize{std::max(1, request["minMembers"].get<int>()), "the request's minMembers"};
+  } else {
+    const SizeVerdict size = sizes_.SizeOf(*gang);
+    entry.size = size.size;
+    entry.size_reason = size.reason;
+    entry.size_message = size.message;
+  }
+  std::lock_guard round(model->round_mutex);
+  GangEntries entries = model->state().Read([&](const cache::StateView& v) { return BuildGangEntries(*gang, entry, v); });
+  Json answer{{"pool", choice.pool}, {"queue", queue}, {"gang", gang->key}};
+  if (!entries.waiting) {
+    answer.update(Refusal(entries.block_reason, entries.block_message));
+    return answer;
+  }
+  engine::AdmissionInput input = model->book.input();  // A copy: the dry run changes nothing.
+  input.now = context.now;
+  entries.waiting->request.name = "dry-run:" + gang->key;  // Never collides with the gang if it exists.
+  input.waiting.push_back(*entries.waiting);
+  const int mine = static_cast<int>(input.waiting.size()) - 1;
+  input.plan_only = std::vector<int>{mine};
+  const engine::AdmissionConfig config = AdmissionConfigFor(model->config());
+  engine::Rng rng(1);
+  model->state().Plan([&](engine::Cluster& cluster, const cache::StateView& view) {
+    input.reservations.clear();
+    for (const auto& [key, r] : model->reservations) {
+      engine::HeldReservation held{key, {}, r.for_reclaim};
+      for (const std::string& node : r.nodes) {
+        if (const engine::NodeId id = view.FindNode(node); id != engine::kNoNode) held.nodes.push_back(id);
+      }
+      if (!held.nodes.empty()) input.reservations.push_back(std::move(held));
+    }
+    std::unique_ptr<engine::ScoringPolicy> scratch_policy;
+    engine::ScoringPolicy* policy = model->policy.get();
+    if (policy == nullptr) {
+      scratch_policy = engine::policies::MakePolicy(options_.reconciler.policy, view.HeldRequests(5000), options_.reconciler.seed);
+      policy = scratch_policy.get();
+    }
+    const engine::AdmissionDecision decision = engine::DecideAdmission(cluster, input, config, *policy, rng);
+    for (const engine::Admitted& a : decision.admitted) {
+      if (a.waiting != mine) continue;
+      Json placements = Json::array();
+      for (const engine::MemberAllocation& m : a.plan.allocations) {
+        placements.push_back({{"pod", entries.waiting_pods.at(m.member).name}, {"node", cluster.spec(m.allocation.node).name}});
+      }
+      answer["admitted"] = true;
+      answer["when"] = "now";
+      answer["placements"] = std::move(placements);
+      answer["message"] = a.reason;
+    }
+    Json evictions = Json::array();
+    for (const engine::Reclaimed& r : decision.reclaims) {
+      if (r.beneficiary == mine) evictions.push_back({{"gang", input.running[r.running].name}, {"reason", r.reason}});
+    }
+    for (const engine::Blocked& b : decision.blocked) {
+      if (b.waiting != mine) continue;
+      answer["admitted"] = false;
+      answer["reason"] = std::string(engine::BlockCodeName(b.code));
+      answer["message"] = b.message;
+      answer["when"] = evictions.empty() ? "when the obstacle above clears (capacity freed, queue below its limit)"
+                                          : "after the gangs under wouldEvict leave";
+    }
+    if (!evictions.empty()) answer["wouldEvict"] = std::move(evictions);
+  });
+  // How many gangs of its queue wait ahead of it (same or higher priority, earlier).
+  int ahead = 0;
+  for (size_t w = 0; w + 1 < input.waiting.size(); ++w) {
+    const engine::WaitingGang& other = input.waiting[w];
+    if (other.request.queue != queue) continue;
+    if (other.request.priority > entries.waiting->request.priority ||
+        (other.request.priority == entries.waiting->request.priority && other.arrival <= entries.waiting->arrival)) {
+      ++ahead;
+    }
+  }
+  answer["gangsAheadInQueue"] = ahead;
+  return answer;
+}
+
+}  // namespace gangplank::op

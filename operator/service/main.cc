@@ -1,0 +1,224 @@
+// gangplank-operator: admits gangs whole, reclaims and preempts whole gangs, reports pools and queues.
+// See operator/README.md.
+#include <CLI/CLI.hpp>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <memory>
+
+#include "cache/feed/cluster_state_feed.h"
+#include "cache/feed/shared_informers.h"
+#include "kube/config.h"
+#include "kube/leader_election.h"
+#include "logging/json_log.h"
+#include "net/http_client.h"
+#include "operator/admission/kube_cluster_writer.h"
+#include "operator/gangs/kube_object_reader.h"
+#include "operator/service/controller.h"
+#include "operator/service/operator_config.h"
+#include "operator/service/operator_routes.h"
+
+namespace {
+
+using namespace gangplank;
+using namespace gangplank::op;
+
+std::string TlsStamp(const OperatorConfig& c) {
+  std::string stamp;
+  for (const auto& file : {c.webhook_cert_file, c.webhook_key_file}) {
+    std::error_code ec;
+    const auto t = std::filesystem::last_write_time(file, ec);
+    stamp += ec ? "missing;" : std::to_string(t.time_since_epoch().count()) + ";";
+  }
+  return stamp;
+}
+
+std::string Hostname() {
+  char name[256] = {};
+  if (::gethostname(name, sizeof(name) - 1) != 0) return "gangplank-operator";
+  return name;
+}
+
+std::string LeaseNamespace(const OperatorConfig& c) {
+  if (!c.leader_election_namespace.empty()) return c.leader_election_namespace;
+  std::ifstream in("/var/run/secrets/kubernetes.io/serviceaccount/namespace");
+  std::string ns;
+  if (in && std::getline(in, ns) && !ns.empty()) return ns;
+  return "gangplank-system";
+}
+
+ControllerOptions ControllerOptionsOf(const OperatorConfig& c) {
+  ControllerOptions o;
+  o.scheduler_names = c.scheduler_names;
+  o.default_queue = c.default_queue;
+  o.workers = c.workers;
+  o.resync = std::chrono::seconds(c.resync_seconds);
+  o.condition_rewrite_seconds = c.condition_rewrite_seconds;
+  o.reconciler.policy = c.policy;
+  o.reconciler.max_staleness_seconds = c.max_staleness_seconds;
+  o.reconciler.status_interval_seconds = c.status_interval_seconds;
+  return o;
+}
+
+std::unique_ptr<net::HttpServer> StartServer(const std::string& host, std::uint16_t port, std::optional<net::HttpTlsFiles> tls,
+                                             net::HttpHandler handler) {
+  net::HttpServerOptions o;
+  o.host = host;
+  o.port = port;
+  o.tls = std::move(tls);
+  auto server = net::make_http_server(o);
+  server->start(std::move(handler));
+  return server;
+}
+
+int Run(const OperatorConfig& config) {
+  // SIGTERM/SIGINT are taken by sigwait below; block them before any thread starts so none gets them.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  kube::ClusterConfig kube_config =
+      config.kubeconfig.empty() ? kube::load_in_cluster_config() : kube::load_kubeconfig({config.kubeconfig});
+  kube::RestOptions rest_options;
+  rest_options.qps = config.kube_api_qps;
+  rest_options.burst = config.kube_api_burst;
+  rest_options.user_agent = "gangplank-operator/0.1";
+  auto rest = std::make_shared<kube::RestClient>(std::move(kube_config), rest_options);
+  auto client = std::make_shared<kube::Client>(rest);
+
+  OperatorMetrics metrics;
+  KubeClusterWriter writer(client);
+  KubeObjectReader reader(client);
+  cache::SharedInformers informers(rest);
+  cache::ClusterStateFeed feed(informers);
+  Controller controller(informers, feed, writer, reader, metrics, ControllerOptionsOf(config));
+  informers.Start();
+  feed.Start();
+  controller.Start();
+
+  std::unique_ptr<kube::LeaderElector> elector;
+  if (config.leader_elect) {
+    kube::LeaderElectionConfig le;
+    le.namespace_ = LeaseNamespace(config);
+    le.name = config.leader_election_name;
+    le.identity = config.leader_election_identity.empty() ? Hostname() + "_" + std::to_string(::getpid())
+                                                          : config.leader_election_identity;
+    le.lease_duration = std::chrono::seconds(config.lease_duration_seconds);
+    le.renew_deadline = std::chrono::seconds(config.renew_deadline_seconds);
+    le.retry_period = std::chrono::seconds(config.retry_period_seconds);
+    le.release_on_stop = true;
+    le.on_started_leading = [&controller] { controller.SetLeader(true); };
+    le.on_stopped_leading = [&controller] { controller.SetLeader(false); };
+    le.on_new_leader = [](const std::string& who) { spdlog::info(logging::JsonFields("leader observed", "identity", who)); };
+    spdlog::info(logging::JsonFields("campaigning for the lease", "namespace", le.namespace_, "name", le.name, "identity", le.identity));
+    elector = std::make_unique<kube::LeaderElector>(client, std::move(le));
+    elector->start();
+  } else {
+    controller.SetLeader(true);
+  }
+
+  auto server = StartServer(config.listen_address, config.port, std::nullopt,
+                            MakeOperatorRouter(controller, metrics, 16u << 20));
+  std::unique_ptr<net::HttpServer> webhook;
+  const bool tls = !config.webhook_cert_file.empty() && !config.webhook_key_file.empty();
+  if (tls) {
+    WebhookOptions options;
+    options.scheduler_names = config.scheduler_names;
+    webhook = StartServer(config.listen_address, config.webhook_port,
+                          net::HttpTlsFiles{config.webhook_cert_file, config.webhook_key_file},
+                          MakeWebhookRouter(config.webhook_path, options, metrics));
+  }
+  spdlog::info(logging::JsonFields("serving", "url", server->base_url(), "webhook",
+                                   webhook ? webhook->base_url() + config.webhook_path : std::string("off")));
+
+  std::string stamp = tls ? TlsStamp(config) : "";
+  const timespec wake{std::max(1, config.tls_reload_seconds), 0};
+  while (true) {
+    const int sig = sigtimedwait(&signals, nullptr, &wake);
+    if (sig == SIGTERM || sig == SIGINT) {
+      spdlog::info(logging::JsonFields("shutting down", "signal", sig == SIGTERM ? "SIGTERM" : "SIGINT"));
+      break;
+    }
+    if (!tls) continue;
+    if (std::string now = TlsStamp(config); now != stamp) {
+      stamp = now;
+      if (std::string error = webhook->reload_tls(); !error.empty()) {
+        spdlog::error(logging::JsonFields("cannot load the new webhook certificate; keeping the current one", "error", error));
+      } else {
+        spdlog::info(logging::JsonFields("webhook certificate or key changed; new connections use it"));
+      }
+    }
+  }
+  if (webhook) webhook->stop();
+  controller.Stop();        // Finishes the round in flight; nothing is written after this.
+  if (elector) elector->stop();  // Releases the lease so a standby takes over at once.
+  server->stop();
+  informers.Stop();
+  feed.Stop();
+  spdlog::info(logging::JsonFields("stopped"));
+  return 0;
+}
+
+// `gangplank-operator dry-run`: asks a running operator where and when a gang would land.
+int DryRunCommand(const std::string& url, const std::string& file) {
+  std::string body;
+  if (file == "-") {
+    body.assign(std::istreambuf_iterator<char>(std::cin), {});
+  } else {
+    std::ifstream in(file);
+    if (!in) {
+      std::cerr << "dry-run: cannot read " << file << "\n";
+      return 2;
+    }
+    body.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  auto http = net::make_http_client({url, {}});
+  net::HttpClientRequest request;
+  request.method = "POST";
+  request.target = "/dry-run";
+  request.headers = {{"Content-Type", "application/json"}};
+  request.body = body;
+  const net::HttpClientResponse response = http->send(request);
+  std::cout << response.body << (response.body.empty() || response.body.back() != '\n' ? "\n" : "");
+  return response.status == 200 ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "gangplank-operator: admits gangs of pods whole (removing the scheduling gate gangplank.io/admission once the\n"
+      "engine plans the whole gang in the narrowest topology domain), reclaims GPUs for queues below their fair\n"
+      "share and preempts by priority (whole gangs, PodDisruptionBudgets respected), serves the mutating webhook\n"
+      "that adds the gate, and writes GPUPool and Queue status. Every flag is also an environment variable\n"
+      "GANGPLANK_OPERATOR_<FLAG>."};
+  OperatorConfig config;
+  AddOperatorFlags(app, config);
+  std::string dry_run_url = "http://127.0.0.1:8080";
+  std::string dry_run_file = "-";
+  CLI::App* dry_run = app.add_subcommand(
+      "dry-run", "Ask a running operator where and when a gang would land, changing nothing. The file holds\n"
+                 "{\"pods\": [Pod, ...], \"minMembers\": n} (Pods as kubectl --dry-run=client -o json prints them).");
+  dry_run->add_option("--url", dry_run_url, "Base URL of the operator's plain port")->capture_default_str();
+  dry_run->add_option("-f,--filename", dry_run_file, "JSON file, or - for standard input")->capture_default_str();
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  try {
+    if (dry_run->parsed()) return DryRunCommand(dry_run_url, dry_run_file);
+    logging::SetUpJsonLogging("gangplank-operator", config.log_level);
+    return Run(config);
+  } catch (const std::exception& e) {
+    spdlog::critical(logging::JsonFields("fatal", "error", e.what()));
+    return 1;
+  }
+}

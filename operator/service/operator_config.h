@@ -1,0 +1,53 @@
+// Every setting of gangplank-operator, each settable by flag and by environment variable
+// (GANGPLANK_OPERATOR_<FLAG_IN_UPPER_SNAKE_CASE>, e.g. --webhook-port / GANGPLANK_OPERATOR_WEBHOOK_PORT).
+// Flags win over the environment.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+}
+
+namespace gangplank::op {
+
+struct OperatorConfig {
+  std::string kubeconfig;  // Empty: in-cluster service account.
+  double kube_api_qps = 50;
+  int kube_api_burst = 100;
+
+  std::string listen_address = "0.0.0.0";
+  std::uint16_t port = 8080;  // /healthz, /readyz, /metrics, /dry-run
+
+  std::uint16_t webhook_port = 9443;
+  std::string webhook_path = "/mutate-pods";
+  std::string webhook_cert_file;  // Empty (with the key): no webhook is served.
+  std::string webhook_key_file;
+  int tls_reload_seconds = 30;
+
+  std::vector<std::string> scheduler_names{"gangplank"};
+  std::string default_queue;
+  std::string policy = "fragpack";
+  int workers = 1;
+  int resync_seconds = 30;
+  int max_staleness_seconds = 60;
+  int status_interval_seconds = 5;
+  int condition_rewrite_seconds = 30;
+
+  bool leader_elect = true;
+  std::string leader_election_namespace;  // Empty: the pod's own namespace, else "gangplank-system".
+  std::string leader_election_name = "gangplank-operator";
+  std::string leader_election_identity;   // Empty: the host name.
+  int lease_duration_seconds = 15;
+  int renew_deadline_seconds = 10;
+  int retry_period_seconds = 2;
+
+  std::string log_level = "info";
+};
+
+// Registers every flag (with its environment variable) on `app`, writing into `config`.
+void AddOperatorFlags(CLI::App& app, OperatorConfig& config);
+
+}  // namespace gangplank::op

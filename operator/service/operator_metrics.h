@@ -1,0 +1,65 @@
+// The operator's Prometheus metrics (prometheus-cpp core), served as text on /metrics:
+//   gangplank_operator_admissions_total{pool,queue}              gangs admitted
+//   gangplank_operator_evictions_total{pool,kind,outcome}        gangs evicted by reclaim, priority
+//                                                                preemption or start timeout (kind),
+//                                                                outcome evicted|blocked|partial
+//   gangplank_operator_admission_conflicts_total{pool}           admissions rolled back (a pod changed)
+//   gangplank_operator_pending_gangs{pool,queue}                 gangs waiting
+//   gangplank_operator_gang_wait_seconds{pool,queue}             wait from arrival to admission (histogram)
+//   gangplank_operator_oldest_pending_seconds{pool,queue}        how long the oldest waiting gang waits
+//   gangplank_operator_queue_fair_share_gpus / _used_gpus{pool,queue}
+//   gangplank_operator_reconcile_duration_seconds{scope}         one round: full or incremental (histogram)
+//   gangplank_operator_pool_gpus{pool,state}                     capacity, allocated, free
+//   gangplank_operator_pool_fragmentation_ratio{pool}            free GPU capacity typical pods cannot use
+//   gangplank_operator_largest_gang_gpus{pool,level}
+//   gangplank_operator_leader                                    1 while this replica leads
+//   gangplank_operator_webhook_requests_total{outcome}
+#pragma once
+
+#include <prometheus/counter.h>
+#include <prometheus/gauge.h>
+#include <prometheus/histogram.h>
+#include <prometheus/registry.h>
+
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace gangplank::op {
+
+class OperatorMetrics {
+ public:
+  OperatorMetrics();
+
+  void Admitted(const std::string& pool, const std::string& queue, double waited_seconds);
+  void Evicted(const std::string& pool, const std::string& kind, const std::string& outcome);
+  void AdmissionConflict(const std::string& pool);
+  void QueueFigures(const std::string& pool, const std::string& queue, int pending, double oldest_seconds,
+                    double fair_share, double used);
+  void Reconciled(bool full, double seconds);
+  void PoolGpus(const std::string& pool, double capacity, double allocated, double fragmentation);
+  void LargestGang(const std::string& pool, const std::string& level, int gpus);
+  void Leader(bool leading);
+  void Webhook(const std::string& outcome);
+
+  std::string Scrape() const;
+
+ private:
+  std::shared_ptr<prometheus::Registry> registry_;
+  prometheus::Family<prometheus::Counter>& admissions_;
+  prometheus::Family<prometheus::Counter>& evictions_;
+  prometheus::Family<prometheus::Counter>& conflicts_;
+  prometheus::Family<prometheus::Gauge>& pending_;
+  prometheus::Family<prometheus::Histogram>& wait_;
+  prometheus::Family<prometheus::Gauge>& oldest_;
+  prometheus::Family<prometheus::Gauge>& fair_share_;
+  prometheus::Family<prometheus::Gauge>& used_;
+  prometheus::Family<prometheus::Histogram>& reconcile_;
+  prometheus::Family<prometheus::Gauge>& pool_gpus_;
+  prometheus::Family<prometheus::Gauge>& fragmentation_;
+  prometheus::Family<prometheus::Gauge>& largest_;
+  prometheus::Family<prometheus::Gauge>& leader_;
+  prometheus::Family<prometheus::Counter>& webhook_;
+};
+
+}  // namespace gangplank::op

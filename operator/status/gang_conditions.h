@@ -1,0 +1,76 @@
+// Says why each gang waits, or that it was admitted: one condition, gangplank.io/GangAdmitted, on the
+// gang's lead pod (its first member by name, so `kubectl describe pod` shows it), and an Event on the
+// gang's owner (its Job, PyTorchJob, ..., or the lead pod) whenever the reason changes.
+//
+// Reconcile rounds only record what the condition should be; a background thread writes it, newest
+// first-come, at most once per gang per `min_rewrite_seconds` when only the message's numbers moved,
+// so a thousand waiting gangs never slow admission down or flood the API server.
+#pragma once
+
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+
+#include "operator/admission/cluster_writer.h"
+#include "operator/gangs/gang_tracker.h"
+
+namespace gangplank::op {
+
+inline constexpr const char* kGangConditionType = "gangplank.io/GangAdmitted";
+
+class GangConditions {
+ public:
+  // now(): seconds (any epoch). The writer thread starts at once.
+  GangConditions(ClusterWriter& writer, std::function<double()> now, double min_rewrite_seconds = 30);
+  ~GangConditions();
+  GangConditions(const GangConditions&) = delete;
+  GangConditions& operator=(const GangConditions&) = delete;
+
+  void Admitted(const Gang& gang, const std::string& message);
+  // `reason` is CamelCase (an engine BlockCode name or an operator-level reason).
+  void Blocked(const Gang& gang, const std::string& reason, const std::string& message);
+  // Records an event on the gang's owner now (evictions, timeouts), whatever the condition does.
+  void Event(const Gang& gang, const std::string& type, const std::string& reason, const std::string& message);
+  void Forget(const std::string& gang_key);
+
+  // What was last decided for a gang ("" when nothing): for tests and the dry-run endpoint.
+  std::string ReasonOf(const std::string& gang_key) const;
+  std::string MessageOf(const std::string& gang_key) const;
+  // Waits until every recorded condition was written (tests, orderly shutdown).
+  bool WaitIdle(std::chrono::milliseconds timeout);
+
+ private:
+  struct Desired {
+    cache::PodInfo lead;
+    cache::OwnerRef anchor;
+    std::string status, reason, message;
+    // What the API server was last told for this gang.
+    std::string written_status, written_reason, written_message;
+    double written_at = -1e300;
+    bool queued = false;
+  };
+  void Set(const Gang& gang, const std::string& status, const std::string& reason, const std::string& message);
+  void Run();
+  void WriteOne(const std::string& key, Desired snapshot);
+
+  ClusterWriter& writer_;
+  std::function<double()> now_;
+  double min_rewrite_seconds_;
+  mutable std::mutex mu_;
+  std::condition_variable cv_, idle_cv_;
+  std::map<std::string, Desired> desired_;
+  std::deque<std::string> queue_;
+  bool busy_ = false;
+  bool stopping_ = false;
+  std::thread thread_;
+};
+
+// The object an event about this gang is recorded on: its owner, else its lead pod.
+cache::OwnerRef AnchorOf(const Gang& gang);
+
+}  // namespace gangplank::op

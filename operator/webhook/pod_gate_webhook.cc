@@ -1,0 +1,112 @@
+#include "operator/webhook/pod_gate_webhook.h"
+
+#include <algorithm>
+
+#include <nlohmann/json.hpp>
+
+#include "cache/objects/conventions.h"
+
+namespace gangplank::op {
+namespace {
+
+using Json = nlohmann::json;
+
+WebhookReply Bad(const std::string& why) {
+  WebhookReply r;
+  r.response = net::HttpResponse::text(400, "invalid AdmissionReview: " + why + "\n");
+  r.outcome = WebhookOutcome::kBadRequest;
+  return r;
+}
+
+std::string PodName(const Json& pod, const Json& request) {
+  const Json meta = pod.value("metadata", Json::object());
+  std::string ns = meta.value("namespace", request.value("namespace", std::string()));
+  std::string name = meta.value("name", std::string());
+  if (name.empty()) name = meta.value("generateName", std::string()) + "*";
+  return ns + "/" + name;
+}
+
+// Why the pod is not ours to gate (empty when it is).
+std::string NotOurs(const Json& request, const Json& pod, const WebhookOptions& options) {
+  const Json kind = request.value("kind", Json::object());
+  if (kind.value("kind", "") != "Pod" || kind.value("group", "") != "") return "not a Pod";
+  if (request.value("operation", "") != "CREATE") return "not a CREATE";
+  if (request.value("subResource", std::string()) != "") return "a subresource";
+  const Json spec = pod.value("spec", Json::object());
+  const std::string scheduler = spec.value("schedulerName", std::string("default-scheduler"));
+  if (std::find(options.scheduler_names.begin(), options.scheduler_names.end(), scheduler) ==
+      options.scheduler_names.end()) {
+    return "scheduler " + scheduler;
+  }
+  // A pod created bound (spec.nodeName) bypasses every scheduler; the API server refuses gates on it.
+  if (!spec.value("nodeName", std::string()).empty()) return "already bound";
+  return {};
+}
+
+}  // namespace
+
+WebhookReply ReviewPod(const std::string& body, const WebhookOptions& options) {
+  if (body.size() > options.max_body_bytes) return Bad("body larger than " + std::to_string(options.max_body_bytes) + " bytes");
+  const Json review = Json::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (review.is_discarded() || !review.is_object()) return Bad("body is not a JSON object");
+  if (review.value("kind", "") != "AdmissionReview") return Bad("kind must be AdmissionReview");
+  const std::string api_version = review.value("apiVersion", "");
+  if (api_version != "admission.k8s.io/v1") return Bad("apiVersion must be admission.k8s.io/v1, got '" + api_version + "'");
+  const auto request = review.find("request");
+  if (request == review.end() || !request->is_object()) return Bad("request missing");
+  const auto uid = request->find("uid");
+  if (uid == request->end() || !uid->is_string() || uid->get<std::string>().empty()) return Bad("request.uid missing");
+  const Json pod = request->value("object", Json::object());
+  if (!pod.is_object()) return Bad("request.object is not an object");
+
+  Json response{{"uid", *uid}, {"allowed", true}};
+  WebhookReply reply;
+  reply.pod = PodName(pod, *request);
+  if (NotOurs(*request, pod, options).empty()) {
+    const Json spec = pod.value("spec", Json::object());
+    const Json gates = spec.value("schedulingGates", Json::array());
+    if (!gates.is_array()) return Bad("request.object.spec.schedulingGates is not a list");
+    const bool has_gate = std::any_of(gates.begin(), gates.end(), [](const Json& g) {
+      return g.is_object() && g.value("name", "") == cache::kAdmissionGate;
+    });
+    if (has_gate) {
+      reply.outcome = WebhookOutcome::kAlreadyGated;
+    } else {
+      const Json gate{{"name", std::string(cache::kAdmissionGate)}};
+      const Json patch = gates.empty() ? Json::array({{{"op", "add"}, {"path", "/spec/schedulingGates"}, {"value", Json::array({gate})}}})
+                                       : Json::array({{{"op", "add"}, {"path", "/spec/schedulingGates/-"}, {"value", gate}}});
+      response["patchType"] = "JSONPatch";
+      response["patch"] = Base64(patch.dump());
+      reply.outcome = WebhookOutcome::kGated;
+    }
+  }
+  reply.response = net::HttpResponse::json(
+      200, Json{{"apiVersion", "admission.k8s.io/v1"}, {"kind", "AdmissionReview"}, {"response", response}}.dump());
+  return reply;
+}
+
+std::string Base64(const std::string& bytes) {
+  static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  out.reserve((bytes.size() + 2) / 3 * 4);
+  size_t i = 0;
+  for (; i + 2 < bytes.size(); i += 3) {
+    const unsigned v = static_cast<unsigned char>(bytes[i]) << 16 | static_cast<unsigned char>(bytes[i + 1]) << 8 |
+                       static_cast<unsigned char>(bytes[i + 2]);
+    out += kAlphabet[v >> 18 & 63];
+    out += kAlphabet[v >> 12 & 63];
+    out += kAlphabet[v >> 6 & 63];
+    out += kAlphabet[v & 63];
+  }
+  if (i < bytes.size()) {
+    unsigned v = static_cast<unsigned char>(bytes[i]) << 16;
+    if (i + 1 < bytes.size()) v |= static_cast<unsigned char>(bytes[i + 1]) << 8;
+    out += kAlphabet[v >> 18 & 63];
+    out += kAlphabet[v >> 12 & 63];
+    out += i + 1 < bytes.size() ? kAlphabet[v >> 6 & 63] : '=';
+    out += '=';
+  }
+  return out;
+}
+
+}  // namespace gangplank::op

@@ -1,0 +1,35 @@
+// The mutating admission webhook that holds gangplank's pods back until their gang is admitted: for a
+// Pod CREATE whose spec.schedulerName is one of gangplank's, it adds the scheduling gate
+// gangplank.io/admission (a JSON patch in an admission.k8s.io/v1 AdmissionReview response). Everything
+// else is allowed unchanged. Served by the operator binary over TLS; see operator/README.md for the
+// failurePolicy chosen and why.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "net/http_server.h"
+
+namespace gangplank::op {
+
+struct WebhookOptions {
+  std::vector<std::string> scheduler_names{"gangplank"};
+  std::size_t max_body_bytes = 4u << 20;
+};
+
+enum class WebhookOutcome { kGated, kAlreadyGated, kSkipped, kBadRequest };
+
+struct WebhookReply {
+  net::HttpResponse response;
+  WebhookOutcome outcome = WebhookOutcome::kSkipped;
+  std::string pod;  // "namespace/name" (or generateName) when the request named one.
+};
+
+// Answers one AdmissionReview. A body that is not an AdmissionReview v1 with a request gets HTTP 400
+// and a message naming what is wrong (the API server then applies the webhook's failurePolicy).
+WebhookReply ReviewPod(const std::string& body, const WebhookOptions& options);
+
+// RFC 4648 base64 (the encoding of AdmissionResponse.patch).
+std::string Base64(const std::string& bytes);
+
+}  // namespace gangplank::op

@@ -1,0 +1,90 @@
+// Gang derivation from each owner kind: how many members a gang needs, and the errors that name the
+// field when the owner cannot tell.
+#include "operator/gangs/gang_size.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cache/objects/decode_error.h"
+
+namespace gangplank::op {
+namespace {
+
+using Json = nlohmann::json;
+
+cache::GangIdentity Id(const std::string& kind, const std::string& name = "x") {
+  cache::GangIdentity g;
+  g.source = kind == "PodGroup" ? cache::GangSource::kPodGroup : cache::GangSource::kOwner;
+  g.kind = kind;
+  g.name = name;
+  return g;
+}
+
+int Size(const std::string& kind, const char* object) { return GangSizeOf(Id(kind), "ml", Json::parse(object)).min_members; }
+
+std::string Error(const std::string& kind, const char* object) {
+  try {
+    GangSizeOf(Id(kind), "ml", Json::parse(object));
+  } catch (const cache::DecodeError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(GangSize, PodGroupMinMember) {
+  EXPECT_EQ(Size("PodGroup", R"({"spec":{"minMember":6}})"), 6);
+  EXPECT_EQ(Error("PodGroup", R"({"spec":{}})"), "PodGroup ml/x spec.minMember: missing");
+  EXPECT_EQ(Error("PodGroup", R"({"spec":{"minMember":0}})"), "PodGroup ml/x spec.minMember: the gang has no members");
+}
+
+TEST(GangSize, JobParallelismCappedByCompletions) {
+  EXPECT_EQ(Size("Job", R"({"spec":{"parallelism":8,"completions":8,"completionMode":"Indexed"}})"), 8);
+  EXPECT_EQ(Size("Job", R"({"spec":{"parallelism":8,"completions":3}})"), 3);
+  EXPECT_EQ(Size("Job", R"({"spec":{}})"), 1);  // Defaults: parallelism 1.
+  EXPECT_EQ(Error("Job", R"({"spec":{"parallelism":"eight"}})"),
+            "Job ml/x spec.parallelism: expected a whole number from 0 to 100000");
+  const GangSize s = GangSizeOf(Id("Job", "train"), "ml", Json::parse(R"({"spec":{"parallelism":4}})"));
+  EXPECT_EQ(s.source, "Job ml/train spec.parallelism");
+}
+
+TEST(GangSize, JobSetReplicatedJobs) {
+  EXPECT_EQ(Size("JobSet", R"({"spec":{"replicatedJobs":[
+      {"name":"driver","replicas":1,"template":{"spec":{"parallelism":1}}},
+      {"name":"workers","replicas":2,"template":{"spec":{"parallelism":4}}}]}})"),
+            9);
+  EXPECT_EQ(Error("JobSet", R"({"spec":{}})"), "JobSet ml/x spec.replicatedJobs: missing");
+}
+
+TEST(GangSize, KubeflowJobsSumTheirReplicaSpecs) {
+  EXPECT_EQ(Size("PyTorchJob", R"({"spec":{"pytorchReplicaSpecs":{"Master":{"replicas":1},"Worker":{"replicas":7}}}})"), 8);
+  EXPECT_EQ(Size("MPIJob", R"({"spec":{"mpiReplicaSpecs":{"Launcher":{"replicas":1},"Worker":{"replicas":4}}}})"), 5);
+  EXPECT_EQ(Size("TFJob", R"({"spec":{"tfReplicaSpecs":{"Chief":{},"Worker":{"replicas":3}}}})"), 4);  // replicas default 1
+  // minAvailable wins (elastic jobs).
+  EXPECT_EQ(Size("PyTorchJob", R"({"spec":{"runPolicy":{"schedulingPolicy":{"minAvailable":2}},
+                                   "pytorchReplicaSpecs":{"Worker":{"replicas":8}}}})"),
+            2);
+  EXPECT_EQ(Error("PyTorchJob", R"({"spec":{"runPolicy":{}}})"), "PyTorchJob ml/x spec: no *ReplicaSpecs");
+}
+
+TEST(GangSize, RayClusterHeadAndWorkerGroups) {
+  EXPECT_EQ(Size("RayCluster", R"({"spec":{"headGroupSpec":{},"workerGroupSpecs":[
+      {"groupName":"gpu","replicas":4,"minReplicas":2,"maxReplicas":8},
+      {"groupName":"small","minReplicas":1}]}})"),
+            6);  // head + 4 + 1 (replicas defaults to minReplicas)
+  EXPECT_EQ(Size("RayCluster", R"({"spec":{"headGroupSpec":{},"workerGroupSpecs":[{"replicas":20,"maxReplicas":3}]}})"), 4);
+}
+
+TEST(GangSize, AnnotationOnGangLabelledPods) {
+  cache::PodInfo pod;
+  EXPECT_FALSE(GangSizeAnnotation(pod).has_value());
+  pod.annotations["gangplank.io/gang-size"] = "8";
+  EXPECT_EQ(GangSizeAnnotation(pod), 8);
+  pod.annotations["gangplank.io/gang-size"] = "eight";
+  EXPECT_THROW(GangSizeAnnotation(pod), cache::DecodeError);
+  pod.annotations["gangplank.io/gang-size"] = "0";
+  EXPECT_THROW(GangSizeAnnotation(pod), cache::DecodeError);
+}
+
+}  // namespace
+}  // namespace gangplank::op

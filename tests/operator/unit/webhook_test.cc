@@ -1,0 +1,121 @@
+// The mutating webhook: pods naming gangplank's scheduler get the admission gate as a JSON patch in an
+// admission.k8s.io/v1 response; anything else is allowed untouched; malformed reviews are refused.
+#include "operator/webhook/pod_gate_webhook.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+namespace gangplank::op {
+namespace {
+
+using Json = nlohmann::json;
+
+std::string Review(const Json& pod, const std::string& operation = "CREATE") {
+  return Json{{"apiVersion", "admission.k8s.io/v1"},
+              {"kind", "AdmissionReview"},
+              {"request",
+               {{"uid", "req-1"},
+                {"kind", {{"group", ""}, {"version", "v1"}, {"kind", "Pod"}}},
+                {"operation", operation},
+                {"namespace", "ml"},
+                {"object", pod}}}}
+      .dump();
+}
+
+Json Pod(const std::string& scheduler, Json gates = nullptr) {
+  Json pod{{"metadata", {{"name", "w-0"}}}, {"spec", {{"schedulerName", scheduler}, {"containers", Json::array()}}}};
+  if (!gates.is_null()) pod["spec"]["schedulingGates"] = gates;
+  return pod;
+}
+
+std::string Unbase64(const std::string& s) {
+  static const std::string kAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  int value = 0, bits = -8;
+  for (char c : s) {
+    if (c == '=') break;
+    value = (value << 6) + static_cast<int>(kAlphabet.find(c));
+    bits += 6;
+    if (bits >= 0) {
+      out.push_back(static_cast<char>((value >> bits) & 0xff));
+      bits -= 8;
+    }
+  }
+  return out;
+}
+
+TEST(PodGateWebhook, GatesPodsOfGangplanksScheduler) {
+  const WebhookReply reply = ReviewPod(Review(Pod("gangplank")), {});
+  EXPECT_EQ(reply.outcome, WebhookOutcome::kGated);
+  EXPECT_EQ(reply.pod, "ml/w-0");
+  ASSERT_EQ(reply.response.status, 200);
+  const Json body = Json::parse(reply.response.body);
+  EXPECT_EQ(body["apiVersion"], "admission.k8s.io/v1");
+  EXPECT_EQ(body["response"]["uid"], "req-1");
+  EXPECT_EQ(body["response"]["allowed"], true);
+  EXPECT_EQ(body["response"]["patchType"], "JSONPatch");
+  EXPECT_EQ(Json::parse(Unbase64(body["response"]["patch"])),
+            Json::parse(R"([{"op":"add","path":"/spec/schedulingGates","value":[{"name":"gangplank.io/admission"}]}])"));
+}
+
+TEST(PodGateWebhook, AppendsToExistingGatesAndLeavesGatedPodsAlone) {
+  WebhookReply reply = ReviewPod(Review(Pod("gangplank", Json::array({{{"name", "other.io/gate"}}}))), {});
+  EXPECT_EQ(reply.outcome, WebhookOutcome::kGated);
+  const Json patch = Json::parse(Unbase64(Json::parse(reply.response.body)["response"]["patch"]));
+  EXPECT_EQ(patch[0]["path"], "/spec/schedulingGates/-");
+  reply = ReviewPod(Review(Pod("gangplank", Json::array({{{"name", "gangplank.io/admission"}}}))), {});
+  EXPECT_EQ(reply.outcome, WebhookOutcome::kAlreadyGated);
+  EXPECT_FALSE(Json::parse(reply.response.body)["response"].contains("patch"));
+}
+
+TEST(PodGateWebhook, SkipsOtherSchedulersBoundPodsAndUpdates) {
+  for (const std::string& body : {Review(Pod("default-scheduler")), Review(Pod("gangplank"), "UPDATE")}) {
+    const WebhookReply reply = ReviewPod(body, {});
+    EXPECT_EQ(reply.outcome, WebhookOutcome::kSkipped);
+    EXPECT_EQ(Json::parse(reply.response.body)["response"]["allowed"], true);
+    EXPECT_FALSE(Json::parse(reply.response.body)["response"].contains("patch"));
+  }
+  Json bound = Pod("gangplank");
+  bound["spec"]["nodeName"] = "n1";
+  EXPECT_EQ(ReviewPod(Review(bound), {}).outcome, WebhookOutcome::kSkipped);
+  Json no_scheduler = Pod("gangplank");
+  no_scheduler["spec"].erase("schedulerName");  // default-scheduler
+  EXPECT_EQ(ReviewPod(Review(no_scheduler), {}).outcome, WebhookOutcome::kSkipped);
+  WebhookOptions options;
+  options.scheduler_names = {"gangplank", "gangplank-b"};
+  EXPECT_EQ(ReviewPod(Review(Pod("gangplank-b")), options).outcome, WebhookOutcome::kGated);
+}
+
+TEST(PodGateWebhook, MalformedReviewsAre400WithTheReason) {
+  struct Case {
+    std::string body;
+    std::string says;
+  };
+  for (const Case& c : {Case{"{", "not a JSON object"},
+                        Case{R"({"kind":"AdmissionReview","apiVersion":"admission.k8s.io/v1beta1","request":{"uid":"x"}})",
+                             "apiVersion must be admission.k8s.io/v1"},
+                        Case{R"({"kind":"AdmissionReview","apiVersion":"admission.k8s.io/v1"})", "request missing"},
+                        Case{R"({"kind":"AdmissionReview","apiVersion":"admission.k8s.io/v1","request":{}})", "request.uid missing"},
+                        Case{R"({"kind":"Pod"})", "kind must be AdmissionReview"}}) {
+    const WebhookReply reply = ReviewPod(c.body, {});
+    EXPECT_EQ(reply.outcome, WebhookOutcome::kBadRequest) << c.body;
+    EXPECT_EQ(reply.response.status, 400);
+    EXPECT_NE(reply.response.body.find(c.says), std::string::npos) << reply.response.body;
+  }
+  WebhookOptions tiny;
+  tiny.max_body_bytes = 10;
+  EXPECT_EQ(ReviewPod(Review(Pod("gangplank")), tiny).response.status, 400);
+}
+
+TEST(PodGateWebhook, Base64MatchesRfc4648) {
+  EXPECT_EQ(Base64(""), "");
+  EXPECT_EQ(Base64("f"), "Zg==");
+  EXPECT_EQ(Base64("fo"), "Zm8=");
+  EXPECT_EQ(Base64("foo"), "Zm9v");
+  EXPECT_EQ(Base64("foobar"), "Zm9vYmFy");
+  EXPECT_EQ(Base64(std::string("\xff\x00\x10", 3)), "/wAQ");
+}
+
+}  // namespace
+}  // namespace gangplank::op
