@@ -115,11 +115,15 @@ bool Reconciler::Recover(PoolModel& model, const Gang& gang, int min_members) {
   auto assume = [&](const cache::PodInfo& pod) { Assume(model, pod); };
   if (recovery == Recovery::kFinishRelease) {
     const int released = ReleaseMembers(writer_, planned, id, assume);
+    spdlog::info(logging::JsonFields("resumed a whole admission left by a stopped leader", "pool", model.config().name,
+                                     "gang", gang.key, "admission", id, "released", std::to_string(released)));
     conditions_.Event(gang, "Normal", "AdmissionResumed",
                       "admission " + id + " was written whole before a restart; released " + std::to_string(released) +
                           " of " + std::to_string(planned.size()) + " gated members");
   } else {
     RollBackPlan(writer_, planned, assume);
+    spdlog::info(logging::JsonFields("rolled back a half-written admission", "pool", model.config().name, "gang",
+                                     gang.key, "planned", std::to_string(planned.size())));
     conditions_.Event(gang, "Warning", "AdmissionRolledBack",
                       "found a half-written admission (" + std::to_string(planned.size()) +
                           " members planned, the rest not); took it back to plan the gang again whole");
