@@ -11,19 +11,6 @@ namespace {
 
 using OperatorEndToEnd = OperatorCluster;
 
-bool AllBound(OperatorCluster& c, const std::vector<std::string>& pods) {
-  for (const auto& p : pods) {
-    if (c.NodeOf(p).empty()) return false;
-  }
-  return true;
-}
-
-std::vector<std::string> Names(const std::string& gang, int size) {
-  std::vector<std::string> out;
-  for (int i = 0; i < size; ++i) out.push_back(gang + "-" + std::to_string(i));
-  return out;
-}
-
 TEST_F(OperatorEndToEnd, HighPriorityGangPreemptsAWholeLowPriorityGangAndNothingElse) {
   for (int i = 0; i < 4; ++i) Node("n" + std::to_string(i), {8, {}});
   Pool("pool", Json::parse(R"({"preemption":{"reclaim":false,"minWaitSeconds":0}})"));
@@ -33,7 +20,7 @@ TEST_F(OperatorEndToEnd, HighPriorityGangPreemptsAWholeLowPriorityGangAndNothing
   low.queue = "team-a";
   SubmitGang("low-a", 2, low);
   SubmitGang("low-b", 2, low);
-  ASSERT_TRUE(WaitFor([&] { return AllBound(*this, Names("low-a", 2)) && AllBound(*this, Names("low-b", 2)); })) << Logs();
+  ASSERT_TRUE(WaitFor([&] { return AllBound(Names("low-a", 2)) && AllBound(Names("low-b", 2)); })) << Logs();
   std::this_thread::sleep_for(std::chrono::milliseconds(1100));  // Past a minimum runtime of 0 s, whatever the clock.
 
   PodOptions high = low;
@@ -43,10 +30,10 @@ TEST_F(OperatorEndToEnd, HighPriorityGangPreemptsAWholeLowPriorityGangAndNothing
   ASSERT_TRUE(WaitFor([&] { return Members("low-a").empty() || Members("low-b").empty(); })) << Logs();
   const std::string victim = Members("low-a").empty() ? "low-a" : "low-b";
   const std::string survivor = victim == "low-a" ? "low-b" : "low-a";
-  ASSERT_TRUE(WaitFor([&] { return AllBound(*this, Names("urgent", 2)); })) << Logs();
+  ASSERT_TRUE(WaitFor([&] { return AllBound(Names("urgent", 2)); })) << Logs();
   std::this_thread::sleep_for(std::chrono::milliseconds(1500));
   EXPECT_EQ(Members(survivor).size(), 2u) << "the other low gang must be untouched";
-  EXPECT_TRUE(AllBound(*this, Names(survivor, 2)));
+  EXPECT_TRUE(AllBound(Names(survivor, 2)));
   EXPECT_TRUE(Members(victim).empty());
   EXPECT_EQ(OperatorMetric("gangplank_operator_evictions_total"), 1);
   const auto events = api_->list("events", "ml");
@@ -68,13 +55,13 @@ TEST_F(OperatorEndToEnd, AQueueNeverDropsBelowItsGuarantee) {
   PodOptions a;
   a.queue = "team-a";
   for (const std::string gang : {"a1", "a2", "a3"}) SubmitGang(gang, 1, a);
-  ASSERT_TRUE(WaitFor([&] { return AllBound(*this, {"a1-0", "a2-0", "a3-0"}); })) << Logs();
+  ASSERT_TRUE(WaitFor([&] { return AllBound({"a1-0", "a2-0", "a3-0"}); })) << Logs();
   std::this_thread::sleep_for(std::chrono::milliseconds(1100));
 
   PodOptions b;
   b.queue = "team-b";
   SubmitGang("b1", 2, b);
-  ASSERT_TRUE(WaitFor([&] { return AllBound(*this, Names("b1", 2)); })) << Logs();
+  ASSERT_TRUE(WaitFor([&] { return AllBound(Names("b1", 2)); })) << Logs();
   EXPECT_EQ(BoundGpusByQueue()["team-a"], 16);
   SubmitGang("b2", 2, b);
   for (int i = 0; i < 12; ++i) {  // 3 s: several rounds with reclaim on.

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <functional>
 #include <thread>
 
 #include "tests/operator/e2e/support/operator_cluster.h"
@@ -12,12 +13,6 @@ namespace gangplank::op::testing {
 namespace {
 
 using OperatorEndToEnd = OperatorCluster;
-
-std::vector<std::string> Names(const std::string& gang, int size) {
-  std::vector<std::string> out;
-  for (int i = 0; i < size; ++i) out.push_back(gang + "-" + std::to_string(i));
-  return out;
-}
 
 // Watches the cluster while a test runs: a released member of a gang whose plan is not complete is a
 // half-admitted gang, and is recorded.
@@ -41,6 +36,13 @@ class HalfAdmissionWatch {
   std::thread thread_;
 };
 
+// Some of the gang's pods (at least `at_least`) satisfy `has`.
+bool AtLeast(const std::vector<std::string>& pods, int at_least, const std::function<bool(const std::string&)>& has) {
+  int count = 0;
+  for (const auto& p : pods) count += has(p) ? 1 : 0;
+  return count >= at_least;
+}
+
 void ExpectLandedWhole(OperatorCluster& c, const std::vector<std::string>& pods) {
   for (const auto& p : pods) {
     EXPECT_FALSE(c.NodeOf(p).empty()) << p;
@@ -63,39 +65,21 @@ TEST_F(OperatorEndToEnd, KilledMidAdmissionAndRestartedLeavesNoHalfAdmittedGangA
   api_->set_response_delay(std::chrono::milliseconds(120));
   SubmitGang("first", 8, o);
   // Phase 1 under way: at least one member planned, not all.
-  ASSERT_TRUE(WaitFor([&] {
-    int planned = 0;
-    for (const auto& p : Names("first", 8)) planned += !PlannedNodeOf(p).empty();
-    return planned >= 2;
-  })) << Logs();
+  ASSERT_TRUE(WaitFor([&] { return AtLeast(Names("first", 8), 2, [&](const std::string& p) { return !PlannedNodeOf(p).empty(); }); })) << Logs();
   KillOperator();
   api_->set_response_delay(std::chrono::milliseconds(0));
   StartOperator();
-  ASSERT_TRUE(WaitFor([&] {
-    for (const auto& p : Names("first", 8)) {
-      if (NodeOf(p).empty()) return false;
-    }
-    return true;
-  })) << Logs();
+  ASSERT_TRUE(WaitFor([&] { return AllBound(Names("first", 8)); })) << Logs();
   ExpectLandedWhole(*this, Names("first", 8));
 
   // Killed in phase 2 this time: every member planned, some released.
   api_->set_response_delay(std::chrono::milliseconds(120));
   SubmitGang("second", 8, o);
-  ASSERT_TRUE(WaitFor([&] {
-    int released = 0;
-    for (const auto& p : Names("second", 8)) released += !Gated(p);
-    return released >= 1;
-  })) << Logs();
+  ASSERT_TRUE(WaitFor([&] { return AtLeast(Names("second", 8), 1, [&](const std::string& p) { return !Gated(p); }); })) << Logs();
   KillOperator();
   api_->set_response_delay(std::chrono::milliseconds(0));
   StartOperator();
-  ASSERT_TRUE(WaitFor([&] {
-    for (const auto& p : Names("second", 8)) {
-      if (NodeOf(p).empty()) return false;
-    }
-    return true;
-  })) << Logs();
+  ASSERT_TRUE(WaitFor([&] { return AllBound(Names("second", 8)); })) << Logs();
   ExpectLandedWhole(*this, Names("second", 8));
   std::this_thread::sleep_for(std::chrono::milliseconds(1000));
   EXPECT_EQ(watch.seen(), "") << "a gang was half-admitted at some point";
@@ -120,21 +104,12 @@ TEST_F(OperatorEndToEnd, LeaderHandoverFinishesTheAdmissionWithoutDoubleWork) {
   o.queue = "team-a";
   api_->set_response_delay(std::chrono::milliseconds(120));
   SubmitGang("handed", 8, o);
-  ASSERT_TRUE(WaitFor([&] {
-    int planned = 0;
-    for (const auto& p : Names("handed", 8)) planned += !PlannedNodeOf(p).empty();
-    return planned >= 2;
-  })) << Logs();
+  ASSERT_TRUE(WaitFor([&] { return AtLeast(Names("handed", 8), 2, [&](const std::string& p) { return !PlannedNodeOf(p).empty(); }); })) << Logs();
   KillOperator(leader);
   api_->set_response_delay(std::chrono::milliseconds(0));
   ASSERT_TRUE(WaitFor([&] { return OperatorMetric("gangplank_operator_leader", 1 - leader) == 1; }, std::chrono::seconds(15)))
       << Logs();
-  ASSERT_TRUE(WaitFor([&] {
-    for (const auto& p : Names("handed", 8)) {
-      if (NodeOf(p).empty()) return false;
-    }
-    return true;
-  })) << Logs();
+  ASSERT_TRUE(WaitFor([&] { return AllBound(Names("handed", 8)); })) << Logs();
   ExpectLandedWhole(*this, Names("handed", 8));
   EXPECT_EQ(watch.seen(), "");
   EXPECT_EQ(DriverMetric("gangplank_scheduler_driver_binding_conflicts_total"), 0);

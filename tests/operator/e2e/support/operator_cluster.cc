@@ -13,21 +13,16 @@
 #include "net/http_client.h"
 #include "tests/extender/support/free_port.h"
 #include "tests/extender/support/loopback_client.h"
+#include "tests/support/base64.h"
+#include "tests/support/prometheus_text.h"
 
 namespace gangplank::op::testing {
 namespace {
 
 using extender::testing::FreePort;
+using extender::testing::Answers200;
 using extender::testing::LoopbackClient;
-
-bool Answers200(std::uint16_t port, const std::string& path) {
-  try {
-    LoopbackClient client(port);
-    return client.Get(path).status == 200;
-  } catch (const std::exception&) {
-    return false;  // Not listening yet.
-  }
-}
+using gangplank::testing::Base64Decode;
 
 // A self-signed certificate for 127.0.0.1 (the webhook's), made with the openssl command.
 void MakeCertificate(const std::filesystem::path& dir, std::string& cert, std::string& key) {
@@ -36,24 +31,6 @@ void MakeCertificate(const std::filesystem::path& dir, std::string& cert, std::s
   const std::string command = "openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=127.0.0.1 "
                               "-addext subjectAltName=IP:127.0.0.1 -keyout " + key + " -out " + cert + " 2>/dev/null";
   ASSERT_EQ(std::system(command.c_str()), 0) << "openssl could not make the webhook's certificate";
-}
-
-std::string Base64Decode(const std::string& s) {
-  static const std::string kAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  int value = 0, bits = -8;
-  for (char c : s) {
-    if (c == '=') break;
-    const auto at = kAlphabet.find(c);
-    if (at == std::string::npos) continue;
-    value = (value << 6) + static_cast<int>(at);
-    bits += 6;
-    if (bits >= 0) {
-      out.push_back(static_cast<char>((value >> bits) & 0xff));
-      bits -= 8;
-    }
-  }
-  return out;
 }
 
 // The JSON patch operations the webhook answers with: "add" to an object member or a list's end.
@@ -321,6 +298,19 @@ std::string OperatorCluster::LabelOf(const std::string& node, const std::string&
   return object->value("/metadata/labels"_json_pointer, Json::object()).value(key, std::string());
 }
 
+std::vector<std::string> OperatorCluster::Names(const std::string& gang, int size) {
+  std::vector<std::string> out;
+  for (int i = 0; i < size; ++i) out.push_back(gang + "-" + std::to_string(i));
+  return out;
+}
+
+bool OperatorCluster::AllBound(const std::vector<std::string>& pods) const {
+  for (const auto& p : pods) {
+    if (NodeOf(p).empty()) return false;
+  }
+  return true;
+}
+
 std::vector<std::string> OperatorCluster::Members(const std::string& gang) const {
   std::vector<std::string> out;
   for (const Json& pod : api_->list("pods", "ml")) {
@@ -345,18 +335,7 @@ std::map<std::string, int> OperatorCluster::BoundGpusByQueue() const {
 
 double OperatorCluster::Metric(std::uint16_t port, const std::string& name) {
   LoopbackClient client(port);
-  const auto response = client.Get("/metrics");
-  std::istringstream lines(response.body);
-  double total = 0;
-  bool found = false;
-  for (std::string line; std::getline(lines, line);) {
-    if (line.rfind(name, 0) != 0) continue;
-    const char next = line.size() > name.size() ? line[name.size()] : '\0';
-    if (next != ' ' && next != '{') continue;
-    total += std::stod(line.substr(line.rfind(' ') + 1));
-    found = true;
-  }
-  return found ? total : -1;
+  return gangplank::testing::SumOfMetric(client.Get("/metrics").body, name);
 }
 
 std::string OperatorCluster::HalfAdmittedGang() const {

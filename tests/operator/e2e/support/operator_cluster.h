@@ -88,6 +88,10 @@ class OperatorCluster : public ::testing::Test {
   // The gang condition (gangplank.io/GangAdmitted) of a pod, or an empty object.
   Json GangCondition(const std::string& pod) const;
   std::string LabelOf(const std::string& node, const std::string& key) const;
+  // "<gang>-0" .. "<gang>-<size-1>", the names SubmitGang gives.
+  static std::vector<std::string> Names(const std::string& gang, int size);
+  // Every one of the pods is bound to a node.
+  bool AllBound(const std::vector<std::string>& pods) const;
   // Pods of a gang label ("<gang>-<i>"), present in the double.
   std::vector<std::string> Members(const std::string& gang) const;
   // GPUs held by bound, unfinished pods per queue label.
