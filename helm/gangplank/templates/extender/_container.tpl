@@ -84,7 +84,7 @@ KubeSchedulerConfiguration (scheduler/configmap.yaml): same port, path prefix, v
 - name: extender-tls
   secret:
     secretName: {{ include "gangplank.extenderTlsSecret" . }}
-    defaultMode: 0440
+    defaultMode: 288  # 0440
     items:
       - key: tls.crt
         path: tls.crt
