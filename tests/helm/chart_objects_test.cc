@@ -56,6 +56,10 @@ TEST_F(ChartObjectsTest, EveryPodIsNonRootReadOnlyWithoutEscalationProbedAndRequ
       EXPECT_TRUE(pod.value("/securityContext/runAsNonRoot"_json_pointer, false)) << where;
       EXPECT_GT(pod.value("/securityContext/runAsUser"_json_pointer, 0), 0) << where;
       EXPECT_FALSE(pod.value("serviceAccountName", "").empty()) << where;
+      std::set<std::string> port_names;  // unique in the pod, so a Service's named targetPort is unambiguous
+      for (const auto& c : pod["containers"]) {
+        for (const auto& p : c.value("ports", json::array())) EXPECT_TRUE(port_names.insert(p.value("name", "")).second) << where << " port " << p;
+      }
       for (const auto& c : pod["containers"]) {
         const std::string at = where + "/" + c.value("name", "");
         EXPECT_FALSE(c.value("/securityContext/allowPrivilegeEscalation"_json_pointer, true)) << at;

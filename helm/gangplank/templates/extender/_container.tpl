@@ -40,13 +40,14 @@ KubeSchedulerConfiguration (scheduler/configmap.yaml): same port, path prefix, v
     - {{ . | quote }}
     {{- end }}
   ports:
-    - name: {{ include "gangplank.extenderScheme" . }}
+    # Not "https": in sidecar mode kube-scheduler's own port has that name in the same pod.
+    - name: extender
       containerPort: {{ $e.port }}
       protocol: TCP
   livenessProbe:
     httpGet:
       path: /healthz
-      port: {{ include "gangplank.extenderScheme" . }}
+      port: extender
       scheme: {{ include "gangplank.extenderScheme" . | upper }}
     periodSeconds: 10
     timeoutSeconds: 3
@@ -54,7 +55,7 @@ KubeSchedulerConfiguration (scheduler/configmap.yaml): same port, path prefix, v
   readinessProbe:
     httpGet:
       path: /readyz
-      port: {{ include "gangplank.extenderScheme" . }}
+      port: extender
       scheme: {{ include "gangplank.extenderScheme" . | upper }}
     periodSeconds: 5
     timeoutSeconds: 3
@@ -62,7 +63,7 @@ KubeSchedulerConfiguration (scheduler/configmap.yaml): same port, path prefix, v
   startupProbe:
     httpGet:
       path: /healthz
-      port: {{ include "gangplank.extenderScheme" . }}
+      port: extender
       scheme: {{ include "gangplank.extenderScheme" . | upper }}
     periodSeconds: 2
     failureThreshold: 30
