@@ -178,7 +178,15 @@ void Controller::OnNodeChange() {
 
 bool Controller::ObserveNotice(const kube::Node& node) {
   const cache::NodeInfo info = cache::ToNodeInfo(node);
-  const NodeNotices::Observation seen = notices_.Observe(info, Now());
+  bool known_spot = false;
+  try {
+    const engine::NodeSpec spec = cache::ToNodeSpec(info);
+    std::lock_guard lock(mu_);
+    for (const cache::PoolConfig& pool : pool_configs_) known_spot = known_spot || pool.MarksSpot(spec);
+  } catch (const std::exception&) {
+    // Its allocatable cannot be read: it is in no pool (the cache logs it); the clouds' labels still count.
+  }
+  const NodeNotices::Observation seen = notices_.Observe(info, Now(), known_spot);
   const cache::OwnerRef ref{"v1", "Node", node.meta.name, node.meta.uid};
   if (!seen.warning.empty()) {
     spdlog::warn(logging::JsonFields("ignored a termination notice", "node", node.meta.name, "why", seen.warning));

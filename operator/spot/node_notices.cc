@@ -4,8 +4,8 @@
 
 namespace gangplank::op {
 
-NodeNotices::Observation NodeNotices::Observe(const cache::NodeInfo& node, double now) {
-  const cache::NoticeReading reading = cache::ReadTerminationNotice(node);
+NodeNotices::Observation NodeNotices::Observe(const cache::NodeInfo& node, double now, bool known_spot) {
+  const cache::NoticeReading reading = cache::ReadTerminationNotice(node, known_spot);
   Observation out;
   std::lock_guard lock(mu_);
   if (reading.warning.empty()) {

@@ -32,7 +32,8 @@ class NodeNotices {
     std::string warning;                 // A malformed annotation value not reported before.
   };
 
-  Observation Observe(const cache::NodeInfo& node, double now);
+  // `known_spot`: a GPU pool says the node is spot (see cache::ReadTerminationNotice).
+  Observation Observe(const cache::NodeInfo& node, double now, bool known_spot = false);
   bool Remove(const std::string& node);  // The Node is gone; true if it was under notice.
   std::shared_ptr<const NoticeSnapshot> Snapshot() const;
 

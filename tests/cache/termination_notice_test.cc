@@ -35,6 +35,8 @@ TEST(TerminationNotice, EachToolsTaintIsANoticeWithItsLeadTime) {
 
 TEST(TerminationNotice, AzuresRemediatorTaintCountsOnlyOnSpotNodes) {
   EXPECT_FALSE(ReadTerminationNotice(Tainted("remediator.aks.microsoft.com/unschedulable")).notice);
+  // A node its GPU pool calls spot counts without the label.
+  EXPECT_TRUE(ReadTerminationNotice(Tainted("remediator.aks.microsoft.com/unschedulable"), /*known_spot=*/true).notice);
   const NoticeReading r = ReadTerminationNotice(
       Tainted("remediator.aks.microsoft.com/unschedulable", {{"kubernetes.azure.com/scalesetpriority", "spot"}}));
   ASSERT_TRUE(r.notice);
