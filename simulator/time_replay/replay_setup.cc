@@ -69,6 +69,12 @@ std::string FormatSetting(double value) {
   return text;
 }
 
+std::string FormatFixed(double value, int digits) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*f", digits, value);
+  return text;
+}
+
 std::vector<std::string> DescribeReplaySetup(const TimeReplayOptions& options, const Workload& workload) {
   const ClusterShape shape = ShapeOf(options);
   const std::string checkpoints = options.checkpoint_seconds > 0

@@ -33,6 +33,8 @@ void ConfigureGangplank(GangplankScheduler& scheduler, const TimeReplayOptions& 
 
 // A setting as written in a description: "3600", "0.5", never "3600.000000".
 std::string FormatSetting(double value);
+// A figure for a table with `digits` decimals: "5.01".
+std::string FormatFixed(double value, int digits);
 
 // Report lines on the trace, the cluster, reclaim and checkpoints, time scale,
 // seed and node policy.
