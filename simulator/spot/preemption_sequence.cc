@@ -32,8 +32,7 @@ std::vector<NodePreemption> DrawPreemptions(const PreemptionModel& model) {
   std::vector<NodePreemption> out;
   const double rate = model.interruptions_per_node_month / kSecondsPerMonth;
   if (!(rate > 0)) return out;
-  // One stream per node (seeded from the run's seed and the node), so one
-  // node's draws never shift another's.
+  // One stream per node (seeded from the run's seed and the node), so one node's draws never shift another's.
   for (engine::NodeId node : PickSpotNodes(model)) {
     engine::Rng rng(model.seed * 0x9e3779b97f4a7c15ULL + static_cast<std::uint64_t>(node) + 1);
     for (double up_since = 0;;) {

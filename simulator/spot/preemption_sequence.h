@@ -1,9 +1,7 @@
-// The spot reclaims of a replay, drawn once from a seed and replayed
-// identically under every policy: which nodes are spot, and when each gets its
-// termination notice, goes, and is replaced. Each spot node is reclaimed as a
-// Poisson process of the given rate while it is up; its replacement is a spot
-// node too, whose clock starts when it comes up (as a node group's autoscaler
-// replaces a lost node).
+// The spot reclaims of a replay, drawn once from a seed and replayed identically under every policy: which nodes are
+// spot, and when each gets its termination notice, goes, and is replaced. Each spot node is reclaimed as a Poisson
+// process of the given rate while it is up; its replacement is a spot node too, whose clock starts when it comes up (as
+// a node group's autoscaler replaces a lost node).
 #pragma once
 
 #include <cstdint>
@@ -30,8 +28,7 @@ struct PreemptionModel {
   std::uint64_t seed = 1;
 };
 
-// round(spot_fraction x nodes) distinct nodes chosen by a seeded shuffle, in
-// ascending order.
+// round(spot_fraction x nodes) distinct nodes chosen by a seeded shuffle, in ascending order.
 std::vector<engine::NodeId> PickSpotNodes(const PreemptionModel& model);
 
 // Every reclaim of every spot node, ordered by notice time (then node).

@@ -1,9 +1,10 @@
 #include "simulator/spot/run_spot_replay.h"
 
-#include <cstdio>
+#include <atomic>
 #include <memory>
 
 #include "engine/policies/registry.h"
+#include "simulator/parallel_tasks.h"
 #include "simulator/progress_bar.h"
 #include "simulator/spot/spot_report.h"
 
@@ -16,45 +17,34 @@ engine::SpotPolicy EnginePolicy(const std::string& name) {
   return engine::SpotPolicy::kIgnore;
 }
 
-PreemptionModel ModelFor(const SpotReplayOptions& o, const Workload& workload) {
-  PreemptionModel m;
-  m.nodes = o.replay.nodes;
-  m.spot_fraction = o.spot_fraction;
-  m.interruptions_per_node_month = o.interruptions_per_node_month;
-  m.notice_seconds = o.notice_seconds;
-  m.replacement_seconds = o.replacement_seconds;
-  // Reclaims come while jobs arrive: the window every replay metric is measured
-  // over.
-  m.horizon = workload.jobs.empty() ? 0 : workload.jobs.back().arrival;
-  m.seed = o.spot_seed;
-  return m;
-}
-
 std::vector<std::string> DescribeSpotSetup(const SpotReplayOutput& out, const SpotReplayOptions& o) {
-  const PreemptionModel& m = out.model;
-  return {"Spot: " + std::to_string(out.spot_nodes.size()) + " of " + std::to_string(m.nodes) + " nodes (fraction " +
-              FormatSetting(o.spot_fraction) + ", spot seed " + std::to_string(o.spot_seed) + "), each reclaimed at " +
-              FormatSetting(o.interruptions_per_node_month) +
-              " interruptions per node per 30 days (Poisson) over the arrival "
-              "window of " +
-              FormatSetting(m.horizon / 86400) + " days: " + std::to_string(out.preemptions.size()) +
-              " reclaims, the same for every policy.",
-          "Notice " + FormatSetting(o.notice_seconds) + " s before the node goes; a replacement node is up " +
-              FormatSetting(o.replacement_seconds) +
-              " s after it went. A node under notice is cordoned under every "
-              "policy (the cloud's termination handler taints it).",
-          "checkpoint-then-requeue: the engine asks every gang on a node under "
-          "notice to checkpoint by the earlier of " +
-              FormatSetting(o.checkpoint_grace_seconds) + " s and " + FormatSetting(o.eviction_margin_seconds) +
-              " s before the node goes; jobs acknowledge " + FormatSetting(o.checkpoint_write_seconds) +
-              " s after they are asked (a late one is evicted at the deadline "
-              "and keeps only its periodic checkpoint). "
-              "evict-on-notice: evicted whole at once. ignore: the node goes "
-              "with its pods; the rest of each gang "
-              "holds its GPUs for " +
-              FormatSetting(o.failure_detection_seconds) +
-              " s until the job is noticed failed. Evicted and failed gangs "
-              "are requeued whole at the head of their queue."};
+  std::string reclaims;
+  for (const SpotSeedRun& run : out.runs) {
+    reclaims += (reclaims.empty() ? "" : ", ") + std::to_string(run.preemptions.size()) + " (seed " +
+                std::to_string(run.seed) + ")";
+  }
+  const PreemptionModel& m = out.runs.front().model;
+  return {
+      "Spot: " + std::to_string(out.runs.front().spot_nodes.size()) + " of " + std::to_string(m.nodes) +
+          " nodes (fraction " + FormatSetting(o.spot_fraction) + "), each reclaimed at " +
+          FormatSetting(o.interruptions_per_node_month) +
+          " interruptions per node per 30 days (Poisson) over the arrival window of " +
+          FormatFixed(m.horizon / 86400, 1) + " days. Spot seeds " + o.spot_seeds +
+          ": each picks the spot nodes and draws the reclaims, replayed under every policy; reclaims " + reclaims +
+          ". Figures are means (± sample sd) over the seeds.",
+      "Notice " + FormatSetting(o.notice_seconds) + " s before the node goes; a replacement node is up " +
+          FormatSetting(o.replacement_seconds) +
+          " s after it went. A node under notice is cordoned under every policy (the cloud's termination handler "
+          "taints it).",
+      "checkpoint-then-requeue: the engine asks every gang on a node under notice to checkpoint by the earlier of " +
+          FormatSetting(o.checkpoint_grace_seconds) + " s and " + FormatSetting(o.eviction_margin_seconds) +
+          " s before the node goes; jobs acknowledge " + FormatSetting(o.checkpoint_write_seconds) +
+          " s after they are asked (a late one is evicted at the deadline and keeps only its periodic checkpoint). "
+          "evict-on-notice: evicted whole at once. ignore: the node goes with its pods; the rest of each gang "
+          "holds its GPUs for " +
+          FormatSetting(o.failure_detection_seconds) +
+          " s until the job is noticed failed. Evicted and failed gangs are requeued whole at the head of their "
+          "queue."};
 }
 
 }  // namespace
@@ -87,20 +77,52 @@ SpotPolicyRun RunSpotPolicy(const PreparedReplay& prepared, const std::vector<No
   return run;
 }
 
+PreemptionModel SpotModelFor(const SpotReplayOptions& options, const Workload& workload, std::uint64_t seed) {
+  PreemptionModel m;
+  m.nodes = options.replay.nodes;
+  m.spot_fraction = options.spot_fraction;
+  m.interruptions_per_node_month = options.interruptions_per_node_month;
+  m.notice_seconds = options.notice_seconds;
+  m.replacement_seconds = options.replacement_seconds;
+  // The window every replay metric is measured over.
+  m.horizon = workload.jobs.empty() ? 0 : workload.jobs.back().arrival;
+  m.seed = seed;
+  return m;
+}
+
 SpotReplayOutput RunSpotReplayInMemory(const JobTrace& trace, const SpotReplayOptions& options) {
   ValidateSpotOptions(options);
   SpotReplayOutput out;
   const PreparedReplay prepared = PrepareReplay(trace, options.replay);
   out.workload = prepared.workload;
   out.notes = prepared.notes;
-  out.model = ModelFor(options, out.workload);
-  out.spot_nodes = PickSpotNodes(out.model);
-  out.preemptions = DrawPreemptions(out.model);
-  for (const std::string& policy : options.policies) {
-    SpotPolicyRun run = RunSpotPolicy(prepared, out.preemptions, policy, options);
-    out.figures.push_back(ComputeSpotFigures(out.workload, run.result, run.counters));
-    out.results.push_back(std::move(run.result));
+  for (std::uint64_t seed : SpotSeeds(options)) {
+    SpotSeedRun run;
+    run.seed = seed;
+    run.model = SpotModelFor(options, out.workload, seed);
+    run.spot_nodes = PickSpotNodes(run.model);
+    run.preemptions = DrawPreemptions(run.model);
+    run.results.resize(options.policies.size());
+    run.figures.resize(options.policies.size());
+    out.runs.push_back(std::move(run));
   }
+  // Every (seed, policy) replay is independent and writes only its own slots.
+  const size_t policies = options.policies.size();
+  SpotReplayOptions quiet = options;
+  quiet.replay.progress = false;  // Replays run side by side: one bar for all of them instead.
+  ProgressBar bar("spot replays", options.replay.progress);
+  std::atomic<int> done{0};
+  RunTasks(out.runs.size() * policies, options.threads, [&](size_t task) {
+    SpotSeedRun& run = out.runs[task / policies];
+    const size_t p = task % policies;
+    SpotPolicyRun replay = RunSpotPolicy(prepared, run.preemptions, options.policies[p], quiet);
+    run.figures[p] = ComputeSpotFigures(out.workload, replay.result, replay.counters);
+    run.results[p] = std::move(replay.result);
+    bar.Update(++done, static_cast<int>(out.runs.size() * policies));
+  });
+  std::vector<std::vector<SpotFigures>> per_seed;
+  for (const SpotSeedRun& run : out.runs) per_seed.push_back(run.figures);
+  out.summary = SummarizeSpotPolicies(per_seed);
   return out;
 }
 
@@ -115,14 +137,18 @@ int RunSpotReplay(const SpotReplayOptions& options, std::ostream& log) {
   for (const std::string& note : out.notes) setup.push_back("Note: " + note);
 
   CreateOutputDirectory(replay.out_dir);
-  const PreemptionSummary summary{static_cast<int>(out.spot_nodes.size()), out.model.nodes,
-                                  static_cast<int>(out.preemptions.size()), out.model.horizon};
-  WriteSpotSummary(replay.out_dir, out.figures, summary, setup);
+  std::vector<std::uint64_t> seeds;
+  std::vector<std::vector<SpotFigures>> per_seed;
+  for (const SpotSeedRun& run : out.runs) {
+    seeds.push_back(run.seed);
+    per_seed.push_back(run.figures);
+  }
+  WriteSpotSummary(replay.out_dir, seeds, per_seed, out.summary, setup);
   WriteTextFile(replay.out_dir + "/report.html", RenderSpotReport(out, setup));
 
   for (const std::string& line : setup) log << line << "\n";
-  log << FormatSpotTable(out.figures);
-  log << "wrote " << replay.out_dir << "/report.html, summary.csv, summary.json\n";
+  log << FormatSpotTable(out.summary);
+  log << "wrote " << replay.out_dir << "/report.html, summary.csv, runs.csv, summary.json\n";
   return 0;
 }
 

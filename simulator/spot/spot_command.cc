@@ -12,7 +12,8 @@ namespace gangplank::simulator {
 namespace {
 
 void AddSpotFlags(CLI::App& cmd, SpotReplayOptions& o) {
-  cmd.add_option("--spot-fraction", o.spot_fraction, "Fraction of the nodes that are spot (chosen by --spot-seed)")
+  cmd.add_option("--spot-fraction", o.spot_fraction,
+                 "Fraction of the nodes that are spot (chosen by each of --spot-seeds)")
       ->envname("GANGPLANK_SIM_SPOT_FRACTION")
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
@@ -65,8 +66,14 @@ void AddSpotFlags(CLI::App& cmd, SpotReplayOptions& o) {
       ->envname("GANGPLANK_SIM_FAILURE_DETECTION_SECONDS")
       ->check(CLI::Range(0.0, 1e9))
       ->capture_default_str();
-  cmd.add_option("--spot-seed", o.spot_seed, "Seed that picks the spot nodes and draws the reclaims")
-      ->envname("GANGPLANK_SIM_SPOT_SEED")
+  cmd.add_option("--spot-seeds", o.spot_seeds,
+                 "Seeds of the reclaim sequences, a range A..B and/or a list (1..3, 1,5,9): each picks the spot\n"
+                 "nodes and draws the reclaims; every policy is replayed under each, figures are means over seeds")
+      ->envname("GANGPLANK_SIM_SPOT_SEEDS")
+      ->capture_default_str();
+  cmd.add_option("--threads", o.threads, "Worker threads, each replaying one seed and policy at a time")
+      ->envname("GANGPLANK_SIM_SPOT_THREADS")
+      ->check(CLI::Range(1, 256))
       ->capture_default_str();
   cmd.add_option("--policies", o.policies, "Spot policies to compare, on the same arrivals and the same reclaims")
       ->envname("GANGPLANK_SIM_SPOT_POLICIES")
@@ -81,31 +88,22 @@ void AddSpotReplayCommand(CLI::App& app) {
   // Owned by the callback, which CLI11 keeps alive as long as the app.
   auto options = std::make_shared<SpotReplayOptions>();
   options->replay.progress = ProgressBar::StderrIsTerminal();
-  CLI::App* cmd = app.add_subcommand("spot",
-                                     "Spot replay: the Philly time replay (see `time`) on a cluster "
-                                     "of which --spot-fraction of the nodes\n"
-                                     "are spot. Each spot node is reclaimed at "
-                                     "--interruptions-per-node-month (a published rate): a notice,\n"
-                                     "--notice-seconds later the node goes, --replacement-seconds "
-                                     "later a replacement joins. The reclaims are\n"
-                                     "drawn once (--spot-seed) and replayed under each policy on the "
-                                     "same arrivals: checkpoint-then-requeue\n"
-                                     "(gangplank: the engine asks each gang on a node under notice to "
-                                     "checkpoint by a deadline, evicts it\n"
-                                     "whole on acknowledgement or at the deadline and requeues it at "
-                                     "the head of its queue), evict-on-notice\n"
-                                     "(evicted whole at once), ignore (the node goes with its pods; "
-                                     "the rest of the gang holds its GPUs until\n"
-                                     "the job is noticed failed). Reclaim for fair share is off by "
-                                     "default here (--reclaim true turns it on).\n"
-                                     "Writes summary.csv, summary.json and report.html into --out. "
-                                     "Every flag can also come from the\n"
-                                     "environment variable shown next to it.");
+  CLI::App* cmd = app.add_subcommand(
+      "spot",
+      "Spot replay: the Philly time replay (see `time`) on a cluster of which --spot-fraction of the nodes\n"
+      "are spot. Each spot node is reclaimed at --interruptions-per-node-month (a published rate): a notice,\n"
+      "--notice-seconds later the node goes, --replacement-seconds later a replacement joins. The reclaims are\n"
+      "drawn once per seed (--spot-seeds) and replayed under each policy on the same arrivals:\n"
+      "checkpoint-then-requeue (gangplank: the engine asks each gang on a node under notice to checkpoint by a\n"
+      "deadline, evicts it whole on acknowledgement or at the deadline and requeues it at the head of its\n"
+      "queue), evict-on-notice (evicted whole at once), ignore (the node goes with its pods; the rest of the\n"
+      "gang holds its GPUs until the job is noticed failed). Reclaim for fair share is off by default here\n"
+      "(--reclaim true turns it on). Writes summary.csv, runs.csv, summary.json and report.html into --out.\n"
+      "Every flag can also come from the environment variable shown next to it.");
   AddReplayFlags(*cmd, options->replay);
   AddSpotFlags(*cmd, *options);
   cmd->callback([options] {
-    // InputError (bad trace files) propagates to main, which prints it and
-    // exits non-zero.
+    // InputError (bad trace files) propagates to main, which prints it and exits non-zero.
     const int code = RunSpotReplay(*options, std::cout);
     if (code != 0) throw CLI::RuntimeError(code);
   });

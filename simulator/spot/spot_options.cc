@@ -4,6 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "simulator/frag/seed_list.h"
+
 namespace gangplank::simulator {
 namespace {
 
@@ -26,11 +28,21 @@ void ValidateSpotOptions(const SpotReplayOptions& o) {
   Require(o.eviction_margin_seconds >= 0, "--eviction-margin-seconds must be >= 0");
   Require(std::isfinite(o.failure_detection_seconds) && o.failure_detection_seconds >= 0,
           "--failure-detection-seconds must be a finite number >= 0");
+  SpotSeeds(o);
+  Require(o.threads >= 1, "--threads must be at least 1");
   Require(!o.policies.empty(), "--policies names no policy");
   for (const std::string& p : o.policies) {
     const auto& known = SpotPolicyNames();
     Require(std::find(known.begin(), known.end(), p) != known.end(),
             "unknown spot policy '" + p + "' (checkpoint-then-requeue, evict-on-notice, ignore)");
+  }
+}
+
+std::vector<std::uint64_t> SpotSeeds(const SpotReplayOptions& options) {
+  try {
+    return frag::ParseSeedList(options.spot_seeds);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(std::string("--spot-seeds: ") + e.what());
   }
 }
 

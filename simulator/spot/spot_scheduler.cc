@@ -26,8 +26,7 @@ SpotGangplankScheduler::SpotGangplankScheduler(const engine::Cluster& cluster, c
       state_(workload.jobs.size()) {}
 
 void SpotGangplankScheduler::Schedule(double now, std::vector<int>& started) {
-  // Spot events first, so that the round sees the cluster as it is now
-  // (cordons, freed GPUs, requeued gangs).
+  // Spot events first, so that the round sees the cluster as it is now (cordons, freed GPUs, requeued gangs).
   ReplaceNodes(now);
   RequeueFailed(now);
   ReceiveNotices(now);
@@ -38,8 +37,7 @@ void SpotGangplankScheduler::Schedule(double now, std::vector<int>& started) {
 
 void SpotGangplankScheduler::Finish(const ReplayJob& job) {
   GangplankScheduler::Finish(job);
-  state_[job.id] = JobSpotState{};  // A gang may finish while it checkpoints:
-                                    // nothing more to do for it.
+  state_[job.id] = JobSpotState{};  // A gang may finish while it checkpoints: nothing more to do for it.
 }
 
 double SpotGangplankScheduler::NextWakeup(double now) const {
@@ -48,8 +46,8 @@ double SpotGangplankScheduler::NextWakeup(double now) const {
   for (const NodePreemption& p : under_notice_) next = std::min(next, p.terminate_at);
   for (const NodePreemption& p : gone_) next = std::min(next, p.replaced_at);
   for (int job : broken_) next = std::min(next, *state_[job].failed_until);
-  // Acknowledgements due before their deadline: the engine evicts on them. Only
-  // while some node is under notice can a gang be checkpointing.
+  // Acknowledgements due before their deadline: the engine evicts on them. Only while some node is under notice can a
+  // gang be checkpointing.
   if (under_notice_.empty()) return next;
   for (int job : running_jobs()) {
     const JobSpotState& s = state_[job];
@@ -134,8 +132,7 @@ void SpotGangplankScheduler::Apply(const engine::SpotDecision& d, int job, doubl
     ++counters_.evicted_without_checkpoint;
   } else if (d.checkpointed) {
     ++counters_.checkpoints_in_time;
-    checkpoint_at = s.requested_at;  // The checkpoint holds the progress made
-                                     // until it was asked for.
+    checkpoint_at = s.requested_at;  // The checkpoint holds the progress made until it was asked for.
   } else {
     ++counters_.checkpoints_late;
   }

@@ -1,14 +1,11 @@
-// gangplank's time-replay scheduler on a cluster with spot nodes: the engine's
-// admission round (through GangplankScheduler) plus the engine's spot decisions
-// (engine/spot/spot_reclaim.h), fed from a fixed sequence of node reclaims. The
-// adapter only turns replay time into notices and acknowledgements and applies
-// what PlanSpotReclaim decides; with the Ignore policy it does nothing, so a
-// node that goes takes its pods and strands the rest of their gangs until they
-// are noticed failed.
+// gangplank's time-replay scheduler on a cluster with spot nodes: the engine's admission round (through
+// GangplankScheduler) plus the engine's spot decisions (engine/spot/spot_reclaim.h), fed from a fixed sequence of node
+// reclaims. The adapter only turns replay time into notices and acknowledgements and applies what PlanSpotReclaim
+// decides; with the Ignore policy it does nothing, so a node that goes takes its pods and strands the rest of their
+// gangs until they are noticed failed.
 //
-// Whatever the policy, a node under notice is cordoned (the clouds' termination
-// handlers taint it), so its capacity is never planned for new gangs; it stays
-// out until its replacement is up.
+// Whatever the policy, a node under notice is cordoned (the clouds' termination handlers taint it), so its capacity is
+// never planned for new gangs; it stays out until its replacement is up.
 #pragma once
 
 #include <limits>
@@ -39,8 +36,7 @@ struct SpotCounters {
   int checkpoints_late = 0;            // Evicted at the deadline without an acknowledgement.
   int evicted_without_checkpoint = 0;  // Evicted at once (evict-on-notice, or no time to checkpoint).
   int jobs_killed = 0;                 // Jobs that had a pod on a node when it went.
-  int gangs_broken = 0;                // Of those, jobs of several pods whose other pods were
-                                       // left holding GPUs.
+  int gangs_broken = 0;                // Of those, jobs of several pods whose other pods were left holding GPUs.
 };
 
 class SpotGangplankScheduler : public GangplankScheduler {

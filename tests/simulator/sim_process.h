@@ -1,5 +1,5 @@
-// Runs the built gangplank-sim binary (its path comes from the test target's GANGPLANK_SIM_BINARY) and
-// collects its exit code and everything it printed, for the simulator's command-line tests.
+// Runs the built gangplank-sim binary (its path comes from the test target's GANGPLANK_SIM_BINARY) and collects its
+// exit code and everything it printed, for the simulator's command-line tests.
 #pragma once
 
 #include <sys/wait.h>

@@ -1,5 +1,5 @@
-// Runs the built gangplank-sim binary's `spot` subcommand: every flag is explained, bad flags and inputs
-// fail with a clear message and a non-zero exit, a small run writes its outputs.
+// Runs the built gangplank-sim binary's `spot` subcommand: every flag is explained, bad flags and inputs fail with a
+// clear message and a non-zero exit, a small run writes its outputs.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -32,10 +32,10 @@ std::string TinyRun(const std::filesystem::path& out) {
 TEST(SpotCli, HelpExplainsEverySpotFlagAndItsEnvironmentVariable) {
   const Outcome o = RunSim("spot --help");
   EXPECT_EQ(o.exit_code, 0) << o.output;
-  for (const char* flag :
-       {"--spot-fraction", "--interruptions-per-node-month", "--notice-seconds", "--replacement-seconds",
-        "--checkpoint-write-seconds", "--checkpoint-grace-seconds", "--eviction-margin-seconds",
-        "--failure-detection-seconds", "--spot-seed", "--policies", "--checkpoint-interval", "--jobs", "--out"}) {
+  for (const char* flag : {"--spot-fraction", "--interruptions-per-node-month", "--notice-seconds",
+                           "--replacement-seconds", "--checkpoint-write-seconds", "--checkpoint-grace-seconds",
+                           "--eviction-margin-seconds", "--failure-detection-seconds", "--spot-seeds", "--threads",
+                           "--policies", "--checkpoint-interval", "--jobs", "--out"}) {
     EXPECT_THAT(o.output, HasSubstr(flag));
   }
   EXPECT_THAT(o.output, HasSubstr("GANGPLANK_SIM_INTERRUPTIONS_PER_NODE_MONTH"));
@@ -44,7 +44,7 @@ TEST(SpotCli, HelpExplainsEverySpotFlagAndItsEnvironmentVariable) {
 
 TEST(SpotCli, BadFlagsFailWithTheirName) {
   for (const char* bad : {"--spot-fraction 1.5", "--policies checkpoint-then-requeue,pray", "--notice-seconds -5",
-                          "--interruptions-per-node-month lots"}) {
+                          "--interruptions-per-node-month lots", "--spot-seeds 3..1"}) {
     const Outcome o = RunSim(TinyRun(TempDir("badflag")) + " " + bad);
     EXPECT_NE(o.exit_code, 0) << bad;
     const std::string flag = std::string(bad).substr(0, std::string(bad).find(' '));

@@ -1,5 +1,5 @@
-// The spot replay on the first jobs of the bundled Philly trace, with a high reclaim rate so that every
-// policy sees many reclaims: the comparisons the README's table rests on, determinism, and the files.
+// The spot replay on the first jobs of the bundled Philly trace, with a high reclaim rate so that every policy sees
+// many reclaims: the comparisons the README's table rests on, determinism, and the files.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -27,6 +27,7 @@ SpotReplayOptions Sample() {
   o.spot_fraction = 1;
   // Far above any published rate (about one reclaim per node every 3 days), to exercise every path.
   o.interruptions_per_node_month = 10;
+  o.spot_seeds = "1";
   return o;
 }
 
@@ -39,7 +40,7 @@ const SpotReplayOutput& SampleRun() {
 }
 
 const SpotFigures& FiguresOf(const SpotReplayOutput& out, const std::string& policy) {
-  for (const SpotFigures& f : out.figures) {
+  for (const SpotFigures& f : out.runs.at(0).figures) {
     if (f.policy == policy) return f;
   }
   throw std::runtime_error("no figures for " + policy);
@@ -47,10 +48,12 @@ const SpotFigures& FiguresOf(const SpotReplayOutput& out, const std::string& pol
 
 TEST(SpotReplay, EveryPolicySeesTheSameReclaimsAndFinishesEveryJob) {
   const SpotReplayOutput& out = SampleRun();
-  ASSERT_GT(out.preemptions.size(), 50u);
-  ASSERT_EQ(out.figures.size(), 3u);
-  for (const SpotFigures& f : out.figures) {
-    EXPECT_EQ(f.spot.notices, static_cast<int>(out.preemptions.size())) << f.policy;
+  ASSERT_EQ(out.runs.size(), 1u);
+  const SpotSeedRun& run = out.runs.front();
+  ASSERT_GT(run.preemptions.size(), 50u);
+  ASSERT_EQ(run.figures.size(), 3u);
+  for (const SpotFigures& f : run.figures) {
+    EXPECT_EQ(f.spot.notices, static_cast<int>(run.preemptions.size())) << f.policy;
     EXPECT_EQ(f.replay.finished, f.replay.jobs) << f.policy;
   }
 }
@@ -74,19 +77,37 @@ TEST(SpotReplay, IgnoringNoticesBreaksGangsAndTheOthersDoNot) {
   }
 }
 
-TEST(SpotReplay, SameSeedSameResult) {
-  const SpotReplayOptions o = Sample();
+TEST(SpotReplay, SameSeedSameResultOnAnyNumberOfThreads) {
+  SpotReplayOptions o = Sample();
+  o.threads = 1;
   const SpotReplayOutput again =
       RunSpotReplayInMemory(LoadPhillyTrace(o.replay.jobs_path, o.replay.vcs_path, o.replay.max_jobs), o);
-  const SpotReplayOutput& first = SampleRun();
-  ASSERT_EQ(again.results.size(), first.results.size());
+  const SpotSeedRun& first = SampleRun().runs.front();
+  const SpotSeedRun& second = again.runs.front();
+  ASSERT_EQ(second.results.size(), first.results.size());
   for (size_t p = 0; p < first.results.size(); ++p) {
-    EXPECT_EQ(again.figures[p].LostGpuSeconds(), first.figures[p].LostGpuSeconds());
-    EXPECT_EQ(again.figures[p].spot.checkpoints_in_time, first.figures[p].spot.checkpoints_in_time);
+    EXPECT_EQ(second.figures[p].LostGpuSeconds(), first.figures[p].LostGpuSeconds());
+    EXPECT_EQ(second.figures[p].spot.checkpoints_in_time, first.figures[p].spot.checkpoints_in_time);
     for (size_t j = 0; j < first.results[p].jobs.size(); ++j) {
-      ASSERT_EQ(again.results[p].jobs[j].start, first.results[p].jobs[j].start) << j;
-      ASSERT_EQ(again.results[p].jobs[j].end, first.results[p].jobs[j].end) << j;
+      ASSERT_EQ(second.results[p].jobs[j].start, first.results[p].jobs[j].start) << j;
+      ASSERT_EQ(second.results[p].jobs[j].end, first.results[p].jobs[j].end) << j;
     }
+  }
+}
+
+TEST(SpotReplay, SeedsDrawTheirOwnReclaimsAndTheSummaryAveragesThem) {
+  SpotReplayOptions o = Sample();
+  o.replay.max_jobs = 500;
+  o.spot_seeds = "1..2";
+  const SpotReplayOutput out =
+      RunSpotReplayInMemory(LoadPhillyTrace(o.replay.jobs_path, o.replay.vcs_path, o.replay.max_jobs), o);
+  ASSERT_EQ(out.runs.size(), 2u);
+  EXPECT_NE(out.runs[0].preemptions.front().notice_at, out.runs[1].preemptions.front().notice_at);
+  ASSERT_EQ(out.summary.size(), 3u);
+  for (size_t p = 0; p < out.summary.size(); ++p) {
+    const double mean = (out.runs[0].figures[p].LostGpuSeconds() + out.runs[1].figures[p].LostGpuSeconds()) / 2 / 3600;
+    EXPECT_NEAR(out.summary[p]["lost_gpu_hours"].mean, mean, 1e-9) << out.summary[p].policy;
+    EXPECT_EQ(out.summary[p].seeds, 2);
   }
 }
 
@@ -105,6 +126,14 @@ TEST(SpotReplay, SenselessOptionsAreRefusedByName) {
   o = Sample();
   o.notice_seconds = -1;
   EXPECT_THROW(ValidateSpotOptions(o), std::invalid_argument);
+  o = Sample();
+  o.spot_seeds = "3..1";
+  try {
+    ValidateSpotOptions(o);
+    ADD_FAILURE() << "no error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_THAT(e.what(), HasSubstr("--spot-seeds"));
+  }
 }
 
 TEST(SpotReplay, WritesSummaryAndReport) {
@@ -118,14 +147,19 @@ TEST(SpotReplay, WritesSummaryAndReport) {
   ASSERT_EQ(summary.rows(), 3u);
   EXPECT_EQ(summary.Text(0, 0), "checkpoint-then-requeue");
   EXPECT_EQ(summary.Text(2, 0), "ignore");
-  summary.Column("lost_gpu_hours");
-  summary.Column("stranded_gpu_hours");
-  summary.Column("jct_p95_hours");
-  summary.Column("checkpoints_late");
+  summary.Column("lost_gpu_hours_mean");
+  summary.Column("stranded_gpu_hours_sd");
+  summary.Column("jct_p95_hours_mean");
+  summary.Column("checkpoints_late_mean");
+  const CsvTable runs = CsvTable::Load(o.replay.out_dir + "/runs.csv");
+  EXPECT_EQ(runs.rows(), 3u);
+  runs.Column("seed");
+  runs.Column("gangs_broken");
   std::ifstream json(o.replay.out_dir + "/summary.json");
   std::stringstream json_text;
   json_text << json.rdbuf();
-  EXPECT_THAT(json_text.str(), HasSubstr("\"spot_nodes\": 24"));
+  EXPECT_THAT(json_text.str(), HasSubstr("\"runs\""));
+  EXPECT_THAT(json_text.str(), HasSubstr("\"lost_gpu_hours\""));
   std::ifstream html(o.replay.out_dir + "/report.html");
   std::stringstream html_text;
   html_text << html.rdbuf();

@@ -1,5 +1,5 @@
-// Hand-worked spot scenarios on two 8-GPU nodes: each policy's decisions, times and losses for one
-// reclaim written out below, so every figure can be checked by hand.
+// Hand-worked spot scenarios on two 8-GPU nodes: each policy's decisions, times and losses for one reclaim written out
+// below, so every figure can be checked by hand.
 #include "simulator/spot/spot_scheduler.h"
 
 #include <gtest/gtest.h>
@@ -34,8 +34,8 @@ const std::vector<NodePreemption> kReclaimAt5000 = {{0, 5000, 5120, 5720}};
 
 // The 16-GPU gang runs on both nodes from 0 for 10000 s, with checkpoints at 3600 s.
 TEST(SpotScheduler, CheckpointThenRequeueKeepsTheWorkUntilTheNoticeAndLosesOnlyTheWrite) {
-  // Asked at 5000 with deadline min(5000 + 90, 5120 - 15) = 5090; acknowledges at 5060 and is evicted then,
-  // keeping its progress until 5000. It waits for node 0's replacement (5720) and runs the 5000 s left.
+  // Asked at 5000 with deadline min(5000 + 90, 5120 - 15) = 5090; acknowledges at 5060 and is evicted then, keeping its
+  // progress until 5000. It waits for node 0's replacement (5720) and runs the 5000 s left.
   const SpotPolicyRun run = Replay("gang16.csv", kReclaimAt5000, "checkpoint-then-requeue");
   EXPECT_DOUBLE_EQ(run.result.jobs[0].start, 0);
   EXPECT_DOUBLE_EQ(run.result.jobs[0].end, 5720 + 5000);
@@ -60,8 +60,8 @@ TEST(SpotScheduler, EvictOnNoticeLosesTheWorkSinceTheLastPeriodicCheckpoint) {
 }
 
 TEST(SpotScheduler, IgnoringTheNoticeBreaksTheGangAndStrandsItsOtherPod) {
-  // Node 0 goes at 5120 with one pod; progress stops then (3600 s kept). The pod on node 1 holds its 8 GPUs
-  // until the job is noticed failed at 5120 + 300; the gang restarts whole at 5720 for the 6400 s left.
+  // Node 0 goes at 5120 with one pod; progress stops then (3600 s kept). The pod on node 1 holds its 8 GPUs until the
+  // job is noticed failed at 5120 + 300; the gang restarts whole at 5720 for the 6400 s left.
   const SpotPolicyRun run = Replay("gang16.csv", kReclaimAt5000, "ignore");
   EXPECT_DOUBLE_EQ(run.result.jobs[0].end, 5720 + 6400);
   EXPECT_DOUBLE_EQ(run.result.lost_gpu_seconds, (5120 - 3600) * 16);
@@ -80,8 +80,8 @@ TEST(SpotScheduler, CheckpointThenRequeueLosesNoMoreThanEvictOnNoticeHere) {
 }
 
 TEST(SpotScheduler, AShortNoticeMakesASlowCheckpointLate) {
-  // GKE's 30 s: deadline 5000 + 30 - 15 = 5015, before the 60 s write ends: evicted at 5015 keeping only the
-  // periodic checkpoint.
+  // GKE's 30 s: deadline 5000 + 30 - 15 = 5015, before the 60 s write ends: evicted at 5015 keeping only the periodic
+  // checkpoint.
   SpotReplayOptions o = TwoNodes();
   const SpotPolicyRun run = Replay("gang16.csv", {{0, 5000, 5030, 5630}}, "checkpoint-then-requeue", o);
   EXPECT_EQ(run.counters.checkpoints_late, 1);
@@ -100,8 +100,8 @@ TEST(SpotScheduler, NoTimeToCheckpointEvictsAtOnce) {
 }
 
 TEST(SpotScheduler, CapacityUnderNoticeIsNeverPlannedForNewGangs) {
-  // Node 0 is under notice from 100 to 220 and replaced at 820. The 8-GPU job arriving at 150 must start on
-  // node 1 (it is never killed), and the 16-GPU gang at 160 waits for the replacement.
+  // Node 0 is under notice from 100 to 220 and replaced at 820. The 8-GPU job arriving at 150 must start on node 1 (it
+  // is never killed), and the 16-GPU gang at 160 waits for the replacement.
   for (const std::string& policy : SpotPolicyNames()) {
     const SpotPolicyRun run = Replay("late_arrivals.csv", {{0, 100, 220, 820}}, policy);
     EXPECT_EQ(run.counters.jobs_killed, 0) << policy;
