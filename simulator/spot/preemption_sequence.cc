@@ -15,6 +15,14 @@ constexpr double kSecondsPerMonth = 30 * 86400.0;
 // Seconds until the next event of a Poisson process of `rate` per second.
 double ExponentialGap(engine::Rng& rng, double rate) { return -std::log(1 - rng.Unit()) / rate; }
 
+// Seeds one node's stream from a hash of (run seed, node). Seeding with seed * k + node instead would make
+// seed s + 1's streams those of seed s shifted by one draw (the generator adds the same constant per draw).
+std::uint64_t NodeStreamSeed(std::uint64_t seed, engine::NodeId node) {
+  engine::Rng by_seed(seed);
+  engine::Rng by_node(by_seed.Next() ^ static_cast<std::uint64_t>(node));
+  return by_node.Next();
+}
+
 }  // namespace
 
 std::vector<engine::NodeId> PickSpotNodes(const PreemptionModel& model) {
@@ -32,9 +40,9 @@ std::vector<NodePreemption> DrawPreemptions(const PreemptionModel& model) {
   std::vector<NodePreemption> out;
   const double rate = model.interruptions_per_node_month / kSecondsPerMonth;
   if (!(rate > 0)) return out;
-  // One stream per node (seeded from the run's seed and the node), so one node's draws never shift another's.
+  // One stream per node, so that one node's draws never shift another's.
   for (engine::NodeId node : PickSpotNodes(model)) {
-    engine::Rng rng(model.seed * 0x9e3779b97f4a7c15ULL + static_cast<std::uint64_t>(node) + 1);
+    engine::Rng rng(NodeStreamSeed(model.seed, node));
     for (double up_since = 0;;) {
       const double notice = up_since + ExponentialGap(rng, rate);
       if (notice >= model.horizon) break;

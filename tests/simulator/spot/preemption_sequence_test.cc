@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <iterator>
 #include <map>
 
 namespace gangplank::simulator {
@@ -43,6 +45,32 @@ TEST(PreemptionSequence, SameSeedSameSequenceOtherSeedOtherSequence) {
   other.seed = 8;
   const auto c = DrawPreemptions(other);
   EXPECT_FALSE(c.size() == a.size() && c.front().notice_at == a.front().notice_at);
+}
+
+// Gaps between a node's reclaims: from its replacement (or the start) to its next notice.
+std::vector<double> Gaps(const PreemptionModel& m) {
+  std::map<engine::NodeId, double> up_since;
+  std::vector<double> gaps;
+  for (const NodePreemption& p : DrawPreemptions(m)) {
+    gaps.push_back(p.notice_at - up_since[p.node]);
+    up_since[p.node] = p.replaced_at;
+  }
+  std::sort(gaps.begin(), gaps.end());
+  return gaps;
+}
+
+TEST(PreemptionSequence, NeighbouringSeedsDrawUnrelatedGaps) {
+  // Streams seeded linearly in the seed would repeat seed 1's gaps under seed 2, shifted by one draw.
+  PreemptionModel m = Model();
+  m.spot_fraction = 1;
+  m.interruptions_per_node_month = 20;
+  const std::vector<double> first = Gaps(m);
+  m.seed += 1;
+  const std::vector<double> second = Gaps(m);
+  std::vector<double> shared;
+  std::set_intersection(first.begin(), first.end(), second.begin(), second.end(), std::back_inserter(shared));
+  EXPECT_GT(first.size(), 500u);
+  EXPECT_TRUE(shared.empty()) << shared.size() << " gaps repeat";
 }
 
 TEST(PreemptionSequence, OnlySpotNodesAreReclaimedAndOnlyWhileUp) {
