@@ -37,8 +37,8 @@ std::vector<std::string> DescribeSpotSetup(const SpotReplayOutput& out, const Sp
           " s after it went. A node under notice is cordoned under every policy (the cloud's termination handler "
           "taints it).",
       "checkpoint-then-requeue: the engine asks every gang on a node under notice to checkpoint by the earlier of " +
-          FormatSetting(o.checkpoint_grace_seconds) + " s and " + FormatSetting(o.eviction_margin_seconds) +
-          " s before the node goes; jobs acknowledge " + FormatSetting(o.checkpoint_write_seconds) +
+          FormatSetting(o.checkpoint_grace_seconds) + " s after the notice and " +
+          FormatSetting(o.eviction_margin_seconds) + " s before the node goes; jobs acknowledge " + FormatSetting(o.checkpoint_write_seconds) +
           " s after they are asked (a late one is evicted at the deadline and keeps only its periodic checkpoint). "
           "evict-on-notice: evicted whole at once. ignore: the node goes with its pods; the rest of each gang "
           "holds its GPUs for " +

@@ -58,8 +58,7 @@ double SpotGangplankScheduler::NextWakeup(double now) const {
 
 void SpotGangplankScheduler::ReplaceNodes(double now) {
   for (const NodePreemption& p : TakeDue(gone_, [&](const NodePreemption& q) { return q.replaced_at <= now; })) {
-    cluster_.SetUnschedulable(p.node,
-                              false);  // The replacement node joins, empty.
+    cluster_.SetUnschedulable(p.node, false);  // The replacement node joins, empty.
   }
 }
 
@@ -73,8 +72,7 @@ void SpotGangplankScheduler::RequeueFailed(double now) {
 void SpotGangplankScheduler::ReceiveNotices(double now) {
   for (; next_notice_ < preemptions_.size() && preemptions_[next_notice_].notice_at <= now; ++next_notice_) {
     const NodePreemption& p = preemptions_[next_notice_];
-    cluster_.SetUnschedulable(p.node,
-                              true);  // Never planned for new gangs from now on.
+    cluster_.SetUnschedulable(p.node, true);  // Never planned for new gangs from now on.
     under_notice_.push_back(p);
     ++counters_.notices;
   }
