@@ -6,7 +6,7 @@ namespace gangplank::cache {
 
 void NodeIndex::Insert(const engine::Cluster& cluster, engine::NodeId id) {
   if ((size_ + 1) * 2 > slots_.size()) Grow(cluster);
-  const std::uint64_t h = Hash(cluster.spec(id).name);
+  const std::uint64_t h = cluster.summary(id).name_hash;  // Hash() of the name, made when the node was added.
   const size_t mask = slots_.size() - 1;
   size_t i = h & mask;
   while (slots_[i].id != engine::kNoNode) i = (i + 1) & mask;
@@ -40,8 +40,7 @@ std::vector<engine::NodeId> NodeIndex::FindMany(const engine::Cluster& cluster,
         const engine::NodeSpec& spec = cluster.spec(next.id);
         __builtin_prefetch(&spec);
         __builtin_prefetch(spec.name.data());
-        const engine::NodeState& state = cluster.state(next.id);
-        __builtin_prefetch(&state);
+        __builtin_prefetch(&cluster.summary(next.id));  // What the caller reads next.
       }
     }
     const std::uint64_t h = hashes[i];

@@ -7,6 +7,7 @@
 #include <memory>
 #include <system_error>
 
+#include "cache/state/assume_expiry.h"
 #include "extender/service/bind_verb.h"
 #include "logging/json_log.h"
 #if GANGPLANK_EXTENDER_WITH_KUBE
@@ -54,8 +55,18 @@ int Run(const ServiceConfig& config) {
 
   cache::ClusterState state(config.topology_keys);
   state.SetQueues(config.queues);
+  state.SetAssumedPodTtl(std::chrono::seconds(config.assumed_pod_ttl_seconds));
   ExtenderMetrics metrics;
-  ExtenderHandlers handlers(state, metrics, config.handlers);
+  UnseenPods unseen;
+  ExtenderHandlers handlers(state, metrics, config.handlers, &unseen);
+  // Checked every second, as kube-scheduler does; stopped before the state and metrics go away.
+  const cache::AssumeExpiry expiry(state, std::chrono::seconds(1), [&metrics](const auto& expired) {
+    for (const cache::ExpiredAssumption& e : expired) {
+      spdlog::warn(logging::JsonFields("assumed binding expired: the pod informer never confirmed it", "pod", e.pod,
+                                       "uid", e.uid, "node", e.node, "forgotten", e.informer_saw_pod ? "false" : "true"));
+    }
+    metrics.CountAssumeExpired(expired.size());
+  });
 
   // Both outlive the server (declared before it). The binder goes first: its destructor answers the
   // bindings still queued, through the BindVerb.
@@ -71,7 +82,7 @@ int Run(const ServiceConfig& config) {
   feed.Start();
   if (!config.routes.bind_verb.empty()) {
     binder = std::make_unique<KubeBinder>(informers.client());
-    bind = std::make_unique<BindVerb>(state, *binder, metrics);
+    bind = std::make_unique<BindVerb>(state, *binder, metrics, &unseen);
   }
 #else
   spdlog::warn(logging::JsonFields("built without the kube component: the cache stays empty and /readyz never passes"));
