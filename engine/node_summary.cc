@@ -17,6 +17,7 @@ NodeSummary Summarize(const NodeSpec& spec, const NodeState& state, const NodeSu
     s.fully_free_gpus += free == kMilliPerGpu ? 1 : 0;
     s.largest_free_share = std::max(s.largest_free_share, free);
   }
+  s.gpu_count = spec.gpu_count;
   s.unschedulable = spec.unschedulable;
   s.blocking_taints = std::any_of(spec.taints.begin(), spec.taints.end(),
                                   [](const Taint& t) { return t.effect != "PreferNoSchedule"; });

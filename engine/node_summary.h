@@ -20,6 +20,7 @@ struct alignas(64) NodeSummary {
   std::int32_t fully_free_gpus = 0;    // GPUs with all kMilliPerGpu free.
   std::int32_t largest_free_share = 0; // The most milli free on any one GPU (0 without GPUs).
   std::int32_t shape_id = 0;           // Cluster::ShapeOf: nodes of one GPU model, GPU count, CPU and memory.
+  std::int32_t gpu_count = 0;          // NodeSpec::gpu_count.
   bool unschedulable = false;          // Cordoned.
   bool blocking_taints = false;        // Has a NoSchedule or NoExecute taint: eligibility needs the spec.
 };

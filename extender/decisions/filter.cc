@@ -90,7 +90,8 @@ FilterVerdicts FilterNodes(const cache::StateView& view, const cache::PodInfo& p
     if (fits) {
       out.passed.push_back(i);
     } else {
-      reject(name, ExplainNoFit(view, id, request));
+      // An eligible node lacks capacity: its summary says what, without its spec.
+      reject(name, fit.Eligible(id) ? ExplainNoCapacity(view, id, request) : ExplainNoFit(view, id, request));
     }
   }
   return out;

@@ -86,6 +86,7 @@ void ExpectSummariesExact(const Cluster& c) {
     EXPECT_EQ(s.fully_free_gpus, c.state(n).FullyFreeGpus());
     EXPECT_EQ(s.largest_free_share, fresh.largest_free_share);
     EXPECT_EQ(s.unschedulable, c.spec(n).unschedulable);
+    EXPECT_EQ(s.gpu_count, c.spec(n).gpu_count);
     EXPECT_EQ(s.blocking_taints, fresh.blocking_taints);
     EXPECT_EQ(s.version, c.version(n));
     EXPECT_EQ(s.name_hash, std::hash<std::string_view>{}(c.spec(n).name));
