@@ -226,6 +226,10 @@ bool ApiServerDouble::Impl::wants_table(const net::HttpRequest& req) {
 
 void ApiServerDouble::Impl::handle(const net::HttpRequest& req, net::HttpResponder responder) {
   ++requests_;
+  if (options_.record_requests && req.path.rfind("/_double/", 0) != 0) {
+    std::lock_guard lock(recorded_mutex_);
+    recorded_.push_back({req.method, req.path, req.query, req.header("user-agent").value_or("")});
+  }
   if (req.path.rfind("/_double/", 0) == 0) {
     responder.respond(control(req));
     return;
@@ -444,5 +448,10 @@ void ApiServerDouble::drop_watches() { impl_->drop_watches(); }
 void ApiServerDouble::compact() { impl_->compact(); }
 std::size_t ApiServerDouble::open_watches() const { return impl_->open_watches(); }
 std::size_t ApiServerDouble::request_count() const { return impl_->request_count(); }
+
+std::vector<RecordedRequest> ApiServerDouble::recorded_requests() const {
+  std::lock_guard lock(impl_->recorded_mutex_);
+  return impl_->recorded_;
+}
 
 }  // namespace gangplank::apiserver_double

@@ -39,6 +39,17 @@ struct DoubleOptions {
   // with a single in-stream ERROR event (what the apiserver's watch cache does). Both must be handled.
   bool expired_watch_as_event = false;
   std::size_t max_request_body_bytes = 32u << 20;
+  // Keep every request's method, path, query and User-Agent (an audit log: which client asked for what,
+  // e.g. to check the calls a binary makes against the RBAC rules it is installed with).
+  bool record_requests = false;
+};
+
+// One request as the audit log keeps it.
+struct RecordedRequest {
+  std::string method;      // "GET", "POST", ...
+  std::string path;        // decoded path
+  std::string query;       // raw query string, without '?'
+  std::string user_agent;  // "" when the client sent none
 };
 
 // Answer the next `count` matching requests with `status` instead of serving them.
@@ -104,6 +115,8 @@ class ApiServerDouble {
   std::size_t open_watches() const;
   // Requests served since start (all paths, including failed ones); handy to assert on retries.
   std::size_t request_count() const;
+  // Every request since start, in arrival order, when DoubleOptions::record_requests is set (else empty).
+  std::vector<RecordedRequest> recorded_requests() const;
 
   class Impl;
 

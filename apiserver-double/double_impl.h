@@ -88,6 +88,10 @@ class ApiServerDouble::Impl {
                          std::vector<std::string>* warnings = nullptr);
   ObjectPtr create_in_txn(ObjectStore::Txn& txn, const ResourceType& type, nlohmann::json object,
                           std::vector<std::string>* warnings = nullptr);
+  // What create_in_txn checks and fills in before storing (namespace, server metadata, schema and
+  // built-in admission, initial status), without storing it: also the whole of a dryRun create.
+  nlohmann::json prepare_create_in_txn(ObjectStore::Txn& txn, const ResourceType& type, nlohmann::json object,
+                                       std::vector<std::string>* warnings = nullptr);
   ObjectPtr delete_in_txn(ObjectStore::Txn& txn, const ResourceType& type, const std::string& ns,
                           const std::string& name, const nlohmann::json& options);
   // Keeps PDB status current after pods or PDBs in `ns` change (pod_subresources.cc).
@@ -159,6 +163,8 @@ class ApiServerDouble::Impl {
   std::set<std::shared_ptr<WatchSession>> sessions_;
 
   std::atomic<std::size_t> requests_{0};
+  mutable std::mutex recorded_mutex_;
+  std::vector<RecordedRequest> recorded_;  // only with options_.record_requests
 
   friend class WatchSession;
   friend class ApiServerDouble;

@@ -10,14 +10,16 @@ namespace {
 
 using nlohmann::json;
 
-// Lists of the core types that merge by a key under strategic merge patch (patchStrategy=merge in
-// kubernetes/api core/v1 and meta/v1). Lists not named here are replaced wholesale, as node
+// Lists of the built-in types that merge by a key under strategic merge patch (patchStrategy=merge in
+// kubernetes/api core/v1, meta/v1 and admissionregistration/v1). Lists not named here are replaced wholesale, as node
 // spec.taints and pod tolerations are.
 const char* merge_key_for(const std::string& field, const json& sample_item) {
   if (field == "containers" || field == "initContainers" || field == "ephemeralContainers" || field == "env" ||
       field == "volumes" || field == "imagePullSecrets" || field == "resourceClaims" || field == "hostAliases") {
     return field == "hostAliases" ? "ip" : "name";
   }
+  // admissionregistration/v1 webhook configurations.
+  if (field == "webhooks" || field == "matchConditions") return "name";
   if (field == "conditions" || field == "addresses") return "type";
   if (field == "volumeMounts") return "mountPath";
   if (field == "volumeDevices") return "devicePath";

@@ -37,6 +37,22 @@ ResourceCatalog::ResourceCatalog() {
   add(builtin("coordination.k8s.io", "leases", "lease", "Lease", true, false));
   add(builtin("apiextensions.k8s.io", "customresourcedefinitions", "customresourcedefinition",
               "CustomResourceDefinition", false, true, {"crd", "crds"}));
+  // What an installation (the Helm chart, the plain manifests) creates: builtin/ defaults and checks them.
+  auto services = builtin("", "services", "service", "Service", true, true, {"svc"});
+  services.categories = {"all"};
+  add(services);
+  add(builtin("", "serviceaccounts", "serviceaccount", "ServiceAccount", true, false, {"sa"}));
+  add(builtin("", "configmaps", "configmap", "ConfigMap", true, false, {"cm"}));
+  add(builtin("", "secrets", "secret", "Secret", true, false));
+  auto deployments = builtin("apps", "deployments", "deployment", "Deployment", true, true, {"deploy"});
+  deployments.categories = {"all"};
+  add(deployments);
+  add(builtin("rbac.authorization.k8s.io", "roles", "role", "Role", true, false));
+  add(builtin("rbac.authorization.k8s.io", "rolebindings", "rolebinding", "RoleBinding", true, false));
+  add(builtin("rbac.authorization.k8s.io", "clusterroles", "clusterrole", "ClusterRole", false, false));
+  add(builtin("rbac.authorization.k8s.io", "clusterrolebindings", "clusterrolebinding", "ClusterRoleBinding", false, false));
+  add(builtin("admissionregistration.k8s.io", "mutatingwebhookconfigurations", "mutatingwebhookconfiguration",
+              "MutatingWebhookConfiguration", false, false));
 }
 
 void ResourceCatalog::add(ResourceType type, const std::string& owner_crd) {

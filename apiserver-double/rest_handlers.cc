@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "apiserver-double/builtin/builtin_admission.h"
 #include "apiserver-double/double_impl.h"
 #include "apiserver-double/patches.h"
 #include "apiserver-double/selectors.h"
@@ -307,8 +308,8 @@ net::HttpResponse ApiServerDouble::Impl::list_objects(const net::HttpRequest& re
   return net::HttpResponse::json(200, std::move(body));
 }
 
-ObjectPtr ApiServerDouble::Impl::create_in_txn(ObjectStore::Txn& txn, const ResourceType& type, json object,
-                                               std::vector<std::string>* warnings) {
+json ApiServerDouble::Impl::prepare_create_in_txn(ObjectStore::Txn& txn, const ResourceType& type, json object,
+                                                  std::vector<std::string>* warnings) {
   const std::string ns = meta(object, "namespace");
   const std::string name = meta(object, "name");
   if (txn.get(type.group_resource(), ns, name)) throw already_exists(type.plural, name, type.group);
@@ -331,12 +332,23 @@ ObjectPtr ApiServerDouble::Impl::create_in_txn(ObjectStore::Txn& txn, const Reso
   object["kind"] = type.kind;
   if (type.custom && type.has_status) object.erase("status");
   validate_custom(type, object, nullptr, warnings);
+  builtin::admit(type, object, nullptr, txn);
   if (type.kind == "Pod") {
     if (!object.contains("status") || !object["status"].is_object()) object["status"] = json::object();
     if (!object["status"].contains("phase")) object["status"]["phase"] = "Pending";
   } else if (type.kind == "Namespace") {
     object["status"] = {{"phase", "Active"}};
-  } else if (type.kind == "CustomResourceDefinition") {
+  } else if (type.kind == "PodDisruptionBudget") {
+    object["status"] = pdb_status(object, txn.list("pods", ns));
+  }
+  return object;
+}
+
+ObjectPtr ApiServerDouble::Impl::create_in_txn(ObjectStore::Txn& txn, const ResourceType& type, json object,
+                                               std::vector<std::string>* warnings) {
+  object = prepare_create_in_txn(txn, type, std::move(object), warnings);
+  const std::string ns = meta(object, "namespace");
+  if (type.kind == "CustomResourceDefinition") {
     std::unique_lock lock(catalog_mutex_);
     catalog_.install_crd(object);
     const std::string now = now_rfc3339();
@@ -350,8 +362,6 @@ ObjectPtr ApiServerDouble::Impl::create_in_txn(ObjectStore::Txn& txn, const Reso
           {{"type", "Established"}, {"status", "True"}, {"reason", "InitialNamesAccepted"}, {"message", "the initial names have been accepted"}, {"lastTransitionTime", now}}}},
         {"acceptedNames", object["spec"]["names"]},
         {"storedVersions", stored}};
-  } else if (type.kind == "PodDisruptionBudget") {
-    object["status"] = pdb_status(object, txn.list("pods", ns));
   }
   ObjectPtr stored = txn.put(type.group_resource(), std::move(object));
   if (type.kind == "Pod") refresh_pdbs_in_txn(txn, ns);
@@ -400,6 +410,7 @@ ObjectPtr ApiServerDouble::Impl::write_in_txn(ObjectStore::Txn& txn, const Resou
     next["status"]["observedGeneration"] = next["metadata"]["generation"];
   }
   validate_custom(type, next, &cur, warnings);  // the whole object, on /status writes too
+  if (!status_write) builtin::admit(type, next, &cur, txn);
   if (same_object(next, cur)) return current;  // no-op writes do not bump resourceVersion
   if (type.kind == "CustomResourceDefinition" && !status_write) {
     if (next.value("/spec/scope"_json_pointer, std::string()) != cur.value("/spec/scope"_json_pointer, std::string())) {
@@ -459,8 +470,9 @@ net::HttpResponse ApiServerDouble::Impl::create_object(const net::HttpRequest& r
   }
   if (t.type.kind == "CustomResourceDefinition") ResourceCatalog::validate_crd(object);
   if (req.query_param("dryRun")) {
-    validate_custom(t.type, object, nullptr, &warnings);
-    return with_warnings(json_response(201, present(t.type, object)), warnings);
+    // Everything a create checks and defaults (namespace, name, schema, built-in rules), nothing stored.
+    json prepared = store_.transact([&](ObjectStore::Txn& txn) { return prepare_create_in_txn(txn, t.type, object, &warnings); });
+    return with_warnings(json_response(201, present(t.type, prepared)), warnings);
   }
   auto stored = store_.transact([&](ObjectStore::Txn& txn) { return create_in_txn(txn, t.type, object, &warnings); });
   return with_warnings(json_response(201, present(t.type, *stored)), warnings);
@@ -523,8 +535,7 @@ net::HttpResponse ApiServerDouble::Impl::patch_object(const net::HttpRequest& re
       object["metadata"]["name"] = t.name;
       if (t.type.namespaced) object["metadata"]["namespace"] = t.namespace_name;
       if (req.query_param("dryRun")) {
-        validate_custom(t.type, object, nullptr, &warnings);
-        return std::make_shared<const StoredObject>(object);
+        return std::make_shared<const StoredObject>(prepare_create_in_txn(txn, t.type, object, &warnings));
       }
       created = true;
       return create_in_txn(txn, t.type, object, &warnings);

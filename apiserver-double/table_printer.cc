@@ -87,6 +87,13 @@ std::string cell_text(const json& v) {
   return v.dump();
 }
 
+// "a=b,c=d", as kubectl prints selectors.
+std::string label_list(const json& labels) {
+  std::string out;
+  for (const auto& [k, v] : labels.items()) out += (out.empty() ? "" : ",") + k + "=" + cell_text(v);
+  return out;
+}
+
 }  // namespace
 
 json evaluate_json_path(const json& object, const std::string& path) {
@@ -190,9 +197,43 @@ json table_columns(const ResourceType& type) {
     cols.push_back(column("Object", "string", "The object this event is about."));
     cols.push_back(column("Message", "string", "A human-readable description of the event."));
     cols.push_back(column("Age", "string", age_desc));
-  } else if (type.kind == "CustomResourceDefinition") {
+  } else if (type.kind == "CustomResourceDefinition" || type.kind == "Role" || type.kind == "ClusterRole") {
     cols[0] = column("Name", "string", name_desc, 0, "name");
     cols.push_back(column("Created At", "date", age_desc));
+  } else if (type.kind == "Deployment") {
+    cols.push_back(column("Ready", "string", "Number of the pod with ready state"));
+    cols.push_back(column("Up-to-date", "integer", "Total number of non-terminated pods targeted by this deployment that have the desired template spec."));
+    cols.push_back(column("Available", "integer", "Total number of available pods (ready for at least minReadySeconds) targeted by this deployment."));
+    cols.push_back(column("Age", "string", age_desc));
+    cols.push_back(column("Containers", "string", "Names of each container in the template.", 1));
+    cols.push_back(column("Images", "string", "Images referenced by each container in the template.", 1));
+    cols.push_back(column("Selector", "string", "Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.", 1));
+  } else if (type.kind == "Service") {
+    cols.push_back(column("Type", "string", "type determines how the Service is exposed."));
+    cols.push_back(column("Cluster-IP", "string", "clusterIP is the IP address of the service and is usually assigned randomly."));
+    cols.push_back(column("External-IP", "string", "externalIPs is a list of IP addresses for which nodes in the cluster will also accept traffic for this service."));
+    cols.push_back(column("Port(s)", "string", "The list of ports that are exposed by this service."));
+    cols.push_back(column("Age", "string", age_desc));
+    cols.push_back(column("Selector", "string", "Route service traffic to pods with label keys and values matching this selector.", 1));
+  } else if (type.kind == "ServiceAccount") {
+    cols.push_back(column("Secrets", "integer", "Secrets is a list of the secrets in the same namespace that pods running using this ServiceAccount are allowed to use."));
+    cols.push_back(column("Age", "string", age_desc));
+  } else if (type.kind == "ConfigMap") {
+    cols.push_back(column("Data", "integer", "Data contains the configuration data."));
+    cols.push_back(column("Age", "string", age_desc));
+  } else if (type.kind == "Secret") {
+    cols.push_back(column("Type", "string", "Used to facilitate programmatic handling of secret data."));
+    cols.push_back(column("Data", "integer", "Data contains the secret data."));
+    cols.push_back(column("Age", "string", age_desc));
+  } else if (type.kind == "RoleBinding" || type.kind == "ClusterRoleBinding") {
+    cols.push_back(column("Role", "string", "Role identifies the Role or ClusterRole this binding refers to."));
+    cols.push_back(column("Age", "string", age_desc));
+    cols.push_back(column("Users", "string", "Users in the roleBinding", 1));
+    cols.push_back(column("Groups", "string", "Groups in the roleBinding", 1));
+    cols.push_back(column("ServiceAccounts", "string", "ServiceAccounts in the roleBinding", 1));
+  } else if (type.kind == "MutatingWebhookConfiguration") {
+    cols.push_back(column("Webhooks", "integer", "Webhooks is a list of webhooks and the affected resources and operations."));
+    cols.push_back(column("Age", "string", age_desc));
   } else {
     cols.push_back(column("Age", "string", age_desc));
   }
@@ -274,8 +315,68 @@ json table_row(const ResourceType& type, const json& object) {
     cells.push_back(str(object, "/involvedObject/kind") + "/" + str(object, "/involvedObject/name"));
     cells.push_back(str(object, "/message"));
     cells.push_back(age_of(object));
-  } else if (type.kind == "CustomResourceDefinition") {
+  } else if (type.kind == "CustomResourceDefinition" || type.kind == "Role" || type.kind == "ClusterRole") {
     cells.push_back(str(object, "/metadata/creationTimestamp"));
+  } else if (type.kind == "Deployment") {
+    const json& status = object.contains("status") ? object["status"] : json::object();
+    cells.push_back(std::to_string(status.value("readyReplicas", 0)) + "/" +
+                    std::to_string(object.value("/spec/replicas"_json_pointer, 1)));
+    cells.push_back(status.value("updatedReplicas", 0));
+    cells.push_back(status.value("availableReplicas", 0));
+    cells.push_back(age_of(object));
+    std::string names, images;
+    for (const auto& c : object.value("/spec/template/spec/containers"_json_pointer, json::array())) {
+      names += (names.empty() ? "" : ",") + c.value("name", std::string());
+      images += (images.empty() ? "" : ",") + c.value("image", std::string());
+    }
+    cells.push_back(names);
+    cells.push_back(images);
+    cells.push_back(label_list(object.value("/spec/selector/matchLabels"_json_pointer, json::object())));
+  } else if (type.kind == "Service") {
+    cells.push_back(str(object, "/spec/type", "ClusterIP"));
+    cells.push_back(str(object, "/spec/clusterIP", "<none>"));
+    std::string external;
+    for (const auto& ip : object.value("/spec/externalIPs"_json_pointer, json::array())) {
+      external += (external.empty() ? "" : ",") + cell_text(ip);
+    }
+    cells.push_back(external.empty() ? "<none>" : external);
+    std::string ports;
+    for (const auto& port : object.value("/spec/ports"_json_pointer, json::array())) {
+      ports += (ports.empty() ? "" : ",") + cell_text(port.value("port", json(0)));
+      if (port.contains("nodePort")) ports += ":" + cell_text(port["nodePort"]);
+      ports += "/" + port.value("protocol", std::string("TCP"));
+    }
+    cells.push_back(ports.empty() ? "<none>" : ports);
+    cells.push_back(age_of(object));
+    const json selector = object.value("/spec/selector"_json_pointer, json::object());
+    cells.push_back(selector.empty() ? "<none>" : label_list(selector));
+  } else if (type.kind == "ServiceAccount") {
+    cells.push_back(object.value("secrets", json::array()).size());
+    cells.push_back(age_of(object));
+  } else if (type.kind == "ConfigMap") {
+    cells.push_back(object.value("data", json::object()).size() + object.value("binaryData", json::object()).size());
+    cells.push_back(age_of(object));
+  } else if (type.kind == "Secret") {
+    cells.push_back(str(object, "/type", "Opaque"));
+    cells.push_back(object.value("data", json::object()).size());
+    cells.push_back(age_of(object));
+  } else if (type.kind == "RoleBinding" || type.kind == "ClusterRoleBinding") {
+    cells.push_back(str(object, "/roleRef/kind") + "/" + str(object, "/roleRef/name"));
+    cells.push_back(age_of(object));
+    std::string users, groups, accounts;
+    for (const auto& s : object.value("subjects", json::array())) {
+      const std::string kind = s.value("kind", std::string());
+      const std::string name = s.value("name", std::string());
+      if (kind == "User") users += (users.empty() ? "" : ", ") + name;
+      if (kind == "Group") groups += (groups.empty() ? "" : ", ") + name;
+      if (kind == "ServiceAccount") accounts += (accounts.empty() ? "" : ", ") + s.value("namespace", std::string()) + "/" + name;
+    }
+    cells.push_back(users);
+    cells.push_back(groups);
+    cells.push_back(accounts);
+  } else if (type.kind == "MutatingWebhookConfiguration") {
+    cells.push_back(object.value("webhooks", json::array()).size());
+    cells.push_back(age_of(object));
   } else {
     cells.push_back(age_of(object));
   }

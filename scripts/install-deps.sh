@@ -9,7 +9,7 @@ PACKAGES=(
   libspdlog-dev libfmt-dev prometheus-cpp-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-14-dev
-  unzip curl
+  unzip curl openssl
 )
 # Node.js and npm may come from outside Debian (the machine image ships its own node, whose npm
 # conflicts with Debian's package): install Debian's only when the commands are missing.

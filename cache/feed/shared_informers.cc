@@ -2,6 +2,9 @@
 
 #include <spdlog/spdlog.h>
 
+#include <functional>
+#include <vector>
+
 #include "logging/json_log.h"
 
 namespace gangplank::cache {
@@ -57,14 +60,20 @@ void SharedInformers::Start() {
 }
 
 void SharedInformers::Stop() {
-  std::lock_guard lock(mu_);
-  for (auto& [name, informer] : objects_) {
-    if (informer) informer->stop();
+  // Stopping joins each informer's dispatcher, whose handlers may ask for an informer (and so take
+  // mu_): the lock is not held while they finish.
+  std::vector<std::function<void()>> stops;
+  {
+    std::lock_guard lock(mu_);
+    started_ = false;
+    for (auto& [name, informer] : objects_) {
+      if (informer) stops.emplace_back([i = informer.get()] { i->stop(); });
+    }
+    if (pods_) stops.emplace_back([i = pods_.get()] { i->stop(); });
+    if (namespaces_) stops.emplace_back([i = namespaces_.get()] { i->stop(); });
+    if (nodes_) stops.emplace_back([i = nodes_.get()] { i->stop(); });
   }
-  if (pods_) pods_->stop();
-  if (namespaces_) namespaces_->stop();
-  if (nodes_) nodes_->stop();
-  started_ = false;
+  for (const auto& stop : stops) stop();
 }
 
 bool SharedInformers::WaitForCoreSync(std::chrono::milliseconds timeout) {

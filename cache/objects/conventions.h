@@ -31,6 +31,13 @@ inline constexpr std::string_view kAdmissionGate = "gangplank.io/admission";
 inline constexpr std::string_view kAdmissionIdAnnotation = "gangplank.io/admission-id";
 // Pod annotation: when the last checkpoint of the gang's work was taken (RFC 3339), for lost-work costs.
 inline constexpr std::string_view kLastCheckpointAnnotation = "gangplank.io/last-checkpoint";
+// Node annotation: when the node goes away (RFC 3339), set by an admin or a script; a termination notice.
+inline constexpr std::string_view kTerminateAtAnnotation = "gangplank.io/terminate-at";
+// Pod annotation the operator writes on every member of a gang on a node under notice: the deadline
+// (RFC 3339) by which the job should checkpoint.
+inline constexpr std::string_view kCheckpointRequestedAnnotation = "gangplank.io/checkpoint-requested";
+// Pod annotation a job writes (on any member) when its checkpoint is done; the gang is then evicted.
+inline constexpr std::string_view kCheckpointDoneAnnotation = "gangplank.io/checkpoint-done";
 // scheduler-plugins' coscheduling label naming a PodGroup (scheduling.x-k8s.io/v1alpha1).
 inline constexpr std::string_view kPodGroupLabel = "scheduling.x-k8s.io/pod-group";
 

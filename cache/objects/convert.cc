@@ -7,6 +7,7 @@
 #include "cache/objects/conventions.h"
 #include "cache/objects/decode_error.h"
 #include "cache/objects/quantity.h"
+#include "cache/objects/termination_notice.h"
 
 namespace gangplank::cache {
 namespace {
@@ -146,7 +147,8 @@ engine::NodeSpec ToNodeSpec(const NodeInfo& node) {
   if (auto it = node.labels.find(std::string(kGpuProductLabel)); it != node.labels.end()) spec.gpu_model = it->second;
   spec.labels = node.labels;
   spec.taints = node.taints;
-  spec.unschedulable = node.unschedulable;
+  // A node under a termination notice takes no new pods, as if cordoned.
+  spec.unschedulable = node.unschedulable || ReadTerminationNotice(node).notice.has_value();
   return spec;
 }
 

@@ -60,6 +60,8 @@ struct PodInfo {
 struct NodeInfo {
   std::string name;
   std::map<std::string, std::string> labels;
+  std::map<std::string, std::string> annotations;
+  std::map<std::string, std::string> conditions;  // status.conditions: type -> status ("True", ...)
   ResourceList allocatable;
   std::vector<engine::Taint> taints;
   bool unschedulable = false;

@@ -72,7 +72,9 @@ std::string_view BlockCodeName(BlockCode code);
 struct Blocked {
   int waiting = 0;  // Index into AdmissionInput::waiting.
   BlockCode code = BlockCode::kInvalid;
-  std::string message;  // A sentence with the numbers that matter, e.g. "needs 64 GPUs; the pool has 40 free".
+  // A sentence with the numbers that matter, e.g. "needs 64 GPUs; the pool has 40 free"; empty for
+  // kNotReplanned (the reason of the last full round still stands).
+  std::string message;
 };
 
 struct AdmissionDecision {

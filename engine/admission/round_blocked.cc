@@ -33,7 +33,9 @@ void Round::ExplainBlocked() {
 // being drained, an older gang of its queue it may not pass, then what the cluster lacks.
 Blocked Round::WhyWaiting(int w, UnfitExplainer& unfit, const std::vector<int>& victims_for) {
   if (!gangs_[w].planned) {
-    return {w, BlockCode::kNotReplanned, "not replanned: nothing that could let it start changed since the last full round"};
+    // No sentence: its last full round's reason still stands, and an incremental round must not spend
+    // an allocation on each of a thousand gangs it did not look at.
+    return {w, BlockCode::kNotReplanned, {}};
   }
   auto held = reserved_.find(w);
   if (held != reserved_.end() && held->second.for_reclaim) {

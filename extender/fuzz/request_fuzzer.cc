@@ -1,6 +1,6 @@
 // libFuzzer target for the extender's request parsers and handlers. The first byte picks what the rest
 // of the input is fed to: one of the three verbs' handlers (over a small cluster), the Pod/Node object
-// decoders, quantity parsing, or GPUPool queue parsing. Any crash, sanitizer report, uncaught exception
+// decoders, quantity parsing, or Queue/GPUPool custom resource parsing. Any crash, sanitizer report, uncaught exception
 // or a reply that is not one of 200/400 is a finding.
 #include <cstddef>
 #include <cstdint>
@@ -18,6 +18,7 @@
 namespace {
 
 using namespace gangplank::extender;
+namespace cache = gangplank::cache;
 
 cache::NodeInfo Node(const std::string& name, const std::string& gpus, const std::string& model) {
   cache::NodeInfo n;

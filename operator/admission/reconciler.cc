@@ -115,11 +115,15 @@ bool Reconciler::Recover(PoolModel& model, const Gang& gang, int min_members) {
   auto assume = [&](const cache::PodInfo& pod) { Assume(model, pod); };
   if (recovery == Recovery::kFinishRelease) {
     const int released = ReleaseMembers(writer_, planned, id, assume);
+    spdlog::info(logging::JsonFields("resumed a whole admission left by a stopped leader", "pool", model.config().name,
+                                     "gang", gang.key, "admission", id, "released", std::to_string(released)));
     conditions_.Event(gang, "Normal", "AdmissionResumed",
                       "admission " + id + " was written whole before a restart; released " + std::to_string(released) +
                           " of " + std::to_string(planned.size()) + " gated members");
   } else {
     RollBackPlan(writer_, planned, assume);
+    spdlog::info(logging::JsonFields("rolled back a half-written admission", "pool", model.config().name, "gang",
+                                     gang.key, "planned", std::to_string(planned.size())));
     conditions_.Event(gang, "Warning", "AdmissionRolledBack",
                       "found a half-written admission (" + std::to_string(planned.size()) +
                           " members planned, the rest not); took it back to plan the gang again whole");
@@ -265,7 +269,10 @@ RoundReport Reconciler::Reconcile(PoolModel& model, const ReconcileContext& cont
       round.reclaim_keys.push_back(model.book.RunningKey(r.running));
       round.beneficiary_keys.push_back(r.beneficiary >= 0 ? model.book.WaitingKey(r.beneficiary) : std::string());
     }
-    for (const engine::Blocked& b : round.decision.blocked) round.blocked_keys.push_back(model.book.WaitingKey(b.waiting));
+    for (const engine::Blocked& b : round.decision.blocked) {
+      // Gangs an incremental round did not look at keep their condition: no key needed.
+      round.blocked_keys.push_back(b.code == engine::BlockCode::kNotReplanned ? std::string() : model.book.WaitingKey(b.waiting));
+    }
     for (const engine::Reserved& r : round.decision.reservations) {
       PoolModel::Reservation kept;
       kept.for_reclaim = r.for_reclaim;
@@ -382,11 +389,13 @@ void Reconciler::SayWhy(PoolModel& model, const RoundResult& round, const Pendin
   for (size_t i = 0; i < round.decision.blocked.size(); ++i) {
     const engine::Blocked& b = round.decision.blocked[i];
     if (b.code == engine::BlockCode::kNotReplanned) continue;  // Its last reason still holds.
-    if (std::optional<Gang> gang = tracker_.Get(round.blocked_keys[i])) {
-      conditions_.Blocked(*gang, std::string(engine::BlockCodeName(b.code)), b.message);
-    }
+    const std::string reason(engine::BlockCodeName(b.code));
+    // Most waiting gangs wait for the same reason round after round: no copy of the gang for those.
+    if (conditions_.Says(round.blocked_keys[i], reason, b.message)) continue;
+    if (std::optional<Gang> gang = tracker_.Get(round.blocked_keys[i])) conditions_.Blocked(*gang, reason, b.message);
   }
   for (const auto& [key, block] : pending.blocks) {
+    if (conditions_.Says(key, block.first, block.second)) continue;
     if (std::optional<Gang> gang = tracker_.Get(key)) conditions_.Blocked(*gang, block.first, block.second);
   }
 }

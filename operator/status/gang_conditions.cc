@@ -20,11 +20,7 @@ GangConditions::GangConditions(ClusterWriter& writer, std::function<double()> no
     : writer_(writer), now_(std::move(now)), min_rewrite_seconds_(min_rewrite_seconds), thread_([this] { Run(); }) {}
 
 GangConditions::~GangConditions() {
-  {
-    std::lock_guard lock(mu_);
-    stopping_ = true;
-  }
-  cv_.notify_all();
+  queue_.shutdown();
   thread_.join();
 }
 
@@ -46,8 +42,8 @@ void GangConditions::Set(const Gang& gang, const std::string& status, const std:
   const bool unchanged = d.written_status == status && d.written_reason == reason && d.written_message == message;
   if (unchanged || d.queued) return;
   d.queued = true;
-  queue_.push_back(gang.key);
-  cv_.notify_one();
+  ++pending_;
+  queue_.add(gang.key);
 }
 
 void GangConditions::Event(const Gang& gang, const std::string& type, const std::string& reason, const std::string& message) {
@@ -57,7 +53,16 @@ void GangConditions::Event(const Gang& gang, const std::string& type, const std:
 
 void GangConditions::Forget(const std::string& gang_key) {
   std::lock_guard lock(mu_);
-  desired_.erase(gang_key);  // A queued key finds nothing and is skipped.
+  auto it = desired_.find(gang_key);
+  if (it == desired_.end()) return;
+  if (it->second.queued && --pending_ == 0) idle_cv_.notify_all();
+  desired_.erase(it);  // A queued key finds nothing and is skipped.
+}
+
+bool GangConditions::Says(const std::string& gang_key, const std::string& reason, const std::string& message) const {
+  std::lock_guard lock(mu_);
+  auto it = desired_.find(gang_key);
+  return it != desired_.end() && it->second.reason == reason && it->second.message == message;
 }
 
 std::string GangConditions::ReasonOf(const std::string& gang_key) const {
@@ -74,40 +79,37 @@ std::string GangConditions::MessageOf(const std::string& gang_key) const {
 
 bool GangConditions::WaitIdle(std::chrono::milliseconds timeout) {
   std::unique_lock lock(mu_);
-  return idle_cv_.wait_for(lock, timeout, [this] { return queue_.empty() && !busy_; });
+  return idle_cv_.wait_for(lock, timeout, [this] { return pending_ == 0; });
 }
 
 void GangConditions::Run() {
-  std::unique_lock lock(mu_);
-  while (true) {
-    cv_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
-    if (stopping_) return;
-    const std::string key = queue_.front();
-    queue_.pop_front();
-    auto it = desired_.find(key);
-    if (it == desired_.end()) continue;
-    Desired& d = it->second;
-    d.queued = false;
-    // Only the numbers moved (same status and reason): wait out the rewrite interval first.
-    const double wait = d.written_at + min_rewrite_seconds_ - now_();
-    if (d.written_status == d.status && d.written_reason == d.reason && wait > 0) {
-      d.queued = true;
-      queue_.push_back(key);
-      if (queue_.size() == 1) cv_.wait_for(lock, std::chrono::duration<double>(std::min(wait, 1.0)), [this] { return stopping_; });
-      continue;
-    }
-    Desired snapshot = d;
-    d.written_status = d.status;
-    d.written_reason = d.reason;
-    d.written_message = d.message;
-    d.written_at = now_();
-    busy_ = true;
-    lock.unlock();
-    WriteOne(key, std::move(snapshot));
-    lock.lock();
-    busy_ = false;
-    if (queue_.empty()) idle_cv_.notify_all();
+  while (auto key = queue_.get()) {
+    Process(*key);
+    queue_.done(*key);
   }
+}
+
+void GangConditions::Process(const std::string& key) {
+  std::unique_lock lock(mu_);
+  auto it = desired_.find(key);
+  if (it == desired_.end() || !it->second.queued) return;
+  Desired& d = it->second;
+  // Only the numbers moved (same status and reason): wait out the rewrite interval on a timer.
+  const double wait = d.written_at + min_rewrite_seconds_ - now_();
+  if (d.written_status == d.status && d.written_reason == d.reason && wait > 0) {
+    queue_.add_after(key, std::chrono::milliseconds(static_cast<long long>(std::min(wait, 3600.0) * 1000) + 1));
+    return;
+  }
+  Desired snapshot = d;
+  d.written_status = d.status;
+  d.written_reason = d.reason;
+  d.written_message = d.message;
+  d.written_at = now_();
+  d.queued = false;  // A change from here on queues the gang again.
+  lock.unlock();
+  WriteOne(key, std::move(snapshot));
+  lock.lock();
+  if (--pending_ == 0) idle_cv_.notify_all();
 }
 
 void GangConditions::WriteOne(const std::string& key, Desired d) {

@@ -2,13 +2,13 @@
 // gang's lead pod (its first member by name, so `kubectl describe pod` shows it), and an Event on the
 // gang's owner (its Job, PyTorchJob, ..., or the lead pod) whenever the reason changes.
 //
-// Reconcile rounds only record what the condition should be; a background thread writes it, newest
-// first-come, at most once per gang per `min_rewrite_seconds` when only the message's numbers moved,
-// so a thousand waiting gangs never slow admission down or flood the API server.
+// Reconcile rounds only record what the condition should be; a background thread writes it (a work
+// queue of gang keys: one pending write per gang, the newest wins), at most once per gang per
+// `min_rewrite_seconds` when only the message's numbers moved (the key then waits on a timer), so a
+// thousand waiting gangs never slow admission down or flood the API server.
 #pragma once
 
 #include <condition_variable>
-#include <deque>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -16,6 +16,7 @@
 #include <string>
 #include <thread>
 
+#include "kube/work_queue.h"
 #include "operator/admission/cluster_writer.h"
 #include "operator/gangs/gang_tracker.h"
 
@@ -38,6 +39,8 @@ class GangConditions {
   void Event(const Gang& gang, const std::string& type, const std::string& reason, const std::string& message);
   void Forget(const std::string& gang_key);
 
+  // Whether the gang's condition already says this (nothing to record, no need to fetch the gang).
+  bool Says(const std::string& gang_key, const std::string& reason, const std::string& message) const;
   // What was last decided for a gang ("" when nothing): for tests and the dry-run endpoint.
   std::string ReasonOf(const std::string& gang_key) const;
   std::string MessageOf(const std::string& gang_key) const;
@@ -56,17 +59,17 @@ class GangConditions {
   };
   void Set(const Gang& gang, const std::string& status, const std::string& reason, const std::string& message);
   void Run();
+  void Process(const std::string& key);
   void WriteOne(const std::string& key, Desired snapshot);
 
   ClusterWriter& writer_;
   std::function<double()> now_;
   double min_rewrite_seconds_;
   mutable std::mutex mu_;
-  std::condition_variable cv_, idle_cv_;
+  std::condition_variable idle_cv_;
   std::map<std::string, Desired> desired_;
-  std::deque<std::string> queue_;
-  bool busy_ = false;
-  bool stopping_ = false;
+  int pending_ = 0;  // Gangs whose desired condition is not written yet (queued, waiting or being written).
+  kube::WorkQueue queue_;
   std::thread thread_;
 };
 

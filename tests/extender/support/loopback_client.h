@@ -145,4 +145,14 @@ class LoopbackClient {
   std::string buffer_;
 };
 
+// Whether a server on the port answers GET `path` with 200 (false while it is not listening yet).
+inline bool Answers200(std::uint16_t port, std::string_view path) {
+  try {
+    LoopbackClient client(port);
+    return client.Get(path).status == 200;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
 }  // namespace gangplank::extender::testing

@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/support/base64.h"
+
 namespace gangplank::op {
 namespace {
 
@@ -29,22 +31,6 @@ Json Pod(const std::string& scheduler, Json gates = nullptr) {
   return pod;
 }
 
-std::string Unbase64(const std::string& s) {
-  static const std::string kAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  int value = 0, bits = -8;
-  for (char c : s) {
-    if (c == '=') break;
-    value = (value << 6) + static_cast<int>(kAlphabet.find(c));
-    bits += 6;
-    if (bits >= 0) {
-      out.push_back(static_cast<char>((value >> bits) & 0xff));
-      bits -= 8;
-    }
-  }
-  return out;
-}
-
 TEST(PodGateWebhook, GatesPodsOfGangplanksScheduler) {
   const WebhookReply reply = ReviewPod(Review(Pod("gangplank")), {});
   EXPECT_EQ(reply.outcome, WebhookOutcome::kGated);
@@ -55,14 +41,14 @@ TEST(PodGateWebhook, GatesPodsOfGangplanksScheduler) {
   EXPECT_EQ(body["response"]["uid"], "req-1");
   EXPECT_EQ(body["response"]["allowed"], true);
   EXPECT_EQ(body["response"]["patchType"], "JSONPatch");
-  EXPECT_EQ(Json::parse(Unbase64(body["response"]["patch"])),
+  EXPECT_EQ(Json::parse(gangplank::testing::Base64Decode(body["response"]["patch"])),
             Json::parse(R"([{"op":"add","path":"/spec/schedulingGates","value":[{"name":"gangplank.io/admission"}]}])"));
 }
 
 TEST(PodGateWebhook, AppendsToExistingGatesAndLeavesGatedPodsAlone) {
   WebhookReply reply = ReviewPod(Review(Pod("gangplank", Json::array({{{"name", "other.io/gate"}}}))), {});
   EXPECT_EQ(reply.outcome, WebhookOutcome::kGated);
-  const Json patch = Json::parse(Unbase64(Json::parse(reply.response.body)["response"]["patch"]));
+  const Json patch = Json::parse(gangplank::testing::Base64Decode(Json::parse(reply.response.body)["response"]["patch"]));
   EXPECT_EQ(patch[0]["path"], "/spec/schedulingGates/-");
   reply = ReviewPod(Review(Pod("gangplank", Json::array({{{"name", "gangplank.io/admission"}}}))), {});
   EXPECT_EQ(reply.outcome, WebhookOutcome::kAlreadyGated);

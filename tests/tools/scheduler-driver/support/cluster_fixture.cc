@@ -12,21 +12,14 @@
 #include "kube/rest_client.h"
 #include "tests/extender/support/free_port.h"
 #include "tests/extender/support/loopback_client.h"
+#include "tests/support/prometheus_text.h"
 
 namespace gangplank::scheduler_driver::testing {
 namespace {
 
 using extender::testing::FreePort;
+using extender::testing::Answers200;
 using extender::testing::LoopbackClient;
-
-bool Answers200(std::uint16_t port, const std::string& path) {
-  try {
-    LoopbackClient client(port);
-    return client.Get(path).status == 200;
-  } catch (const std::exception&) {
-    return false;  // Not listening yet.
-  }
-}
 
 }  // namespace
 
@@ -159,18 +152,7 @@ Json ClusterFixture::PodScheduled(const std::string& pod) const {
 
 double ClusterFixture::Metric(const std::string& name) const {
   LoopbackClient client(metrics_port_);
-  const auto response = client.Get("/metrics");
-  std::istringstream lines(response.body);
-  double total = 0;
-  bool found = false;
-  for (std::string line; std::getline(lines, line);) {
-    if (line.rfind(name, 0) != 0) continue;
-    const char next = line.size() > name.size() ? line[name.size()] : '\0';
-    if (next != ' ' && next != '{') continue;
-    total += std::stod(line.substr(line.rfind(' ') + 1));
-    found = true;
-  }
-  return found ? total : -1;
+  return gangplank::testing::SumOfMetric(client.Get("/metrics").body, name);
 }
 
 int ClusterFixture::DriverLogLines(const std::vector<std::string>& needles) const {

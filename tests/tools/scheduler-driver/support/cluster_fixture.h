@@ -18,9 +18,11 @@
 
 #include "apiserver-double/api_server_double.h"
 #include "kube/client.h"
-#include "tests/tools/scheduler-driver/support/child_process.h"
+#include "tests/support/child_process.h"
 
 namespace gangplank::scheduler_driver::testing {
+
+using gangplank::testing::ChildProcess;
 
 using Json = nlohmann::json;
 

@@ -16,7 +16,7 @@
 #include <thread>
 #include <vector>
 
-namespace gangplank::scheduler_driver::testing {
+namespace gangplank::testing {
 
 class ChildProcess {
  public:
@@ -38,6 +38,24 @@ class ChildProcess {
   ~ChildProcess() { Stop(std::chrono::seconds(5)); }
   ChildProcess(const ChildProcess&) = delete;
   ChildProcess& operator=(const ChildProcess&) = delete;
+
+  // SIGKILL at once (a crash, for recovery tests). The exit code is then -1.
+  void Kill() {
+    if (pid_ <= 0) return;
+    ::kill(pid_, SIGKILL);
+    int status = 0;
+    ::waitpid(pid_, &status, 0);
+    pid_ = -1;
+    exit_code_ = -1;
+  }
+  bool Running() {
+    if (pid_ <= 0) return false;
+    int status = 0;
+    if (::waitpid(pid_, &status, WNOHANG) == 0) return true;
+    exit_code_ = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    pid_ = -1;
+    return false;
+  }
 
   // SIGTERM, then SIGKILL after `grace`. The exit code, or -1 when it had to be killed (or was already
   // reaped).
@@ -73,4 +91,4 @@ class ChildProcess {
   int exit_code_ = -1;
 };
 
-}  // namespace gangplank::scheduler_driver::testing
+}  // namespace gangplank::testing

@@ -1,0 +1,133 @@
+// apps/v1 Deployments: the defaults of k8s.io/kubernetes pkg/apis/apps/v1/defaults.go that readers see
+// (replicas, strategy, revisionHistoryLimit, progressDeadlineSeconds), and the rules of
+// pkg/apis/apps/validation (ValidateDeploymentSpec, the immutable selector of apps/v1) and of
+// pkg/apis/core/validation for the pod template that manifests most often get wrong.
+#include <set>
+#include <string>
+
+#include "apiserver-double/builtin/builtin_admission.h"
+#include "apiserver-double/schema/go_format.h"
+#include "apiserver-double/selectors.h"
+
+namespace gangplank::apiserver_double::builtin {
+
+using nlohmann::json;
+namespace s = schema;
+
+namespace {
+
+const json& at(const json& object, const char* pointer) {
+  static const json null_value;
+  const json::json_pointer p(pointer);
+  return object.contains(p) ? object[p] : null_value;
+}
+
+// v1.LabelSelector printed with %#v, as "field is immutable" reports it.
+std::string go_label_selector(const json& selector) {
+  std::string expressions = "[]v1.LabelSelectorRequirement(nil)";
+  const json& exprs = at(selector, "/matchExpressions");
+  if (exprs.is_array() && !exprs.empty()) {
+    expressions = "[]v1.LabelSelectorRequirement{";
+    for (std::size_t i = 0; i < exprs.size(); ++i) {
+      std::string values = "[]string(nil)";
+      if (exprs[i].contains("values") && exprs[i]["values"].is_array()) {
+        values = "[]string{";
+        for (std::size_t j = 0; j < exprs[i]["values"].size(); ++j) {
+          values += (j ? ", " : "") + s::go_quote(exprs[i]["values"][j].is_string() ? exprs[i]["values"][j].get<std::string>() : "");
+        }
+        values += "}";
+      }
+      expressions += std::string(i ? ", " : "") + "v1.LabelSelectorRequirement{Key:" + s::go_quote(exprs[i].value("key", "")) +
+                     ", Operator:" + s::go_quote(exprs[i].value("operator", "")) + ", Values:" + values + "}";
+    }
+    expressions += "}";
+  }
+  return "v1.LabelSelector{MatchLabels:" + go_string_map(at(selector, "/matchLabels")) + ", MatchExpressions:" + expressions + "}";
+}
+
+void set_default(json& object, const char* pointer, const json& value) {
+  const json::json_pointer p(pointer);
+  if (!object.contains(p) || object[p].is_null()) object[p] = value;
+}
+
+// The pod template rules manifests trip over: containers present, named, with images, names unique,
+// every volumeMount naming a volume of the pod (ValidatePodSpec / ValidateVolumeMounts).
+void validate_pod_template(const json& spec, const std::string& path, s::FieldErrors& errors) {
+  std::set<std::string> volumes;
+  if (spec.contains("volumes") && spec["volumes"].is_array()) {
+    for (const auto& v : spec["volumes"]) volumes.insert(v.value("name", ""));
+  }
+  const json& containers = at(spec, "/containers");
+  if (!containers.is_array() || containers.empty()) {
+    errors.push_back(s::required(path + ".containers"));
+    return;
+  }
+  std::set<std::string> names;
+  for (const char* list : {"initContainers", "containers"}) {
+    const json& items = at(spec, (std::string("/") + list).c_str());
+    if (!items.is_array()) continue;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      const std::string at_path = path + "." + list + "[" + std::to_string(i) + "]";
+      const std::string name = items[i].value("name", "");
+      if (name.empty()) {
+        errors.push_back(s::required(at_path + ".name"));
+      } else if (!names.insert(name).second) {
+        errors.push_back(s::duplicate(at_path + ".name", name));
+      }
+      if (items[i].value("image", "").empty()) errors.push_back(s::required(at_path + ".image"));
+      const json& mounts = at(items[i], "/volumeMounts");
+      if (!mounts.is_array()) continue;
+      for (std::size_t m = 0; m < mounts.size(); ++m) {
+        const std::string mount = mounts[m].value("name", "");
+        if (!volumes.count(mount)) errors.push_back(s::not_found(at_path + ".volumeMounts[" + std::to_string(m) + "].name", mount));
+      }
+    }
+  }
+  const std::string restart = spec.value("restartPolicy", "Always");
+  if (restart != "Always") errors.push_back(s::not_supported(path + ".restartPolicy", restart, {"Always"}));
+}
+
+}  // namespace
+
+s::FieldErrors admit_deployment(json& deployment, const json* old) {
+  set_default(deployment, "/spec/replicas", 1);
+  set_default(deployment, "/spec/revisionHistoryLimit", 10);
+  set_default(deployment, "/spec/progressDeadlineSeconds", 600);
+  set_default(deployment, "/spec/strategy/type", "RollingUpdate");
+  if (deployment["spec"]["strategy"]["type"] == "RollingUpdate") {
+    set_default(deployment, "/spec/strategy/rollingUpdate/maxUnavailable", "25%");
+    set_default(deployment, "/spec/strategy/rollingUpdate/maxSurge", "25%");
+  }
+  set_default(deployment, "/spec/template/spec/restartPolicy", "Always");
+
+  s::FieldErrors errors;
+  const json& selector = at(deployment, "/spec/selector");
+  const json& labels = at(deployment, "/spec/template/metadata/labels");
+  if (!selector.is_object()) {
+    errors.push_back(s::required("spec.selector"));
+  } else {
+    const LabelSelector parsed = LabelSelector::from_json(selector);
+    if (!parsed.empty() && !parsed.matches(labels.is_object() ? labels : json::object())) {
+      s::FieldError e = s::invalid("spec.template.metadata.labels", nullptr, "`selector` does not match template `labels`");
+      e.value_text = go_string_map(labels);
+      errors.push_back(e);
+    }
+    if (old != nullptr && at(*old, "/spec/selector") != selector) {
+      s::FieldError e = s::invalid("spec.selector", nullptr, "field is immutable");
+      e.value_text = go_label_selector(selector);
+      errors.push_back(e);
+    }
+  }
+  const std::string strategy = deployment["spec"]["strategy"].value("type", "");
+  if (strategy != "RollingUpdate" && strategy != "Recreate") {
+    errors.push_back(s::not_supported("spec.strategy.type", strategy, {"Recreate", "RollingUpdate"}));
+  }
+  const json& replicas = at(deployment, "/spec/replicas");
+  if (replicas.is_number_integer() && replicas.get<long long>() < 0) {
+    errors.push_back(s::invalid("spec.replicas", replicas, "must be greater than or equal to 0"));
+  }
+  validate_pod_template(at(deployment, "/spec/template/spec"), "spec.template.spec", errors);
+  return errors;
+}
+
+}  // namespace gangplank::apiserver_double::builtin

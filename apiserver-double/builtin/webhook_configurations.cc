@@ -1,0 +1,142 @@
+// admissionregistration.k8s.io/v1 MutatingWebhookConfigurations: the v1 defaults
+// (pkg/apis/admissionregistration/v1/defaults.go: failurePolicy Fail, matchPolicy Equivalent, empty
+// selectors, timeoutSeconds 10, reinvocationPolicy Never, rule scope "*", service port 443) and the
+// rules of pkg/apis/admissionregistration/validation validateMutatingWebhook: fully qualified unique
+// names, sideEffects None or NoneOnDryRun, an accepted AdmissionReview version, exactly one of url or
+// service, the enums, rule fields and matchConditions' names. matchConditions' CEL is not compiled.
+#include <algorithm>
+#include <set>
+#include <string>
+
+#include "apiserver-double/builtin/builtin_admission.h"
+
+namespace gangplank::apiserver_double::builtin {
+
+using nlohmann::json;
+namespace s = schema;
+
+namespace {
+
+void set_default(json& object, const char* key, const json& value) {
+  if (!object.contains(key) || object[key].is_null()) object[key] = value;
+}
+
+void one_of(const json& hook, const char* key, const std::string& path, const std::vector<std::string>& allowed,
+            s::FieldErrors& errors) {
+  if (!hook.contains(key)) return;
+  const std::string value = hook[key].is_string() ? hook[key].get<std::string>() : hook[key].dump();
+  for (const auto& a : allowed) {
+    if (a == value) return;
+  }
+  errors.push_back(s::not_supported(path + "." + key, value, allowed));
+}
+
+void validate_rule(const json& rule, const std::string& path, s::FieldErrors& errors) {
+  const json operations = rule.value("operations", json::array());
+  if (operations.empty()) errors.push_back(s::required(path + ".operations"));
+  for (std::size_t i = 0; i < operations.size(); ++i) {
+    const std::string op = operations[i].is_string() ? operations[i].get<std::string>() : "";
+    if (op != "*" && op != "CREATE" && op != "UPDATE" && op != "DELETE" && op != "CONNECT") {
+      errors.push_back(s::not_supported(path + ".operations[" + std::to_string(i) + "]", op,
+                                        {"*", "CONNECT", "CREATE", "DELETE", "UPDATE"}));
+    }
+  }
+  for (const char* key : {"apiGroups", "apiVersions", "resources"}) {
+    if (!rule.contains(key) || !rule[key].is_array() || rule[key].empty()) errors.push_back(s::required(path + "." + key));
+  }
+  one_of(rule, "scope", path, {"*", "Cluster", "Namespaced"}, errors);
+}
+
+void validate_hook(json& hook, const std::string& path, std::set<std::string>& names, s::FieldErrors& errors) {
+  const std::string name = hook.value("name", "");
+  int dots = 0;
+  for (char c : name) dots += c == '.';
+  if (name.empty()) {
+    errors.push_back(s::required(path + ".name"));
+  } else if (dots < 2) {
+    errors.push_back(s::invalid(path + ".name", name, "should be a domain with at least three segments separated by dots"));
+  } else if (!names.insert(name).second) {
+    errors.push_back(s::duplicate(path + ".name", name));
+  }
+  const json rules = hook.value("rules", json::array());
+  for (std::size_t i = 0; i < rules.size(); ++i) validate_rule(rules[i], path + ".rules[" + std::to_string(i) + "]", errors);
+  one_of(hook, "failurePolicy", path, {"Fail", "Ignore"}, errors);
+  one_of(hook, "matchPolicy", path, {"Equivalent", "Exact"}, errors);
+  if (!hook.contains("sideEffects")) {
+    errors.push_back(s::required(path + ".sideEffects", "must specify one of None, NoneOnDryRun"));
+  } else {
+    one_of(hook, "sideEffects", path, {"None", "NoneOnDryRun"}, errors);
+  }
+  const json timeout = hook.value("timeoutSeconds", json(10));
+  if (!timeout.is_number_integer() || timeout.get<long long>() < 1 || timeout.get<long long>() > 30) {
+    errors.push_back(s::invalid(path + ".timeoutSeconds", timeout, "the timeout value must be between 1 and 30 seconds"));
+  }
+  one_of(hook, "reinvocationPolicy", path, {"IfNeeded", "Never"}, errors);
+  const json config = hook.value("clientConfig", json::object());
+  const bool url = config.contains("url");
+  const bool service = config.contains("service");
+  if (url == service) {
+    errors.push_back(s::required(path + ".clientConfig", "exactly one of url or service is required"));
+  } else if (service) {
+    for (const char* key : {"name", "namespace"}) {
+      if (config["service"].value(key, "").empty()) {
+        errors.push_back(s::required(path + ".clientConfig.service." + key, "service " + std::string(key) + " is required"));
+      }
+    }
+    const std::string service_path = config["service"].value("path", "/");
+    if (service_path.empty() || service_path.front() != '/') {
+      errors.push_back(s::invalid(path + ".clientConfig.service.path", service_path, "must start with a '/'"));
+    }
+  }
+  const json conditions = hook.value("matchConditions", json::array());
+  std::set<std::string> condition_names;
+  for (std::size_t i = 0; i < conditions.size(); ++i) {
+    const std::string at = path + ".matchConditions[" + std::to_string(i) + "]";
+    const std::string cname = conditions[i].value("name", "");
+    if (cname.empty()) {
+      errors.push_back(s::required(at + ".name"));
+    } else if (!condition_names.insert(cname).second) {
+      errors.push_back(s::duplicate(at + ".name", cname));
+    }
+    if (conditions[i].value("expression", "").empty()) errors.push_back(s::required(at + ".expression"));
+  }
+  // validateMutatingWebhookConfiguration checks the versions after the rest of the hook.
+  const json versions = hook.value("admissionReviewVersions", json::array());
+  if (versions.empty()) {
+    errors.push_back(s::required(path + ".admissionReviewVersions", "must specify one of v1, v1beta1"));
+  } else if (std::find(versions.begin(), versions.end(), "v1") == versions.end() &&
+             std::find(versions.begin(), versions.end(), "v1beta1") == versions.end()) {
+    s::FieldError e = s::invalid(path + ".admissionReviewVersions", nullptr, "must include at least one of v1, v1beta1");
+    std::string text = "[]string{";
+    for (std::size_t i = 0; i < versions.size(); ++i) text += (i ? ", \"" : "\"") + versions[i].get<std::string>() + "\"";
+    e.value_text = text + "}";
+    errors.push_back(e);
+  }
+}
+
+}  // namespace
+
+s::FieldErrors admit_mutating_webhook_configuration(json& configuration) {
+  s::FieldErrors errors;
+  if (!configuration.contains("webhooks") || !configuration["webhooks"].is_array()) return errors;
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < configuration["webhooks"].size(); ++i) {
+    json& hook = configuration["webhooks"][i];
+    set_default(hook, "failurePolicy", "Fail");
+    set_default(hook, "matchPolicy", "Equivalent");
+    set_default(hook, "namespaceSelector", json::object());
+    set_default(hook, "objectSelector", json::object());
+    set_default(hook, "timeoutSeconds", 10);
+    set_default(hook, "reinvocationPolicy", "Never");
+    if (hook.contains("rules") && hook["rules"].is_array()) {
+      for (json& rule : hook["rules"]) set_default(rule, "scope", "*");
+    }
+    if (hook.contains("/clientConfig/service"_json_pointer) && hook["clientConfig"]["service"].is_object()) {
+      set_default(hook["clientConfig"]["service"], "port", 443);
+    }
+    validate_hook(hook, "webhooks[" + std::to_string(i) + "]", names, errors);
+  }
+  return errors;
+}
+
+}  // namespace gangplank::apiserver_double::builtin

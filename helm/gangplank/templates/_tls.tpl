@@ -1,0 +1,39 @@
+{{/*
+The chart's own certificates (certificates.mode=selfSigned): one CA, a certificate for the webhook
+Service and one for the extender (its Service names, localhost and 127.0.0.1, so both extender modes
+verify). Generated once per render and shared by every template through a memo in .Values; on upgrade
+the Secrets already in the cluster are kept (lookup), so the webhook's caBundle and kube-scheduler's CA
+file stay valid. Delete both Secrets and upgrade to issue new ones.
+Returns JSON: {"ca", "webhookCert", "webhookKey", "extenderCert", "extenderKey"}, PEM strings.
+*/}}
+{{- define "gangplank.selfSignedTls" -}}
+{{- if not (hasKey .Values "gangplankGeneratedTls") -}}
+{{- $ns := .Release.Namespace -}}
+{{- $webhook := lookup "v1" "Secret" $ns (include "gangplank.webhookTlsSecret" .) | default dict -}}
+{{- $extender := lookup "v1" "Secret" $ns (include "gangplank.extenderTlsSecret" .) | default dict -}}
+{{- $wd := get $webhook "data" | default dict -}}
+{{- $ed := get $extender "data" | default dict -}}
+{{- $tls := dict -}}
+{{- if and (get $wd "tls.crt") (get $wd "tls.key") (get $wd "ca.crt") (get $ed "tls.crt") (get $ed "tls.key") (eq (get $wd "ca.crt") (get $ed "ca.crt")) -}}
+{{- $tls = dict "ca" (get $wd "ca.crt" | b64dec) "webhookCert" (get $wd "tls.crt" | b64dec) "webhookKey" (get $wd "tls.key" | b64dec) "extenderCert" (get $ed "tls.crt" | b64dec) "extenderKey" (get $ed "tls.key" | b64dec) -}}
+{{- else -}}
+{{- $days := int .Values.certificates.validityDays -}}
+{{- $ca := genCA (printf "%s-ca" (include "gangplank.fullname" .)) $days -}}
+{{- $webhookNames := include "gangplank.serviceDnsNames" (dict "root" . "component" "operator") | fromJsonArray -}}
+{{- $extenderNames := include "gangplank.serviceDnsNames" (dict "root" . "component" "extender") | fromJsonArray -}}
+{{- $webhookCert := genSignedCert (index $webhookNames 2) nil $webhookNames $days $ca -}}
+{{- $extenderCert := genSignedCert (index $extenderNames 2) (list "127.0.0.1") (append $extenderNames "localhost") $days $ca -}}
+{{- $tls = dict "ca" $ca.Cert "webhookCert" $webhookCert.Cert "webhookKey" $webhookCert.Key "extenderCert" $extenderCert.Cert "extenderKey" $extenderCert.Key -}}
+{{- end -}}
+{{- $_ := set .Values "gangplankGeneratedTls" $tls -}}
+{{- end -}}
+{{- toJson .Values.gangplankGeneratedTls -}}
+{{- end -}}
+
+{{/* Is a TLS Secret needed at all? The webhook needs one when enabled, the extender when it serves HTTPS. */}}
+{{- define "gangplank.needsWebhookTls" -}}
+{{- if .Values.operator.webhook.enabled }}true{{ end -}}
+{{- end -}}
+{{- define "gangplank.needsExtenderTls" -}}
+{{- if .Values.extender.tls.enabled }}true{{ end -}}
+{{- end -}}

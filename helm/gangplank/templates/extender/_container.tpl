@@ -1,0 +1,95 @@
+{{/*
+The extender's container, the same in its own Deployment (extender.mode=service) and inside the
+kube-scheduler pod (extender.mode=sidecar). Its flags mirror the extenders entry of the scheduler's
+KubeSchedulerConfiguration (scheduler/configmap.yaml): same port, path prefix, verbs and managed resources.
+*/}}
+{{- define "gangplank.extenderContainer" -}}
+{{- $e := .Values.extender -}}
+- name: extender
+  image: {{ include "gangplank.image" . }}
+  imagePullPolicy: {{ .Values.image.pullPolicy }}
+  command: ["/usr/local/bin/gangplank-extender"]
+  args:
+    - --listen-address=0.0.0.0
+    - --port={{ $e.port }}
+    - --path-prefix={{ $e.pathPrefix }}
+    - --filter-verb={{ $e.filterVerb }}
+    - --prioritize-verb={{ $e.prioritizeVerb }}
+    - --preempt-verb={{ $e.preemptVerb }}
+    {{- with $e.bindVerb }}
+    - --bind-verb={{ . }}
+    {{- end }}
+    {{- with $e.managedResources }}
+    - --managed-resource={{ join "," . }}
+    {{- end }}
+    - --policy={{ $e.policy }}
+    {{- with $e.topologyKeys }}
+    - --topology-keys={{ join "," . }}
+    {{- end }}
+    {{- range $e.queues }}
+    - --queue={{ . }}
+    {{- end }}
+    - --max-body-bytes={{ int64 $e.maxBodyBytes }}
+    {{- if $e.tls.enabled }}
+    - --tls-cert-file={{ include "gangplank.tlsMountPath" . }}/tls.crt
+    - --tls-key-file={{ include "gangplank.tlsMountPath" . }}/tls.key
+    - --tls-reload-seconds={{ $e.tls.reloadSeconds }}
+    {{- end }}
+    - --log-level={{ $e.logLevel }}
+    {{- range $e.extraArgs }}
+    - {{ . | quote }}
+    {{- end }}
+  ports:
+    # Not "https": in sidecar mode kube-scheduler's own port has that name in the same pod.
+    - name: extender
+      containerPort: {{ $e.port }}
+      protocol: TCP
+  livenessProbe:
+    httpGet:
+      path: /healthz
+      port: extender
+      scheme: {{ include "gangplank.extenderScheme" . | upper }}
+    periodSeconds: 10
+    timeoutSeconds: 3
+    failureThreshold: 3
+  readinessProbe:
+    httpGet:
+      path: /readyz
+      port: extender
+      scheme: {{ include "gangplank.extenderScheme" . | upper }}
+    periodSeconds: 5
+    timeoutSeconds: 3
+    failureThreshold: 2
+  startupProbe:
+    httpGet:
+      path: /healthz
+      port: extender
+      scheme: {{ include "gangplank.extenderScheme" . | upper }}
+    periodSeconds: 2
+    failureThreshold: 30
+  resources:
+    {{- toYaml $e.resources | nindent 4 }}
+  securityContext:
+    {{- include "gangplank.containerSecurityContext" . | nindent 4 }}
+  {{- if $e.tls.enabled }}
+  volumeMounts:
+    - name: extender-tls
+      mountPath: {{ include "gangplank.tlsMountPath" . }}
+      readOnly: true
+  {{- end }}
+{{- end -}}
+
+{{/* The extender's volumes (its certificate), for whichever pod runs it. */}}
+{{- define "gangplank.extenderVolumes" -}}
+{{- if .Values.extender.tls.enabled -}}
+- name: extender-tls
+  secret:
+    secretName: {{ include "gangplank.extenderTlsSecret" . }}
+    defaultMode: 288  # 0440
+    items:
+      - key: tls.crt
+        path: tls.crt
+      - key: tls.key
+        path: tls.key
+{{- end -}}
+{{- end -}}
