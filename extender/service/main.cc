@@ -9,6 +9,7 @@
 
 #include "cache/state/assume_expiry.h"
 #include "extender/service/bind_verb.h"
+#include "extender/service/expired_assumptions.h"
 #include "logging/json_log.h"
 #if GANGPLANK_EXTENDER_WITH_KUBE
 #include "cache/feed/cluster_state_feed.h"
@@ -60,13 +61,8 @@ int Run(const ServiceConfig& config) {
   UnseenPods unseen;
   ExtenderHandlers handlers(state, metrics, config.handlers, &unseen);
   // Checked every second, as kube-scheduler does; stopped before the state and metrics go away.
-  const cache::AssumeExpiry expiry(state, std::chrono::seconds(1), [&metrics](const auto& expired) {
-    for (const cache::ExpiredAssumption& e : expired) {
-      spdlog::warn(logging::JsonFields("assumed binding expired: the pod informer never confirmed it", "pod", e.pod,
-                                       "uid", e.uid, "node", e.node, "forgotten", e.informer_saw_pod ? "false" : "true"));
-    }
-    metrics.CountAssumeExpired(expired.size());
-  });
+  const cache::AssumeExpiry expiry(state, std::chrono::seconds(1),
+                                   [&metrics](const auto& expired) { ReportExpiredAssumptions(expired, metrics); });
 
   // Both outlive the server (declared before it). The binder goes first: its destructor answers the
   // bindings still queued, through the BindVerb.
