@@ -1,11 +1,12 @@
-// gangplank-sim: trace-replay simulator. Subcommands `fragmentation` (openb, the FGD paper's method) and
-// `time` (Philly job trace in virtual time).
+// gangplank-sim: trace-replay simulator. Subcommands `fragmentation` (openb, the FGD paper's method),
+// `time` (Philly job trace in virtual time) and `spot` (the same on spot nodes that get reclaimed).
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
 
 #include "simulator/csv_table.h"
 #include "simulator/frag/frag_command.h"
+#include "simulator/spot/spot_command.h"
 #include "simulator/time_replay/command.h"
 
 int main(int argc, char** argv) {
@@ -14,6 +15,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   gangplank::simulator::AddFragmentationCommand(app);
   gangplank::simulator::AddTimeReplayCommand(app);
+  gangplank::simulator::AddSpotReplayCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -66,7 +66,13 @@ class MemoryWriter : public ClusterWriter {
     return Bump(p);
   }
   std::optional<cache::PodInfo> ReadPod(const std::string&, const std::string&) override { return std::nullopt; }
-  EvictResult EvictPod(const cache::PodInfo&) override { return EvictResult::kEvicted; }
+  cache::PodInfo AnnotatePod(const cache::PodInfo& pod, const std::string& key, const std::string& value) override {
+    cache::PodInfo p = pod;
+    p.annotations[key] = value;
+    return Bump(p);
+  }
+  EvictResult EvictPod(const cache::PodInfo&, std::optional<int>) override { return EvictResult::kEvicted; }
+  EvictResult DeletePod(const cache::PodInfo&, int) override { return EvictResult::kEvicted; }
   std::vector<nlohmann::json> DisruptionBudgets(const std::string&) override { return {}; }
   void SetPodCondition(const cache::PodInfo&, const ConditionWrite&) override {}
   void RecordEvent(const EventWrite&) override {}

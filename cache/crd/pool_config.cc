@@ -64,6 +64,17 @@ bool PoolConfig::Selects(const engine::NodeSpec& node) const {
   return gpu_model.empty() || node.gpu_model == gpu_model;
 }
 
+bool PoolConfig::MarksSpot(const engine::NodeSpec& node) const {
+  if (!Selects(node)) return false;
+  if (spot) return true;
+  if (spot_handling.node_selector.empty()) return false;
+  for (const auto& [key, value] : spot_handling.node_selector) {
+    auto it = node.labels.find(key);
+    if (it == node.labels.end() || it->second != value) return false;
+  }
+  return true;
+}
+
 PoolConfig PoolConfigFromObject(const nlohmann::json& pool) {
   if (!pool.is_object()) throw DecodeError("", "GPUPool is not a JSON object");
   PoolConfig c;

@@ -48,6 +48,9 @@ struct PoolConfig {
   // Whether a node belongs to the pool by its labels and GPUs (overlaps between pools are the
   // caller's to resolve).
   bool Selects(const engine::NodeSpec& node) const;
+  // Whether a node the pool selects is spot capacity by the pool's word: the pool is capacityType Spot,
+  // or the node has every label of spec.spot.nodeSelector.
+  bool MarksSpot(const engine::NodeSpec& node) const;
 };
 
 // The CRD's default topology levels (zone, NVLink clique, node).

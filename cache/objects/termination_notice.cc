@@ -39,7 +39,7 @@ bool IsSpotNode(const NodeInfo& node) {
          Value(l, "kubernetes.azure.com/scalesetpriority") == "spot" || Value(l, "eks.amazonaws.com/capacityType") == "SPOT";
 }
 
-NoticeReading ReadTerminationNotice(const NodeInfo& node) {
+NoticeReading ReadTerminationNotice(const NodeInfo& node, bool known_spot) {
   NoticeReading out;
   const std::string annotation(kTerminateAtAnnotation);
   if (auto it = node.annotations.find(annotation); it != node.annotations.end()) {
@@ -53,7 +53,7 @@ NoticeReading ReadTerminationNotice(const NodeInfo& node) {
   }
   for (const engine::Taint& taint : node.taints) {
     for (const TaintSignal& s : kTaints) {
-      if (taint.key != s.key || (s.spot_only && !IsSpotNode(node))) continue;
+      if (taint.key != s.key || (s.spot_only && !known_spot && !IsSpotNode(node))) continue;
       out.notice = TerminationNotice{std::string(s.source), "taint " + taint.key, std::nullopt, s.lead_seconds};
       return out;
     }

@@ -34,7 +34,9 @@ struct NoticeReading {
   std::string warning;  // A malformed gangplank.io/terminate-at: what is wrong with it.
 };
 
-NoticeReading ReadTerminationNotice(const NodeInfo& node);
+// `known_spot`: the node is spot by what its GPU pool says (capacityType Spot, spec.spot.nodeSelector),
+// besides the clouds' labels.
+NoticeReading ReadTerminationNotice(const NodeInfo& node, bool known_spot = false);
 bool IsSpotNode(const NodeInfo& node);
 
 }  // namespace gangplank::cache

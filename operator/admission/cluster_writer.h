@@ -55,8 +55,15 @@ class ClusterWriter {
   // The pod as the API server has it now (nullopt when it is gone).
   virtual std::optional<cache::PodInfo> ReadPod(const std::string& namespace_, const std::string& name) = 0;
 
-  // Evicts through the Eviction API (kBlockedByBudget when a PodDisruptionBudget forbids it now).
-  virtual EvictResult EvictPod(const cache::PodInfo& pod) = 0;
+  // Sets one annotation on a pod (no precondition: the annotation is gangplank's own). Returns the pod as
+  // stored. Throws PodChanged when the pod is gone.
+  virtual cache::PodInfo AnnotatePod(const cache::PodInfo& pod, const std::string& key, const std::string& value) = 0;
+
+  // Evicts through the Eviction API (kBlockedByBudget when a PodDisruptionBudget forbids it now), with
+  // `grace_seconds` overriding the pod's termination grace period when set.
+  virtual EvictResult EvictPod(const cache::PodInfo& pod, std::optional<int> grace_seconds) = 0;
+  // Deletes the pod (PodDisruptionBudgets do not apply): only for a node that goes away anyway.
+  virtual EvictResult DeletePod(const cache::PodInfo& pod, int grace_seconds) = 0;
   // The PodDisruptionBudgets of a namespace (raw JSON objects), to check a whole gang before evicting.
   virtual std::vector<nlohmann::json> DisruptionBudgets(const std::string& namespace_) = 0;
 

@@ -4,7 +4,7 @@
 
 namespace gangplank::op {
 
-GangEviction EvictGang(ClusterWriter& writer, const std::vector<cache::PodInfo>& members) {
+GangEviction EvictGang(ClusterWriter& writer, const std::vector<cache::PodInfo>& members, std::optional<int> grace_seconds) {
   GangEviction result;
   if (members.empty()) return result;
   if (std::string why = BudgetsForbid(writer.DisruptionBudgets(members.front().namespace_), members); !why.empty()) {
@@ -13,7 +13,7 @@ GangEviction EvictGang(ClusterWriter& writer, const std::vector<cache::PodInfo>&
     return result;
   }
   for (const cache::PodInfo& pod : members) {
-    if (writer.EvictPod(pod) == EvictResult::kBlockedByBudget) {
+    if (writer.EvictPod(pod, grace_seconds) == EvictResult::kBlockedByBudget) {
       result.outcome = GangEviction::Outcome::kPartial;
       result.reason = "a PodDisruptionBudget refused pod " + pod.namespace_ + "/" + pod.name + " after " +
                       std::to_string(result.evicted) + " of " + std::to_string(members.size()) + " members went";

@@ -3,6 +3,7 @@
 // refuses a member anyway (it changed in between) leaves the rest for the caller to retry.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,8 @@ struct GangEviction {
   std::string reason;  // Why blocked or partial.
 };
 
-GangEviction EvictGang(ClusterWriter& writer, const std::vector<cache::PodInfo>& members);
+// `grace_seconds`, when set, overrides the members' termination grace period (a node about to go).
+GangEviction EvictGang(ClusterWriter& writer, const std::vector<cache::PodInfo>& members,
+                       std::optional<int> grace_seconds = std::nullopt);
 
 }  // namespace gangplank::op

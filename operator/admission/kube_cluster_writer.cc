@@ -79,9 +79,33 @@ std::optional<cache::PodInfo> KubeClusterWriter::ReadPod(const std::string& name
   return PodInfoFromJson(*pod);
 }
 
-EvictResult KubeClusterWriter::EvictPod(const cache::PodInfo& pod) {
+cache::PodInfo KubeClusterWriter::AnnotatePod(const cache::PodInfo& pod, const std::string& key, const std::string& value) {
+  Json patch;
+  patch["metadata"]["annotations"][key] = value;
   try {
-    return client_->evict_pod(pod.namespace_, pod.name, std::nullopt, pod.uid) == kube::EvictOutcome::kEvicted
+    return PodInfoFromJson(client_->patch(kube::resources::pods(), pod.namespace_, pod.name, kube::PatchType::kMerge, patch));
+  } catch (const kube::NotFoundError&) {
+    throw PodChanged("pod " + Key(pod) + " is gone");
+  }
+}
+
+EvictResult KubeClusterWriter::DeletePod(const cache::PodInfo& pod, int grace_seconds) {
+  kube::DeleteOptions options;
+  options.grace_period_seconds = grace_seconds;
+  options.precondition_uid = pod.uid;
+  try {
+    return client_->remove(kube::resources::pods(), pod.namespace_, pod.name, options) ? EvictResult::kEvicted
+                                                                                        : EvictResult::kGone;
+  } catch (const kube::ConflictError&) {
+    return EvictResult::kGone;  // The UID precondition failed: that pod is gone.
+  }
+}
+
+EvictResult KubeClusterWriter::EvictPod(const cache::PodInfo& pod, std::optional<int> grace_seconds) {
+  try {
+    std::optional<int64_t> grace;
+    if (grace_seconds) grace = *grace_seconds;
+    return client_->evict_pod(pod.namespace_, pod.name, grace, pod.uid) == kube::EvictOutcome::kEvicted
                ? EvictResult::kEvicted
                : EvictResult::kGone;
   } catch (const kube::DisruptionBudgetError&) {

@@ -20,7 +20,9 @@ class KubeClusterWriter : public ClusterWriter {
   cache::PodInfo UnplanPod(const cache::PodInfo& pod) override;
   cache::PodInfo ReleasePod(const cache::PodInfo& pod) override;
   std::optional<cache::PodInfo> ReadPod(const std::string& namespace_, const std::string& name) override;
-  EvictResult EvictPod(const cache::PodInfo& pod) override;
+  cache::PodInfo AnnotatePod(const cache::PodInfo& pod, const std::string& key, const std::string& value) override;
+  EvictResult EvictPod(const cache::PodInfo& pod, std::optional<int> grace_seconds) override;
+  EvictResult DeletePod(const cache::PodInfo& pod, int grace_seconds) override;
   std::vector<nlohmann::json> DisruptionBudgets(const std::string& namespace_) override;
   void SetPodCondition(const cache::PodInfo& pod, const ConditionWrite& condition) override;
   void RecordEvent(const EventWrite& event) override;

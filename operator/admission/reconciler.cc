@@ -83,7 +83,11 @@ const Member* Lead(const Gang& gang) {
 Reconciler::Reconciler(GangTracker& tracker, GangSizeResolver& sizes, ClusterWriter& writer, GangConditions& conditions,
                        OperatorMetrics* metrics, ReconcilerOptions options)
     : tracker_(tracker), sizes_(sizes), writer_(writer), conditions_(conditions), metrics_(metrics),
-      options_(std::move(options)), rng_(options_.seed) {}
+      options_(std::move(options)), rng_(options_.seed),
+      spot_(tracker, writer, conditions, metrics, [this](PoolModel& model, const cache::PodInfo& pod) { Assume(model, pod); },
+            options_.spot_eviction_margin_seconds) {}
+
+double Reconciler::NextWakeup(const PoolModel& model) const { return std::min(model.next_wakeup, model.spot_wakeup); }
 
 void Reconciler::Assume(PoolModel& model, const cache::PodInfo& pod) {
   // The written pod is the truth now: our caches hold it before the informer reports it.
@@ -212,6 +216,13 @@ RoundReport Reconciler::Reconcile(PoolModel& model, const ReconcileContext& cont
   Pending pending;
   Refresh(model, context, pending);
   const PoolChanges& changes = pending.changes;
+  if (context.notices) {
+    const SpotOutcome spot = spot_.Run(model, *context.notices, context.now);
+    model.spot_wakeup = std::isfinite(spot.next_wakeup) ? spot.next_wakeup : 1e300;
+    report.evicted += spot.evicted;
+  } else {
+    model.spot_wakeup = 1e300;
+  }
 
   engine::ScopeSignals signals;
   signals.capacity_freed = changes.capacity_freed;
@@ -240,7 +251,7 @@ RoundReport Reconciler::Reconcile(PoolModel& model, const ReconcileContext& cont
     changed.erase(std::unique(changed.begin(), changed.end()), changed.end());
     if (changed.empty() && model.reservations.empty()) {
       SayWhy(model, RoundResult{}, pending);
-      report.next_wakeup = model.next_wakeup;
+      report.next_wakeup = NextWakeup(model);
       report.again = pending.again;
       return report;
     }
@@ -296,7 +307,7 @@ RoundReport Reconciler::Reconcile(PoolModel& model, const ReconcileContext& cont
   ApplyAdmissions(model, context, round, report);
   SayWhy(model, round, pending);
   Figures(model, context, round);
-  report.next_wakeup = model.next_wakeup;
+  report.next_wakeup = NextWakeup(model);
   report.again = report.again || pending.again;
   return report;
 }
@@ -426,6 +437,11 @@ void Reconciler::WritePoolStatus(PoolModel& model, const ReconcileContext& conte
   PoolCounts counts;
   counts.pending_gangs = static_cast<int>(model.book.waiting_count());
   counts.running_gangs = static_cast<int>(model.book.running_count());
+  if (context.notices) {
+    model.state().Read([&](const cache::StateView& v) {
+      for (const auto& [node, noticed] : *context.notices) counts.nodes_under_notice += v.FindNode(node) != engine::kNoNode;
+    });
+  }
   nlohmann::json fields = model.state().Read([&](const cache::StateView& v) {
     std::vector<engine::PodRequest> workload = v.HeldRequests(kWorkloadSample);
     for (const engine::WaitingGang& w : model.book.input().waiting) {
@@ -438,6 +454,7 @@ void Reconciler::WritePoolStatus(PoolModel& model, const ReconcileContext& conte
   if (metrics_ != nullptr) {
     metrics_->PoolGpus(model.config().name, fields["capacityGPUs"].get<double>(), fields["allocatedGPUs"].get<double>(),
                        counts.fragmentation);
+    metrics_->NodesUnderNotice(model.config().name, counts.nodes_under_notice);
     for (const auto& level : fields["largestGang"]) {
       metrics_->LargestGang(model.config().name, level["level"].get<std::string>(), level["gpus"].get<int>());
     }

@@ -9,6 +9,8 @@
 //      gang first), write each admitted gang's plan in two phases (admission_commit.h), keep the
 //      reservations, and say on every waiting gang why it waits.
 //   4. Report: the pool's status, queue figures for the Queue status, metrics.
+// Before the round, gangs on nodes under a termination notice are asked to checkpoint or evicted whole
+// (spot_reclaimer.h), so the round sees them leaving.
 // The reconciler holds no lock while it writes to the API server; a pod that changed under a plan makes
 // the write fail and the gang is planned again. Every decision comes from the engine.
 #pragma once
@@ -26,6 +28,8 @@
 #include "operator/model/pool_model.h"
 #include "operator/model/queue_tree.h"
 #include "operator/service/operator_metrics.h"
+#include "operator/spot/node_notices.h"
+#include "operator/spot/spot_reclaimer.h"
 #include "operator/status/gang_conditions.h"
 
 namespace gangplank::op {
@@ -39,6 +43,7 @@ struct ReconcileContext {
   std::function<std::string(const std::string&)> namespace_queue;
   std::string default_queue;             // For gangs naming none (empty: they are blocked with NoQueue).
   double now = 0;                        // Seconds since the epoch.
+  std::shared_ptr<const NoticeSnapshot> notices;  // Nodes under a termination notice (null: none).
 };
 
 struct ReconcilerOptions {
@@ -47,6 +52,8 @@ struct ReconcilerOptions {
   double status_interval_seconds = 5;  // GPUPool status written at most this often.
   double shield_seconds = 60;          // A gang PodDisruptionBudgets kept from eviction is not chosen again for this long.
   std::uint64_t seed = 1;
+  // A gang leaving a node under notice is evicted this long before the node goes (its pods' grace).
+  double spot_eviction_margin_seconds = 15;
 };
 
 struct RoundReport {
@@ -80,6 +87,7 @@ class Reconciler {
   void SayWhy(PoolModel& model, const RoundResult& round, const Pending& pending);
   void Figures(PoolModel& model, const ReconcileContext& context, const RoundResult& round);
   void Assume(PoolModel& model, const cache::PodInfo& pod);
+  double NextWakeup(const PoolModel& model) const;
 
   GangTracker& tracker_;
   GangSizeResolver& sizes_;
@@ -88,6 +96,7 @@ class Reconciler {
   OperatorMetrics* metrics_;
   ReconcilerOptions options_;
   engine::Rng rng_;
+  SpotReclaimer spot_;
 };
 
 }  // namespace gangplank::op

@@ -73,6 +73,7 @@ class PoolModel {
   std::map<std::string, QueueFigures> queue_figures;
   double last_full_round = -1e300;
   double next_wakeup = 1e300;
+  double spot_wakeup = 1e300;                                 // Earliest checkpoint deadline waited for.
   std::uint64_t state_generation = 0;                         // When it changes, every entry is rebuilt.
   std::unique_ptr<engine::ScoringPolicy> policy;
   std::string last_status;                                    // Last status written (JSON text).

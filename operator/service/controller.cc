@@ -57,11 +57,18 @@ Controller::Controller(cache::SharedInformers& informers, cache::ClusterStateFee
       [this](const auto& p, bool) { OnPod(cache::ToPodInfo(*p), true, HoldsCapacity(*p)); },
   });
   informers_.nodes().add_handlers({
-      [this](const auto&) { OnNodeChange(); },
-      [this](const auto& old, const auto& n) {
-        if (!SameForAdmission(*old, *n)) OnNodeChange();
+      [this](const auto& n) {
+        ObserveNotice(*n);
+        OnNodeChange();
       },
-      [this](const auto&, bool) { OnNodeChange(); },
+      [this](const auto& old, const auto& n) {
+        // Notices come as annotations and conditions too, which admission does not otherwise read.
+        if (ObserveNotice(*n) || !SameForAdmission(*old, *n)) OnNodeChange();
+      },
+      [this](const auto& n, bool) {
+        notices_.Remove(n->meta.name);
+        OnNodeChange();
+      },
   });
   informers_.namespaces().add_handlers({
       [this](const auto& n) { OnNamespace(n->meta.name, NamespaceQueue(*n)); },
@@ -167,6 +174,35 @@ void Controller::OnNodeChange() {
     for (auto& [name, model] : pools_) model->NoteCapacityFreed();  // A node added, grown or uncordoned frees capacity.
   }
   EnqueueAllPools();
+}
+
+bool Controller::ObserveNotice(const kube::Node& node) {
+  const cache::NodeInfo info = cache::ToNodeInfo(node);
+  bool known_spot = false;
+  try {
+    const engine::NodeSpec spec = cache::ToNodeSpec(info);
+    std::lock_guard lock(mu_);
+    for (const cache::PoolConfig& pool : pool_configs_) known_spot = known_spot || pool.MarksSpot(spec);
+  } catch (const std::exception&) {
+    // Its allocatable cannot be read: it is in no pool (the cache logs it); the clouds' labels still count.
+  }
+  const NodeNotices::Observation seen = notices_.Observe(info, Now(), known_spot);
+  const cache::OwnerRef ref{"v1", "Node", node.meta.name, node.meta.uid};
+  if (!seen.warning.empty()) {
+    spdlog::warn(logging::JsonFields("ignored a termination notice", "node", node.meta.name, "why", seen.warning));
+    if (leader_) writer_.RecordEvent({ref, "", "Warning", "InvalidTerminateAt", seen.warning});
+  }
+  if (seen.started) {
+    const NoticedNode& n = *seen.started;
+    metrics_.SpotNotice(n.notice.source);
+    const std::string message = n.notice.signal + ": the node goes in about " +
+                                std::to_string(static_cast<long long>(n.terminate_at - n.noticed_at)) +
+                                " s; it takes no new gangs, and gangs on it are asked to checkpoint and requeued whole";
+    spdlog::info(logging::JsonFields("termination notice", "node", node.meta.name, "source", n.notice.source, "signal",
+                                     n.notice.signal));
+    if (leader_) writer_.RecordEvent({ref, "", "Warning", "TerminationNotice", message});
+  }
+  return seen.changed;
 }
 
 void Controller::OnNamespace(const std::string& name, const std::string& queue) {
@@ -286,6 +322,7 @@ ReconcileContext Controller::Context() const {
   };
   c.default_queue = options_.default_queue;
   c.now = Now();
+  c.notices = notices_.Snapshot();
   return c;
 }
 

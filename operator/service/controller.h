@@ -26,6 +26,7 @@
 #include "operator/model/pool_model.h"
 #include "operator/model/queue_tree.h"
 #include "operator/service/operator_metrics.h"
+#include "operator/spot/node_notices.h"
 #include "operator/status/gang_conditions.h"
 #include "operator/status/pool_status.h"
 
@@ -73,6 +74,8 @@ class Controller {
   double Now() const;
   void OnPod(const cache::PodInfo& pod, bool removed, bool freed);
   void OnNodeChange();
+  // Reads the node's termination notice; true when it appeared, went or moved.
+  bool ObserveNotice(const kube::Node& node);
   void OnPoolsChanged();
   void OnQueuesChanged();
   void OnNamespace(const std::string& name, const std::string& queue);
@@ -96,6 +99,7 @@ class Controller {
   GangConditions conditions_;
   Reconciler reconciler_;
   kube::WorkQueue queue_;
+  NodeNotices notices_;
 
   mutable std::mutex mu_;  // Guards the fields below.
   std::map<std::string, std::shared_ptr<PoolModel>> pools_;

@@ -45,6 +45,10 @@ void AddOperatorFlags(CLI::App& app, OperatorConfig& c) {
   Flag(app, "max-staleness-seconds", c.max_staleness_seconds,
        "A full admission round at least this often; between them, events replan only the gangs they touch")
       ->check(CLI::PositiveNumber);
+  Flag(app, "spot-eviction-margin-seconds", c.spot_eviction_margin_seconds,
+       "A gang on a node under a termination notice is evicted at least this long before the node goes (the "
+       "checkpoint deadline ends here at the latest; the GPUPool's spot.checkpointGraceSeconds caps it too)")
+      ->check(CLI::NonNegativeNumber);
   Flag(app, "status-interval-seconds", c.status_interval_seconds, "A GPUPool's status is written at most this often")
       ->check(CLI::NonNegativeNumber);
   Flag(app, "condition-rewrite-seconds", c.condition_rewrite_seconds,

@@ -33,6 +33,7 @@ struct OperatorConfig {
   int workers = 1;
   int resync_seconds = 30;
   int max_staleness_seconds = 60;
+  int spot_eviction_margin_seconds = 15;
   int status_interval_seconds = 5;
   int condition_rewrite_seconds = 30;
 

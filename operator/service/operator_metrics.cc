@@ -9,6 +9,9 @@ prometheus::Histogram::BucketBoundaries WaitBuckets() {
   return {1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600, 7200, 14400, 43200, 86400};
 }
 
+// Notices give 30 s (GKE, Azure) to 2 min (AWS); an admin's terminate-at may give more.
+prometheus::Histogram::BucketBoundaries RequeueBuckets() { return {5, 10, 15, 30, 45, 60, 90, 120, 180, 300, 600}; }
+
 prometheus::Histogram::BucketBoundaries ReconcileBuckets() {
   return {0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5};
 }
@@ -54,7 +57,31 @@ OperatorMetrics::OperatorMetrics()
       webhook_(prometheus::BuildCounter()
                    .Name("gangplank_operator_webhook_requests_total")
                    .Help("Admission webhook reviews by outcome (gated, already_gated, skipped, bad_request)")
-                   .Register(*registry_)) {
+                   .Register(*registry_)),
+      spot_notices_(prometheus::BuildCounter()
+                        .Name("gangplank_operator_spot_notices_total")
+                        .Help("Node termination notices first seen, by source (aws-node-termination-handler, karpenter, gke, aks, annotation)")
+                        .Register(*registry_)),
+      spot_checkpoints_(prometheus::BuildCounter()
+                            .Name("gangplank_operator_spot_checkpoint_requests_total")
+                            .Help("Gangs asked to checkpoint because a member's node is under notice")
+                            .Register(*registry_)),
+      spot_reclaims_(prometheus::BuildCounter()
+                         .Name("gangplank_operator_spot_reclaims_total")
+                         .Help("Gangs evicted off nodes under notice, by checkpoint (in_time, late, none)")
+                         .Register(*registry_)),
+      spot_lost_(prometheus::BuildCounter()
+                     .Name("gangplank_operator_spot_lost_gpu_hours_total")
+                     .Help("GPU-hours of work lost by gangs evicted off nodes under notice")
+                     .Register(*registry_)),
+      spot_requeue_(prometheus::BuildHistogram()
+                        .Name("gangplank_operator_spot_notice_to_requeue_seconds")
+                        .Help("Time from a termination notice to the affected gang's eviction and requeue")
+                        .Register(*registry_)),
+      under_notice_(prometheus::BuildGauge()
+                        .Name("gangplank_operator_pool_nodes_under_notice")
+                        .Help("Nodes of a pool under a termination notice")
+                        .Register(*registry_)) {
   leader_.Add({}).Set(0);
 }
 
@@ -98,5 +125,18 @@ void OperatorMetrics::Leader(bool leading) { leader_.Add({}).Set(leading ? 1 : 0
 void OperatorMetrics::Webhook(const std::string& outcome) { webhook_.Add({{"outcome", outcome}}).Increment(); }
 
 std::string OperatorMetrics::Scrape() const { return prometheus::TextSerializer().Serialize(registry_->Collect()); }
+
+void OperatorMetrics::SpotNotice(const std::string& source) { spot_notices_.Add({{"source", source}}).Increment(); }
+
+void OperatorMetrics::SpotCheckpointRequested(const std::string& pool) { spot_checkpoints_.Add({{"pool", pool}}).Increment(); }
+
+void OperatorMetrics::SpotReclaimed(const std::string& pool, const std::string& checkpoint, double lost_gpu_hours,
+                                   double notice_to_requeue_seconds) {
+  spot_reclaims_.Add({{"pool", pool}, {"checkpoint", checkpoint}}).Increment();
+  spot_lost_.Add({{"pool", pool}}).Increment(lost_gpu_hours);
+  spot_requeue_.Add({{"pool", pool}}, RequeueBuckets()).Observe(notice_to_requeue_seconds);
+}
+
+void OperatorMetrics::NodesUnderNotice(const std::string& pool, int nodes) { under_notice_.Add({{"pool", pool}}).Set(nodes); }
 
 }  // namespace gangplank::op

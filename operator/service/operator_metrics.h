@@ -41,6 +41,14 @@ class OperatorMetrics {
   void LargestGang(const std::string& pool, const std::string& level, int gpus);
   void Leader(bool leading);
   void Webhook(const std::string& outcome);
+  // Spot reclaim: a termination notice first seen (by source), a gang asked to checkpoint, a gang
+  // evicted off a doomed node (checkpoint: in_time, late or none) with the work it lost and the time
+  // from the notice to its requeue, and the nodes of a pool under notice now.
+  void SpotNotice(const std::string& source);
+  void SpotCheckpointRequested(const std::string& pool);
+  void SpotReclaimed(const std::string& pool, const std::string& checkpoint, double lost_gpu_hours,
+                     double notice_to_requeue_seconds);
+  void NodesUnderNotice(const std::string& pool, int nodes);
 
   std::string Scrape() const;
 
@@ -60,6 +68,12 @@ class OperatorMetrics {
   prometheus::Family<prometheus::Gauge>& largest_;
   prometheus::Family<prometheus::Gauge>& leader_;
   prometheus::Family<prometheus::Counter>& webhook_;
+  prometheus::Family<prometheus::Counter>& spot_notices_;
+  prometheus::Family<prometheus::Counter>& spot_checkpoints_;
+  prometheus::Family<prometheus::Counter>& spot_reclaims_;
+  prometheus::Family<prometheus::Counter>& spot_lost_;
+  prometheus::Family<prometheus::Histogram>& spot_requeue_;
+  prometheus::Family<prometheus::Gauge>& under_notice_;
 };
 
 }  // namespace gangplank::op

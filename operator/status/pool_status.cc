@@ -56,6 +56,7 @@ Json PoolStatusFields(const cache::StateView& view, const std::map<std::string, 
               {"fragmentation", Percent(counts.fragmentation)},
               {"pendingGangs", counts.pending_gangs},
               {"runningGangs", counts.running_gangs},
+              {"nodesUnderNotice", counts.nodes_under_notice},
               {"queues", std::move(queue_list)}};
 }
 

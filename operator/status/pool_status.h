@@ -20,6 +20,7 @@ struct PoolCounts {
   int pending_gangs = 0;
   int running_gangs = 0;
   double fragmentation = 0;  // 0..1
+  int nodes_under_notice = 0;
 };
 
 nlohmann::json PoolStatusFields(const cache::StateView& view, const std::map<std::string, QueueFigures>& queues,

@@ -4,50 +4,28 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
-#include <exception>
-#include <mutex>
-#include <thread>
+
+#include "simulator/parallel_tasks.h"
 
 namespace gangplank::simulator::frag {
 
 std::vector<FragReplayResult> RunFragReplays(const std::vector<engine::NodeSpec>& nodes,
                                              const std::vector<engine::PodRequest>& pods,
                                              const std::vector<std::string>& policies,
-                                             const std::vector<std::uint64_t>& seeds, double target_ratio,
-                                             int threads, const ReplayProgress& progress,
-                                             std::vector<double>* run_seconds, ArrivalMode mode,
-                                             TieBreak ties) {
+                                             const std::vector<std::uint64_t>& seeds, double target_ratio, int threads,
+                                             const ReplayProgress& progress, std::vector<double>* run_seconds,
+                                             ArrivalMode mode, TieBreak ties) {
   const size_t total = policies.size() * seeds.size();
   std::vector<FragReplayResult> results(total);
   std::vector<double> seconds(total, 0);
-  std::atomic<size_t> next{0};
   std::atomic<int> done{0};
-  std::mutex error_mutex;
-  std::exception_ptr error;
-  auto worker = [&] {
-    while (true) {
-      const size_t job = next.fetch_add(1);
-      if (job >= total) return;
-      try {
-        const auto start = std::chrono::steady_clock::now();
-        results[job] = RunFragReplay(nodes, pods, policies[job / seeds.size()], seeds[job % seeds.size()],
-                                     target_ratio, mode, ties);
-        seconds[job] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        if (progress) progress(++done, static_cast<int>(total));
-      } catch (...) {
-        std::lock_guard lock(error_mutex);
-        if (!error) error = std::current_exception();
-        next.store(total);  // Stop handing out work.
-        return;
-      }
-    }
-  };
-  {
-    std::vector<std::jthread> pool;
-    const int n = std::max(1, std::min<int>(threads, static_cast<int>(std::max<size_t>(total, 1))));
-    for (int i = 0; i < n; ++i) pool.emplace_back(worker);
-  }  // jthreads join here.
-  if (error) std::rethrow_exception(error);
+  RunTasks(total, threads, [&](size_t job) {
+    const auto start = std::chrono::steady_clock::now();
+    results[job] =
+        RunFragReplay(nodes, pods, policies[job / seeds.size()], seeds[job % seeds.size()], target_ratio, mode, ties);
+    seconds[job] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (progress) progress(++done, static_cast<int>(total));
+  });
   if (run_seconds) *run_seconds = std::move(seconds);
   return results;
 }

@@ -136,14 +136,30 @@ bool GangplankScheduler::Apply(const engine::AdmissionDecision& decision, std::v
   }
   input_.waiting.resize(keep);
   waiting_job_.resize(keep);
-  for (int id : evicted) {
-    const ReplayJob& job = workload_.jobs[id];
-    ForgetRunning(job);
-    Evict(job);  // Releases its GPUs and counts it as waiting again.
-    Wait(job, true);  // Back at the head of its queue.
-  }
+  for (int id : evicted) EvictWhole(workload_.jobs[id]);
   input_.recent_evictions.insert(input_.recent_evictions.end(), budgeted, input_.now);
   return !evicted.empty();
+}
+
+engine::RunningGang* GangplankScheduler::RunningGangOf(int job) {
+  const int slot = running_slot_[job];
+  return slot < 0 ? nullptr : &input_.running[slot];
+}
+
+void GangplankScheduler::EvictWhole(const ReplayJob& job, std::optional<double> checkpoint_at) {
+  ForgetRunning(job);
+  Evict(job, checkpoint_at);  // Releases its GPUs and counts it as waiting again.
+  Wait(job, true);            // Back at the head of its queue.
+}
+
+void GangplankScheduler::BreakRunning(const ReplayJob& job, engine::NodeId dead_node) {
+  ForgetRunning(job);
+  Break(job, dead_node);
+}
+
+void GangplankScheduler::RequeueBroken(const ReplayJob& job) {
+  ReleaseBroken(job);
+  Wait(job, true);
 }
 
 // The engine says when time alone could change its decision (AdmissionDecision::next_wakeup).

@@ -10,6 +10,7 @@
 #include <deque>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "engine/admission/admission_decision.h"
@@ -53,6 +54,18 @@ class GangplankScheduler : public GangSchedulerBase {
   void set_reclaim(const engine::ReclaimConfig& reclaim) { config_.reclaim = reclaim; }
   void set_no_backfill_after(double seconds) { config_.no_backfill_after_seconds = seconds; }
   int reservations_made() const { return reservations_made_; }
+
+ protected:
+  // Jobs running now, in no particular order.
+  const std::vector<int>& running_jobs() const { return running_job_; }
+  // The round's entry of a running job, or null when it does not run.
+  engine::RunningGang* RunningGangOf(int job);
+  // Evicts a running job whole and requeues it at the head of its queue (see Evict for checkpoint_at).
+  void EvictWhole(const ReplayJob& job, std::optional<double> checkpoint_at = std::nullopt);
+  // A node under a running job died (nobody acted on its notice): see ReplayScheduler::Break.
+  void BreakRunning(const ReplayJob& job, engine::NodeId dead_node);
+  // A broken job is noticed failed: released and requeued whole at the head of its queue.
+  void RequeueBroken(const ReplayJob& job);
 
  private:
   void Wait(const ReplayJob& job, bool front);

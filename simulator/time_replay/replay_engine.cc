@@ -106,9 +106,14 @@ ReplayResult RunReplay(const Workload& workload, ReplayScheduler& scheduler, con
     started.clear();
     scheduler.Schedule(now, started);
     // Evictions first: a job evicted and started again within one Schedule call ran until now.
-    for (int id : scheduler.TakeEvicted()) {
+    for (const Eviction& eviction : scheduler.TakeEvicted()) {
+      const int id = eviction.job;
       const double ran = now - run_start[id];
-      const double saved = checkpoint > 0 ? std::floor(ran / checkpoint) * checkpoint : 0;
+      // A checkpoint asked for (spot notice) keeps the progress made until it was asked for; writing
+      // it made none.
+      const double saved = eviction.checkpoint_at ? *eviction.checkpoint_at - run_start[id]
+                           : checkpoint > 0       ? std::floor(ran / checkpoint) * checkpoint
+                                                  : 0;
       remaining[id] -= saved;
       running[id] = 0;
       ++result.jobs[id].preemptions;

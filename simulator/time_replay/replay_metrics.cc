@@ -59,6 +59,7 @@ DurationStats SummarizeDurations(std::vector<double> values) {
     return values[std::min(values.size() - 1, k == 0 ? 0 : k - 1)];
   };
   d.p50 = rank(0.50);
+  d.p95 = rank(0.95);
   d.p99 = rank(0.99);
   d.max = values.back();
   return d;

@@ -18,7 +18,7 @@ namespace gangplank::simulator {
 
 struct DurationStats {
   int count = 0;
-  double mean = 0, p50 = 0, p99 = 0, max = 0;
+  double mean = 0, p50 = 0, p95 = 0, p99 = 0, max = 0;
 };
 
 DurationStats SummarizeDurations(std::vector<double> values);

@@ -7,15 +7,12 @@
 
 #include "simulator/report/html_report.h"
 #include "simulator/report/svg_chart.h"
+#include "simulator/time_replay/replay_setup.h"
 
 namespace gangplank::simulator {
 namespace {
 
-std::string Fixed(double v, int digits = 2) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof(buffer), "%.*f", digits, v);
-  return buffer;
-}
+std::string Fixed(double v, int digits = 2) { return FormatFixed(v, digits); }
 
 std::string Hours(double seconds) { return Fixed(seconds / 3600, 2); }
 

@@ -42,13 +42,13 @@ bool ReplayScheduler::PlacePod(const ReplayJob& job, int pod, engine::Allocation
   return true;
 }
 
+void ReplayScheduler::ReleaseOne(const engine::Allocation& a) {
+  cluster_.Release(a);
+  if (placement_policy_ != nullptr) placement_policy_->OnReleased(a, PodFor(static_cast<int>(a.gpus.size())));
+}
+
 void ReplayScheduler::ReleaseAll(const ReplayJob& job) {
-  for (const engine::Allocation& a : allocations_[job.id]) {
-    cluster_.Release(a);
-    if (placement_policy_ != nullptr) {
-      placement_policy_->OnReleased(a, PodFor(static_cast<int>(a.gpus.size())));
-    }
-  }
+  for (const engine::Allocation& a : allocations_[job.id]) ReleaseOne(a);
   allocations_[job.id].clear();
   queue_held_[job.queue] -= job.gpus;
   running_gpus_ -= job.gpus;
@@ -56,10 +56,39 @@ void ReplayScheduler::ReleaseAll(const ReplayJob& job) {
 
 void ReplayScheduler::Finish(const ReplayJob& job) { ReleaseAll(job); }
 
-void ReplayScheduler::Evict(const ReplayJob& job) {
+void ReplayScheduler::Evict(const ReplayJob& job, std::optional<double> checkpoint_at) {
   ReleaseAll(job);
   NoteSubmitted(job);
-  evicted_.push_back(job.id);
+  evicted_.push_back(Eviction{job.id, checkpoint_at});
+}
+
+void ReplayScheduler::Break(const ReplayJob& job, engine::NodeId dead_node) {
+  std::vector<engine::Allocation>& held = allocations_[job.id];
+  int lost = 0;
+  for (auto it = held.begin(); it != held.end();) {
+    if (it->node != dead_node) {
+      ++it;
+      continue;
+    }
+    ReleaseOne(*it);
+    lost += static_cast<int>(it->gpus.size());
+    it = held.erase(it);
+  }
+  queue_held_[job.queue] -= lost;
+  running_gpus_ -= job.gpus;
+  held_by_incomplete_ += job.gpus - lost;  // The survivors hold GPUs for a job that cannot run.
+  evicted_.push_back(Eviction{job.id, std::nullopt});
+}
+
+void ReplayScheduler::ReleaseBroken(const ReplayJob& job) {
+  int survivors = 0;
+  for (const engine::Allocation& a : allocations_[job.id]) survivors += static_cast<int>(a.gpus.size());
+  // ReleaseAll takes the whole job off the running and held counters; the dead pods are already off.
+  running_gpus_ += job.gpus;
+  queue_held_[job.queue] += job.gpus - survivors;
+  held_by_incomplete_ -= survivors;
+  ReleaseAll(job);
+  NoteSubmitted(job);
 }
 
 int ReplayScheduler::RacksSpanned(int job) const {

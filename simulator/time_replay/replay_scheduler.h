@@ -5,6 +5,7 @@
 #pragma once
 
 #include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -16,6 +17,13 @@
 #include "simulator/time_replay/replay_workload.h"
 
 namespace gangplank::simulator {
+
+// A job taken off the cluster whole. `checkpoint_at`: when it asked for a fresh checkpoint that it
+// then completed (its progress up to then is kept); unset: only its periodic checkpoints count.
+struct Eviction {
+  int job = 0;
+  std::optional<double> checkpoint_at;
+};
 
 class ReplayScheduler {
  public:
@@ -36,9 +44,10 @@ class ReplayScheduler {
   virtual double NextWakeup(double /*now*/) const { return std::numeric_limits<double>::infinity(); }
   // A started job ends: its GPUs return to the pool.
   virtual void Finish(const ReplayJob& job);
-  // Jobs evicted (whole) since the last call, running until then; they wait again. Only schedulers
-  // that reclaim evict.
-  std::vector<int> TakeEvicted() { return std::exchange(evicted_, {}); }
+  // Jobs evicted (whole) since the last call, running until then; they wait again (or, broken by a
+  // lost node, hold GPUs until they are noticed failed). Only schedulers that reclaim or see spot
+  // notices evict.
+  std::vector<Eviction> TakeEvicted() { return std::exchange(evicted_, {}); }
 
   const engine::Cluster& cluster() const { return cluster_; }
   // GPUs held per queue (by running jobs and by pods of jobs not yet started).
@@ -61,7 +70,13 @@ class ReplayScheduler {
   bool PlacePod(const ReplayJob& job, int pod, engine::Allocation allocation);
   static engine::PodRequest PodFor(int gpus);
   // Takes a running job off the cluster and makes it wait again (all its pods); reported by TakeEvicted.
-  void Evict(const ReplayJob& job);
+  void Evict(const ReplayJob& job, std::optional<double> checkpoint_at = std::nullopt);
+  // A node under the job died: its pods there are gone, the others hold their GPUs without progress
+  // (counted as held by an incomplete gang) until ReleaseBroken. Reported by TakeEvicted now, since
+  // the job's work stops now.
+  void Break(const ReplayJob& job, engine::NodeId dead_node);
+  // The broken job is noticed failed: its remaining pods are released and it waits again.
+  void ReleaseBroken(const ReplayJob& job);
   // The job's allocations while it is placed.
   const std::vector<engine::Allocation>& AllocationsOf(int job) const { return allocations_[job]; }
 
@@ -72,10 +87,11 @@ class ReplayScheduler {
   engine::ScoringPolicy* placement_policy_ = nullptr;
 
  private:
+  void ReleaseOne(const engine::Allocation& allocation);
   void ReleaseAll(const ReplayJob& job);
 
   std::vector<std::vector<engine::Allocation>> allocations_;  // Per job.
-  std::vector<int> evicted_;
+  std::vector<Eviction> evicted_;
   std::vector<int> queue_held_, queue_waiting_;
   int running_gpus_ = 0;
   int held_by_incomplete_ = 0;

@@ -1,9 +1,6 @@
 #include "simulator/time_replay/run_time_replay.h"
 
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
-#include <limits>
 #include <memory>
 #include <stdexcept>
 
@@ -16,22 +13,10 @@
 #include "simulator/time_replay/replay_engine.h"
 #include "simulator/time_replay/replay_metrics.h"
 #include "simulator/time_replay/replay_report.h"
+#include "simulator/time_replay/replay_setup.h"
 
 namespace gangplank::simulator {
 namespace {
-
-std::vector<engine::PodRequest> WorkloadPods(const Workload& workload) {
-  std::vector<engine::PodRequest> pods;
-  for (const ReplayJob& job : workload.jobs) {
-    for (int size : job.pods) {
-      engine::PodRequest r;
-      r.gpu_count = size;
-      r.gpu_milli = engine::kMilliPerGpu;
-      pods.push_back(r);
-    }
-  }
-  return pods;
-}
 
 std::unique_ptr<ReplayScheduler> MakeScheduler(const std::string& name, const engine::Cluster& cluster,
                                                const Workload& workload, const TimeReplayOptions& options,
@@ -40,20 +25,7 @@ std::unique_ptr<ReplayScheduler> MakeScheduler(const std::string& name, const en
   auto policy = engine::policies::MakePolicy(options.policy, pods);
   if (name == "gangplank") {
     auto scheduler = std::make_unique<GangplankScheduler>(cluster, workload, options.seed, std::move(policy));
-    scheduler->set_reserve_after(options.reserve_after_seconds < 0 ? std::numeric_limits<double>::infinity()
-                                                                   : options.reserve_after_seconds);
-    scheduler->set_reserve_fraction(options.reserve_fraction);
-    engine::ReclaimConfig reclaim;
-    reclaim.enabled = options.reclaim;
-    reclaim.min_wait_seconds = options.reclaim_after_seconds;
-    reclaim.min_runtime_seconds = options.reclaim_min_runtime_seconds;
-    reclaim.max_lost_gpu_seconds = options.reclaim_max_lost_gpu_hours * 3600;
-    reclaim.max_victims_per_round = options.reclaim_max_per_round;
-    reclaim.max_victims_per_window = options.reclaim_max_per_window;
-    reclaim.window_seconds = options.reclaim_window_seconds;
-    scheduler->set_reclaim(reclaim);
-    scheduler->set_no_backfill_after(options.no_backfill_after_seconds < 0 ? std::numeric_limits<double>::infinity()
-                                                                           : options.no_backfill_after_seconds);
+    ConfigureGangplank(*scheduler, options);
     return scheduler;
   }
   if (name == "fifo-gang") {
@@ -62,33 +34,15 @@ std::unique_ptr<ReplayScheduler> MakeScheduler(const std::string& name, const en
   throw std::invalid_argument("unknown scheduler '" + name + "' (gangplank, kube-like, fifo-gang)");
 }
 
-// A setting for the run's description: "3600", "0.5", never "3600.000000".
-std::string Num(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", value);
-  return text;
-}
-
-ClusterShape ShapeOf(const TimeReplayOptions& o) {
-  return ClusterShape{o.nodes, o.gpus_per_node, o.nodes_per_rack, o.racks_per_row, o.rows_per_zone};
-}
-
 }  // namespace
 
 TimeReplayOutput RunTimeReplayInMemory(const JobTrace& trace, const TimeReplayOptions& options) {
   TimeReplayOutput out;
-  const ClusterShape shape = ShapeOf(options);
-  const engine::Cluster cluster = BuildReplayCluster(shape);
-  out.workload = MakeWorkload(trace, cluster.total_gpus(), shape.gpus_per_node, options.time_scale);
-  out.workload.checkpoint_seconds = options.checkpoint_seconds;
-  out.notes = out.workload.notes;
-  int largest = 0;
-  for (const ReplayJob& job : out.workload.jobs) largest = std::max(largest, job.gpus);
-  if (largest > cluster.total_gpus()) {
-    out.notes.push_back("the largest job asks for " + std::to_string(largest) + " GPUs, more than the cluster's " +
-                        std::to_string(cluster.total_gpus()) + ": such jobs never start");
-  }
-  const std::vector<engine::PodRequest> pods = WorkloadPods(out.workload);
+  PreparedReplay prepared = PrepareReplay(trace, options);
+  out.workload = std::move(prepared.workload);
+  out.notes = std::move(prepared.notes);
+  const engine::Cluster& cluster = prepared.cluster;
+  const std::vector<engine::PodRequest>& pods = prepared.pods;
   ReplayConfig config;
   config.sample_seconds = options.sample_seconds;
   for (const std::string& name : options.schedulers) {
@@ -106,43 +60,21 @@ TimeReplayOutput RunTimeReplayInMemory(const JobTrace& trace, const TimeReplayOp
 int RunTimeReplay(const TimeReplayOptions& options, std::ostream& log) {
   const JobTrace trace = LoadPhillyTrace(options.jobs_path, options.vcs_path, options.max_jobs);
   const TimeReplayOutput out = RunTimeReplayInMemory(trace, options);
-  const ClusterShape shape = ShapeOf(options);
 
-  std::vector<std::string> setup = {
-      "Trace: " + options.jobs_path + " (" + std::to_string(out.workload.jobs.size()) + " jobs, " +
-          std::to_string(out.workload.queues.size()) + " virtual clusters as queues; guarantees from " +
-          options.vcs_path + ", scaled to the simulated cluster).",
-      "Cluster: " + DescribeShape(shape) + ". Jobs above " + std::to_string(shape.gpus_per_node) +
-          " GPUs are gangs of whole-node pods plus one pod with the remainder.",
-      std::string("Reclaim ") + (options.reclaim ? "on" : "off") + " (after waiting " +
-          Num(options.reclaim_after_seconds) + " s; victims' minimum runtime " +
-          Num(options.reclaim_min_runtime_seconds) + " s, at most " +
-          Num(options.reclaim_max_lost_gpu_hours) + " GPU-hours lost per victim, at most " +
-          std::to_string(options.reclaim_max_per_round) + " evictions per round and " +
-          std::to_string(options.reclaim_max_per_window) + " per " + Num(options.reclaim_window_seconds) +
-          " s); checkpoints " +
-          (options.checkpoint_seconds > 0 ? "every " + Num(options.checkpoint_seconds) + " s of a run"
-                                          : std::string("none (an evicted job starts over)")) + ".",
-      "Time scale " + Num(options.time_scale) + " (inter-arrival times divided by it, durations kept); seed " +
-          std::to_string(options.seed) + "; gang planner node policy " + options.policy + ".",
+  std::vector<std::string> setup = DescribeReplaySetup(options, out.workload);
+  const std::vector<std::string> more = {
       "Why this size: the trace's 352 VC nodes (2816 GPUs) would sit about 17% busy, and no queue would ever wait. "
       "The default 80 nodes (640 GPUs) sits below the trace's demand in its busy weeks (400-950 GPUs a day), so queues contend, and every job still fits.",
       "Schedulers: gangplank = all-or-nothing gangs, topology-aware planner, weighted max-min fair share across "
       "queues (admission order: queue furthest below its fair share, then priority, then arrival), smaller gangs may "
       "start past a blocked one (with --reserve-after, a gang of a queue below its fair share that has waited that long reserves nodes to drain; with --reclaim, whole gangs of queues above their fair share are evicted for it); kube-like = pods placed one by one as they come with least-allocated spreading, a "
       "job runs once all its pods are placed; fifo-gang = all-or-nothing, strict arrival order, no fair share."};
+  setup.insert(setup.end(), more.begin(), more.end());
   for (const std::string& note : out.notes) setup.push_back("Note: " + note);
 
-  std::error_code ec;
-  std::filesystem::create_directories(options.out_dir, ec);
-  if (ec) throw std::runtime_error("cannot create output directory " + options.out_dir + ": " + ec.message());
+  CreateOutputDirectory(options.out_dir);
   WriteMetrics(options.out_dir, out.workload, out.results, out.figures, out.notes);
-  {
-    const std::string path = options.out_dir + "/report.html";
-    std::ofstream html(path);
-    if (!html) throw std::runtime_error("cannot write " + path);
-    html << RenderTimeReplayReport(out.workload, out.results, out.figures, setup);
-  }
+  WriteTextFile(options.out_dir + "/report.html", RenderTimeReplayReport(out.workload, out.results, out.figures, setup));
 
   for (const std::string& line : setup) log << line << "\n";
   char line[512];

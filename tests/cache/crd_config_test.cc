@@ -95,6 +95,23 @@ TEST(PoolConfig, ReadsSelectorTopologyAndKnobsWithDefaults) {
   EXPECT_FALSE(d.Selects(node));  // An empty selector takes nodes with GPUs only.
 }
 
+TEST(PoolConfig, SpotNodesByCapacityTypeOrTheSpotSelector) {
+  engine::NodeSpec node;
+  node.gpu_count = 8;
+  node.labels = {{"lifecycle", "spot"}};
+  const PoolConfig spot = PoolConfigFromObject(Json::parse(R"({"metadata":{"name":"s"},"spec":{"capacityType":"Spot"}})"));
+  EXPECT_TRUE(spot.MarksSpot(node));
+  const PoolConfig mixed = PoolConfigFromObject(
+      Json::parse(R"({"metadata":{"name":"m"},"spec":{"spot":{"nodeSelector":{"lifecycle":"spot"}}}})"));
+  EXPECT_TRUE(mixed.MarksSpot(node));
+  node.labels = {{"lifecycle", "on-demand"}};
+  EXPECT_FALSE(mixed.MarksSpot(node));
+  const PoolConfig plain = PoolConfigFromObject(Json::parse(R"({"metadata":{"name":"p"},"spec":{}})"));
+  EXPECT_FALSE(plain.MarksSpot(node));
+  node.gpu_count = 0;
+  EXPECT_FALSE(spot.MarksSpot(node));  // Not the pool's node at all.
+}
+
 TEST(PoolConfig, BadFieldsAreNamed) {
   EXPECT_EQ(ErrorOf([] { PoolConfigFromObject(Json::parse(R"({"metadata":{"name":"p"},"spec":{"capacityType":"Cheap"}})")); }),
             "spec.capacityType: expected OnDemand or Spot, got 'Cheap'");

@@ -154,7 +154,7 @@ TEST_F(ChartObjectsTest, RbacGrantsExactlyTheCallsEachBinaryMakes) {
   // operator: informers, admission writes, evictions, budgets, status, events, owners, its Lease.
   std::set<std::string> op = {
       "core/nodes list", "core/nodes watch", "core/namespaces list", "core/namespaces watch",
-      "core/pods get", "core/pods list", "core/pods watch", "core/pods patch", "core/pods/status patch",
+      "core/pods get", "core/pods list", "core/pods watch", "core/pods patch", "core/pods delete", "core/pods/status patch",
       "core/pods/eviction create", "core/events create", "core/events patch", "policy/poddisruptionbudgets list",
       "gangplank.io/gpupools get", "gangplank.io/gpupools list", "gangplank.io/gpupools watch",
       "gangplank.io/queues get", "gangplank.io/queues list", "gangplank.io/queues watch",

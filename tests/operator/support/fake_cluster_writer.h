@@ -55,9 +55,18 @@ class FakeClusterWriter : public ClusterWriter {
     }
     return std::nullopt;
   }
-  EvictResult EvictPod(const cache::PodInfo& pod) override {
+  cache::PodInfo AnnotatePod(const cache::PodInfo& pod, const std::string& key, const std::string& value) override {
+    return Write(pod, "annotate", [&](cache::PodInfo& p) { p.annotations[key] = value; }, /*check_version=*/false);
+  }
+  EvictResult DeletePod(const cache::PodInfo& pod, int grace_seconds) override {
     std::lock_guard lock(mu_);
-    log_.push_back("evict " + pod.name);
+    log_.push_back("delete " + pod.name + " grace " + std::to_string(grace_seconds));
+    deleted_.push_back(pod.name);
+    return pods_.erase(pod.uid) > 0 ? EvictResult::kEvicted : EvictResult::kGone;
+  }
+  EvictResult EvictPod(const cache::PodInfo& pod, std::optional<int> grace_seconds) override {
+    std::lock_guard lock(mu_);
+    log_.push_back("evict " + pod.name + (grace_seconds ? " grace " + std::to_string(*grace_seconds) : ""));
     if (refuse_evictions_ > 0) {
       --refuse_evictions_;
       return EvictResult::kBlockedByBudget;
@@ -108,6 +117,10 @@ class FakeClusterWriter : public ClusterWriter {
     std::lock_guard lock(mu_);
     return evicted_;
   }
+  std::vector<std::string> deleted() const {
+    std::lock_guard lock(mu_);
+    return deleted_;
+  }
   std::optional<ConditionWrite> ConditionOf(const std::string& uid) const {
     std::lock_guard lock(mu_);
     auto it = conditions_.find(uid);
@@ -132,7 +145,7 @@ class FakeClusterWriter : public ClusterWriter {
   static void Bump(cache::PodInfo& p) { p.resource_version = std::to_string(std::stoll(p.resource_version.empty() ? "0" : p.resource_version) + 1); }
 
   template <typename F>
-  cache::PodInfo Write(const cache::PodInfo& pod, const std::string& what, F&& change) {
+  cache::PodInfo Write(const cache::PodInfo& pod, const std::string& what, F&& change, bool check_version = true) {
     std::lock_guard lock(mu_);
     log_.push_back(what + " " + pod.name);
     auto it = pods_.find(pod.uid);
@@ -141,7 +154,7 @@ class FakeClusterWriter : public ClusterWriter {
       fail_plan_of_.clear();
       throw PodChanged("pod " + pod.name + " changed (injected)");
     }
-    if (it->second.resource_version != pod.resource_version) throw PodChanged("pod " + pod.name + " changed");
+    if (check_version && it->second.resource_version != pod.resource_version) throw PodChanged("pod " + pod.name + " changed");
     change(it->second);
     Bump(it->second);
     return it->second;
@@ -151,6 +164,7 @@ class FakeClusterWriter : public ClusterWriter {
   std::map<std::string, cache::PodInfo> pods_;
   std::vector<std::string> log_;
   std::vector<std::string> evicted_;
+  std::vector<std::string> deleted_;
   std::string fail_plan_of_;
   int refuse_evictions_ = 0;
   std::vector<nlohmann::json> budgets_;

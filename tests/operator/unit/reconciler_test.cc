@@ -5,129 +5,16 @@
 
 #include <gtest/gtest.h>
 
-#include "cache/objects/conventions.h"
 #include "operator/status/pool_status.h"
-#include "tests/cache/support/state_builders.h"
-#include "tests/operator/support/fake_cluster_writer.h"
+#include "tests/operator/support/reconciler_fixture.h"
 
 namespace gangplank::op {
 namespace {
 
 using Json = nlohmann::json;
 using testing::FakeClusterWriter;
-
-class MapReader : public ObjectReader {
- public:
-  std::map<std::string, Json> objects;  // "kind/ns/name"
-  std::optional<Json> Get(const std::string&, const std::string& kind, const std::string& ns, const std::string& name) override {
-    auto it = objects.find(kind + "/" + ns + "/" + name);
-    return it == objects.end() ? std::nullopt : std::optional<Json>(it->second);
-  }
-};
-
-constexpr double kNow = 1'800'000'000;
-
-class ReconcilerTest : public ::testing::Test {
- protected:
-  ReconcilerTest() : sizes_(reader_), conditions_(writer_, [this] { return now_; }, 0) {
-    pool_.name = "pool";
-    pool_.topology_levels = {"rack", "kubernetes.io/hostname"};
-    pool_.preemption.min_wait_seconds = 0;
-    pool_.preemption.min_runtime_seconds = 60;
-    queues_ = {cache::UniformQueue("team-a", 0), cache::UniformQueue("team-b", 0)};
-  }
-
-  void SetUp() override { Remake(); }
-
-  void Remake() {
-    model_ = std::make_unique<PoolModel>(pool_, [](const engine::NodeSpec&) { return true; });
-    ReconcilerOptions options;
-    options.policy = "bestfit";
-    options.status_interval_seconds = 0;
-    reconciler_ = std::make_unique<Reconciler>(tracker_, sizes_, writer_, conditions_, &metrics_, options);
-  }
-
-  void Node(const std::string& name, int gpus, const std::string& rack, std::map<std::string, std::string> labels = {}) {
-    labels["rack"] = rack;
-    labels["kubernetes.io/hostname"] = name;
-    model_->state().UpsertNode(cache::testing::GpuNode(name, gpus, "A100", labels));
-  }
-
-  // A gated pod of a gang (label), as the webhook leaves it, known to every cache.
-  cache::PodInfo Waiting(const std::string& name, const std::string& gang, int gpus, const std::string& queue,
-                         int size = 0, int priority = 0) {
-    cache::PodInfo p = cache::testing::GpuPod(name, {.queue = queue, .gang = gang, .gpus = gpus, .priority = priority});
-    p.scheduler_name = "gangplank";
-    p.scheduling_gates = {std::string(cache::kAdmissionGate)};
-    p.resource_version = "1";
-    p.creation_timestamp = "2027-01-15T08:00:00Z";
-    if (size > 0) p.annotations["gangplank.io/gang-size"] = std::to_string(size);
-    Add(p);
-    return p;
-  }
-
-  // A pod already running on `node` (admitted long ago).
-  cache::PodInfo Running(const std::string& name, const std::string& gang, int gpus, const std::string& queue,
-                         const std::string& node, int priority = 0) {
-    cache::PodInfo p = cache::testing::GpuPod(name, {.node = node, .queue = queue, .gang = gang, .gpus = gpus, .priority = priority});
-    p.scheduler_name = "gangplank";
-    p.resource_version = "1";
-    p.creation_timestamp = "2027-01-15T00:00:00Z";
-    p.annotations["gangplank.io/admission-id"] = "1799990000-00000001";
-    p.annotations["gangplank.io/planned-node"] = node;
-    p.annotations["gangplank.io/last-checkpoint"] = "2027-01-15T07:59:00Z";  // A minute before kNow.
-    Add(p);
-    return p;
-  }
-
-  void Add(const cache::PodInfo& p) {
-    writer_.Put(p);
-    for (const std::string& key : tracker_.Upsert(p)) model_->NoteGang(key);
-    model_->state().UpsertPod(p);
-  }
-
-  RoundReport Reconcile() {
-    ReconcileContext c;
-    c.tree = std::make_shared<QueueTree>(BuildQueueTree(queues_));
-    c.pools = {pool_};
-    c.pools.insert(c.pools.end(), extra_pools_.begin(), extra_pools_.end());
-    c.namespace_queue = [](const std::string&) { return std::string(); };
-    c.now = now_;
-    model_->NoteQueuesChanged();
-    RoundReport r = reconciler_->Reconcile(*model_, c);
-    conditions_.WaitIdle(std::chrono::seconds(5));
-    return r;
-  }
-
-  std::string Reason(const std::string& lead_uid) {
-    auto c = writer_.ConditionOf(lead_uid);
-    return c ? c->reason : "(none)";
-  }
-  std::string Message(const std::string& lead_uid) {
-    auto c = writer_.ConditionOf(lead_uid);
-    return c ? c->message : "(none)";
-  }
-  std::string PlannedNode(const std::string& uid) {
-    auto p = writer_.Pod(uid);
-    if (!p) return "(gone)";
-    auto it = p->annotations.find("gangplank.io/planned-node");
-    return it == p->annotations.end() ? "" : it->second;
-  }
-  bool Gated(const std::string& uid) { return !writer_.Pod(uid)->scheduling_gates.empty(); }
-
-  double now_ = kNow;
-  cache::PoolConfig pool_;
-  std::vector<cache::PoolConfig> extra_pools_;
-  std::vector<cache::QueueConfig> queues_;
-  FakeClusterWriter writer_;
-  GangTracker tracker_{{"gangplank"}};
-  MapReader reader_;
-  GangSizeResolver sizes_;
-  GangConditions conditions_;
-  OperatorMetrics metrics_;
-  std::unique_ptr<PoolModel> model_;
-  std::unique_ptr<Reconciler> reconciler_;
-};
+using testing::kNow;
+using testing::ReconcilerTest;
 
 TEST_F(ReconcilerTest, AdmitsACompleteGangWholeInOneRack) {
   for (int i = 0; i < 4; ++i) Node("r1-" + std::to_string(i), 8, "r1");

@@ -14,27 +14,14 @@
 
 #include <cstdlib>
 
+#include "tests/simulator/sim_process.h"
+
 namespace {
 
 using ::testing::HasSubstr;
 
-struct Outcome {
-  int exit_code = -1;
-  std::string output;  // stdout and stderr together.
-};
-
-Outcome RunSim(const std::string& args) {
-  const std::string command = std::string(GANGPLANK_SIM_BINARY) + " " + args + " 2>&1";
-  Outcome o;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return o;
-  std::array<char, 4096> buffer{};
-  size_t n = 0;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) o.output.append(buffer.data(), n);
-  const int status = pclose(pipe);
-  o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return o;
-}
+using gangplank::simulator::sim_cli::Outcome;
+using gangplank::simulator::sim_cli::RunSim;
 
 const std::string kData = GANGPLANK_FRAG_TESTDATA;
 
