@@ -1,6 +1,7 @@
 #include "engine/cluster.h"
 
 #include <algorithm>
+#include <functional>
 #include <stdexcept>
 
 #include "engine/short_string_equal.h"
@@ -16,11 +17,44 @@ NodeId Cluster::AddNode(NodeSpec spec) {
   state.gpu_free.assign(static_cast<size_t>(std::max(spec.gpu_count, 0)), kMilliPerGpu);
   total_gpu_milli_ += static_cast<std::int64_t>(state.gpu_free.size()) * kMilliPerGpu;
   topology_.AddNode(id, spec.labels);
+  std::int32_t model = ModelId(spec.gpu_model);
+  if (model < 0) {
+    model = static_cast<std::int32_t>(models_.size());
+    models_.push_back(spec.gpu_model);
+  }
+  NodeSummary ids;
+  ids.name_hash = std::hash<std::string_view>{}(spec.name);
+  ids.model_id = model;
+  ids.shape_id = ShapeOf(spec, model);
+  summaries_.push_back(Summarize(spec, state, ids));
+  shape_free_gpu_milli_[static_cast<size_t>(ids.shape_id)] += summaries_.back().free_gpu_milli;
   specs_.push_back(std::move(spec));
   states_.push_back(std::move(state));
-  versions_.push_back(0);
   ++change_count_;
   return id;
+}
+
+std::int32_t Cluster::ModelId(std::string_view model) const {
+  for (size_t i = 0; i < models_.size(); ++i) {
+    if (ShortStringEqual(models_[i], model)) return static_cast<std::int32_t>(i);
+  }
+  return -1;
+}
+
+std::int32_t Cluster::ShapeOf(const NodeSpec& spec, std::int32_t model_id) {
+  const auto key = std::make_tuple(model_id, spec.gpu_count, spec.capacity.cpu_milli, spec.capacity.memory_mib);
+  const auto [it, added] = shape_ids_.try_emplace(key, static_cast<std::int32_t>(shape_free_gpu_milli_.size()));
+  if (added) shape_free_gpu_milli_.push_back(0);
+  return it->second;
+}
+
+void Cluster::Changed(NodeId node) {
+  NodeSummary& s = summaries_[static_cast<size_t>(node)];
+  const std::int32_t free_before = s.free_gpu_milli;
+  ++s.version;
+  s = Summarize(specs_[node], states_[node], s);
+  shape_free_gpu_milli_[static_cast<size_t>(s.shape_id)] += s.free_gpu_milli - free_before;
+  ++change_count_;
 }
 
 NodeId Cluster::Find(const std::string& name) const {
@@ -32,8 +66,7 @@ NodeId Cluster::Find(const std::string& name) const {
 
 void Cluster::SetUnschedulable(NodeId node, bool unschedulable) {
   specs_.at(node).unschedulable = unschedulable;
-  ++versions_[node];
-  ++change_count_;
+  Changed(node);
 }
 
 bool Cluster::Eligible(NodeId node, const PodRequest& request) const {
@@ -94,8 +127,7 @@ void Cluster::Assign(const Allocation& a) {
   st.free.memory_mib -= a.host.memory_mib;
   for (int g : a.gpus) st.gpu_free[g] -= a.milli_per_gpu;
   allocated_gpu_milli_ += static_cast<std::int64_t>(a.gpus.size()) * a.milli_per_gpu;
-  ++versions_[a.node];
-  ++change_count_;
+  Changed(a.node);
 }
 
 void Cluster::Release(const Allocation& a) {
@@ -115,8 +147,7 @@ void Cluster::Release(const Allocation& a) {
   st.free.memory_mib += a.host.memory_mib;
   for (int g : a.gpus) st.gpu_free[g] += a.milli_per_gpu;
   allocated_gpu_milli_ -= static_cast<std::int64_t>(a.gpus.size()) * a.milli_per_gpu;
-  ++versions_[a.node];
-  ++change_count_;
+  Changed(a.node);
 }
 
 std::vector<int> DefaultGpuChoice(const NodeState& state, const PodRequest& request) {

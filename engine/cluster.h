@@ -3,11 +3,15 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
+#include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "engine/allocation.h"
 #include "engine/node.h"
+#include "engine/node_summary.h"
 #include "engine/request.h"
 #include "engine/topology.h"
 
@@ -22,13 +26,24 @@ class Cluster {
   int size() const { return static_cast<int>(specs_.size()); }
   const NodeSpec& spec(NodeId node) const { return specs_.at(node); }
   const NodeState& state(NodeId node) const { return states_.at(node); }
+  // The node in one cache line, exact after every change (node_summary.h). Unchecked: hot paths call it
+  // for ids they got from the cluster.
+  const NodeSummary& summary(NodeId node) const { return summaries_[static_cast<size_t>(node)]; }
   const Topology& topology() const { return topology_; }
-  // Bumped on every change to a node's free capacity; lets policies cache per-node work.
-  std::uint64_t version(NodeId node) const { return versions_.at(node); }
+  // Bumped on every change to a node's free capacity or cordon; lets policies cache per-node work.
+  std::uint64_t version(NodeId node) const { return summaries_.at(static_cast<size_t>(node)).version; }
   // Bumped on every change to any node's free capacity (and on AddNode); lets policies cache cluster-wide work.
   std::uint64_t change_count() const { return change_count_; }
   // Node id by name, or kNoNode.
   NodeId Find(const std::string& name) const;
+  // A small id per distinct GPU model name of the nodes ("" included), or -1 for a model no node has.
+  std::int32_t ModelId(std::string_view model) const;
+  int model_count() const { return static_cast<int>(models_.size()); }
+  // Nodes of one shape (GPU model, GPU count, allocatable CPU and memory) share a shape id
+  // (NodeSummary::shape_id); the free GPU milli of each shape's nodes together is kept as they change,
+  // so policies that weigh whole kinds of node need not visit every node.
+  int shape_count() const { return static_cast<int>(shape_free_gpu_milli_.size()); }
+  std::int64_t shape_free_gpu_milli(int shape) const { return shape_free_gpu_milli_.at(static_cast<size_t>(shape)); }
 
   void SetUnschedulable(NodeId node, bool unschedulable);
 
@@ -52,9 +67,15 @@ class Cluster {
   int total_gpus() const { return static_cast<int>(total_gpu_milli_ / kMilliPerGpu); }
 
  private:
+  std::int32_t ShapeOf(const NodeSpec& spec, std::int32_t model_id);  // Adds the shape when new.
+  void Changed(NodeId node);  // Bumps the node's version and the change count, refreshes its summary.
+
   std::vector<NodeSpec> specs_;
   std::vector<NodeState> states_;
-  std::vector<std::uint64_t> versions_;
+  std::vector<NodeSummary> summaries_;
+  std::vector<std::string> models_;  // By model id.
+  std::vector<std::int64_t> shape_free_gpu_milli_;  // By shape id.
+  std::map<std::tuple<std::int32_t, int, std::int64_t, std::int64_t>, std::int32_t> shape_ids_;
   std::uint64_t change_count_ = 0;
   Topology topology_;
   std::int64_t total_gpu_milli_ = 0;

@@ -11,7 +11,7 @@
 namespace gangplank::cache {
 namespace {
 
-const std::vector<std::string> kNoUids;
+const std::vector<PodId> kNoMembers;
 
 std::string Annotation(const PodInfo& pod, std::string_view key) {
   auto it = pod.annotations.find(std::string(key));
@@ -63,7 +63,8 @@ bool SameHolding(const PodRecord& a, const PodRecord& b) {
          a.request.gpu_milli == b.request.gpu_milli && a.request_error == b.request_error;
 }
 
-void EraseValue(std::vector<std::string>& v, std::string_view value) {
+template <typename T, typename V>
+void EraseValue(std::vector<T>& v, const V& value) {
   auto it = std::find(v.begin(), v.end(), value);
   if (it != v.end()) {
     *it = std::move(v.back());
@@ -76,8 +77,17 @@ void EraseValue(std::vector<std::string>& v, std::string_view value) {
 engine::NodeId StateView::FindNode(std::string_view name) const { return node_index_.Find(*cluster_, name); }
 
 const PodRecord* StateView::FindPod(std::string_view uid) const {
-  auto it = pods_.find(uid);
-  return it == pods_.end() ? nullptr : &it->second;
+  const PodId id = pod_index_.Find(uid);
+  return id == kNoPod ? nullptr : pod_by_id_[id];
+}
+
+std::vector<const PodRecord*> StateView::FindPods(const std::vector<std::string_view>& uids) const {
+  const std::vector<PodId> ids = pod_index_.FindMany(uids);
+  std::vector<const PodRecord*> out(ids.size(), nullptr);
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (ids[i] != kNoPod) out[i] = pod_by_id_[ids[i]];
+  }
+  return out;
 }
 
 const QueueConfig* StateView::FindQueue(std::string_view name) const {
@@ -126,9 +136,9 @@ std::vector<engine::PodRequest> StateView::HeldRequests(size_t max) const {
   return out;
 }
 
-const std::vector<std::string>& StateView::GangMembers(std::string_view gang) const {
+const std::vector<PodId>& StateView::GangMembers(std::string_view gang) const {
   auto it = gangs_.find(gang);
-  return it == gangs_.end() ? kNoUids : it->second;
+  return it == gangs_.end() ? kNoMembers : it->second;
 }
 
 ClusterState::ClusterState(std::vector<std::string> topology_keys, ClusterScope scope)
@@ -212,7 +222,7 @@ void ClusterState::DropForeignHolders() {
     }
     if (scope_.held_pods_only && pod.foreign) {
       RemoveGangMember(pod);
-      it = v.pods_.erase(it);
+      it = ErasePod(it);
     } else {
       ++it;
     }
@@ -231,34 +241,80 @@ void ClusterState::UpsertPod(const PodInfo& pod) {
   if (pod.uid.empty()) return;  // Cannot be tracked; the API server always sets one.
   PodRecord record = MakeRecord(pod);
   WriteLock lock(*this);
+  auto it = view_.pods_.find(record.uid);
+  if (it != view_.pods_.end()) CarryAssumption(it->second, record);
   if (scope_.held_pods_only && (!record.ShouldHold() || Foreign(record.HoldingNode()))) {
     // Not (or no longer) holding capacity here: not this state's pod.
-    if (auto it = view_.pods_.find(record.uid); it != view_.pods_.end()) {
+    if (it != view_.pods_.end()) {
       Unaccount(it->second);
       RemoveGangMember(it->second);
-      view_.pods_.erase(it);
+      ErasePod(it);
     }
     return;
   }
   if (!record.queue_labelled) record.queue = std::string(view_.NamespaceQueue(record.namespace_));
-  auto it = view_.pods_.find(record.uid);
   if (it != view_.pods_.end()) {
     PodRecord& old = it->second;
     if (SameHolding(old, record)) {
       old.priority = record.priority;
       old.request = std::move(record.request);  // Selectors, tolerations and models may change freely.
+      old.assumed = record.assumed;
       return;
     }
     Unaccount(old);
     RemoveGangMember(old);
+    record.id = old.id;
     old = std::move(record);
     AddGangMember(old);
     Account(old);
     return;
   }
-  PodRecord& added = view_.pods_.emplace(record.uid, std::move(record)).first->second;
+  PodRecord& added = AddPod(std::move(record));
   AddGangMember(added);
   Account(added);
+}
+
+// An informer update of a pod the cache assumed bound: while it still shows the pod unbound, the
+// assumption stands (the informer has not caught up); once it shows a binding or the pod's end, the
+// informer's word replaces it.
+void ClusterState::CarryAssumption(const PodRecord& cached, PodRecord& incoming) {
+  if (!cached.assumed) return;
+  if (incoming.node.empty() && !incoming.terminal) {
+    incoming.node = cached.node;
+    incoming.assumed = cached.assumed;
+    incoming.assumed->informer_saw_pod = true;
+    return;
+  }
+  view_.assumed_.erase(cached.uid);
+  assumed_count_.store(view_.assumed_.size(), std::memory_order_relaxed);
+}
+
+PodRecord& ClusterState::AddPod(PodRecord record) {
+  StateView& v = view_;
+  if (v.free_pod_ids_.empty()) {
+    record.id = static_cast<PodId>(v.pod_by_id_.size());
+    v.pod_by_id_.push_back(nullptr);
+  } else {
+    record.id = v.free_pod_ids_.back();
+    v.free_pod_ids_.pop_back();
+  }
+  const std::uint64_t hash = PodIndex::Hash(record.uid);
+  PodRecord& added = v.pods_.emplace(record.uid, std::move(record)).first->second;
+  v.pod_by_id_[added.id] = &added;
+  v.pod_index_.Insert(hash, added.id);
+  return added;
+}
+
+StringMap<PodRecord>::iterator ClusterState::ErasePod(StringMap<PodRecord>::iterator it) {
+  StateView& v = view_;
+  const PodRecord& pod = it->second;
+  v.pod_index_.Erase(PodIndex::Hash(pod.uid), pod.id);
+  v.pod_by_id_[pod.id] = nullptr;
+  v.free_pod_ids_.push_back(pod.id);
+  if (pod.assumed && v.assumed_.erase(pod.uid) > 0) {
+    assumed_count_.store(v.assumed_.size(), std::memory_order_relaxed);
+  }
+  return v.pods_.erase(it);
 }
 
 void ClusterState::DeletePod(std::string_view uid) {
@@ -267,20 +323,81 @@ void ClusterState::DeletePod(std::string_view uid) {
   if (it == view_.pods_.end()) return;
   Unaccount(it->second);
   RemoveGangMember(it->second);
-  view_.pods_.erase(it);
+  ErasePod(it);
 }
 
 bool ClusterState::AssumeBound(std::string_view uid, std::string_view node) {
   WriteLock lock(*this);
   auto it = view_.pods_.find(uid);
-  if (it == view_.pods_.end()) return false;
-  PodRecord& pod = it->second;
+  return it != view_.pods_.end() && AssumeLocked(it->second, node, true);
+}
+
+bool ClusterState::AssumeBound(const PodInfo& pod, std::string_view node) {
+  if (pod.uid.empty()) return false;
+  PodRecord record = MakeRecord(pod);
+  WriteLock lock(*this);
+  if (auto it = view_.pods_.find(record.uid); it != view_.pods_.end()) return AssumeLocked(it->second, node, true);
+  // Created and bound within the informer's lag: cached from the binder's copy until the informer
+  // reports it (or the assumption expires).
+  if (!record.node.empty() || record.terminal) return false;
+  if (scope_.held_pods_only && Foreign(node)) return false;
+  if (!record.queue_labelled) record.queue = std::string(view_.NamespaceQueue(record.namespace_));
+  PodRecord& added = AddPod(std::move(record));
+  AddGangMember(added);
+  return AssumeLocked(added, node, false);
+}
+
+bool ClusterState::AssumeLocked(PodRecord& pod, std::string_view node, bool informer_saw_pod) {
   if (!pod.node.empty()) return pod.node == node;
   if (pod.terminal) return false;
   Unaccount(pod);
   pod.node = std::string(node);
   Account(pod);
+  const auto now = std::chrono::steady_clock::now();
+  const auto expires = assume_ttl_ <= std::chrono::steady_clock::duration::zero() ? std::chrono::steady_clock::time_point::max()
+                                                                                  : now + assume_ttl_;
+  pod.assumed = Assumption{expires, informer_saw_pod};
+  view_.assumed_.insert(pod.uid);
+  assumed_count_.store(view_.assumed_.size(), std::memory_order_relaxed);
   return true;
+}
+
+void ClusterState::SetAssumedPodTtl(std::chrono::steady_clock::duration ttl) {
+  WriteLock lock(*this);
+  assume_ttl_ = ttl;
+}
+
+std::vector<ExpiredAssumption> ClusterState::ExpireAssumed(std::chrono::steady_clock::time_point now) {
+  std::vector<ExpiredAssumption> expired;
+  if (assumed_count_.load(std::memory_order_relaxed) == 0) return expired;  // No lock when none.
+  WriteLock lock(*this);
+  StateView& v = view_;
+  for (auto uid = v.assumed_.begin(); uid != v.assumed_.end();) {
+    auto it = v.pods_.find(*uid);
+    if (it == v.pods_.end() || !it->second.assumed) {  // Not expected: the set follows the records.
+      uid = v.assumed_.erase(uid);
+      continue;
+    }
+    PodRecord& pod = it->second;
+    if (pod.assumed->expires > now) {
+      ++uid;
+      continue;
+    }
+    expired.push_back({pod.uid, pod.namespace_ + "/" + pod.name, pod.node, pod.assumed->informer_saw_pod});
+    uid = v.assumed_.erase(uid);
+    Unaccount(pod);
+    if (pod.assumed->informer_saw_pod) {
+      pod.node.clear();  // Back to what the informer reported: not bound (a reservation may hold again).
+      pod.assumed.reset();
+      Account(pod);
+    } else {
+      pod.assumed.reset();
+      RemoveGangMember(pod);
+      ErasePod(it);
+    }
+  }
+  assumed_count_.store(v.assumed_.size(), std::memory_order_relaxed);
+  return expired;
 }
 
 void ClusterState::SetPools(std::vector<PoolConfig> pools) {
@@ -436,15 +553,19 @@ void ClusterState::Unaccount(PodRecord& pod) {
   pod.allocation.reset();
 }
 
-void ClusterState::AddGangMember(const PodRecord& pod) {
-  if (!pod.gang.empty()) view_.gangs_[pod.gang].push_back(pod.uid);
+void ClusterState::AddGangMember(PodRecord& pod) {
+  if (pod.gang.empty()) return;
+  std::vector<PodId>& members = view_.gangs_[pod.gang];
+  members.push_back(pod.id);
+  pod.gang_members = &members;  // Map values stay where they are until erased.
 }
 
-void ClusterState::RemoveGangMember(const PodRecord& pod) {
+void ClusterState::RemoveGangMember(PodRecord& pod) {
+  pod.gang_members = nullptr;
   if (pod.gang.empty()) return;
   auto it = view_.gangs_.find(pod.gang);
   if (it == view_.gangs_.end()) return;
-  EraseValue(it->second, pod.uid);
+  EraseValue(it->second, pod.id);
   if (it->second.empty()) view_.gangs_.erase(it);
 }
 

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <mutex>
 #include <set>
@@ -22,6 +23,14 @@
 
 namespace gangplank::cache {
 
+// An assumption that ran out (ClusterState::ExpireAssumed), for the caller's log and metrics.
+struct ExpiredAssumption {
+  std::string uid;
+  std::string pod;   // namespace/name
+  std::string node;  // Where it was assumed bound.
+  bool informer_saw_pod = true;  // False: never reported by the informer, now forgotten.
+};
+
 struct ClusterScope {
   // The nodes this state holds; others are foreign: pods held there are not this state's (never
   // accounted, never counted as unaccounted). Empty: every node.
@@ -32,6 +41,9 @@ struct ClusterScope {
 
 class ClusterState {
  public:
+  // kube-scheduler's durationToExpireAssumedPod.
+  static constexpr std::chrono::steady_clock::duration kDefaultAssumedPodTtl = std::chrono::minutes(15);
+
   // topology_keys: node label keys of the topology levels, widest first (engine::Topology).
   explicit ClusterState(std::vector<std::string> topology_keys = {}, ClusterScope scope = {});
 
@@ -45,8 +57,18 @@ class ClusterState {
   // Records that a pod was just bound to `node` (the extender's bind verb created the Binding), before
   // the pod informer reports it: later filter calls must not hand out the capacity it now holds. True
   // when the pod is now held on `node` (also when it already was); false for an unknown, finished or
-  // elsewhere-bound pod. The informer's update for the binding then finds nothing to change.
+  // elsewhere-bound pod. Like kube-scheduler's assume cache: informer updates that still show the pod
+  // unbound keep the assumption, the one showing the binding confirms it, and one never confirmed
+  // expires after the TTL (ExpireAssumed).
   bool AssumeBound(std::string_view uid, std::string_view node);
+  // The same for a pod the cache may not have seen yet (created and bound within the informer's lag):
+  // `pod` is the binder's copy, cached with its binding assumed until the informer reports it.
+  bool AssumeBound(const PodInfo& pod, std::string_view node);
+  // How long an assumption may wait for the informer; zero or less: forever. Applies to later ones.
+  void SetAssumedPodTtl(std::chrono::steady_clock::duration ttl);
+  // Undoes the assumptions that expired by `now` and returns them: a pod the informer reported is back
+  // to what it reported (unbound), one it never reported is forgotten. Takes no lock when none is held.
+  std::vector<ExpiredAssumption> ExpireAssumed(std::chrono::steady_clock::time_point now);
   void SetQueues(std::vector<QueueConfig> queues);
   // The GPU pools: which pool each node belongs to, so queue usage is kept per pool.
   void SetPools(std::vector<PoolConfig> pools);
@@ -95,8 +117,12 @@ class ClusterState {
   void ChargeQueue(PodRecord& pod, std::string queue);
   void Account(PodRecord& pod);
   void Unaccount(PodRecord& pod);
-  void AddGangMember(const PodRecord& pod);
-  void RemoveGangMember(const PodRecord& pod);
+  void AddGangMember(PodRecord& pod);
+  void RemoveGangMember(PodRecord& pod);
+  PodRecord& AddPod(PodRecord record);  // Gives it an id and indexes it.
+  StringMap<PodRecord>::iterator ErasePod(StringMap<PodRecord>::iterator it);
+  void CarryAssumption(const PodRecord& cached, PodRecord& incoming);
+  bool AssumeLocked(PodRecord& pod, std::string_view node, bool informer_saw_pod);
 
   std::vector<std::string> topology_keys_;
   ClusterScope scope_;
@@ -107,6 +133,8 @@ class ClusterState {
   mutable std::shared_mutex mu_;
   StateView view_;
   std::atomic<bool> synced_{false};
+  std::chrono::steady_clock::duration assume_ttl_ = kDefaultAssumedPodTtl;
+  std::atomic<size_t> assumed_count_{0};  // view_.assumed_.size(), readable without the lock.
 };
 
 }  // namespace gangplank::cache

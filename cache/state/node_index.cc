@@ -1,25 +1,33 @@
 #include "cache/state/node_index.h"
 
-#include "engine/short_string_equal.h"
+#include <algorithm>
 
 namespace gangplank::cache {
 
 void NodeIndex::Insert(const engine::Cluster& cluster, engine::NodeId id) {
-  if ((size_ + 1) * 2 > slots_.size()) Grow(cluster);
-  const std::uint64_t h = Hash(cluster.spec(id).name);
-  const size_t mask = slots_.size() - 1;
-  size_t i = h & mask;
-  while (slots_[i].id != engine::kNoNode) i = (i + 1) & mask;
-  slots_[i] = {h, id};
+  const std::string& name = cluster.spec(id).name;
+  if ((size_ + 1) * 2 > slots_.size()) Grow();
+  const auto offset = static_cast<std::uint32_t>(names_.size());
+  const auto size = static_cast<std::uint16_t>(std::min<size_t>(name.size(), 0xffff));  // Kubernetes: <= 253.
+  names_.append(reinterpret_cast<const char*>(&size), sizeof size);
+  names_.append(name, 0, size);
+  Place({cluster.summary(id).name_hash, id, offset});  // name_hash is Hash() of the name.
   ++size_;
 }
 
-engine::NodeId NodeIndex::Find(const engine::Cluster& cluster, std::string_view name) const {
+void NodeIndex::Place(const Slot& slot) {
+  const size_t mask = slots_.size() - 1;
+  size_t i = slot.hash & mask;
+  while (slots_[i].id != engine::kNoNode) i = (i + 1) & mask;
+  slots_[i] = slot;
+}
+
+engine::NodeId NodeIndex::Find(const engine::Cluster& /*cluster*/, std::string_view name) const {
   if (slots_.empty()) return engine::kNoNode;
   const std::uint64_t h = Hash(name);
   const size_t mask = slots_.size() - 1;
   for (size_t i = h & mask; slots_[i].id != engine::kNoNode; i = (i + 1) & mask) {
-    if (slots_[i].hash == h && engine::ShortStringEqual(cluster.spec(slots_[i].id).name, name)) return slots_[i].id;
+    if (Matches(slots_[i], h, name)) return slots_[i].id;
   }
   return engine::kNoNode;
 }
@@ -37,16 +45,13 @@ std::vector<engine::NodeId> NodeIndex::FindMany(const engine::Cluster& cluster,
     if (i + kAhead / 2 < names.size()) {
       const Slot& next = slots_[hashes[i + kAhead / 2] & mask];
       if (next.id != engine::kNoNode) {
-        const engine::NodeSpec& spec = cluster.spec(next.id);
-        __builtin_prefetch(&spec);
-        __builtin_prefetch(spec.name.data());
-        const engine::NodeState& state = cluster.state(next.id);
-        __builtin_prefetch(&state);
+        __builtin_prefetch(names_.data() + next.name);
+        __builtin_prefetch(&cluster.summary(next.id));  // What the caller reads next.
       }
     }
     const std::uint64_t h = hashes[i];
     for (size_t k = h & mask; slots_[k].id != engine::kNoNode; k = (k + 1) & mask) {
-      if (slots_[k].hash == h && engine::ShortStringEqual(cluster.spec(slots_[k].id).name, names[i])) {
+      if (Matches(slots_[k], h, names[i])) {
         ids[i] = slots_[k].id;
         break;
       }
@@ -55,12 +60,11 @@ std::vector<engine::NodeId> NodeIndex::FindMany(const engine::Cluster& cluster,
   return ids;
 }
 
-void NodeIndex::Grow(const engine::Cluster& cluster) {
+void NodeIndex::Grow() {
   std::vector<Slot> old = std::move(slots_);
   slots_.assign(old.empty() ? 16 : old.size() * 2, Slot{});
-  size_ = 0;
   for (const Slot& s : old) {
-    if (s.id != engine::kNoNode) Insert(cluster, s.id);
+    if (s.id != engine::kNoNode) Place(s);
   }
 }
 

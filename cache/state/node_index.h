@@ -1,21 +1,25 @@
 // Node name -> engine node id, as a flat open-addressing table: the filter verb looks up every
 // candidate name (up to 5,000 per call), and a node-based hash map costs a cache miss per bucket and
 // per node on top of the one for the node itself. Entries hold the full 64-bit hash; the name is
-// confirmed against the node's spec, which the caller touches next anyway.
+// confirmed against the index's own copy of the names, packed one after another (about 50 KB for 5,000
+// nodes, against 320 KB of node specs, so the copies mostly stay in cache between calls).
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <functional>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "engine/cluster.h"
+#include "engine/short_string_equal.h"
 
 namespace gangplank::cache {
 
 class NodeIndex {
  public:
-  void Clear() { slots_.clear(), size_ = 0; }
+  void Clear() { slots_.clear(), names_.clear(), size_ = 0; }
   // Adds a node already in `cluster` (names are unique there).
   void Insert(const engine::Cluster& cluster, engine::NodeId id);
   engine::NodeId Find(const engine::Cluster& cluster, std::string_view name) const;
@@ -28,11 +32,22 @@ class NodeIndex {
   struct Slot {
     std::uint64_t hash = 0;
     engine::NodeId id = engine::kNoNode;
+    std::uint32_t name = 0;  // Offset of the name's length in names_.
   };
   static std::uint64_t Hash(std::string_view s) { return std::hash<std::string_view>{}(s); }
-  void Grow(const engine::Cluster& cluster);
+  std::string_view NameAt(std::uint32_t offset) const {
+    std::uint16_t size;
+    std::memcpy(&size, names_.data() + offset, sizeof size);
+    return {names_.data() + offset + sizeof size, size};
+  }
+  bool Matches(const Slot& slot, std::uint64_t hash, std::string_view name) const {
+    return slot.hash == hash && engine::ShortStringEqual(NameAt(slot.name), name);
+  }
+  void Place(const Slot& slot);
+  void Grow();
 
   std::vector<Slot> slots_;  // Size is zero or a power of two, at most half full.
+  std::string names_;        // Each name as its 16-bit length and its characters (names are <= 253).
   size_t size_ = 0;
 };
 

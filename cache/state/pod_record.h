@@ -2,14 +2,30 @@
 // planned, and the exact allocation the engine cluster holds for it.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "engine/allocation.h"
 #include "engine/request.h"
 
 namespace gangplank::cache {
+
+// A cached pod's compact id: stable while the pod is cached, reused after it is gone. Gang mates and
+// the UID index refer to pods by it, so look-ups need no string hashing.
+using PodId = std::uint32_t;
+inline constexpr PodId kNoPod = ~PodId{0};
+
+// A binding the cache holds before the pod informer has reported it (ClusterState::AssumeBound), as
+// kube-scheduler's assume cache does; undone if the informer does not confirm it in time.
+struct Assumption {
+  std::chrono::steady_clock::time_point expires;  // time_point::max(): never.
+  // False for a pod known only from the binder's copy (created and bound within the informer's lag):
+  // forgotten on expiry rather than put back to what the informer reported.
+  bool informer_saw_pod = true;
+};
 
 struct PodRecord {
   std::string uid;
@@ -31,6 +47,11 @@ struct PodRecord {
   std::string problem;  // Why the pod holds nothing although it should (bad request, node full, ...).
   // Held on a node outside this state's scope (ClusterScope): not this state's to account.
   bool foreign = false;
+  PodId id = kNoPod;
+  // The members of this pod's gang (an entry of the cache's gang table) while it is in one.
+  const std::vector<PodId>* gang_members = nullptr;
+  // Bound in the cache by AssumeBound and not yet confirmed by the informer.
+  std::optional<Assumption> assumed;
 
   // The node whose capacity this pod holds or should hold: where it is bound, else where it is planned.
   const std::string& HoldingNode() const { return node.empty() ? planned_node : node; }

@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -16,6 +17,7 @@
 #include "engine/cluster.h"
 #include "cache/objects/kube_objects.h"
 #include "cache/state/node_index.h"
+#include "cache/state/pod_index.h"
 #include "cache/state/pod_record.h"
 #include "cache/crd/pool_config.h"
 #include "cache/crd/queue_config.h"
@@ -44,6 +46,10 @@ class StateView {
     return node_index_.FindMany(*cluster_, names);
   }
   const PodRecord* FindPod(std::string_view uid) const;
+  // FindPod for many UIDs at once, overlapping their cache misses (see PodIndex::FindMany).
+  std::vector<const PodRecord*> FindPods(const std::vector<std::string_view>& uids) const;
+  // A cached pod by its compact id (PodRecord::id, gang members).
+  const PodRecord& Pod(PodId id) const { return *pod_by_id_[id]; }
   // UIDs of the pods holding capacity on a node (bound pods and reservations).
   const std::vector<std::string>& PodsOn(engine::NodeId node) const { return pods_on_node_.at(node); }
   // GPU milli held by reservations (planned, unbound pods) on a node.
@@ -67,8 +73,8 @@ class StateView {
   const std::vector<PoolConfig>& pools() const { return pools_; }
   int PoolOf(engine::NodeId node) const { return node_pool_.at(node); }
   int FindPool(std::string_view name) const;
-  // UIDs of a gang's known pods ("namespace/gang").
-  const std::vector<std::string>& GangMembers(std::string_view gang) const;
+  // Ids of a gang's known pods ("namespace/gang"); a member's PodRecord::gang_members is the same list.
+  const std::vector<PodId>& GangMembers(std::string_view gang) const;
 
   // Requests of up to `max` pods that hold capacity: the workload model fragmentation-aware policies
   // score against.
@@ -81,6 +87,8 @@ class StateView {
   size_t node_count() const { return node_index_.size(); }
   size_t pod_count() const { return pods_.size(); }
   size_t reservation_count() const { return reservations_; }
+  // Pods bound by AssumeBound that the informer has not confirmed yet.
+  size_t assumed_count() const { return assumed_.size(); }
   // Pods that should hold capacity but do not (unknown node, bad request, node full in our books).
   size_t unaccounted_count() const { return unaccounted_; }
 
@@ -90,7 +98,11 @@ class StateView {
   std::unique_ptr<engine::Cluster> cluster_ = std::make_unique<engine::Cluster>();
   NodeIndex node_index_;
   std::map<std::string, engine::NodeSpec> node_specs_;  // Master copy: the cluster is rebuilt from it.
-  StringMap<PodRecord> pods_;
+  StringMap<PodRecord> pods_;  // Owns the records; node-based, so pointers to them stay valid.
+  std::vector<PodRecord*> pod_by_id_;  // nullptr for free ids.
+  std::vector<PodId> free_pod_ids_;
+  PodIndex pod_index_{pod_by_id_};
+  std::set<std::string, std::less<>> assumed_;  // UIDs of the pods with an assumption.
   std::vector<std::vector<std::string>> pods_on_node_;
   std::vector<std::int64_t> reserved_gpu_milli_;
   std::vector<int> reserved_whole_gpus_;
@@ -101,7 +113,7 @@ class StateView {
   std::vector<PoolConfig> pools_;
   std::vector<int> node_pool_;  // Indexed by NodeId.
   StringMap<std::string> namespace_queues_;  // Namespace -> its gangplank.io/queue label (only labelled ones).
-  StringMap<std::vector<std::string>> gangs_;
+  StringMap<std::vector<PodId>> gangs_;
   std::uint64_t generation_ = 0;
   size_t reservations_ = 0;
   size_t unaccounted_ = 0;

@@ -1,5 +1,6 @@
 #include "extender/decisions/filter.h"
 
+#include "engine/fit_check.h"
 #include "extender/decisions/pod_role.h"
 #include "extender/decisions/reasons.h"
 
@@ -65,12 +66,10 @@ FilterVerdicts FilterNodes(const cache::StateView& view, const cache::PodInfo& p
     (r.resolvable ? out.failed : out.unresolvable).insert_or_assign(name, std::move(r.reason));
   };
   const engine::Cluster& cluster = view.cluster();
+  const engine::FitCheck fit(cluster, request);  // Decides most nodes from their one-line summary.
   const std::vector<engine::NodeId> ids = view.FindNodes(candidates);
   for (size_t i = 0; i < candidates.size(); ++i) {
     const std::string_view name = candidates[i];
-    if (i + 4 < candidates.size() && ids[i + 4] != engine::kNoNode) {
-      __builtin_prefetch(cluster.state(ids[i + 4]).gpu_free.data());  // The per-GPU array is its own allocation.
-    }
     if (!role.planned_node.empty() && name != role.planned_node) {
       reject(name, {"planned_elsewhere", "pod is planned for node " + role.planned_node + " by gangplank's admission plan",
                     false});
@@ -87,11 +86,12 @@ FilterVerdicts FilterNodes(const cache::StateView& view, const cache::PodInfo& p
     }
     // A held reservation is this pod's own capacity: the node fits it by construction, but static
     // eligibility (cordon, taints added since the plan) still applies.
-    const bool fits = role.reservation_held ? cluster.Eligible(id, request) : cluster.Fits(id, request);
+    const bool fits = role.reservation_held ? fit.Eligible(id) : fit.Fits(id);
     if (fits) {
       out.passed.push_back(i);
     } else {
-      reject(name, ExplainNoFit(view, id, request));
+      // An eligible node lacks capacity: its summary says what, without its spec.
+      reject(name, fit.Eligible(id) ? ExplainNoCapacity(view, id, request) : ExplainNoFit(view, id, request));
     }
   }
   return out;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "engine/fit_check.h"
 #include "extender/decisions/pod_role.h"
 #include "extender/decisions/reasons.h"
 
@@ -28,10 +29,10 @@ struct Candidate {
 std::string CompleteGangs(const cache::StateView& view, engine::NodeId node, Candidate& c) {
   for (size_t i = 0; i < c.uids.size(); ++i) {  // Grows while iterating: added members are checked too.
     const cache::PodRecord* victim = c.records[i];
-    if (victim == nullptr || victim->gang.empty()) continue;
-    for (const std::string& uid : view.GangMembers(victim->gang)) {
-      const cache::PodRecord* member = view.FindPod(uid);
-      if (member == nullptr || !member->allocation) continue;  // Holds nothing: nothing to evict.
+    if (victim == nullptr || victim->gang_members == nullptr) continue;
+    for (const cache::PodId id : *victim->gang_members) {  // By id: no UID hashing per mate.
+      const cache::PodRecord* member = &view.Pod(id);
+      if (!member->allocation) continue;  // Holds nothing: nothing to evict.
       if (member->allocation->node != node) {
         return "would split gang " + victim->gang + ": member " + member->namespace_ + "/" + member->name +
                " runs on another node";
@@ -40,45 +41,76 @@ std::string CompleteGangs(const cache::StateView& view, engine::NodeId node, Can
         return "would split gang " + victim->gang + ": member " + member->namespace_ + "/" + member->name +
                " is planned but not bound, so the scheduler cannot evict it";
       }
-      c.Add(uid, member);
+      c.Add(member->uid, member);
     }
   }
   return {};
 }
 
-// The reason when evicting the set (all on `node`) would take a queue below its guarantee in the
-// node's pool.
-std::string CheckGuarantees(const cache::StateView& view, engine::NodeId node, const PodRole& preemptor,
-                            const engine::PodRequest& request, const Candidate& c) {
-  const int pool = view.PoolOf(node);
-  if (pool < 0) return {};  // Guarantees are per pool; a node in no pool has none to keep.
-  std::vector<std::pair<std::string_view, std::int64_t>> removed;  // Per queue; few queues per set.
-  for (const cache::PodRecord* victim : c.records) {
-    if (victim == nullptr || !victim->allocation || victim->queue.empty()) continue;
-    auto it = std::find_if(removed.begin(), removed.end(), [&](const auto& q) { return q.first == victim->queue; });
-    if (it == removed.end()) removed.emplace_back(victim->queue, victim->GpuMilli());
-    else it->second += victim->GpuMilli();
-  }
-  const std::string& pool_name = view.pools()[pool].name;
-  for (const auto& [queue, milli] : removed) {
-    const cache::QueueConfig* config = view.FindQueue(queue);
-    const cache::PoolQuota* quota = config == nullptr ? nullptr : config->QuotaIn(pool_name);
-    if (quota == nullptr || quota->guaranteed_gpus <= 0) continue;
-    std::int64_t after = view.QueueUsageMilli(queue, pool) - milli;
-    if (queue == preemptor.queue) after += request.TotalGpuMilli();  // Reshuffling inside one queue.
-    const std::int64_t guaranteed = static_cast<std::int64_t>(quota->guaranteed_gpus) * engine::kMilliPerGpu;
-    if (after < guaranteed) {
-      return "would take queue " + std::string(queue) + " below its guarantee of " + FormatGpus(guaranteed) +
-             " GPUs in pool " + pool_name + " (to " + FormatGpus(after) + ")";
+// Whether evicting a victim set (all on one node) would take a queue below its guarantee in the node's
+// pool. A queue's quota and usage in a pool are looked up once per call: the candidates of one call
+// share a handful of queues and pools, so the facts are kept in a short list.
+class GuaranteeCheck {
+ public:
+  GuaranteeCheck(const cache::StateView& view, const PodRole& preemptor, const engine::PodRequest& request)
+      : view_(view), preemptor_(preemptor), request_(request) {}
+
+  // The reason the set cannot go, or "".
+  std::string Check(engine::NodeId node, const Candidate& c) {
+    const int pool = view_.PoolOf(node);
+    if (pool < 0) return {};  // Guarantees are per pool; a node in no pool has none to keep.
+    removed_.clear();  // Per queue; few queues per set.
+    for (const cache::PodRecord* victim : c.records) {
+      if (victim == nullptr || !victim->allocation || victim->queue.empty()) continue;
+      auto it = std::find_if(removed_.begin(), removed_.end(), [&](const auto& q) { return q.first == victim->queue; });
+      if (it == removed_.end()) removed_.emplace_back(victim->queue, victim->GpuMilli());
+      else it->second += victim->GpuMilli();
     }
+    for (const auto& [queue, milli] : removed_) {
+      const Facts& f = FactsOf(queue, pool);
+      if (f.guaranteed <= 0) continue;
+      std::int64_t after = f.usage - milli;
+      if (queue == preemptor_.queue) after += request_.TotalGpuMilli();  // Reshuffling inside one queue.
+      if (after < f.guaranteed) {
+        return "would take queue " + std::string(queue) + " below its guarantee of " + FormatGpus(f.guaranteed) +
+               " GPUs in pool " + view_.pools()[pool].name + " (to " + FormatGpus(after) + ")";
+      }
+    }
+    return {};
   }
-  return {};
-}
+
+ private:
+  struct Facts {
+    std::string_view queue;
+    int pool;
+    std::int64_t guaranteed;  // Milli; 0: nothing to keep.
+    std::int64_t usage;
+  };
+
+  const Facts& FactsOf(std::string_view queue, int pool) {
+    for (const Facts& f : facts_) {
+      if (f.pool == pool && f.queue == queue) return f;
+    }
+    const cache::QueueConfig* config = view_.FindQueue(queue);
+    const cache::PoolQuota* quota = config == nullptr ? nullptr : config->QuotaIn(view_.pools()[pool].name);
+    const std::int64_t guaranteed =
+        quota == nullptr ? 0 : static_cast<std::int64_t>(std::max(quota->guaranteed_gpus, 0)) * engine::kMilliPerGpu;
+    return facts_.emplace_back(Facts{queue, pool, guaranteed, view_.QueueUsageMilli(queue, pool)});
+  }
+
+  const cache::StateView& view_;
+  const PodRole& preemptor_;
+  const engine::PodRequest& request_;
+  std::vector<std::pair<std::string_view, std::int64_t>> removed_;
+  std::vector<Facts> facts_;
+};
 
 // Whether the pod fits the node once the victims are gone: their allocations are handed back on a
 // copy of the node's free capacity, then the engine's own capacity rule decides.
-bool FitsWithout(const cache::StateView& view, engine::NodeId node, const engine::PodRequest& request, Candidate& c) {
-  if (!view.cluster().Eligible(node, request)) return false;
+bool FitsWithout(const cache::StateView& view, engine::NodeId node, const engine::FitCheck& fit,
+                 const engine::PodRequest& request, Candidate& c) {
+  if (!fit.Eligible(node)) return false;
+  if (fit.HasCapacity(node)) return true;  // Handing capacity back only adds room.
   engine::NodeState& state = c.after;
   state = view.cluster().state(node);  // Reuses the buffer: no allocation after the first node.
   for (const cache::PodRecord* pod : c.records) {
@@ -97,8 +129,23 @@ PreemptVerdicts SelectVictims(const cache::StateView& view, const cache::PodInfo
                               NodeVictimsMap candidates) {
   PreemptVerdicts out;
   const PodRole role = RoleOf(view, pod);
+  // Every node and every victim is looked up in one batch each, so their cache misses overlap.
+  std::vector<std::string_view> node_names, uids;
+  node_names.reserve(candidates.size());
+  for (const auto& [node_name, victims] : candidates) {
+    node_names.push_back(node_name);
+    uids.insert(uids.end(), victims.uids.begin(), victims.uids.end());
+  }
+  const std::vector<engine::NodeId> nodes = view.FindNodes(node_names);
+  const std::vector<const cache::PodRecord*> records = view.FindPods(uids);
+  const engine::FitCheck fit(view.cluster(), request);
+  GuaranteeCheck guarantees(view, role, request);
   Candidate c;
+  size_t node_index = 0, first_victim = 0;
   for (auto& [node_name, victims] : candidates) {
+    const engine::NodeId node = nodes[node_index++];
+    const size_t first = first_victim;
+    first_victim += victims.uids.size();
     if (victims.uids.empty()) {
       out.dropped.insert_or_assign(node_name, "no victims proposed");
       continue;
@@ -107,16 +154,15 @@ PreemptVerdicts SelectVictims(const cache::StateView& view, const cache::PodInfo
       out.dropped.insert_or_assign(node_name, "pod is planned for node " + role.planned_node);
       continue;
     }
-    const engine::NodeId node = view.FindNode(node_name);
     if (node == engine::kNoNode) {
       out.dropped.insert_or_assign(node_name, "node is not in gangplank's cache");
       continue;
     }
     c.Clear();
-    for (std::string_view uid : victims.uids) c.Add(uid, view.FindPod(uid));
+    for (size_t k = 0; k < victims.uids.size(); ++k) c.Add(victims.uids[k], records[first + k]);
     std::string why = CompleteGangs(view, node, c);
-    if (why.empty()) why = CheckGuarantees(view, node, role, request, c);
-    if (why.empty() && !FitsWithout(view, node, request, c)) why = "evicting these victims does not make room for the pod";
+    if (why.empty()) why = guarantees.Check(node, c);
+    if (why.empty() && !FitsWithout(view, node, fit, request, c)) why = "evicting these victims does not make room for the pod";
     if (!why.empty()) {
       out.dropped.insert_or_assign(node_name, std::move(why));
       continue;
@@ -132,11 +178,10 @@ PreemptVerdicts SelectVictims(const cache::StateView& view, const cache::PodInfo
       for (size_t i : order) sorted.push_back(c.uids[i]);
       c.uids = std::move(sorted);
     }
-    // Candidates come sorted by node name, so each kept node is appended at the end of the map.
-    MetaVictims& kept = out.result.node_to_meta_victims.emplace_hint(out.result.node_to_meta_victims.end(),
-                                                                     node_name, MetaVictims{})->second;
-    kept.uids = c.uids;
-    kept.num_pdb_violations = victims.num_pdb_violations;
+    // The candidate's own vector takes the answer (no allocation unless gang mates were added), and
+    // candidates come sorted by node name, so each kept node is appended at the end of the map.
+    victims.uids.assign(c.uids.begin(), c.uids.end());
+    out.result.node_to_meta_victims.insert_or_assign(node_name, std::move(victims));
   }
   return out;
 }

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <unordered_set>
 
+#include "engine/fit_check.h"
 #include "extender/decisions/pod_role.h"
 
 namespace gangplank::extender {
@@ -17,10 +18,9 @@ std::vector<std::unordered_set<engine::DomainId>> GangDomains(const cache::State
   if (role.gang.empty() || topology.levels() == 0) return domains;
   domains.resize(static_cast<size_t>(topology.levels()));
   bool any = false;
-  for (const std::string& uid : view.GangMembers(role.gang)) {
-    if (uid == pod.uid) continue;
-    const cache::PodRecord* member = view.FindPod(uid);
-    if (member == nullptr || !member->allocation) continue;
+  for (const cache::PodId id : view.GangMembers(role.gang)) {
+    const cache::PodRecord* member = &view.Pod(id);
+    if (member->uid == pod.uid || !member->allocation) continue;
     const auto& path = topology.path(member->allocation->node);
     for (int level = 0; level < topology.levels(); ++level) {
       if (path[level] != engine::kNoDomain) domains[level].insert(path[level]), any = true;
@@ -55,6 +55,7 @@ std::vector<HostPriority> PrioritizeNodes(const cache::StateView& view, const ca
     return out;
   }
   const engine::Cluster& cluster = view.cluster();
+  const engine::FitCheck fit(cluster, request);  // Decides most nodes from their one-line summary.
   std::vector<engine::NodeId> ids(candidates.size(), engine::kNoNode);
   std::vector<double> raw(candidates.size(), 0);
   double lo = 0, hi = 0;
@@ -62,10 +63,7 @@ std::vector<HostPriority> PrioritizeNodes(const cache::StateView& view, const ca
   const std::vector<engine::NodeId> found = view.FindNodes(candidates);
   for (size_t i = 0; i < candidates.size(); ++i) {
     const engine::NodeId id = found[i];
-    if (i + 4 < candidates.size() && found[i + 4] != engine::kNoNode) {
-      __builtin_prefetch(cluster.state(found[i + 4]).gpu_free.data());
-    }
-    if (id == engine::kNoNode || !cluster.Fits(id, request)) continue;
+    if (id == engine::kNoNode || !fit.Fits(id)) continue;
     ids[i] = id;
     // Only the score matters here: FastScore skips building the GPU choice where the policy can.
     raw[i] = policy.FastScore(cluster, id, request);

@@ -71,29 +71,28 @@ std::optional<Rejection> ExplainIneligible(const engine::NodeSpec& spec, const e
   return std::nullopt;
 }
 
-Rejection ExplainGpus(const cache::StateView& view, engine::NodeId node, const engine::NodeSpec& spec,
-                      const engine::NodeState& st, const engine::PodRequest& r) {
+Rejection ExplainGpus(const cache::StateView& view, engine::NodeId node, const engine::NodeSummary& s,
+                      const engine::PodRequest& r) {
   if (r.IsSharing()) {
-    const engine::MilliGpu most = st.gpu_free.empty() ? 0 : *std::max_element(st.gpu_free.begin(), st.gpu_free.end());
-    if (spec.gpu_count == 0) return Rejection{"gpu_total", "needs a share of a GPU, node has no GPUs", false};
+    if (s.gpu_count == 0) return Rejection{"gpu_total", "needs a share of a GPU, node has no GPUs", false};
     return Rejection{"gpu_share",
                      "needs " + std::to_string(r.gpu_milli) + " milli-GPU on one GPU, the most free on any GPU is " +
-                         std::to_string(most),
+                         std::to_string(s.largest_free_share),
                      true};
   }
-  if (spec.gpu_count < r.gpu_count) {
+  if (s.gpu_count < r.gpu_count) {
     return Rejection{"gpu_total",
-                     "needs " + Plural(r.gpu_count, "GPU", "GPUs") + ", node has only " + std::to_string(spec.gpu_count) +
+                     "needs " + Plural(r.gpu_count, "GPU", "GPUs") + ", node has only " + std::to_string(s.gpu_count) +
                          " in total",
                      false};
   }
-  const int free = st.FullyFreeGpus();
+  const int free = s.fully_free_gpus;
   const int reserved = view.ReservedWholeGpus(node);
   std::string reason =
       Cat({"needs ", Num(r.gpu_count), r.gpu_count == 1 ? " free GPU" : " free GPUs", ", node has ", Num(free)});
   if (reserved > 0) reason += Cat({" (", Num(reserved), " more reserved for planned pods)"});
   // Evicting bound pods can free everything but what planned pods hold.
-  const bool resolvable = spec.gpu_count - reserved >= r.gpu_count;
+  const bool resolvable = s.gpu_count - reserved >= r.gpu_count;
   return Rejection{reserved > 0 && !resolvable ? "gpu_reserved" : "gpu_free", std::move(reason), resolvable};
 }
 
@@ -115,29 +114,34 @@ std::string FormatMemory(std::int64_t mib) {
 }
 
 Rejection ExplainNoFit(const cache::StateView& view, engine::NodeId node, const engine::PodRequest& r) {
+  if (auto ineligible = ExplainIneligible(view.cluster().spec(node), r)) return *ineligible;
+  return ExplainNoCapacity(view, node, r);
+}
+
+Rejection ExplainNoCapacity(const cache::StateView& view, engine::NodeId node, const engine::PodRequest& r) {
   const engine::Cluster& cluster = view.cluster();
-  const engine::NodeSpec& spec = cluster.spec(node);
-  const engine::NodeState& st = cluster.state(node);
-  if (auto ineligible = ExplainIneligible(spec, r)) return *ineligible;
-  if (st.free.cpu_milli < r.host.cpu_milli) {
+  const engine::NodeSummary& s = cluster.summary(node);  // The node's spec only where a total is named.
+  if (s.free_cpu_milli < r.host.cpu_milli) {
+    const engine::NodeSpec& spec = cluster.spec(node);
     if (spec.capacity.cpu_milli < r.host.cpu_milli) {
       return Rejection{"cpu", "needs " + FormatCpu(r.host.cpu_milli) + " CPU, node has " +
                                   FormatCpu(spec.capacity.cpu_milli) + " allocatable in total", false};
     }
-    return Rejection{"cpu", Cat({"needs ", FormatCpu(r.host.cpu_milli), " CPU, node has ", FormatCpu(st.free.cpu_milli),
+    return Rejection{"cpu", Cat({"needs ", FormatCpu(r.host.cpu_milli), " CPU, node has ", FormatCpu(s.free_cpu_milli),
                                  " free"}),
                      true};
   }
-  if (st.free.memory_mib < r.host.memory_mib) {
+  if (s.free_memory_mib < r.host.memory_mib) {
+    const engine::NodeSpec& spec = cluster.spec(node);
     if (spec.capacity.memory_mib < r.host.memory_mib) {
       return Rejection{"memory", "needs " + FormatMemory(r.host.memory_mib) + " memory, node has " +
                                      FormatMemory(spec.capacity.memory_mib) + " allocatable in total", false};
     }
     return Rejection{"memory", Cat({"needs ", FormatMemory(r.host.memory_mib), " memory, node has ",
-                                    FormatMemory(st.free.memory_mib), " free"}),
+                                    FormatMemory(s.free_memory_mib), " free"}),
                      true};
   }
-  if (r.WantsGpu()) return ExplainGpus(view, node, spec, st, r);
+  if (r.WantsGpu()) return ExplainGpus(view, node, s, r);
   return Rejection{"other", "does not fit (engine)", true};
 }
 

@@ -20,6 +20,9 @@ struct Rejection {
 
 // Why `request` does not fit on `node` although the engine says so. Never empty.
 Rejection ExplainNoFit(const cache::StateView& view, engine::NodeId node, const engine::PodRequest& request);
+// The same for a node the request is eligible for (engine::FitCheck::Eligible): what capacity is
+// short, read from the node's summary. Equals ExplainNoFit there.
+Rejection ExplainNoCapacity(const cache::StateView& view, engine::NodeId node, const engine::PodRequest& request);
 
 // "64", "0.5" (GPUs from milli-GPU); "4000m" style CPU; "512Mi" / "2Gi" memory.
 std::string FormatGpus(std::int64_t milli);

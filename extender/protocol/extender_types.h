@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "extender/protocol/failed_nodes.h"
+#include "extender/protocol/node_victims_map.h"
 #include "cache/objects/kube_objects.h"
 
 namespace gangplank::extender {
@@ -34,17 +35,11 @@ struct ExtenderArgs {
   std::vector<std::string_view> CandidateNames() const;
 };
 
-// Preemption requests name hundreds of nodes with a few victims each. Node names and UIDs are views
-// of strings owned elsewhere: the RequestDecoder's buffer (valid until it decodes again), the decoded
-// request, or the cluster-state cache for gang mates the extender adds (valid while the state is
-// unchanged, so a reply holding them is encoded under the state's read lock).
-struct MetaVictims {
-  std::vector<std::string_view> uids;  // MetaPod.UID, in the scheduler's order (highest priority first).
-  std::int64_t num_pdb_violations = 0;
-};
-
-// Node name -> victims, sorted by name as Go writes map keys.
-using NodeVictimsMap = std::map<std::string_view, MetaVictims>;
+// Preemption requests name hundreds of nodes with a few victims each (NodeVictimsMap, MetaVictims).
+// Node names and UIDs are views of strings owned elsewhere: the request body or the RequestDecoder's
+// buffer (valid while the body is unchanged and until the decoder decodes again), the decoded request,
+// or the cluster-state cache for gang mates the extender adds (valid while the state is unchanged, so
+// a reply holding them is encoded under the state's read lock).
 
 struct Victims {
   std::vector<cache::PodInfo> pods;

@@ -30,7 +30,10 @@ void BindVerb::Handle(const net::HttpRequest& request, net::HttpResponder respon
   const std::string pod = args.pod_namespace + "/" + args.pod_name;
   binder_.Bind(std::move(args), [this, shared, uid, node, pod, start](std::string error) {
     if (error.empty()) {
-      if (!state_.AssumeBound(uid, node)) {
+      // The filter verb's copy, when the cache had not seen the pod: created and bound within the
+      // informer's lag, it is assumed from that copy.
+      std::optional<cache::PodInfo> copy = unseen_ != nullptr ? unseen_->Take(uid) : std::nullopt;
+      if (!(copy ? state_.AssumeBound(*copy, node) : state_.AssumeBound(uid, node))) {
         // Not in the cache yet (or bound elsewhere in our books): the informer will report the truth.
         spdlog::debug(logging::JsonFields("bind: pod not assumed in the cache", "pod", pod, "node", node));
       }

@@ -9,6 +9,7 @@
 
 #include "extender/service/extender_metrics.h"
 #include "extender/service/pod_binder.h"
+#include "extender/service/unseen_pods.h"
 #include "cache/state/cluster_state.h"
 #include "net/http_server.h"
 
@@ -16,8 +17,9 @@ namespace gangplank::extender {
 
 class BindVerb {
  public:
-  BindVerb(cache::ClusterState& state, PodBinder& binder, ExtenderMetrics& metrics)
-      : state_(state), binder_(binder), metrics_(metrics) {}
+  // With `unseen` (filled by the filter verb), a pod the cache has not seen yet is assumed bound too.
+  BindVerb(cache::ClusterState& state, PodBinder& binder, ExtenderMetrics& metrics, UnseenPods* unseen = nullptr)
+      : state_(state), binder_(binder), metrics_(metrics), unseen_(unseen) {}
 
   // Answers through `responder`, later and from the binder's thread once the API server has answered;
   // a body that is not ExtenderBindingArgs is answered 400 at once.
@@ -27,6 +29,7 @@ class BindVerb {
   cache::ClusterState& state_;
   PodBinder& binder_;
   ExtenderMetrics& metrics_;
+  UnseenPods* unseen_;
 };
 
 }  // namespace gangplank::extender

@@ -38,10 +38,12 @@ ExtenderFilterResult PassAll(const ExtenderArgs& args) {
 
 }  // namespace
 
-ExtenderHandlers::ExtenderHandlers(const cache::ClusterState& state, ExtenderMetrics& metrics, HandlerOptions options)
+ExtenderHandlers::ExtenderHandlers(const cache::ClusterState& state, ExtenderMetrics& metrics, HandlerOptions options,
+                                   UnseenPods* unseen)
     : state_(state),
       metrics_(metrics),
       options_(std::move(options)),
+      unseen_(unseen),
       decoders_([] { return std::make_unique<RequestDecoder>(); }),
       policies_([this] { return MakePolicy(); }) {
   engine::policies::FindPolicy(options_.policy);  // Throws for an unknown name, before serving.
@@ -108,7 +110,10 @@ Reply ExtenderHandlers::Filter(std::string& body) {
       return {200, EncodeFilterResult(result)};
     }
     const std::vector<std::string_view> names = args.CandidateNames();
-    FilterVerdicts v = state_.Read([&](const cache::StateView& view) { return FilterNodes(view, args.pod, request, names); });
+    FilterVerdicts v = state_.Read([&](const cache::StateView& view) {
+      if (unseen_ != nullptr && view.FindPod(args.pod.uid) == nullptr) unseen_->Remember(args.pod);
+      return FilterNodes(view, args.pod, request, names);
+    });
     if (args.node_names) {
       result.node_names.emplace();
       result.node_names->reserve(v.passed.size());

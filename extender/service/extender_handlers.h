@@ -17,6 +17,7 @@
 #include "extender/protocol/decode.h"
 #include "extender/service/extender_metrics.h"
 #include "extender/service/object_pool.h"
+#include "extender/service/unseen_pods.h"
 #include "cache/state/cluster_state.h"
 
 namespace gangplank::extender {
@@ -36,8 +37,10 @@ struct Reply {
 
 class ExtenderHandlers {
  public:
-  // Throws std::invalid_argument for an unknown policy name.
-  ExtenderHandlers(const cache::ClusterState& state, ExtenderMetrics& metrics, HandlerOptions options);
+  // Throws std::invalid_argument for an unknown policy name. With `unseen`, filter remembers there the
+  // pods the cache does not know yet, for the bind verb to assume (unseen_pods.h).
+  ExtenderHandlers(const cache::ClusterState& state, ExtenderMetrics& metrics, HandlerOptions options,
+                   UnseenPods* unseen = nullptr);
 
   Reply Filter(std::string& body);
   Reply Prioritize(std::string& body);
@@ -52,6 +55,7 @@ class ExtenderHandlers {
   const cache::ClusterState& state_;
   ExtenderMetrics& metrics_;
   HandlerOptions options_;
+  UnseenPods* unseen_;
   ObjectPool<RequestDecoder> decoders_;
   ObjectPool<engine::ScoringPolicy> policies_;
 

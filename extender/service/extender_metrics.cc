@@ -41,6 +41,12 @@ ExtenderMetrics::ExtenderMetrics()
                          .Name("gangplank_extender_preempt_nodes_total")
                          .Help("Candidate nodes of preempt calls, by result (kept, dropped)")
                          .Register(*registry_)),
+      assume_expired_(prometheus::BuildCounter()
+                          .Name("gangplank_extender_assumed_bindings_expired_total")
+                          .Help("Bindings assumed by the bind verb that the pod informer never confirmed within "
+                                "--assumed-pod-ttl-seconds, and were undone")
+                          .Register(*registry_)
+                          .Add({})),
       cache_(prometheus::BuildGauge()
                  .Name("gangplank_extender_cache_objects")
                  .Help("Objects in the extender's cluster-state cache, by kind")
@@ -88,6 +94,8 @@ void ExtenderMetrics::CountRejection(std::string_view kind, size_t count) {
   it->second->Increment(static_cast<double>(count));
 }
 
+void ExtenderMetrics::CountAssumeExpired(size_t count) { assume_expired_.Increment(static_cast<double>(count)); }
+
 void ExtenderMetrics::CountPreempt(size_t kept, size_t dropped) {
   preempt_kept_->Increment(static_cast<double>(kept));
   preempt_dropped_->Increment(static_cast<double>(dropped));
@@ -98,6 +106,7 @@ std::string ExtenderMetrics::Scrape(const cache::StateView& view, bool synced) {
   cache_.Add({{"kind", "pods"}}).Set(static_cast<double>(view.pod_count()));
   cache_.Add({{"kind", "reservations"}}).Set(static_cast<double>(view.reservation_count()));
   cache_.Add({{"kind", "unaccounted_pods"}}).Set(static_cast<double>(view.unaccounted_count()));
+  cache_.Add({{"kind", "assumed_pods"}}).Set(static_cast<double>(view.assumed_count()));
   cache_.Add({{"kind", "synced"}}).Set(synced ? 1 : 0);
   return prometheus::TextSerializer().Serialize(registry_->Collect());
 }

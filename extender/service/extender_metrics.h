@@ -27,6 +27,8 @@ class ExtenderMetrics {
   void CountFilter(size_t passed, size_t failed, size_t unresolvable);
   void CountRejection(std::string_view kind, size_t count = 1);
   void CountPreempt(size_t kept, size_t dropped);
+  // Assumed bindings undone because the informer never confirmed them (cache::AssumeExpiry).
+  void CountAssumeExpired(size_t count);
   // Prometheus text exposition, with the cache gauges refreshed from `view`.
   std::string Scrape(const cache::StateView& view, bool synced);
 
@@ -39,6 +41,7 @@ class ExtenderMetrics {
   prometheus::Family<prometheus::Counter>& filter_nodes_;
   prometheus::Family<prometheus::Counter>& rejections_;
   prometheus::Family<prometheus::Counter>& preempt_nodes_;
+  prometheus::Counter& assume_expired_;
   prometheus::Family<prometheus::Gauge>& cache_;
   std::map<std::string, prometheus::Histogram*, std::less<>> latency_by_verb_;
   // Counters for the statuses the service answers with, per verb, made once: Family::Add locks and

@@ -7,7 +7,9 @@
 #include <memory>
 #include <system_error>
 
+#include "cache/state/assume_expiry.h"
 #include "extender/service/bind_verb.h"
+#include "extender/service/expired_assumptions.h"
 #include "logging/json_log.h"
 #if GANGPLANK_EXTENDER_WITH_KUBE
 #include "cache/feed/cluster_state_feed.h"
@@ -54,8 +56,13 @@ int Run(const ServiceConfig& config) {
 
   cache::ClusterState state(config.topology_keys);
   state.SetQueues(config.queues);
+  state.SetAssumedPodTtl(std::chrono::seconds(config.assumed_pod_ttl_seconds));
   ExtenderMetrics metrics;
-  ExtenderHandlers handlers(state, metrics, config.handlers);
+  UnseenPods unseen;
+  ExtenderHandlers handlers(state, metrics, config.handlers, &unseen);
+  // Checked every second, as kube-scheduler does; stopped before the state and metrics go away.
+  const cache::AssumeExpiry expiry(state, std::chrono::seconds(1),
+                                   [&metrics](const auto& expired) { ReportExpiredAssumptions(expired, metrics); });
 
   // Both outlive the server (declared before it). The binder goes first: its destructor answers the
   // bindings still queued, through the BindVerb.
@@ -71,7 +78,7 @@ int Run(const ServiceConfig& config) {
   feed.Start();
   if (!config.routes.bind_verb.empty()) {
     binder = std::make_unique<KubeBinder>(informers.client());
-    bind = std::make_unique<BindVerb>(state, *binder, metrics);
+    bind = std::make_unique<BindVerb>(state, *binder, metrics, &unseen);
   }
 #else
   spdlog::warn(logging::JsonFields("built without the kube component: the cache stays empty and /readyz never passes"));

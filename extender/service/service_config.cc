@@ -88,6 +88,9 @@ void AddServiceFlags(CLI::App& app, ServiceConfig& c) {
       ->envname(EnvName("queue"))
       ->delimiter(',');
   Flag(app, "kubeconfig", c.kubeconfig, "kubeconfig file; empty uses the in-cluster service account");
+  Flag(app, "assumed-pod-ttl-seconds", c.assumed_pod_ttl_seconds,
+       "Undo a binding the bind verb assumed if the pod informer has not confirmed it after this long (0: never)")
+      ->check(CLI::NonNegativeNumber);
   Flag(app, "log-level", c.log_level, "trace, debug, info, warn, error")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error"}));
 }

@@ -30,6 +30,9 @@ struct ServiceConfig {
   std::vector<std::string> topology_keys;
   std::vector<cache::QueueConfig> queues;  // From --queue name:guaranteed[:limit]; GPUPool CRs add more.
   std::string kubeconfig;           // Empty: in-cluster, else this kubeconfig file.
+  // How long a binding the bind verb assumed may wait for the pod informer before it is undone;
+  // 0: never. kube-scheduler's durationToExpireAssumedPod is 15 minutes.
+  int assumed_pod_ttl_seconds = 900;
   std::string log_level = "info";
 };
 

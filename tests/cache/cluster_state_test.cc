@@ -3,7 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <string>
+#include <string_view>
 #include <thread>
+#include <vector>
 
 #include "cache/objects/decode_error.h"
 #include "tests/cache/support/state_builders.h"
@@ -113,6 +116,33 @@ TEST(ClusterState, NodeChangesRebuildWithoutLosingPods) {
   });
   state.UpsertNode(GpuNode("b", 8));
   EXPECT_EQ(FreeGpus(state, "b"), 3);
+}
+
+// The node index keeps its own packed copy of the names and grows by rehashing: every node stays
+// found through growth, by one name or many, and near-miss names are not.
+TEST(ClusterState, EveryNodeIsFoundByNameThroughIndexGrowthAndNearMissesAreNot) {
+  ClusterState state;
+  std::vector<std::string> names;
+  for (int i = 0; i < 300; ++i) names.push_back("gpu-node-" + std::to_string(i) + std::string(static_cast<size_t>(i % 40), 'x'));
+  for (const std::string& n : names) state.UpsertNode(GpuNode(n, 8));
+  state.Read([&](const StateView& v) {
+    std::vector<std::string_view> asked(names.begin(), names.end());
+    asked.push_back("gpu-node-");
+    asked.push_back("gpu-node-0x");  // Node 0 has no x.
+    asked.push_back(names.back() + "x");
+    asked.push_back("");
+    const std::vector<engine::NodeId> ids = v.FindNodes(asked);
+    ASSERT_EQ(ids.size(), asked.size());
+    for (size_t i = 0; i < names.size(); ++i) {
+      ASSERT_NE(ids[i], engine::kNoNode) << names[i];
+      EXPECT_EQ(v.cluster().spec(ids[i]).name, names[i]);
+      EXPECT_EQ(v.FindNode(names[i]), ids[i]);
+    }
+    for (size_t i = names.size(); i < asked.size(); ++i) {
+      EXPECT_EQ(ids[i], engine::kNoNode) << asked[i];
+      EXPECT_EQ(v.FindNode(asked[i]), engine::kNoNode) << asked[i];
+    }
+  });
 }
 
 TEST(ClusterState, UnusablePodIsKeptWithItsProblemAndBadNodeIsRefused) {

@@ -55,7 +55,12 @@ bool NodeKindScarcity::Holds(const Kind& kind, const Demand& d) const {
 void NodeKindScarcity::ClassifyNodes(const Cluster& cluster) {
   kinds_.clear();
   node_kind_.clear();
-  for (NodeId n = 0; n < cluster.size(); ++n) node_kind_.push_back(KindOf(cluster, n));
+  shape_kind_.assign(static_cast<size_t>(cluster.shape_count()), -1);
+  for (NodeId n = 0; n < cluster.size(); ++n) {
+    node_kind_.push_back(KindOf(cluster, n));
+    // A shape is one GPU model, GPU count, CPU and memory, so all its nodes are of one kind.
+    shape_kind_[static_cast<size_t>(cluster.summary(n).shape_id)] = node_kind_.back();
+  }
   // Demand that only some kinds can hold, shared out over them in proportion to their GPUs.
   small_share_.assign(kinds_.size(), 0.0);
   big_.assign(kinds_.size(), {});
@@ -76,12 +81,14 @@ void NodeKindScarcity::ClassifyNodes(const Cluster& cluster) {
 
 void NodeKindScarcity::Measure(const Cluster& cluster) {
   if (node_kind_.size() != static_cast<size_t>(cluster.size())) ClassifyNodes(cluster);
+  // Per node shape, not per node: the cluster keeps each shape's free GPU milli. The sums are of whole
+  // milli far below 2^53, so they are exact in any order and equal the per-node sums.
   std::vector<double> free(kinds_.size(), 0.0);
   double total_free = 0;
-  for (NodeId n = 0; n < cluster.size(); ++n) {
-    const int k = node_kind_[static_cast<size_t>(n)];
+  for (int shape = 0; shape < cluster.shape_count(); ++shape) {
+    const int k = shape_kind_[static_cast<size_t>(shape)];
     if (k < 0) continue;
-    const auto f = static_cast<double>(cluster.state(n).TotalFreeGpuMilli());
+    const auto f = static_cast<double>(cluster.shape_free_gpu_milli(shape));
     free[static_cast<size_t>(k)] += f;
     total_free += f;
   }
@@ -115,10 +122,11 @@ double NodeKindScarcity::Charge(const Cluster& cluster, NodeId node, const PodRe
   const auto kind = static_cast<size_t>(k);
   const auto taken = static_cast<double>(request.TotalGpuMilli());
   double charge = small_share_[kind] * scale_[kind] * taken;
+  if (big_[kind].empty()) return charge;  // Saves reading the node's GPUs on every call.
   // Multi-GPU pods depend on the nodes that can still hold them: a node they no longer fit is not theirs,
   // and a placement that makes them no longer fit takes every whole GPU the node had from them.
   const NodeState& state = cluster.state(node);
-  const int whole = state.FullyFreeGpus();
+  const int whole = cluster.summary(node).fully_free_gpus;
   const int whole_after = whole - WholeGpusTaken(state, request);
   for (const BigDemand& b : big_[kind]) {
     if (!b.Fits(whole, state.free.cpu_milli, state.free.memory_mib)) continue;

@@ -63,7 +63,7 @@ class NodeKindScarcity {
   void AddShare(size_t kind, const Demand& demand, double share);
   bool Holds(const Kind& kind, const Demand& demand) const;
   void ClassifyNodes(const Cluster& cluster);  // Kinds, and the demand that depends on each.
-  void Measure(const Cluster& cluster);        // Each kind's share of the free GPUs now.
+  void Measure(const Cluster& cluster);        // Each kind's share of the free GPUs now, O(node shapes).
 
   bool by_node_shape_;
   std::vector<Demand> demands_;
@@ -71,6 +71,7 @@ class NodeKindScarcity {
 
   std::vector<Kind> kinds_;
   std::vector<int> node_kind_;               // Node -> kind index, -1 for a node without GPUs.
+  std::vector<int> shape_kind_;              // Cluster node shape -> kind index, -1 without GPUs.
   std::vector<double> small_share_;          // Per kind: dependent demand of pods of up to one GPU.
   std::vector<std::vector<BigDemand>> big_;  // Per kind: dependent multi-GPU demand by shape.
   std::vector<double> scale_;                // Per kind: total free / the kind's free, 0 when full.

@@ -78,6 +78,23 @@ TEST(EncodeDirectPaths, SeveralEntriesWithEscapesAreGoBytes) {
   EXPECT_FALSE(IsPlainJsonString("caf\xc3\xa9"));
 }
 
+// IsPlainJsonString tests eight bytes at a time: every byte value, at every position of a word and of
+// the tail, must be judged as the byte-by-byte definition judges it.
+TEST(EncodeDirectPaths, PlainStringCheckAgreesWithTheDefinitionForEveryByteAndPosition) {
+  const auto plain = [](unsigned char c) {
+    return c >= 0x20 && c < 0x80 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&';
+  };
+  for (int c = 0; c < 256; ++c) {
+    for (size_t pos = 0; pos < 19; ++pos) {
+      std::string s(19, 'a');
+      s[pos] = static_cast<char>(c);
+      EXPECT_EQ(IsPlainJsonString(s), plain(static_cast<unsigned char>(c))) << "byte " << c << " at " << pos;
+      EXPECT_EQ(IsPlainJsonString(std::string_view(s).substr(pos)), plain(static_cast<unsigned char>(c)));
+    }
+  }
+  EXPECT_TRUE(IsPlainJsonString(""));
+}
+
 TEST(EncodeBindingResult, ErrorOnly) {
   EXPECT_EQ(EncodeBindingResult({}), R"js({"Error":""})js");
   EXPECT_EQ(EncodeErrorBody("bad \"x\""), R"js({"Error":"bad \"x\""})js");

@@ -2,7 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "extender/protocol/encode.h"
 
@@ -21,6 +25,26 @@ TEST(FailedNodesMap, SortsByNameAsGoWritesMapKeys) {
   map.insert_or_assign("n2", "b");
   map.insert_or_assign("N1", "c");
   EXPECT_EQ(SortedNames(map), (std::vector<std::string>{"N1", "n10", "n2"}));  // Byte order, as Go sorts.
+}
+
+// Sorted orders by an eight-byte prefix first: names sharing it, shorter than it, with NUL or high
+// bytes in it must still come out in plain byte order.
+TEST(FailedNodesMap, SortsLikeBytewiseComparisonOnTrickyNames) {
+  std::mt19937 rng(7);
+  const std::string alphabet("a\0\xff\x80z-", 6);
+  std::vector<std::string> names;
+  for (int i = 0; i < 2000; ++i) {
+    std::string name = i % 3 == 0 ? "gpu-node-" : "";
+    const size_t extra = rng() % 12;
+    for (size_t k = 0; k < extra; ++k) name += alphabet[rng() % alphabet.size()];
+    names.push_back(name);
+  }
+  FailedNodesMap map;
+  for (const std::string& n : names) map.insert_or_assign(n, n);
+  std::vector<std::string> expected = names;
+  std::sort(expected.begin(), expected.end());
+  expected.erase(std::unique(expected.begin(), expected.end()), expected.end());
+  EXPECT_EQ(SortedNames(map), expected);
 }
 
 TEST(FailedNodesMap, LaterReasonForTheSameNodeWins) {

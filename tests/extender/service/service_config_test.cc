@@ -24,6 +24,7 @@ TEST(ServiceConfig, QueueFlagForms) {
 TEST(ServiceConfig, FlagsAndEnvironmentFillEverySetting) {
   ::setenv("GANGPLANK_EXTENDER_MAX_BODY_BYTES", "1234", 1);
   ::setenv("GANGPLANK_EXTENDER_MANAGED_RESOURCE", "nvidia.com/gpu,gangplank.io/gpu-milli", 1);
+  ::setenv("GANGPLANK_EXTENDER_ASSUMED_POD_TTL_SECONDS", "45", 1);
   CLI::App app;
   ServiceConfig c;
   AddServiceFlags(app, c);
@@ -32,6 +33,7 @@ TEST(ServiceConfig, FlagsAndEnvironmentFillEverySetting) {
   app.parse(static_cast<int>(std::size(argv)), const_cast<char**>(argv));
   ::unsetenv("GANGPLANK_EXTENDER_MAX_BODY_BYTES");
   ::unsetenv("GANGPLANK_EXTENDER_MANAGED_RESOURCE");
+  ::unsetenv("GANGPLANK_EXTENDER_ASSUMED_POD_TTL_SECONDS");
   EXPECT_EQ(c.port, 9999);
   EXPECT_EQ(c.routes.prefix, "/gp");
   EXPECT_EQ(c.max_body_bytes, 1234u);
@@ -42,11 +44,18 @@ TEST(ServiceConfig, FlagsAndEnvironmentFillEverySetting) {
   EXPECT_EQ(c.handlers.policy, "bestfit");
   EXPECT_EQ(c.routes.bind_verb, "bind");
   EXPECT_EQ(ServiceConfig{}.routes.bind_verb, "");  // kube-scheduler binds unless told otherwise.
+  EXPECT_EQ(c.assumed_pod_ttl_seconds, 45);
+  EXPECT_EQ(ServiceConfig{}.assumed_pod_ttl_seconds, 900);  // kube-scheduler's 15 minutes.
   CLI::App bad;
   ServiceConfig d;
   AddServiceFlags(bad, d);
   const char* wrong[] = {"x", "--log-level", "loud"};
   EXPECT_THROW(bad.parse(3, const_cast<char**>(wrong)), CLI::ValidationError);
+  CLI::App negative;
+  ServiceConfig e;
+  AddServiceFlags(negative, e);
+  const char* below_zero[] = {"x", "--assumed-pod-ttl-seconds", "-5"};
+  EXPECT_THROW(negative.parse(3, const_cast<char**>(below_zero)), CLI::ValidationError);
 }
 
 }  // namespace

@@ -98,14 +98,11 @@ TEST(InformerIntegrationTest, SyncsIndexesAndFollowsChanges) {
   ApiServerDouble server;
   server.start();
   for (int i = 0; i < 120; ++i) server.put(pod_json("default", "p" + std::to_string(i), i % 2 ? "n1" : "", "g" + std::to_string(i % 3)));
+  Recorder recorder;  // Before the informer: its handlers must outlive the informer's threads.
   Informer<Pod> informer(rest_for(server), resources::pods(), fast_options());
   informer.add_index("node", indexes::pod_node_name);
   informer.add_index("gang", [](const Pod& p) { return indexes::by_label(p, "gangplank.io/gang"); });
-  Recorder recorder;
-  std::atomic<bool> ran_on_other_thread{true};
-  auto handlers = recorder.handlers();
-  auto base_add = handlers.on_add;
-  informer.add_handlers(handlers);
+  informer.add_handlers(recorder.handlers());
   informer.start();
   ASSERT_TRUE(informer.wait_for_sync(10s));
   EXPECT_EQ(informer.size(), 120u);
@@ -129,8 +126,8 @@ TEST(InformerIntegrationTest, SyncsIndexesAndFollowsChanges) {
 TEST(InformerIntegrationTest, SlowHandlersDoNotBlockTheWatchReader) {
   ApiServerDouble server;
   server.start();
+  std::atomic<bool> release{false};  // Before the informer, whose handler reads it.
   Informer<Pod> informer(rest_for(server), resources::pods(), fast_options());
-  std::atomic<bool> release{false};
   Informer<Pod>::Handlers h;
   h.on_add = [&](const Informer<Pod>::Ptr&) {
     while (!release) std::this_thread::sleep_for(1ms);
@@ -151,8 +148,8 @@ void missed_deletes_become_tombstones(bool expired_as_event) {
   ApiServerDouble server(options);
   server.start();
   for (int i = 0; i < 10; ++i) server.put(pod_json("default", "p" + std::to_string(i)));
+  Recorder recorder;  // Before the informer: its handlers must outlive the informer's threads.
   Informer<Pod> informer(rest_for(server), resources::pods(), fast_options());
-  Recorder recorder;
   informer.add_handlers(recorder.handlers());
   informer.start();
   ASSERT_TRUE(informer.wait_for_sync(5s));
@@ -236,8 +233,8 @@ TEST(InformerIntegrationTest, ConvergesUnderRandomizedFaults) {
     errors[what.substr(0, 90)]++;
     if (std::getenv("GANGPLANK_TEST_VERBOSE")) std::cout << std::chrono::steady_clock::now().time_since_epoch().count() / 1000000 << " " << what << std::endl;
   };
+  Recorder recorder;  // Before the informer: its handlers must outlive the informer's threads.
   Informer<Pod> informer(rest_for(server, rest_options), resources::pods(), informer_options);
-  Recorder recorder;
   informer.add_handlers(recorder.handlers());
   informer.start();
   ASSERT_TRUE(informer.wait_for_sync(10s));

@@ -82,9 +82,9 @@ TEST(LeaderElectionTest, ValidatesTimings) {
 TEST(LeaderElectionTest, OneLeaderAndHandoverWithinALeaseDurationWhenTheLeaderStopsRenewing) {
   ApiServerDouble server;
   server.start();
+  std::atomic<int> started{0};  // Before the electors, whose threads count into it until they stop.
   std::vector<std::unique_ptr<LeaderElector>> electors;
   std::vector<LeaderElector*> raw;
-  std::atomic<int> started{0};
   for (const char* id : {"a", "b", "c"}) {
     auto c = config(id);
     c.on_started_leading = [&] { ++started; };
@@ -120,9 +120,9 @@ TEST(LeaderElectionTest, OneLeaderAndHandoverWithinALeaseDurationWhenTheLeaderSt
 TEST(LeaderElectionTest, LeaderStopsActingWhenItCannotRenewAndNobodyOverlaps) {
   ApiServerDouble server;
   server.start();
+  std::atomic<int> stopped{0};  // Before the electors, whose threads count into it until they stop.
   std::vector<std::unique_ptr<LeaderElector>> electors;
   std::vector<LeaderElector*> raw;
-  std::atomic<int> stopped{0};
   for (const char* id : {"a", "b"}) {
     auto c = config(id);
     c.on_stopped_leading = [&] { ++stopped; };
