@@ -25,14 +25,16 @@ SpotDecision Evict(SpotDecision d, bool checkpointed, std::string reason) {
 
 SpotDecision DecideCheckpointThenEvict(const GangOnNodes& gang, const NodeNotice& notice, double now,
                                        const SpotConfig& config, SpotDecision d) {
-  if (!gang.checkpoint_deadline) {
+  const bool asked = gang.checkpoint_deadline && *gang.checkpoint_deadline >= notice.noticed_at;
+  const bool acknowledged = gang.checkpoint_done && (!gang.checkpoint_done_at || *gang.checkpoint_done_at >= notice.noticed_at);
+  if (!asked) {
     d.deadline = CheckpointDeadline(notice, now, config);
     if (d.deadline <= now) return Evict(d, false, "no time left to checkpoint before the node goes");
     d.action = SpotAction::kRequestCheckpoint;
     return d;
   }
   d.deadline = *gang.checkpoint_deadline;
-  if (gang.checkpoint_done) return Evict(d, true, "checkpoint done");
+  if (acknowledged) return Evict(d, true, "checkpoint done");
   if (now >= d.deadline) return Evict(d, false, "checkpoint deadline passed without an acknowledgement");
   d.action = SpotAction::kWait;
   return d;

@@ -42,6 +42,9 @@ struct GangOnNodes {
   std::vector<NodeId> nodes;                  // Where its members run.
   std::optional<double> checkpoint_deadline;  // Set once it was asked to checkpoint: the deadline given.
   bool checkpoint_done = false;               // A member acknowledged the checkpoint.
+  std::optional<double> checkpoint_done_at;   // When, if the acknowledgement says.
+  // A deadline from before the notice, or an acknowledgement from before it, belongs to an earlier notice
+  // that went away (a cancelled disruption): the gang is asked again.
   bool terminating = false;                   // Already being evicted: nothing more to do.
 };
 

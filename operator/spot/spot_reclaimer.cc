@@ -29,13 +29,14 @@ std::string Text(double seconds, const char* format = "%.0f") {
   return buf;
 }
 
-// An annotation's RFC 3339 time on any member (the earliest), or nullopt.
-std::optional<double> EarliestTime(const Gang& gang, std::string_view key) {
+// An annotation's RFC 3339 time, the latest on any member (the newest request or acknowledgement), or
+// nullopt.
+std::optional<double> LatestTime(const Gang& gang, std::string_view key) {
   std::optional<double> out;
   for (const Member& m : gang.members) {
     auto it = m.pod.annotations.find(std::string(key));
     if (it == m.pod.annotations.end()) continue;
-    if (auto t = kube::parse_time(it->second)) out = std::min(out.value_or(ToSeconds(*t)), ToSeconds(*t));
+    if (auto t = kube::parse_time(it->second)) out = std::max(out.value_or(ToSeconds(*t)), ToSeconds(*t));
   }
   return out;
 }
@@ -99,8 +100,9 @@ SpotOutcome SpotReclaimer::Run(PoolModel& model, const NoticeSnapshot& snapshot,
     if (!doomed || g.terminating) continue;
     std::optional<Gang> gang = tracker_.Get(running.name);
     if (!gang) continue;
-    g.checkpoint_deadline = EarliestTime(*gang, cache::kCheckpointRequestedAnnotation);
+    g.checkpoint_deadline = LatestTime(*gang, cache::kCheckpointRequestedAnnotation);
     g.checkpoint_done = AnyMemberHas(*gang, cache::kCheckpointDoneAnnotation);
+    g.checkpoint_done_at = LatestTime(*gang, cache::kCheckpointDoneAnnotation);
     gangs.emplace(running.name, std::move(*gang));
     affected.push_back(std::move(g));
   }
@@ -172,7 +174,7 @@ bool SpotReclaimer::Evict(PoolModel& model, const Gang& gang, const engine::Spot
   // Work since the acknowledged checkpoint (its time, when the job wrote one) or since the last known one.
   double lost_gpu_seconds = engine::LostGpuSeconds(r, now);
   if (d.checkpointed) {
-    const std::optional<double> at = EarliestTime(gang, cache::kCheckpointDoneAnnotation);
+    const std::optional<double> at = LatestTime(gang, cache::kCheckpointDoneAnnotation);
     lost_gpu_seconds = r.Gpus() * std::max(0.0, now - at.value_or(now));
   }
   model.evicting.insert(gang.key);

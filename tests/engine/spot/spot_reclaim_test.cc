@@ -73,6 +73,23 @@ TEST(SpotReclaim, WaitsForTheAcknowledgementUntilTheDeadlineThenEvictsAnyway) {
   EXPECT_FALSE(late.decisions[0].checkpointed);
 }
 
+TEST(SpotReclaim, ADeadlineOrAcknowledgementFromAnEarlierNoticeDoesNotCount) {
+  GangOnNodes g = Gang("g", {2});
+  g.checkpoint_deadline = 590;  // Asked during a notice that was withdrawn.
+  g.checkpoint_done = true;
+  g.checkpoint_done_at = 560;
+  const SpotPlan plan = PlanSpotReclaim({{2, 1000, 1120}}, {g}, 1000, Config());
+  ASSERT_EQ(plan.decisions.size(), 1u);
+  EXPECT_EQ(plan.decisions[0].action, SpotAction::kRequestCheckpoint);
+  EXPECT_DOUBLE_EQ(plan.decisions[0].deadline, 1090);
+  // Asked anew; an acknowledgement written since counts.
+  g.checkpoint_deadline = 1090;
+  g.checkpoint_done_at = 1030;
+  const SpotPlan acked = PlanSpotReclaim({{2, 1000, 1120}}, {g}, 1040, Config());
+  EXPECT_EQ(acked.decisions[0].action, SpotAction::kEvict);
+  EXPECT_TRUE(acked.decisions[0].checkpointed);
+}
+
 TEST(SpotReclaim, TheMemberNodeThatGoesFirstSetsTheDeadline) {
   const SpotPlan plan = PlanSpotReclaim({{1, 1000, 1300}, {2, 1000, 1040}}, {Gang("g", {1, 2})}, 1000, Config());
   ASSERT_EQ(plan.decisions.size(), 1u);

@@ -101,6 +101,19 @@ TEST_F(SpotReclaimTest, WithoutAnAcknowledgementTheGangIsEvictedAtTheDeadlineAnd
   EXPECT_NE(metrics_.Scrape().find(R"(gangplank_operator_spot_reclaims_total{checkpoint="late",pool="pool"} 1)"), std::string::npos);
 }
 
+TEST_F(SpotReclaimTest, ANoticeWithdrawnAndGivenAgainAsksAgainInsteadOfEvicting) {
+  GangWithAMemberOnADoomedNode();
+  Reconcile();
+  // Karpenter cancels the disruption: the taint goes; an hour later it comes back.
+  notices.Observe(cache::testing::GpuNode("n3", 8, "A100", {{"rack", "r1"}, {"kubernetes.io/hostname", "n3"}}), now_);
+  now_ += 3600;
+  Notice("n3", 8, "r1");
+  EXPECT_EQ(Reconcile().evicted, 0);
+  const std::string fresh = kube::format_time(kube::SystemTime(std::chrono::seconds(static_cast<long long>(now_) + 90)));
+  EXPECT_EQ(Annotation("uid-t-0", cache::kCheckpointRequestedAnnotation), fresh);
+  EXPECT_TRUE(writer_.evicted().empty());
+}
+
 TEST_F(SpotReclaimTest, ABudgetCannotKeepPodsOnANodeThatGoesAnyway) {
   GangWithAMemberOnADoomedNode();
   writer_.AddBudget(Json::parse(R"({"metadata":{"name":"train-pdb"},"spec":{"selector":{"matchLabels":{"gangplank.io/gang":"train"}}},
