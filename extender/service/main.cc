@@ -3,9 +3,8 @@
 #include <spdlog/spdlog.h>
 
 #include <csignal>
-#include <filesystem>
 #include <memory>
-#include <system_error>
+#include <optional>
 
 #include "cache/state/assume_expiry.h"
 #include "extender/service/bind_verb.h"
@@ -19,23 +18,12 @@
 #endif
 #include "extender/service/routes.h"
 #include "extender/service/service_config.h"
-#include "extender/service/tls_pair.h"
+#include "net/tls_file_watch.h"
 
 namespace {
 
 using namespace gangplank;
 using namespace gangplank::extender;
-
-// Last-modified times of the TLS files, to notice a renewed certificate.
-std::string TlsStamp(const ServiceConfig& c) {
-  std::string stamp;
-  for (const auto& file : {c.tls_cert_file, c.tls_key_file}) {
-    std::error_code ec;
-    const auto t = std::filesystem::last_write_time(file, ec);
-    stamp += ec ? "missing;" : std::to_string(t.time_since_epoch().count()) + ";";
-  }
-  return stamp;
-}
 
 net::HttpServerOptions ServerOptions(const ServiceConfig& c) {
   net::HttpServerOptions o;
@@ -92,8 +80,8 @@ int Run(const ServiceConfig& config) {
                           "prioritize", config.routes.prioritize_verb, "preempt", config.routes.preempt_verb, "bind",
                           config.routes.bind_verb));
 
-  const bool tls = !config.tls_cert_file.empty();
-  std::string stamp = tls ? TlsStamp(config) : "";
+  std::optional<net::TlsFileWatch> tls;
+  if (!config.tls_cert_file.empty()) tls.emplace(net::HttpTlsFiles{config.tls_cert_file, config.tls_key_file});
   const timespec wake{std::max(1, config.tls_reload_seconds), 0};
   while (true) {
     const int sig = sigtimedwait(&signals, nullptr, &wake);
@@ -102,16 +90,12 @@ int Run(const ServiceConfig& config) {
       break;
     }
     if (!tls) continue;
-    if (std::string now = TlsStamp(config); now != stamp) {
-      // Renewals write two files: act only once the pair is complete and consistent, otherwise keep
-      // serving the current certificate and look again at the next tick.
-      if (std::string why = CheckTlsPair(config.tls_cert_file, config.tls_key_file); !why.empty()) {
-        spdlog::warn(logging::JsonFields("new TLS files not usable yet; keeping the current certificate", "error", why));
-        continue;
-      }
+    const net::TlsFileWatch::Result renewal = tls->Check();
+    if (renewal.change == net::TlsFileWatch::Change::kNotReady) {
+      spdlog::warn(logging::JsonFields("new TLS files not usable yet; keeping the current certificate", "error", renewal.problem));
+    } else if (renewal.change == net::TlsFileWatch::Change::kRenewed) {
       // New connections get the new pair; open ones finish with the old (no restart, no refused
       // connections while the certificate rotates).
-      stamp = now;
       if (std::string error = server->reload_tls(); !error.empty()) {
         spdlog::error(logging::JsonFields("cannot load the new certificate; keeping the current one", "error", error));
       } else {

@@ -5,7 +5,6 @@
 #include <unistd.h>
 
 #include <csignal>
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -17,6 +16,7 @@
 #include "kube/leader_election.h"
 #include "logging/json_log.h"
 #include "net/http_client.h"
+#include "net/tls_file_watch.h"
 #include "operator/admission/kube_cluster_writer.h"
 #include "operator/gangs/kube_object_reader.h"
 #include "operator/service/controller.h"
@@ -27,16 +27,6 @@ namespace {
 
 using namespace gangplank;
 using namespace gangplank::op;
-
-std::string TlsStamp(const OperatorConfig& c) {
-  std::string stamp;
-  for (const auto& file : {c.webhook_cert_file, c.webhook_key_file}) {
-    std::error_code ec;
-    const auto t = std::filesystem::last_write_time(file, ec);
-    stamp += ec ? "missing;" : std::to_string(t.time_since_epoch().count()) + ";";
-  }
-  return stamp;
-}
 
 std::string Hostname() {
   char name[256] = {};
@@ -139,7 +129,8 @@ int Run(const OperatorConfig& config) {
   spdlog::info(logging::JsonFields("serving", "url", server->base_url(), "webhook",
                                    webhook ? webhook->base_url() + config.webhook_path : std::string("off")));
 
-  std::string stamp = tls ? TlsStamp(config) : "";
+  std::optional<net::TlsFileWatch> watch;
+  if (tls) watch.emplace(net::HttpTlsFiles{config.webhook_cert_file, config.webhook_key_file});
   const timespec wake{std::max(1, config.tls_reload_seconds), 0};
   while (true) {
     const int sig = sigtimedwait(&signals, nullptr, &wake);
@@ -147,9 +138,12 @@ int Run(const OperatorConfig& config) {
       spdlog::info(logging::JsonFields("shutting down", "signal", sig == SIGTERM ? "SIGTERM" : "SIGINT"));
       break;
     }
-    if (!tls) continue;
-    if (std::string now = TlsStamp(config); now != stamp) {
-      stamp = now;
+    if (!watch) continue;
+    const net::TlsFileWatch::Result renewal = watch->Check();
+    if (renewal.change == net::TlsFileWatch::Change::kNotReady) {
+      spdlog::warn(logging::JsonFields("new webhook TLS files not usable yet; keeping the current certificate", "error",
+                                       renewal.problem));
+    } else if (renewal.change == net::TlsFileWatch::Change::kRenewed) {
       if (std::string error = webhook->reload_tls(); !error.empty()) {
         spdlog::error(logging::JsonFields("cannot load the new webhook certificate; keeping the current one", "error", error));
       } else {

@@ -10,10 +10,12 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <thread>
 #include <filesystem>
 #include <fstream>
 
 #include "net/http_server.h"
+#include "net/tls_file_watch.h"
 #include "tests/apiserver-double/support/raw_http.h"
 #include "tests/apiserver-double/support/subprocess.h"
 
@@ -138,6 +140,29 @@ TEST(HttpServerTls, ReloadServesTheNewCertificateToNewConnectionsAndKeepsTheOldO
   auto plain = make_http_server({});
   plain->start(make_sync_handler([](const HttpRequest&) { return HttpResponse{}; }));
   EXPECT_NE(plain->reload_tls(), "");
+}
+
+// A renewal is taken once, and only when both files form a usable pair again.
+TEST(TlsFileWatch, TakesARenewalOnceAndOnlyWhenThePairIsUsable) {
+  const std::string cert = temp_path("watch.crt"), key = temp_path("watch.key");
+  const std::string other_cert = temp_path("other.crt"), other_key = temp_path("other.key");
+  write_self_signed(cert, key, 1);
+  write_self_signed(other_cert, other_key, 2);
+  TlsFileWatch watch(HttpTlsFiles{cert, key});
+  EXPECT_EQ(watch.Check().change, TlsFileWatch::Change::kNone);
+
+  // Half a renewal: the new certificate is written, its key not yet.
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));  // A later modification time.
+  write_self_signed(cert, temp_path("discarded.key"), 3);
+  const TlsFileWatch::Result half = watch.Check();
+  EXPECT_EQ(half.change, TlsFileWatch::Change::kNotReady);
+  EXPECT_NE(half.problem.find("does not match certificate"), std::string::npos) << half.problem;
+  EXPECT_EQ(watch.Check().change, TlsFileWatch::Change::kNotReady);  // Still looked at again.
+
+  std::filesystem::copy_file(other_cert, cert, std::filesystem::copy_options::overwrite_existing);
+  std::filesystem::copy_file(other_key, key, std::filesystem::copy_options::overwrite_existing);
+  EXPECT_EQ(watch.Check().change, TlsFileWatch::Change::kRenewed);
+  EXPECT_EQ(watch.Check().change, TlsFileWatch::Change::kNone);
 }
 
 }  // namespace

@@ -14,7 +14,7 @@
 
 #include "apiserver-double/api_server_double.h"
 #include "tests/extender/support/free_port.h"
-#include "extender/service/tls_pair.h"
+#include "net/tls_file_watch.h"
 #include "net/http_client.h"
 
 namespace gangplank::extender {
@@ -49,9 +49,9 @@ TEST(ExtenderBinary, ReloadsItsCertificateWhenTheFilesChange) {
   const fs::path dir = fs::temp_directory_path() / ("extender-tls-" + std::to_string(::getpid()));
   fs::create_directories(dir);
   if (!MakeCert(dir, "a") || !MakeCert(dir, "b")) GTEST_SKIP() << "openssl cannot make test certificates";
-  EXPECT_EQ(CheckTlsPair((dir / "a.crt").string(), (dir / "a.key").string()), "");
-  EXPECT_NE(CheckTlsPair((dir / "a.crt").string(), (dir / "b.key").string()).find("does not match certificate"), std::string::npos);
-  EXPECT_NE(CheckTlsPair((dir / "none.crt").string(), (dir / "a.key").string()).find("cannot load certificate"),
+  EXPECT_EQ(net::CheckTlsPair((dir / "a.crt").string(), (dir / "a.key").string()), "");
+  EXPECT_NE(net::CheckTlsPair((dir / "a.crt").string(), (dir / "b.key").string()).find("does not match certificate"), std::string::npos);
+  EXPECT_NE(net::CheckTlsPair((dir / "none.crt").string(), (dir / "a.key").string()).find("cannot load certificate"),
             std::string::npos);
   fs::copy_file(dir / "a.crt", dir / "tls.crt");
   fs::copy_file(dir / "a.key", dir / "tls.key");

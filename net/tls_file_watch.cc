@@ -1,12 +1,13 @@
-#include "extender/service/tls_pair.h"
+#include "net/tls_file_watch.h"
 
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 
+#include <filesystem>
 #include <memory>
 
-namespace gangplank::extender {
+namespace gangplank::net {
 namespace {
 
 std::string LastSslError(const std::string& what) {
@@ -37,4 +38,28 @@ std::string CheckTlsPair(const std::string& cert_file, const std::string& key_fi
   return {};
 }
 
-}  // namespace gangplank::extender
+TlsFileWatch::TlsFileWatch(HttpTlsFiles files) : files_(std::move(files)), stamp_(Stamp()) {}
+
+std::string TlsFileWatch::Stamp() const {
+  std::string stamp;
+  for (const std::string& file : {files_.cert_file, files_.key_file}) {
+    std::error_code ec;
+    const auto t = std::filesystem::last_write_time(file, ec);
+    stamp += ec ? "missing;" : std::to_string(t.time_since_epoch().count()) + ";";
+  }
+  return stamp;
+}
+
+TlsFileWatch::Result TlsFileWatch::Check() {
+  std::string now = Stamp();
+  if (now == stamp_) return {};
+  // Renewals write two files: only a complete, consistent pair counts; until then the stamp stays, so
+  // the next check looks again.
+  if (std::string problem = CheckTlsPair(files_.cert_file, files_.key_file); !problem.empty()) {
+    return {Change::kNotReady, std::move(problem)};
+  }
+  stamp_ = std::move(now);
+  return {Change::kRenewed, {}};
+}
+
+}  // namespace gangplank::net
