@@ -10,9 +10,9 @@
 #include <unistd.h>
 
 #include <cstdio>
-#include <thread>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "net/http_server.h"
 #include "net/tls_file_watch.h"
