@@ -1,10 +1,10 @@
 #include "engine/cluster.h"
 
 #include <algorithm>
-#include <functional>
 #include <stdexcept>
 
 #include "engine/short_string_equal.h"
+#include "engine/short_string_hash.h"
 
 namespace gangplank::engine {
 
@@ -23,7 +23,7 @@ NodeId Cluster::AddNode(NodeSpec spec) {
     models_.push_back(spec.gpu_model);
   }
   NodeSummary ids;
-  ids.name_hash = std::hash<std::string_view>{}(spec.name);
+  ids.name_hash = ShortStringHash(spec.name);
   ids.model_id = model;
   ids.shape_id = ShapeOf(spec, model);
   summaries_.push_back(Summarize(spec, state, ids));

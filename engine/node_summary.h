@@ -11,7 +11,7 @@
 namespace gangplank::engine {
 
 struct alignas(64) NodeSummary {
-  std::uint64_t name_hash = 0;  // std::hash<std::string_view> of the node's name.
+  std::uint64_t name_hash = 0;  // ShortStringHash of the node's name (short_string_hash.h).
   std::uint64_t version = 0;    // Cluster::version(node).
   std::int64_t free_cpu_milli = 0;
   std::int64_t free_memory_mib = 0;

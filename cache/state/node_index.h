@@ -7,13 +7,13 @@
 
 #include <cstdint>
 #include <cstring>
-#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "engine/cluster.h"
 #include "engine/short_string_equal.h"
+#include "engine/short_string_hash.h"
 
 namespace gangplank::cache {
 
@@ -34,7 +34,7 @@ class NodeIndex {
     engine::NodeId id = engine::kNoNode;
     std::uint32_t name = 0;  // Offset of the name's length in names_.
   };
-  static std::uint64_t Hash(std::string_view s) { return std::hash<std::string_view>{}(s); }
+  static std::uint64_t Hash(std::string_view s) { return engine::ShortStringHash(s); }
   std::string_view NameAt(std::uint32_t offset) const {
     std::uint16_t size;
     std::memcpy(&size, names_.data() + offset, sizeof size);

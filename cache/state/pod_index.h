@@ -5,11 +5,11 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <string_view>
 #include <vector>
 
 #include "cache/state/pod_record.h"
+#include "engine/short_string_hash.h"
 
 namespace gangplank::cache {
 
@@ -18,7 +18,7 @@ class PodIndex {
   // Records by PodId, owned by the caller; the index reads their UIDs to confirm a match.
   explicit PodIndex(const std::vector<PodRecord*>& records) : records_(records) {}
 
-  static std::uint64_t Hash(std::string_view uid) { return std::hash<std::string_view>{}(uid); }
+  static std::uint64_t Hash(std::string_view uid) { return engine::ShortStringHash(uid); }
   // Adds a pod whose UID is not in the index yet.
   void Insert(std::uint64_t hash, PodId id);
   // Removes a pod that is in the index.

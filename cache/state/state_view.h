@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "engine/cluster.h"
+#include "engine/short_string_hash.h"
 #include "cache/objects/kube_objects.h"
 #include "cache/state/node_index.h"
 #include "cache/state/pod_index.h"
@@ -27,7 +28,7 @@ namespace gangplank::cache {
 // Hash that lets unordered_map<std::string, ...> be searched with a string_view.
 struct StringHash {
   using is_transparent = void;
-  size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  size_t operator()(std::string_view s) const { return engine::ShortStringHash(s); }
 };
 template <typename V>
 using StringMap = std::unordered_map<std::string, V, StringHash, std::equal_to<>>;

@@ -3,6 +3,7 @@
 // summary equals one made afresh, each shape's free GPU milli equals its nodes' sum, and FitCheck's
 // Eligible, HasCapacity and Fits equal the Cluster's for random requests on every node.
 #include "engine/fit_check.h"
+#include "engine/short_string_hash.h"
 
 #include <gtest/gtest.h>
 
@@ -89,7 +90,7 @@ void ExpectSummariesExact(const Cluster& c) {
     EXPECT_EQ(s.gpu_count, c.spec(n).gpu_count);
     EXPECT_EQ(s.blocking_taints, fresh.blocking_taints);
     EXPECT_EQ(s.version, c.version(n));
-    EXPECT_EQ(s.name_hash, std::hash<std::string_view>{}(c.spec(n).name));
+    EXPECT_EQ(s.name_hash, ShortStringHash(c.spec(n).name));
     EXPECT_EQ(s.model_id, c.ModelId(c.spec(n).gpu_model));
     shape_free[static_cast<size_t>(s.shape_id)] += c.state(n).TotalFreeGpuMilli();
   }
