@@ -61,10 +61,11 @@ FilterVerdicts FilterNodes(const cache::StateView& view, const cache::PodInfo& p
   out.passed.reserve(candidates.size());
   const PodRole role = RoleOf(view, pod);
   QueueLimits queue_limits(view, role, request);
-  auto reject = [&](std::string_view name, Rejection r) {
+  auto reject = [&](std::string_view name, const Rejection& r) {
     out.kinds.push_back(r.kind);
-    (r.resolvable ? out.failed : out.unresolvable).insert_or_assign(name, std::move(r.reason));
+    (r.resolvable ? out.failed : out.unresolvable).insert_or_assign(name, r.reason);
   };
+  Rejection why;  // Reused for every node that lacks capacity: its reason is built in place.
   const engine::Cluster& cluster = view.cluster();
   const engine::FitCheck fit(cluster, request);  // Decides most nodes from their one-line summary.
   const std::vector<engine::NodeId> ids = view.FindNodes(candidates);
@@ -91,7 +92,9 @@ FilterVerdicts FilterNodes(const cache::StateView& view, const cache::PodInfo& p
       out.passed.push_back(i);
     } else {
       // An eligible node lacks capacity: its summary says what, without its spec.
-      reject(name, fit.Eligible(id) ? ExplainNoCapacity(view, id, request) : ExplainNoFit(view, id, request));
+      if (fit.Eligible(id)) ExplainNoCapacity(view, id, request, why);
+      else ExplainNoFit(view, id, request, why);
+      reject(name, why);
     }
   }
   return out;

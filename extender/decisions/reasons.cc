@@ -26,14 +26,27 @@ class Num {
   size_t size_;
 };
 
-// The pieces joined with one allocation: the common reasons are built for hundreds of nodes per call.
-std::string Cat(std::initializer_list<std::string_view> parts) {
-  size_t size = 0;
+// The pieces appended with at most one allocation: the common reasons are built for hundreds of nodes
+// per call, into a buffer the caller reuses.
+void Append(std::string& out, std::initializer_list<std::string_view> parts) {
+  size_t size = out.size();
   for (std::string_view p : parts) size += p.size();
-  std::string out;
   out.reserve(size);
   for (std::string_view p : parts) out.append(p);
+}
+
+std::string Cat(std::initializer_list<std::string_view> parts) {
+  std::string out;
+  Append(out, parts);
   return out;
+}
+
+// Sets `out` to a rejection, reusing its reason's buffer.
+void Set(Rejection& out, std::string_view kind, std::initializer_list<std::string_view> reason, bool resolvable) {
+  out.kind = kind;
+  out.reason.clear();
+  Append(out.reason, reason);
+  out.resolvable = resolvable;
 }
 
 std::string Plural(std::int64_t n, std::string_view one, std::string_view many) {
@@ -71,29 +84,26 @@ std::optional<Rejection> ExplainIneligible(const engine::NodeSpec& spec, const e
   return std::nullopt;
 }
 
-Rejection ExplainGpus(const cache::StateView& view, engine::NodeId node, const engine::NodeSummary& s,
-                      const engine::PodRequest& r) {
+void ExplainGpus(const cache::StateView& view, engine::NodeId node, const engine::NodeSummary& s,
+                 const engine::PodRequest& r, Rejection& out) {
   if (r.IsSharing()) {
-    if (s.gpu_count == 0) return Rejection{"gpu_total", "needs a share of a GPU, node has no GPUs", false};
-    return Rejection{"gpu_share",
-                     "needs " + std::to_string(r.gpu_milli) + " milli-GPU on one GPU, the most free on any GPU is " +
-                         std::to_string(s.largest_free_share),
-                     true};
+    if (s.gpu_count == 0) return Set(out, "gpu_total", {"needs a share of a GPU, node has no GPUs"}, false);
+    return Set(out, "gpu_share",
+               {"needs ", Num(r.gpu_milli), " milli-GPU on one GPU, the most free on any GPU is ",
+                Num(s.largest_free_share)},
+               true);
   }
   if (s.gpu_count < r.gpu_count) {
-    return Rejection{"gpu_total",
-                     "needs " + Plural(r.gpu_count, "GPU", "GPUs") + ", node has only " + std::to_string(s.gpu_count) +
-                         " in total",
-                     false};
+    return Set(out, "gpu_total",
+               {"needs ", Plural(r.gpu_count, "GPU", "GPUs"), ", node has only ", Num(s.gpu_count), " in total"}, false);
   }
-  const int free = s.fully_free_gpus;
   const int reserved = view.ReservedWholeGpus(node);
-  std::string reason =
-      Cat({"needs ", Num(r.gpu_count), r.gpu_count == 1 ? " free GPU" : " free GPUs", ", node has ", Num(free)});
-  if (reserved > 0) reason += Cat({" (", Num(reserved), " more reserved for planned pods)"});
   // Evicting bound pods can free everything but what planned pods hold.
   const bool resolvable = s.gpu_count - reserved >= r.gpu_count;
-  return Rejection{reserved > 0 && !resolvable ? "gpu_reserved" : "gpu_free", std::move(reason), resolvable};
+  Set(out, reserved > 0 && !resolvable ? "gpu_reserved" : "gpu_free",
+      {"needs ", Num(r.gpu_count), r.gpu_count == 1 ? " free GPU" : " free GPUs", ", node has ", Num(s.fully_free_gpus)},
+      resolvable);
+  if (reserved > 0) Append(out.reason, {" (", Num(reserved), " more reserved for planned pods)"});
 }
 
 }  // namespace
@@ -113,36 +123,43 @@ std::string FormatMemory(std::int64_t mib) {
   return mib % 1024 == 0 ? std::to_string(mib / 1024) + "Gi" : std::to_string(mib) + "Mi";
 }
 
-Rejection ExplainNoFit(const cache::StateView& view, engine::NodeId node, const engine::PodRequest& r) {
-  if (auto ineligible = ExplainIneligible(view.cluster().spec(node), r)) return *ineligible;
-  return ExplainNoCapacity(view, node, r);
+void ExplainNoFit(const cache::StateView& view, engine::NodeId node, const engine::PodRequest& r, Rejection& out) {
+  if (auto ineligible = ExplainIneligible(view.cluster().spec(node), r)) {
+    out = std::move(*ineligible);
+    return;
+  }
+  ExplainNoCapacity(view, node, r, out);
 }
 
-Rejection ExplainNoCapacity(const cache::StateView& view, engine::NodeId node, const engine::PodRequest& r) {
+Rejection ExplainNoFit(const cache::StateView& view, engine::NodeId node, const engine::PodRequest& r) {
+  Rejection out;
+  ExplainNoFit(view, node, r, out);
+  return out;
+}
+
+void ExplainNoCapacity(const cache::StateView& view, engine::NodeId node, const engine::PodRequest& r, Rejection& out) {
   const engine::Cluster& cluster = view.cluster();
   const engine::NodeSummary& s = cluster.summary(node);  // The node's spec only where a total is named.
   if (s.free_cpu_milli < r.host.cpu_milli) {
-    const engine::NodeSpec& spec = cluster.spec(node);
-    if (spec.capacity.cpu_milli < r.host.cpu_milli) {
-      return Rejection{"cpu", "needs " + FormatCpu(r.host.cpu_milli) + " CPU, node has " +
-                                  FormatCpu(spec.capacity.cpu_milli) + " allocatable in total", false};
+    const std::int64_t total = cluster.spec(node).capacity.cpu_milli;
+    if (total < r.host.cpu_milli) {
+      return Set(out, "cpu", {"needs ", FormatCpu(r.host.cpu_milli), " CPU, node has ", FormatCpu(total),
+                              " allocatable in total"}, false);
     }
-    return Rejection{"cpu", Cat({"needs ", FormatCpu(r.host.cpu_milli), " CPU, node has ", FormatCpu(s.free_cpu_milli),
-                                 " free"}),
-                     true};
+    return Set(out, "cpu", {"needs ", FormatCpu(r.host.cpu_milli), " CPU, node has ", FormatCpu(s.free_cpu_milli),
+                            " free"}, true);
   }
   if (s.free_memory_mib < r.host.memory_mib) {
-    const engine::NodeSpec& spec = cluster.spec(node);
-    if (spec.capacity.memory_mib < r.host.memory_mib) {
-      return Rejection{"memory", "needs " + FormatMemory(r.host.memory_mib) + " memory, node has " +
-                                     FormatMemory(spec.capacity.memory_mib) + " allocatable in total", false};
+    const std::int64_t total = cluster.spec(node).capacity.memory_mib;
+    if (total < r.host.memory_mib) {
+      return Set(out, "memory", {"needs ", FormatMemory(r.host.memory_mib), " memory, node has ", FormatMemory(total),
+                                 " allocatable in total"}, false);
     }
-    return Rejection{"memory", Cat({"needs ", FormatMemory(r.host.memory_mib), " memory, node has ",
-                                    FormatMemory(s.free_memory_mib), " free"}),
-                     true};
+    return Set(out, "memory", {"needs ", FormatMemory(r.host.memory_mib), " memory, node has ",
+                               FormatMemory(s.free_memory_mib), " free"}, true);
   }
-  if (r.WantsGpu()) return ExplainGpus(view, node, s, r);
-  return Rejection{"other", "does not fit (engine)", true};
+  if (r.WantsGpu()) return ExplainGpus(view, node, s, r, out);
+  Set(out, "other", {"does not fit (engine)"}, true);
 }
 
 }  // namespace gangplank::extender

@@ -18,11 +18,14 @@ struct Rejection {
   bool resolvable = true;  // Whether evicting pods on the node could make room (FailedNodes).
 };
 
-// Why `request` does not fit on `node` although the engine says so. Never empty.
+// Why `request` does not fit on `node` although the engine says so. Never empty. The overloads that
+// fill `out` reuse its reason's buffer: filter explains hundreds of nodes per call.
 Rejection ExplainNoFit(const cache::StateView& view, engine::NodeId node, const engine::PodRequest& request);
+void ExplainNoFit(const cache::StateView& view, engine::NodeId node, const engine::PodRequest& request, Rejection& out);
 // The same for a node the request is eligible for (engine::FitCheck::Eligible): what capacity is
 // short, read from the node's summary. Equals ExplainNoFit there.
-Rejection ExplainNoCapacity(const cache::StateView& view, engine::NodeId node, const engine::PodRequest& request);
+void ExplainNoCapacity(const cache::StateView& view, engine::NodeId node, const engine::PodRequest& request,
+                       Rejection& out);
 
 // "64", "0.5" (GPUs from milli-GPU); "4000m" style CPU; "512Mi" / "2Gi" memory.
 std::string FormatGpus(std::int64_t milli);

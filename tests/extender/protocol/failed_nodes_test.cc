@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -68,5 +69,40 @@ TEST(FailedNodesMap, LookupOfAnAcceptedNodeFails) {
   EXPECT_NE(EncodeFilterResult(r).find(R"js("FailedNodes":{})js"), std::string::npos);
 }
 
+TEST(FailedNodesMap, NodesShareOneCopyOfARepeatedReason) {
+  std::vector<std::string> names;
+  for (int i = 0; i < 300; ++i) names.push_back("n" + std::to_string(i));
+  FailedNodesMap map;
+  for (int i = 0; i < 300; ++i) {
+    map.insert_or_assign(names[i], i % 2 ? "needs 4 free GPUs, node has 2" : "needs 4 free GPUs, node has 3");
+  }
+  EXPECT_EQ(map.size(), 300u);
+  EXPECT_EQ(map.reasons().size(), 2u);
+  EXPECT_EQ(map.at("n7"), "needs 4 free GPUs, node has 2");
+  EXPECT_EQ(map.at("n8"), "needs 4 free GPUs, node has 3");
+}
+
+TEST(FailedNodesMap, ACopyOutlivesTheOriginal) {
+  std::optional<FailedNodesMap> original(FailedNodesMap{{"n1", "a reason longer than the small-string buffer"}});
+  original->insert_or_assign("n2", "short");
+  const FailedNodesMap copy = *original;
+  FailedNodesMap assigned;
+  assigned = *original;
+  original.reset();
+  for (const FailedNodesMap* map : {&copy, static_cast<const FailedNodesMap*>(&assigned)}) {
+    EXPECT_EQ(map->at("n1"), "a reason longer than the small-string buffer");
+    ASSERT_EQ(map->Sorted().size(), 2u);
+    EXPECT_EQ(map->Sorted()[1]->second, "short");
+  }
+}
+
+// Reasons are escaped once per distinct text, names per entry: both still come out as Go writes them.
+TEST(FailedNodesMap, EncodesEscapedNamesAndReasonsAsGo) {
+  ExtenderFilterResult r;
+  r.failed_nodes = FailedNodesMap{{"b<1>", "needs <4> GPUs & more"}, {"a", "needs <4> GPUs & more"}, {"c\"x", "ok"}};
+  const std::string expected =
+      R"js("FailedNodes":{"a":"needs \u003c4\u003e GPUs \u0026 more","b\u003c1\u003e":"needs \u003c4\u003e GPUs \u0026 more","c\"x":"ok"})js";
+  EXPECT_NE(EncodeFilterResult(r).find(expected), std::string::npos) << EncodeFilterResult(r);
+}
 }  // namespace
 }  // namespace gangplank::extender
