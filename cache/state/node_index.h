@@ -1,8 +1,9 @@
 // Node name -> engine node id, as a flat open-addressing table: the filter verb looks up every
 // candidate name (up to 5,000 per call), and a node-based hash map costs a cache miss per bucket and
-// per node on top of the one for the node itself. Entries hold the full 64-bit hash; the name is
-// confirmed against the index's own copy of the names, packed one after another (about 50 KB for 5,000
-// nodes, against 320 KB of node specs, so the copies mostly stay in cache between calls).
+// per node on top of the one for the node itself. A slot is eight bytes (32 bits of the hash and the
+// id), so the whole table for 5,000 nodes is 128 KB and stays in cache beside the node summaries the
+// caller reads next. The name is confirmed against the index's own copy of the names, packed one
+// after another (about 50 KB for 5,000 nodes).
 #pragma once
 
 #include <cstdint>
@@ -19,7 +20,7 @@ namespace gangplank::cache {
 
 class NodeIndex {
  public:
-  void Clear() { slots_.clear(), names_.clear(), size_ = 0; }
+  void Clear() { slots_.clear(), names_.clear(), name_at_.clear(), size_ = 0; }
   // Adds a node already in `cluster` (names are unique there).
   void Insert(const engine::Cluster& cluster, engine::NodeId id);
   engine::NodeId Find(const engine::Cluster& cluster, std::string_view name) const;
@@ -30,24 +31,27 @@ class NodeIndex {
 
  private:
   struct Slot {
-    std::uint64_t hash = 0;
+    std::uint32_t tag = 0;  // The hash's upper half; the lower half picked the slot.
     engine::NodeId id = engine::kNoNode;
-    std::uint32_t name = 0;  // Offset of the name's length in names_.
   };
   static std::uint64_t Hash(std::string_view s) { return engine::ShortStringHash(s); }
-  std::string_view NameAt(std::uint32_t offset) const {
+  static std::uint32_t Tag(std::uint64_t hash) { return static_cast<std::uint32_t>(hash >> 32); }
+  std::string_view NameOf(engine::NodeId id) const {
+    const std::uint32_t offset = name_at_[static_cast<size_t>(id)];
     std::uint16_t size;
     std::memcpy(&size, names_.data() + offset, sizeof size);
     return {names_.data() + offset + sizeof size, size};
   }
-  bool Matches(const Slot& slot, std::uint64_t hash, std::string_view name) const {
-    return slot.hash == hash && engine::ShortStringEqual(NameAt(slot.name), name);
+  bool Matches(const Slot& slot, std::uint32_t tag, std::string_view name) const {
+    return slot.tag == tag && engine::ShortStringEqual(NameOf(slot.id), name);
   }
-  void Place(const Slot& slot);
+  engine::NodeId Probe(std::uint64_t hash, std::string_view name) const;
+  void Place(std::uint64_t hash, engine::NodeId id);
   void Grow();
 
-  std::vector<Slot> slots_;  // Size is zero or a power of two, at most half full.
-  std::string names_;        // Each name as its 16-bit length and its characters (names are <= 253).
+  std::vector<Slot> slots_;            // Size is zero or a power of two, at most half full.
+  std::string names_;                  // Each name as its 16-bit length and its characters (names are <= 253).
+  std::vector<std::uint32_t> name_at_; // By node id: the offset of its name in names_.
   size_t size_ = 0;
 };
 
