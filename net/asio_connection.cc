@@ -180,20 +180,47 @@ class Connection final : public ConnectionBase {
     }
   }
 
-  // --- Timer: one deadline at a time; a stale expiry is ignored by generation -------------------------
+  // --- Timer: one deadline at a time, kept lazily ---------------------------------------------------
+  // arm() only records the deadline; the connection's one timer wait wakes at least every shortest
+  // limit (idle or request read) to check it. Re-arming the timer itself on each step of each request
+  // (wait, header, body, write: six timer operations, each an update of the io thread's timerfd) cost
+  // more than a small request's handling.
+
+  using Clock = std::chrono::steady_clock;
 
   void arm(std::chrono::milliseconds limit) {
-    ++timer_generation_;
-    timer_.expires_after(limit);
-    timer_.async_wait([self = self(), generation = timer_generation_](const error_code& ec) {
-      if (ec || generation != self->timer_generation_ || self->closed_) return;
-      self->close_now();  // too slow: pending operations finish with an error
+    deadline_ = Clock::now() + limit;
+    if (!timer_waiting_) wait_timer(std::min<Clock::duration>(limit, shortest_limit()));
+  }
+
+  void disarm() { deadline_ = Clock::time_point::max(); }
+
+  // A deadline sooner than a pending wait could see (the linger before closing): the timer is reset.
+  void arm_exactly(std::chrono::milliseconds limit) {
+    deadline_ = Clock::now() + limit;
+    wait_timer(limit);
+  }
+
+  Clock::duration shortest_limit() const {
+    return std::min(core_->options().idle_timeout, core_->options().request_read_timeout);
+  }
+
+  void wait_timer(Clock::duration wait) {
+    timer_waiting_ = true;
+    timer_.expires_after(wait);  // Cancels a pending wait: its completion sees a newer generation.
+    timer_.async_wait([self = self(), generation = ++timer_generation_](const error_code& ec) {
+      if (generation != self->timer_generation_) return;
+      self->timer_waiting_ = false;
+      if (ec || self->closed_) return;
+      self->on_timer();
     });
   }
 
-  void disarm() {
-    ++timer_generation_;
-    timer_.cancel();
+  void on_timer() {
+    if (deadline_ == Clock::time_point::max()) return;  // Nothing to watch: the next arm() waits again.
+    const auto now = Clock::now();
+    if (now >= deadline_) return close_now();  // Too slow: pending operations finish with an error.
+    wait_timer(std::min(deadline_ - now, shortest_limit()));
   }
 
   // --- Reading -------------------------------------------------------------------------------------
@@ -389,7 +416,7 @@ class Connection final : public ConnectionBase {
     draining_ = true;
     error_code ignored;
     raw_socket().shutdown(tcp::socket::shutdown_send, ignored);
-    arm(std::chrono::duration_cast<std::chrono::milliseconds>(kLingerTime));
+    arm_exactly(std::chrono::duration_cast<std::chrono::milliseconds>(kLingerTime));
     if (!reading_) start_read();
   }
 
@@ -397,6 +424,7 @@ class Connection final : public ConnectionBase {
     if (closed_) return;
     closed_ = true;
     disarm();
+    timer_.cancel();  // Its pending wait holds this connection.
     error_code ignored;
     raw_socket().shutdown(tcp::socket::shutdown_both, ignored);
     raw_socket().close(ignored);
@@ -415,6 +443,8 @@ class Connection final : public ConnectionBase {
   Socket socket_;
   asio::steady_timer timer_;
   uint64_t timer_generation_ = 0;
+  Clock::time_point deadline_ = Clock::time_point::max();
+  bool timer_waiting_ = false;
   uint64_t id_ = 0;
 
   beast::flat_buffer buffer_;

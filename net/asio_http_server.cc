@@ -1,5 +1,6 @@
-// HttpServer on Boost.Asio + Boost.Beast: one acceptor and a small fixed pool of io threads running one
-// io_context; every connection lives on its own strand (net/asio_connection.h).
+// HttpServer on Boost.Asio + Boost.Beast: one acceptor and a small fixed pool of io threads, each running
+// its own io_context; new connections go to the contexts in turn, and every connection lives on its own
+// strand (net/asio_connection.h).
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -41,7 +42,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
       : core_(std::move(core)), acceptor_(std::move(acceptor)), retry_(acceptor_.get_executor()) {}
 
   void accept() {
-    acceptor_.async_accept(asio::make_strand(core_->io()), [self = shared_from_this()](const error_code& ec, tcp::socket socket) {
+    acceptor_.async_accept(asio::make_strand(core_->next_io()), [self = shared_from_this()](const error_code& ec, tcp::socket socket) {
       self->on_accept(ec, std::move(socket));
     });
   }
@@ -96,11 +97,10 @@ class AsioHttpServer final : public HttpServer {
     auto listener = std::make_shared<Listener>(core, open_acceptor(*core));
     core_ = std::move(core);
     listener_ = std::move(listener);
-    work_.emplace(core_->io().get_executor());
+    for (std::size_t i = 0; i < core_->io_count(); ++i) work_.emplace_back(core_->io(i).get_executor());
     listener_->accept();
-    const std::size_t threads = std::max<std::size_t>(1, options_.io_threads);
-    running_threads_ = threads;
-    for (std::size_t i = 0; i < threads; ++i) threads_.emplace_back([this] { run_io(); });
+    running_threads_ = core_->io_count();
+    for (std::size_t i = 0; i < core_->io_count(); ++i) threads_.emplace_back([this, i] { run_io(core_->io(i)); });
   }
 
   uint16_t port() const override { return port_; }
@@ -124,18 +124,22 @@ class AsioHttpServer final : public HttpServer {
       asio::post(connection->executor(), [connection] { connection->force_close(); });
     }
     listener_.reset();
-    work_.reset();
-    // With every socket closed the io_context runs out of work and the threads return by themselves.
+    work_.clear();
+    // With every socket closed the io_contexts run out of work and the threads return by themselves.
     {
       std::unique_lock lock(threads_mutex_);
-      if (!threads_done_.wait_for(lock, kWindDown, [&] { return running_threads_ == 0; })) core_->io().stop();
+      if (!threads_done_.wait_for(lock, kWindDown, [&] { return running_threads_ == 0; })) {
+        for (std::size_t i = 0; i < core_->io_count(); ++i) core_->io(i).stop();
+      }
     }
     for (auto& thread : threads_) thread.join();
     threads_.clear();
     // Handlers still queued (only after a forced stop) hold connections, which hold the core: run them
-    // out, so nothing is left to reference the io_context.
-    core_->io().restart();
-    core_->io().run_for(kWindDown);
+    // out, so nothing is left to reference the io_contexts.
+    for (std::size_t i = 0; i < core_->io_count(); ++i) {
+      core_->io(i).restart();
+      core_->io(i).run_for(kWindDown);
+    }
     core_->release_handler();
   }
 
@@ -154,7 +158,7 @@ class AsioHttpServer final : public HttpServer {
   tcp::acceptor open_acceptor(Core& core) {
     const std::string where = options_.host + ":" + std::to_string(options_.port);
     error_code ec;
-    tcp::resolver resolver(core.io());
+    tcp::resolver resolver(core.io(0));
     const auto endpoints = resolver.resolve(options_.host, std::to_string(options_.port),
                                             tcp::resolver::passive | tcp::resolver::numeric_service, ec);
     if (ec || endpoints.empty()) {
@@ -168,7 +172,7 @@ class AsioHttpServer final : public HttpServer {
         break;
       }
     }
-    tcp::acceptor acceptor(asio::make_strand(core.io()));
+    tcp::acceptor acceptor(asio::make_strand(core.io(0)));
     auto fail = [&](const char* step) {
       return std::runtime_error("http server: cannot listen on " + where + ": " + step + ": " + ec.message());
     };
@@ -192,10 +196,10 @@ class AsioHttpServer final : public HttpServer {
     done.wait();
   }
 
-  void run_io() {
+  void run_io(asio::io_context& io) {
     for (;;) {
       try {
-        core_->io().run();
+        io.run();
         break;
       } catch (...) {
         // Handlers catch their own errors; should one escape anyway, keep serving.
@@ -209,7 +213,7 @@ class AsioHttpServer final : public HttpServer {
   const HttpServerOptions options_;
   std::shared_ptr<Core> core_;
   std::shared_ptr<Listener> listener_;
-  std::optional<asio::executor_work_guard<asio::io_context::executor_type>> work_;
+  std::vector<asio::executor_work_guard<asio::io_context::executor_type>> work_;
   std::vector<std::thread> threads_;
   std::mutex threads_mutex_;
   std::condition_variable threads_done_;

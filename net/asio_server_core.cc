@@ -1,6 +1,14 @@
 #include "net/asio_server_core.h"
 
+#include <algorithm>
+
 namespace gangplank::net::asio_server {
+
+Core::Core(HttpServerOptions options, HttpHandler handler) : options_(std::move(options)), handler_(std::move(handler)) {
+  const std::size_t threads = std::max<std::size_t>(1, options_.io_threads);
+  // Concurrency hint 1: each context is run by one thread (other threads only post to it).
+  for (std::size_t i = 0; i < threads; ++i) ios_.push_back(std::make_unique<boost::asio::io_context>(1));
+}
 
 void Core::close_gate() {
   std::lock_guard lock(gate_mutex_);

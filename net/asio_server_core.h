@@ -1,5 +1,6 @@
-// State shared by the Asio server, its connections, responders and streams. It owns the io_context, so
-// a connection kept alive by a responder on some other thread never outlives the I/O objects it uses;
+// State shared by the Asio server, its connections, responders and streams. It owns the io_contexts (one
+// per io thread), so a connection kept alive by a responder on some other thread never outlives the
+// I/O objects it uses;
 // its post gate makes late answers after stop() a no-op instead of work queued on a dead server.
 #pragma once
 
@@ -7,6 +8,7 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/ssl/context.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -25,11 +27,17 @@ class AsioResponseStream;
 
 class Core {
  public:
-  Core(HttpServerOptions options, HttpHandler handler) : options_(std::move(options)), handler_(std::move(handler)) {}
+  Core(HttpServerOptions options, HttpHandler handler);
   Core(const Core&) = delete;
   Core& operator=(const Core&) = delete;
 
-  boost::asio::io_context& io() { return io_; }
+  // One io_context per io thread, each run by its own thread only: a connection's reads, handler and
+  // write all happen on one thread, with no hand-off between threads (a futex wake and a context
+  // switch each) for every event, which a single io_context shared by all threads costs.
+  std::size_t io_count() const { return ios_.size(); }
+  boost::asio::io_context& io(std::size_t i) { return *ios_[i]; }
+  // The io_context for the next new connection: round robin.
+  boost::asio::io_context& next_io() { return *ios_[next_io_.fetch_add(1) % ios_.size()]; }
   const HttpServerOptions& options() const { return options_; }
   // Only called on io threads, which stop() joins before it releases the handler.
   const HttpHandler& handler() const { return handler_; }
@@ -70,7 +78,8 @@ class Core {
   void set_tls_context(std::shared_ptr<boost::asio::ssl::context> context);
 
  private:
-  boost::asio::io_context io_;
+  std::vector<std::unique_ptr<boost::asio::io_context>> ios_;
+  std::atomic<std::size_t> next_io_{0};
   const HttpServerOptions options_;
   HttpHandler handler_;
 

@@ -115,8 +115,9 @@ struct HttpServerOptions {
   std::size_t max_request_body_bytes = 16u << 20;     // larger bodies are answered 413
   std::size_t max_stream_buffer_bytes = 64u << 20;    // per streaming response, see HttpResponseStream
   std::optional<HttpTlsFiles> tls;                    // serve https when set (TLS 1.2 or newer)
-  // Threads running all socket I/O and the handlers (0 counts as 1). Two suit the 2-core target:
-  // handlers return quickly, and a second thread keeps one slow handler from stalling the others.
+  // Threads running all socket I/O and the handlers (0 counts as 1), each serving its own share of the
+  // connections (assigned in turn). Two suit the 2-core target: handlers return quickly, and a second
+  // thread keeps one slow handler from stalling the connections of the other.
   std::size_t io_threads = 2;
   // A keep-alive connection with no new request for this long is closed (clients reconnect). Also the
   // longest a client may take to read one whole (non-streamed) response.

@@ -227,6 +227,31 @@ TEST(HttpServerWire, IdleAndSlowClientsAreDisconnected) {
   EXPECT_TRUE(slow.closed_by_peer());
 }
 
+// Deadlines are re-armed lazily (one timer wait per connection checks them): a connection that keeps
+// sending requests lives well past the idle timeout, one that goes quiet is still closed on time, and a
+// request whose body stalls mid-way is cut off by the read timeout even right after a busy spell.
+TEST(HttpServerWire, BusyConnectionOutlivesTheIdleTimeoutAndAStalledOneDoesNot) {
+  HttpServerOptions options;
+  options.idle_timeout = 300ms;
+  options.request_read_timeout = 300ms;
+  auto server = make_http_server(options);
+  server->start(echo());
+  RawSocket busy(server->port());
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; std::chrono::steady_clock::now() - start < 1200ms; ++i) {
+    const std::string path = "/r" + std::to_string(i);
+    busy.send("GET " + path + " HTTP/1.1\r\nHost: x\r\n\r\n");
+    ASSERT_NE(busy.read_until("GET " + path + " ").find("200 OK"), std::string::npos) << "request " << i;
+    ASSERT_FALSE(busy.closed_by_peer());
+    std::this_thread::sleep_for(100ms);
+  }
+  busy.send("POST /stalled HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc");  // 7 bytes never come
+  const auto stalled = std::chrono::steady_clock::now();
+  busy.read_to_close(3s);
+  EXPECT_TRUE(busy.closed_by_peer());
+  EXPECT_LT(std::chrono::steady_clock::now() - stalled, 1500ms);
+}
+
 TEST(HttpServerWire, StreamNoticesAClientThatHangsUpWithoutAWrite) {
   auto server = make_http_server({});
   std::atomic<bool> gone{false};
