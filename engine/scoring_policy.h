@@ -28,6 +28,13 @@ class ScoringPolicy {
   virtual double FastScore(const Cluster& cluster, NodeId node, const PodRequest& request) {
     return Score(cluster, node, request).score;
   }
+  // FastScore of each of `nodes` (all fitting) into `scores`, for callers that rank many nodes for one
+  // request (the extender's prioritize); a policy overrides it to do per-request work once, not per node.
+  virtual void FastScores(const Cluster& cluster, const std::vector<NodeId>& nodes, const PodRequest& request,
+                          std::vector<double>& scores) {
+    scores.resize(nodes.size());
+    for (size_t i = 0; i < nodes.size(); ++i) scores[i] = FastScore(cluster, nodes[i], request);
+  }
   // Told after the caller applied (or released) an allocation this policy may have chosen, for policies
   // that remember what runs where (e.g. GPU clustering). Default: nothing to remember.
   virtual void OnAssigned(const Allocation& /*allocation*/, const PodRequest& /*request*/) {}

@@ -56,27 +56,29 @@ std::vector<HostPriority> PrioritizeNodes(const cache::StateView& view, const ca
   }
   const engine::Cluster& cluster = view.cluster();
   const engine::FitCheck fit(cluster, request);  // Decides most nodes from their one-line summary.
-  std::vector<engine::NodeId> ids(candidates.size(), engine::kNoNode);
-  std::vector<double> raw(candidates.size(), 0);
-  double lo = 0, hi = 0;
-  bool any = false;
+  std::vector<engine::NodeId> fitting;  // The candidates that fit, scored in one batch.
+  std::vector<size_t> at;               // Their positions in `candidates`.
+  fitting.reserve(candidates.size());
+  at.reserve(candidates.size());
   const std::vector<engine::NodeId> found = view.FindNodes(candidates);
   for (size_t i = 0; i < candidates.size(); ++i) {
-    const engine::NodeId id = found[i];
-    if (id == engine::kNoNode || !fit.Fits(id)) continue;
-    ids[i] = id;
-    // Only the score matters here: FastScore skips building the GPU choice where the policy can.
-    raw[i] = policy.FastScore(cluster, id, request);
-    lo = any ? std::min(lo, raw[i]) : raw[i];
-    hi = any ? std::max(hi, raw[i]) : raw[i];
-    any = true;
+    if (found[i] == engine::kNoNode || !fit.Fits(found[i])) continue;
+    fitting.push_back(found[i]);
+    at.push_back(i);
+  }
+  // Only the score matters here: FastScore skips building the GPU choice where the policy can.
+  std::vector<double> raw;
+  policy.FastScores(cluster, fitting, request, raw);
+  double lo = 0, hi = 0;
+  for (size_t k = 0; k < raw.size(); ++k) {
+    lo = k > 0 ? std::min(lo, raw[k]) : raw[k];
+    hi = k > 0 ? std::max(hi, raw[k]) : raw[k];
   }
   const auto gang_domains = GangDomains(view, pod, role);
-  for (size_t i = 0; i < candidates.size(); ++i) {
-    if (ids[i] == engine::kNoNode) continue;
-    double score = hi > lo ? (raw[i] - lo) / (hi - lo) : 1.0;
-    if (!gang_domains.empty()) score = 0.5 * score + 0.5 * TopologyCloseness(cluster.topology(), ids[i], gang_domains);
-    out[i].score = std::lround(score * static_cast<double>(kMaxExtenderPriority));
+  for (size_t k = 0; k < fitting.size(); ++k) {
+    double score = hi > lo ? (raw[k] - lo) / (hi - lo) : 1.0;
+    if (!gang_domains.empty()) score = 0.5 * score + 0.5 * TopologyCloseness(cluster.topology(), fitting[k], gang_domains);
+    out[at[k]].score = std::lround(score * static_cast<double>(kMaxExtenderPriority));
   }
   return out;
 }

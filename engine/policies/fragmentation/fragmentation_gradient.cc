@@ -71,6 +71,19 @@ double FragmentationGradientPolicy::FastScore(const Cluster& cluster, NodeId nod
   return bias_ ? score + bias_(cluster, node, request) : score;
 }
 
+void FragmentationGradientPolicy::FastScores(const Cluster& cluster, const std::vector<NodeId>& nodes,
+                                             const PodRequest& request, std::vector<double>& scores) {
+  scores.resize(nodes.size());
+  // One request shape throughout: Evaluate adds no row, so this reference stays valid.
+  const std::vector<ScoreMemo::Entry>& row = memo_.Row(cluster, request);
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const ScoreMemo::Entry& memo = row[static_cast<size_t>(nodes[i])];
+    scores[i] = ScoreMemo::Fresh(memo, cluster, nodes[i]) ? memo.score : Evaluate(cluster, nodes[i], request).score;
+  }
+  if (!bias_) return;
+  for (size_t i = 0; i < nodes.size(); ++i) scores[i] += bias_(cluster, nodes[i], request);
+}
+
 NodeScore FragmentationGradientPolicy::Score(const Cluster& cluster, NodeId node, const PodRequest& request) {
   const ScoreMemo::Entry& e = Evaluate(cluster, node, request);
   NodeScore s{bias_ ? e.score + bias_(cluster, node, request) : e.score, {}};

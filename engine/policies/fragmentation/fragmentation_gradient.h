@@ -41,6 +41,8 @@ class FragmentationGradientPolicy : public ScoringPolicy {
   NodeScore Score(const Cluster& cluster, NodeId node, const PodRequest& request) override;
   bool HasFastScore() const override { return true; }
   double FastScore(const Cluster& cluster, NodeId node, const PodRequest& request) override;
+  void FastScores(const Cluster& cluster, const std::vector<NodeId>& nodes, const PodRequest& request,
+                  std::vector<double>& scores) override;
 
   const FragmentationModel& model() const { return model_; }
 

@@ -22,10 +22,14 @@ int ScoreMemo::ShapeId(const PodRequest& r) {
   return last_id_;
 }
 
-ScoreMemo::Entry& ScoreMemo::Slot(const Cluster& cluster, NodeId node, const PodRequest& request) {
+std::vector<ScoreMemo::Entry>& ScoreMemo::Row(const Cluster& cluster, const PodRequest& request) {
   std::vector<Entry>& row = entries_[static_cast<size_t>(ShapeId(request))];
   if (row.size() < static_cast<size_t>(cluster.size())) row.resize(static_cast<size_t>(cluster.size()));
-  return row[static_cast<size_t>(node)];
+  return row;
+}
+
+ScoreMemo::Entry& ScoreMemo::Slot(const Cluster& cluster, NodeId node, const PodRequest& request) {
+  return Row(cluster, request)[static_cast<size_t>(node)];
 }
 
 }  // namespace gangplank::engine::policies

@@ -23,6 +23,8 @@ class ScoreMemo {
 
   // The slot for `request`'s shape on `node`; Fresh() tells whether it still holds a valid verdict.
   Entry& Slot(const Cluster& cluster, NodeId node, const PodRequest& request);
+  // Every node's slot for `request`'s shape, indexed by node id: the shape is matched once.
+  std::vector<Entry>& Row(const Cluster& cluster, const PodRequest& request);
   static bool Fresh(const Entry& e, const Cluster& cluster, NodeId node) {
     return e.version_plus_one == cluster.version(node) + 1;
   }

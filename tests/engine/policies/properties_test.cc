@@ -127,6 +127,34 @@ TEST_P(EveryPolicy, FastScoreAgreesWithScore) {
   }
 }
 
+// The batch that ranks many nodes for one request (the extender's prioritize) scores as one call per
+// node would, on a cluster that changes between requests (so memoised scores go stale).
+TEST_P(EveryPolicy, FastScoresAgreesWithFastScore) {
+  Rng setup(7);
+  Cluster c = RandomCluster(setup);
+  auto batch = MakePolicy(GetParam(), Workload(), 5);
+  auto single = MakePolicy(GetParam(), Workload(), 5);
+  Rng rng(8);
+  for (int step = 0; step < 60; ++step) {
+    const PodRequest pod = RandomPod(rng);
+    std::vector<NodeId> fitting;
+    for (NodeId n = 0; n < c.size(); ++n) {
+      if (c.Fits(n, pod)) fitting.push_back(n);
+    }
+    std::vector<double> scores{-1, -2, -3};  // Replaced, whatever it held.
+    batch->FastScores(c, fitting, pod, scores);
+    ASSERT_EQ(scores.size(), fitting.size()) << GetParam();
+    for (size_t i = 0; i < fitting.size(); ++i) {
+      EXPECT_EQ(scores[i], single->FastScore(c, fitting[i], pod)) << GetParam() << " node " << fitting[i];
+    }
+    if (auto a = PlacePod(c, pod, *single, rng)) {
+      c.Assign(*a);
+      batch->OnAssigned(*a, pod);
+      single->OnAssigned(*a, pod);
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Policies, EveryPolicy, ::testing::ValuesIn(PolicyNames()),
                          [](const auto& info) { return info.param; });
 
