@@ -5,6 +5,7 @@
 #include "engine/fit_check.h"
 #include "extender/decisions/pod_role.h"
 #include "extender/decisions/reasons.h"
+#include "extender/protocol/json_writer.h"
 
 namespace gangplank::extender {
 namespace {
@@ -123,29 +124,41 @@ bool FitsWithout(const cache::StateView& view, engine::NodeId node, const engine
   return engine::CapacityFits(state, request);
 }
 
+// Answers a kept set, highest priority first as kube-scheduler orders victims; unknown pods keep their place.
+void KeepVictims(const Candidate& c, std::string_view node_name, std::int64_t num_pdb_violations, NodeVictimsMap& kept) {
+  if (c.uids.size() == 1) {
+    kept.AddUid(c.uids[0]);
+  } else {
+    std::vector<size_t> order(c.uids.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    auto priority = [&](size_t i) { return c.records[i] ? c.records[i]->priority : 0; };
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return priority(a) > priority(b); });
+    for (size_t i : order) kept.AddUid(c.uids[i]);
+  }
+  kept.CloseNode(node_name, num_pdb_violations);
+}
+
 }  // namespace
 
 PreemptVerdicts SelectVictims(const cache::StateView& view, const cache::PodInfo& pod, const engine::PodRequest& request,
-                              NodeVictimsMap candidates) {
+                              const NodeVictimsMap& candidates) {
   PreemptVerdicts out;
   const PodRole role = RoleOf(view, pod);
   // Every node and every victim is looked up in one batch each, so their cache misses overlap.
-  std::vector<std::string_view> node_names, uids;
+  std::vector<std::string_view> node_names;
   node_names.reserve(candidates.size());
-  for (const auto& [node_name, victims] : candidates) {
-    node_names.push_back(node_name);
-    uids.insert(uids.end(), victims.uids.begin(), victims.uids.end());
-  }
+  for (const auto& [node_name, victims] : candidates) node_names.push_back(node_name);
   const std::vector<engine::NodeId> nodes = view.FindNodes(node_names);
+  const std::vector<std::string_view>& uids = candidates.all_uids();
   const std::vector<const cache::PodRecord*> records = view.FindPods(uids);
   const engine::FitCheck fit(view.cluster(), request);
   GuaranteeCheck guarantees(view, role, request);
   Candidate c;
-  size_t node_index = 0, first_victim = 0;
-  for (auto& [node_name, victims] : candidates) {
+  bool mates_plain = true;  // Whether the gang mates added to kept sets need no escaping.
+  out.result.node_to_meta_victims.reserve(candidates.size(), uids.size());
+  size_t node_index = 0;
+  for (const auto& [node_name, victims] : candidates) {
     const engine::NodeId node = nodes[node_index++];
-    const size_t first = first_victim;
-    first_victim += victims.uids.size();
     if (victims.uids.empty()) {
       out.dropped.insert_or_assign(node_name, "no victims proposed");
       continue;
@@ -159,7 +172,9 @@ PreemptVerdicts SelectVictims(const cache::StateView& view, const cache::PodInfo
       continue;
     }
     c.Clear();
+    const size_t first = static_cast<size_t>(victims.uids.data() - uids.data());
     for (size_t k = 0; k < victims.uids.size(); ++k) c.Add(victims.uids[k], records[first + k]);
+    const size_t proposed = c.uids.size();
     std::string why = CompleteGangs(view, node, c);
     if (why.empty()) why = guarantees.Check(node, c);
     if (why.empty() && !FitsWithout(view, node, fit, request, c)) why = "evicting these victims does not make room for the pod";
@@ -167,22 +182,12 @@ PreemptVerdicts SelectVictims(const cache::StateView& view, const cache::PodInfo
       out.dropped.insert_or_assign(node_name, std::move(why));
       continue;
     }
-    // Highest priority first, as kube-scheduler orders victims; unknown pods keep their place.
-    if (c.uids.size() > 1) {
-      std::vector<size_t> order(c.uids.size());
-      for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-      auto priority = [&](size_t i) { return c.records[i] ? c.records[i]->priority : 0; };
-      std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return priority(a) > priority(b); });
-      std::vector<std::string_view> sorted;
-      sorted.reserve(order.size());
-      for (size_t i : order) sorted.push_back(c.uids[i]);
-      c.uids = std::move(sorted);
-    }
-    // The candidate's own vector takes the answer (no allocation unless gang mates were added), and
-    // candidates come sorted by node name, so each kept node is appended at the end of the map.
-    victims.uids.assign(c.uids.begin(), c.uids.end());
-    out.result.node_to_meta_victims.insert_or_assign(node_name, std::move(victims));
+    for (size_t i = proposed; i < c.uids.size(); ++i) mates_plain = mates_plain && IsPlainJsonString(c.uids[i]);
+    KeepVictims(c, node_name, victims.num_pdb_violations, out.result.node_to_meta_victims);
   }
+  // Candidates come sorted by node name, so each kept node was appended; the names and the proposed
+  // UIDs are the candidates' own.
+  out.result.node_to_meta_victims.set_known_plain(candidates.known_plain() && mates_plain);
   return out;
 }
 

@@ -357,8 +357,9 @@ std::vector<std::string_view> StringViewArrayOf(sj::value& v) {
   return out;
 }
 
-MetaVictims MetaVictimsOf(sj::value& v) {
-  MetaVictims victims;
+// A node's MetaVictims, closed into the map under `node`.
+void AddMetaVictims(sj::value& v, std::string_view node, NodeVictimsMap& map) {
+  std::int64_t num_pdb_violations = 0;
   ForEachFieldOrNull(v, [&](std::string_view key, sj::value& value) {
     if (EqualsIgnoreCase(key, "Pods")) {
       ForEachElementOrNull(value, [&](sj::value& element) {
@@ -367,13 +368,19 @@ MetaVictims MetaVictimsOf(sj::value& v) {
           if (EqualsIgnoreCase(mkey, "UID")) uid = IsNull(m) ? std::string_view() : StringViewOf(m);
         });
         if (uid.empty()) throw cache::DecodeError("UID", "missing");
-        victims.uids.push_back(uid);
+        map.AddUid(uid);
       });
     } else if (EqualsIgnoreCase(key, "NumPDBViolations")) {
-      victims.num_pdb_violations = IsNull(value) ? 0 : Int64Of(value);
+      num_pdb_violations = IsNull(value) ? 0 : Int64Of(value);
     }
   });
-  return victims;
+  map.CloseNode(node, num_pdb_violations);
+}
+
+NodeVictimsMap NodeVictimsOf(sj::value& v) {
+  NodeVictimsMap map;
+  ForEachField(ObjectOf(v), [&](std::string_view node, sj::value& victims) { AddMetaVictims(victims, node, map); });
+  return map;
 }
 
 Victims VictimsOf(sj::value& v) {
@@ -445,10 +452,7 @@ ExtenderPreemptionArgs RequestDecoder::DecodePreemptionArgs(std::string& body) {
       });
     } else if (EqualsIgnoreCase(key, "NodeNameToMetaVictims")) {
       if (IsNull(value)) return args.node_to_meta_victims.reset();
-      auto& map = args.node_to_meta_victims.emplace();
-      ForEachField(ObjectOf(value), [&](std::string_view node, sj::value& victims) {
-        map.insert_or_assign(node, MetaVictimsOf(victims));  // Go sends keys sorted: appended.
-      });
+      args.node_to_meta_victims = NodeVictimsOf(value);
     }
   });
   if (!has_pod) throw cache::DecodeError("Pod", "missing");
@@ -498,9 +502,8 @@ NodeVictimsMap ExtenderPreemptionArgs::CandidateVictims() const {
   NodeVictimsMap out;
   if (!node_to_victims) return out;
   for (const auto& [node, victims] : *node_to_victims) {
-    MetaVictims& meta = out[node];
-    meta.num_pdb_violations = victims.num_pdb_violations;
-    for (const auto& pod : victims.pods) meta.uids.push_back(pod.uid);
+    for (const auto& pod : victims.pods) out.AddUid(pod.uid);
+    out.CloseNode(node, victims.num_pdb_violations);
   }
   return out;
 }
