@@ -11,38 +11,48 @@ namespace gangplank::extender {
 namespace {
 
 // A victim set: the scheduler's handful of pods plus gang mates, so a linear search beats a hash set.
-// Each victim's cache record is looked up once and carried along (every check below reads it).
+// Each victim's cache id and record are looked up once and carried along (the checks below read them).
 // One Candidate is reused for every node of a call, so its buffers are allocated once per call.
 struct Candidate {
   std::vector<std::string_view> uids;
+  std::vector<cache::PodId> ids;                 // Parallel to uids; kNoPod for pods the cache does not know.
   std::vector<const cache::PodRecord*> records;  // Parallel to uids; nullptr for pods the cache does not know.
-  engine::NodeState after;                // The node with the victims gone (see FitsWithout).
+  engine::NodeState after;                       // The node with the victims gone (see FitsWithout).
 
-  void Clear() { uids.clear(), records.clear(); }
-  void Add(std::string_view uid, const cache::PodRecord* record) {
+  void Clear() { uids.clear(), ids.clear(), records.clear(); }
+  // A proposed victim; a UID proposed twice counts once.
+  void Add(std::string_view uid, cache::PodId id, const cache::PodRecord* record) {
     if (std::find(uids.begin(), uids.end(), uid) != uids.end()) return;
-    uids.push_back(uid);
-    records.push_back(record);
+    uids.push_back(uid), ids.push_back(id), records.push_back(record);
+  }
+  // A gang mate, unless already in the set (a known pod's id stands for its UID).
+  void AddMate(const cache::StateView& view, cache::PodId id) {
+    if (std::find(ids.begin(), ids.end(), id) != ids.end()) return;
+    const cache::PodRecord& mate = view.Pod(id);
+    uids.push_back(mate.uid), ids.push_back(id), records.push_back(&mate);
   }
 };
 
+std::string SplitsGang(const cache::StateView& view, cache::PodId victim, cache::PodId member, std::string_view how) {
+  const cache::PodRecord& m = view.Pod(member);
+  return "would split gang " + view.Pod(victim).gang + ": member " + m.namespace_ + "/" + m.name + " " + std::string(how);
+}
+
 // Adds the rest of every touched gang; the reason when a gang cannot be taken whole from this node.
+// Reads placements only: records are read for the mates added and for the reason.
 std::string CompleteGangs(const cache::StateView& view, engine::NodeId node, Candidate& c) {
-  for (size_t i = 0; i < c.uids.size(); ++i) {  // Grows while iterating: added members are checked too.
-    const cache::PodRecord* victim = c.records[i];
-    if (victim == nullptr || victim->gang_members == nullptr) continue;
-    for (const cache::PodId id : *victim->gang_members) {  // By id: no UID hashing per mate.
-      const cache::PodRecord* member = &view.Pod(id);
-      if (!member->allocation) continue;  // Holds nothing: nothing to evict.
-      if (member->allocation->node != node) {
-        return "would split gang " + victim->gang + ": member " + member->namespace_ + "/" + member->name +
-               " runs on another node";
+  for (size_t i = 0; i < c.ids.size(); ++i) {  // Grows while iterating: added members are checked too.
+    if (c.ids[i] == cache::kNoPod) continue;
+    const std::vector<cache::PodId>* members = view.Placement(c.ids[i]).gang_members;
+    if (members == nullptr) continue;
+    for (const cache::PodId id : *members) {  // By id: no UID hashing per mate.
+      const cache::PodPlacement& member = view.Placement(id);
+      if (member.node == engine::kNoNode) continue;  // Holds nothing: nothing to evict.
+      if (member.node != node) return SplitsGang(view, c.ids[i], id, "runs on another node");
+      if (!member.bound) {
+        return SplitsGang(view, c.ids[i], id, "is planned but not bound, so the scheduler cannot evict it");
       }
-      if (member->node.empty()) {
-        return "would split gang " + victim->gang + ": member " + member->namespace_ + "/" + member->name +
-               " is planned but not bound, so the scheduler cannot evict it";
-      }
-      c.Add(member->uid, member);
+      c.AddMate(view, id);
     }
   }
   return {};
@@ -150,7 +160,15 @@ PreemptVerdicts SelectVictims(const cache::StateView& view, const cache::PodInfo
   for (const auto& [node_name, victims] : candidates) node_names.push_back(node_name);
   const std::vector<engine::NodeId> nodes = view.FindNodes(node_names);
   const std::vector<std::string_view>& uids = candidates.all_uids();
-  const std::vector<const cache::PodRecord*> records = view.FindPods(uids);
+  const std::vector<cache::PodId> ids = view.FindPodIds(uids);
+  // Records and placements of all victims are fetched in one pass of independent loads, so their
+  // cache misses overlap instead of stalling each node in turn.
+  std::vector<const cache::PodRecord*> records(ids.size(), nullptr);
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (ids[i] == cache::kNoPod) continue;
+    __builtin_prefetch(&view.Placement(ids[i]));
+    records[i] = &view.Pod(ids[i]);
+  }
   const engine::FitCheck fit(view.cluster(), request);
   GuaranteeCheck guarantees(view, role, request);
   Candidate c;
@@ -173,7 +191,7 @@ PreemptVerdicts SelectVictims(const cache::StateView& view, const cache::PodInfo
     }
     c.Clear();
     const size_t first = static_cast<size_t>(victims.uids.data() - uids.data());
-    for (size_t k = 0; k < victims.uids.size(); ++k) c.Add(victims.uids[k], records[first + k]);
+    for (size_t k = 0; k < victims.uids.size(); ++k) c.Add(victims.uids[k], ids[first + k], records[first + k]);
     const size_t proposed = c.uids.size();
     std::string why = CompleteGangs(view, node, c);
     if (why.empty()) why = guarantees.Check(node, c);
