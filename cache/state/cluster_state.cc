@@ -294,6 +294,7 @@ PodRecord& ClusterState::AddPod(PodRecord record) {
   if (v.free_pod_ids_.empty()) {
     record.id = static_cast<PodId>(v.pod_by_id_.size());
     v.pod_by_id_.push_back(nullptr);
+    v.placement_by_id_.emplace_back();
   } else {
     record.id = v.free_pod_ids_.back();
     v.free_pod_ids_.pop_back();
@@ -301,6 +302,7 @@ PodRecord& ClusterState::AddPod(PodRecord record) {
   const std::uint64_t hash = PodIndex::Hash(record.uid);
   PodRecord& added = v.pods_.emplace(record.uid, std::move(record)).first->second;
   v.pod_by_id_[added.id] = &added;
+  SyncPlacement(added);
   v.pod_index_.Insert(hash, added.id);
   return added;
 }
@@ -310,6 +312,7 @@ StringMap<PodRecord>::iterator ClusterState::ErasePod(StringMap<PodRecord>::iter
   const PodRecord& pod = it->second;
   v.pod_index_.Erase(PodIndex::Hash(pod.uid), pod.id);
   v.pod_by_id_[pod.id] = nullptr;
+  v.placement_by_id_[pod.id] = {};
   v.free_pod_ids_.push_back(pod.id);
   if (pod.assumed && v.assumed_.erase(pod.uid) > 0) {
     assumed_count_.store(v.assumed_.size(), std::memory_order_relaxed);
@@ -485,6 +488,16 @@ void ClusterState::Rebuild() {
 }
 
 void ClusterState::Account(PodRecord& pod) {
+  Hold(pod);
+  SyncPlacement(pod);
+}
+
+void ClusterState::Unaccount(PodRecord& pod) {
+  Release(pod);
+  SyncPlacement(pod);
+}
+
+void ClusterState::Hold(PodRecord& pod) {
   StateView& v = view_;
   if (!pod.ShouldHold()) return;
   const std::string& node_name = pod.HoldingNode();
@@ -527,7 +540,7 @@ void ClusterState::Account(PodRecord& pod) {
   }
 }
 
-void ClusterState::Unaccount(PodRecord& pod) {
+void ClusterState::Release(PodRecord& pod) {
   StateView& v = view_;
   if (!pod.allocation) {
     if (pod.ShouldHold() && !pod.foreign) {
@@ -558,10 +571,12 @@ void ClusterState::AddGangMember(PodRecord& pod) {
   std::vector<PodId>& members = view_.gangs_[pod.gang];
   members.push_back(pod.id);
   pod.gang_members = &members;  // Map values stay where they are until erased.
+  SyncPlacement(pod);
 }
 
 void ClusterState::RemoveGangMember(PodRecord& pod) {
   pod.gang_members = nullptr;
+  SyncPlacement(pod);
   if (pod.gang.empty()) return;
   auto it = view_.gangs_.find(pod.gang);
   if (it == view_.gangs_.end()) return;

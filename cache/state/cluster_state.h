@@ -115,8 +115,14 @@ class ClusterState {
   void DropForeignHolders();
   void AddUsage(const PodRecord& pod, std::int64_t sign);
   void ChargeQueue(PodRecord& pod, std::string queue);
+  // Account and Unaccount are the only places a pod's allocation changes, and every change of its
+  // binding is followed by one of them: they, AddPod and the gang-member changes end by refreshing
+  // the pod's PodPlacement.
   void Account(PodRecord& pod);
   void Unaccount(PodRecord& pod);
+  void Hold(PodRecord& pod);
+  void Release(PodRecord& pod);
+  void SyncPlacement(const PodRecord& pod) { view_.placement_by_id_[pod.id] = PodPlacement::Of(pod); }
   void AddGangMember(PodRecord& pod);
   void RemoveGangMember(PodRecord& pod);
   PodRecord& AddPod(PodRecord record);  // Gives it an id and indexes it.

@@ -19,6 +19,7 @@
 #include "cache/objects/kube_objects.h"
 #include "cache/state/node_index.h"
 #include "cache/state/pod_index.h"
+#include "cache/state/pod_placement.h"
 #include "cache/state/pod_record.h"
 #include "cache/crd/pool_config.h"
 #include "cache/crd/queue_config.h"
@@ -49,8 +50,12 @@ class StateView {
   const PodRecord* FindPod(std::string_view uid) const;
   // FindPod for many UIDs at once, overlapping their cache misses (see PodIndex::FindMany).
   std::vector<const PodRecord*> FindPods(const std::vector<std::string_view>& uids) const;
+  // The same as compact ids (kNoPod where unknown), for callers that read Placement first.
+  std::vector<PodId> FindPodIds(const std::vector<std::string_view>& uids) const { return pod_index_.FindMany(uids); }
   // A cached pod by its compact id (PodRecord::id, gang members).
   const PodRecord& Pod(PodId id) const { return *pod_by_id_[id]; }
+  // Where a cached pod is held and its gang, without reading its record (PodPlacement::Of(Pod(id))).
+  const PodPlacement& Placement(PodId id) const { return placement_by_id_[id]; }
   // UIDs of the pods holding capacity on a node (bound pods and reservations).
   const std::vector<std::string>& PodsOn(engine::NodeId node) const { return pods_on_node_.at(node); }
   // GPU milli held by reservations (planned, unbound pods) on a node.
@@ -101,6 +106,7 @@ class StateView {
   std::map<std::string, engine::NodeSpec> node_specs_;  // Master copy: the cluster is rebuilt from it.
   StringMap<PodRecord> pods_;  // Owns the records; node-based, so pointers to them stay valid.
   std::vector<PodRecord*> pod_by_id_;  // nullptr for free ids.
+  std::vector<PodPlacement> placement_by_id_;  // Parallel to pod_by_id_; default for free ids.
   std::vector<PodId> free_pod_ids_;
   PodIndex pod_index_{pod_by_id_};
   std::set<std::string, std::less<>> assumed_;  // UIDs of the pods with an assumption.

@@ -5,43 +5,54 @@
 #include "engine/fit_check.h"
 #include "extender/decisions/pod_role.h"
 #include "extender/decisions/reasons.h"
+#include "extender/protocol/json_writer.h"
 
 namespace gangplank::extender {
 namespace {
 
 // A victim set: the scheduler's handful of pods plus gang mates, so a linear search beats a hash set.
-// Each victim's cache record is looked up once and carried along (every check below reads it).
+// Each victim's cache id and record are looked up once and carried along (the checks below read them).
 // One Candidate is reused for every node of a call, so its buffers are allocated once per call.
 struct Candidate {
   std::vector<std::string_view> uids;
+  std::vector<cache::PodId> ids;                 // Parallel to uids; kNoPod for pods the cache does not know.
   std::vector<const cache::PodRecord*> records;  // Parallel to uids; nullptr for pods the cache does not know.
-  engine::NodeState after;                // The node with the victims gone (see FitsWithout).
+  engine::NodeState after;                       // The node with the victims gone (see FitsWithout).
 
-  void Clear() { uids.clear(), records.clear(); }
-  void Add(std::string_view uid, const cache::PodRecord* record) {
+  void Clear() { uids.clear(), ids.clear(), records.clear(); }
+  // A proposed victim; a UID proposed twice counts once.
+  void Add(std::string_view uid, cache::PodId id, const cache::PodRecord* record) {
     if (std::find(uids.begin(), uids.end(), uid) != uids.end()) return;
-    uids.push_back(uid);
-    records.push_back(record);
+    uids.push_back(uid), ids.push_back(id), records.push_back(record);
+  }
+  // A gang mate, unless already in the set (a known pod's id stands for its UID).
+  void AddMate(const cache::StateView& view, cache::PodId id) {
+    if (std::find(ids.begin(), ids.end(), id) != ids.end()) return;
+    const cache::PodRecord& mate = view.Pod(id);
+    uids.push_back(mate.uid), ids.push_back(id), records.push_back(&mate);
   }
 };
 
+std::string SplitsGang(const cache::StateView& view, cache::PodId victim, cache::PodId member, std::string_view how) {
+  const cache::PodRecord& m = view.Pod(member);
+  return "would split gang " + view.Pod(victim).gang + ": member " + m.namespace_ + "/" + m.name + " " + std::string(how);
+}
+
 // Adds the rest of every touched gang; the reason when a gang cannot be taken whole from this node.
+// Reads placements only: records are read for the mates added and for the reason.
 std::string CompleteGangs(const cache::StateView& view, engine::NodeId node, Candidate& c) {
-  for (size_t i = 0; i < c.uids.size(); ++i) {  // Grows while iterating: added members are checked too.
-    const cache::PodRecord* victim = c.records[i];
-    if (victim == nullptr || victim->gang_members == nullptr) continue;
-    for (const cache::PodId id : *victim->gang_members) {  // By id: no UID hashing per mate.
-      const cache::PodRecord* member = &view.Pod(id);
-      if (!member->allocation) continue;  // Holds nothing: nothing to evict.
-      if (member->allocation->node != node) {
-        return "would split gang " + victim->gang + ": member " + member->namespace_ + "/" + member->name +
-               " runs on another node";
+  for (size_t i = 0; i < c.ids.size(); ++i) {  // Grows while iterating: added members are checked too.
+    if (c.ids[i] == cache::kNoPod) continue;
+    const std::vector<cache::PodId>* members = view.Placement(c.ids[i]).gang_members;
+    if (members == nullptr) continue;
+    for (const cache::PodId id : *members) {  // By id: no UID hashing per mate.
+      const cache::PodPlacement& member = view.Placement(id);
+      if (member.node == engine::kNoNode) continue;  // Holds nothing: nothing to evict.
+      if (member.node != node) return SplitsGang(view, c.ids[i], id, "runs on another node");
+      if (!member.bound) {
+        return SplitsGang(view, c.ids[i], id, "is planned but not bound, so the scheduler cannot evict it");
       }
-      if (member->node.empty()) {
-        return "would split gang " + victim->gang + ": member " + member->namespace_ + "/" + member->name +
-               " is planned but not bound, so the scheduler cannot evict it";
-      }
-      c.Add(member->uid, member);
+      c.AddMate(view, id);
     }
   }
   return {};
@@ -123,29 +134,49 @@ bool FitsWithout(const cache::StateView& view, engine::NodeId node, const engine
   return engine::CapacityFits(state, request);
 }
 
+// Answers a kept set, highest priority first as kube-scheduler orders victims; unknown pods keep their place.
+void KeepVictims(const Candidate& c, std::string_view node_name, std::int64_t num_pdb_violations, NodeVictimsMap& kept) {
+  if (c.uids.size() == 1) {
+    kept.AddUid(c.uids[0]);
+  } else {
+    std::vector<size_t> order(c.uids.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    auto priority = [&](size_t i) { return c.records[i] ? c.records[i]->priority : 0; };
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return priority(a) > priority(b); });
+    for (size_t i : order) kept.AddUid(c.uids[i]);
+  }
+  kept.CloseNode(node_name, num_pdb_violations);
+}
+
 }  // namespace
 
 PreemptVerdicts SelectVictims(const cache::StateView& view, const cache::PodInfo& pod, const engine::PodRequest& request,
-                              NodeVictimsMap candidates) {
+                              const NodeVictimsMap& candidates) {
   PreemptVerdicts out;
   const PodRole role = RoleOf(view, pod);
   // Every node and every victim is looked up in one batch each, so their cache misses overlap.
-  std::vector<std::string_view> node_names, uids;
+  std::vector<std::string_view> node_names;
   node_names.reserve(candidates.size());
-  for (const auto& [node_name, victims] : candidates) {
-    node_names.push_back(node_name);
-    uids.insert(uids.end(), victims.uids.begin(), victims.uids.end());
-  }
+  for (const auto& [node_name, victims] : candidates) node_names.push_back(node_name);
   const std::vector<engine::NodeId> nodes = view.FindNodes(node_names);
-  const std::vector<const cache::PodRecord*> records = view.FindPods(uids);
+  const std::vector<std::string_view>& uids = candidates.all_uids();
+  const std::vector<cache::PodId> ids = view.FindPodIds(uids);
+  // Records and placements of all victims are fetched in one pass of independent loads, so their
+  // cache misses overlap instead of stalling each node in turn.
+  std::vector<const cache::PodRecord*> records(ids.size(), nullptr);
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (ids[i] == cache::kNoPod) continue;
+    __builtin_prefetch(&view.Placement(ids[i]));
+    records[i] = &view.Pod(ids[i]);
+  }
   const engine::FitCheck fit(view.cluster(), request);
   GuaranteeCheck guarantees(view, role, request);
   Candidate c;
-  size_t node_index = 0, first_victim = 0;
-  for (auto& [node_name, victims] : candidates) {
+  bool mates_plain = true;  // Whether the gang mates added to kept sets need no escaping.
+  out.result.node_to_meta_victims.reserve(candidates.size(), uids.size());
+  size_t node_index = 0;
+  for (const auto& [node_name, victims] : candidates) {
     const engine::NodeId node = nodes[node_index++];
-    const size_t first = first_victim;
-    first_victim += victims.uids.size();
     if (victims.uids.empty()) {
       out.dropped.insert_or_assign(node_name, "no victims proposed");
       continue;
@@ -159,7 +190,9 @@ PreemptVerdicts SelectVictims(const cache::StateView& view, const cache::PodInfo
       continue;
     }
     c.Clear();
-    for (size_t k = 0; k < victims.uids.size(); ++k) c.Add(victims.uids[k], records[first + k]);
+    const size_t first = static_cast<size_t>(victims.uids.data() - uids.data());
+    for (size_t k = 0; k < victims.uids.size(); ++k) c.Add(victims.uids[k], ids[first + k], records[first + k]);
+    const size_t proposed = c.uids.size();
     std::string why = CompleteGangs(view, node, c);
     if (why.empty()) why = guarantees.Check(node, c);
     if (why.empty() && !FitsWithout(view, node, fit, request, c)) why = "evicting these victims does not make room for the pod";
@@ -167,22 +200,12 @@ PreemptVerdicts SelectVictims(const cache::StateView& view, const cache::PodInfo
       out.dropped.insert_or_assign(node_name, std::move(why));
       continue;
     }
-    // Highest priority first, as kube-scheduler orders victims; unknown pods keep their place.
-    if (c.uids.size() > 1) {
-      std::vector<size_t> order(c.uids.size());
-      for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-      auto priority = [&](size_t i) { return c.records[i] ? c.records[i]->priority : 0; };
-      std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return priority(a) > priority(b); });
-      std::vector<std::string_view> sorted;
-      sorted.reserve(order.size());
-      for (size_t i : order) sorted.push_back(c.uids[i]);
-      c.uids = std::move(sorted);
-    }
-    // The candidate's own vector takes the answer (no allocation unless gang mates were added), and
-    // candidates come sorted by node name, so each kept node is appended at the end of the map.
-    victims.uids.assign(c.uids.begin(), c.uids.end());
-    out.result.node_to_meta_victims.insert_or_assign(node_name, std::move(victims));
+    for (size_t i = proposed; i < c.uids.size(); ++i) mates_plain = mates_plain && IsPlainJsonString(c.uids[i]);
+    KeepVictims(c, node_name, victims.num_pdb_violations, out.result.node_to_meta_victims);
   }
+  // Candidates come sorted by node name, so each kept node was appended; the names and the proposed
+  // UIDs are the candidates' own.
+  out.result.node_to_meta_victims.set_known_plain(candidates.known_plain() && mates_plain);
   return out;
 }
 

@@ -19,6 +19,6 @@ struct PreemptVerdicts {
 };
 
 PreemptVerdicts SelectVictims(const cache::StateView& view, const cache::PodInfo& pod, const engine::PodRequest& request,
-                              NodeVictimsMap candidates);
+                              const NodeVictimsMap& candidates);
 
 }  // namespace gangplank::extender

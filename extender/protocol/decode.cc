@@ -6,6 +6,9 @@
 #include <optional>
 
 #include "cache/objects/decode_error.h"
+#include "extender/protocol/node_names_scanner.h"
+#include "extender/protocol/strict_json_cursor.h"
+#include "extender/protocol/victims_scanner.h"
 
 namespace gangplank::extender {
 
@@ -121,19 +124,6 @@ bool BoolOf(sj::value& v) {
   const auto t = TypeOf(v);
   if (t != sj::json_type::boolean) WrongType("a boolean", t);
   return Take(v.get_bool());
-}
-
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  if (a == b) return true;  // kube-scheduler sends the Go names exactly; folding is the rare path.
-  for (size_t i = 0; i < a.size(); ++i) {
-    // ASCII folding inline: Go's field matching here is over ASCII names, and tolower() is a libc call.
-    const auto fold = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + ('a' - 'A')) : c; };
-    if (fold(a[i]) != fold(b[i])) {
-      return false;
-    }
-  }
-  return true;
 }
 
 // Calls f(key, value) for each field; errors inside get the key prepended to their path.
@@ -357,31 +347,41 @@ std::vector<std::string_view> StringViewArrayOf(sj::value& v) {
   return out;
 }
 
-MetaVictims MetaVictimsOf(sj::value& v) {
-  MetaVictims victims;
+// A node's MetaVictims, closed into the map under `node`.
+void AddMetaVictims(sj::value& v, std::string_view node, NodeVictimsMap& map) {
+  std::int64_t num_pdb_violations = 0;
   ForEachFieldOrNull(v, [&](std::string_view key, sj::value& value) {
-    if (EqualsIgnoreCase(key, "Pods")) {
+    if (KeyIs(key, "Pods")) {
       ForEachElementOrNull(value, [&](sj::value& element) {
         std::string_view uid;
         ForEachFieldOrNull(element, [&](std::string_view mkey, sj::value& m) {
-          if (EqualsIgnoreCase(mkey, "UID")) uid = IsNull(m) ? std::string_view() : StringViewOf(m);
+          if (KeyIs(mkey, "UID")) uid = IsNull(m) ? std::string_view() : StringViewOf(m);
         });
         if (uid.empty()) throw cache::DecodeError("UID", "missing");
-        victims.uids.push_back(uid);
+        map.AddUid(uid);
       });
-    } else if (EqualsIgnoreCase(key, "NumPDBViolations")) {
-      victims.num_pdb_violations = IsNull(value) ? 0 : Int64Of(value);
+    } else if (KeyIs(key, "NumPDBViolations")) {
+      num_pdb_violations = IsNull(value) ? 0 : Int64Of(value);
     }
   });
-  return victims;
+  map.CloseNode(node, num_pdb_violations);
 }
+
+NodeVictimsMap NodeVictimsOf(sj::value& v) {
+  NodeVictimsMap map;
+  ForEachField(ObjectOf(v), [&](std::string_view node, sj::value& victims) { AddMetaVictims(victims, node, map); });
+  return map;
+}
+
+// The value's text from its first byte to the end of the body (NUL-terminated), for the scanners.
+const char* TextOf(sj::value& v) { return v.raw_json_token().data(); }
 
 Victims VictimsOf(sj::value& v) {
   Victims victims;
   ForEachFieldOrNull(v, [&](std::string_view key, sj::value& value) {
-    if (EqualsIgnoreCase(key, "Pods")) {
+    if (KeyIs(key, "Pods")) {
       ForEachElementOrNull(value, [&](sj::value& element) { victims.pods.push_back(PodOf(element)); });
-    } else if (EqualsIgnoreCase(key, "NumPDBViolations")) {
+    } else if (KeyIs(key, "NumPDBViolations")) {
       victims.num_pdb_violations = IsNull(value) ? 0 : Int64Of(value);
     }
   });
@@ -406,23 +406,32 @@ void ForEachRootField(sj::parser& parser, std::string& body, F&& f) {
 
 }  // namespace
 
-RequestDecoder::RequestDecoder() : parsers_(std::make_unique<Parsers>()) {}
+RequestDecoder::RequestDecoder(FastPaths fast_paths)
+    : parsers_(std::make_unique<Parsers>()), fast_paths_(fast_paths == FastPaths::kOn) {}
 RequestDecoder::~RequestDecoder() = default;
 
 ExtenderArgs RequestDecoder::DecodeExtenderArgs(std::string& body) {
   ExtenderArgs args;
   bool has_pod = false;
   ForEachRootField(parsers_->body, body, [&](std::string_view key, sj::value& value) {
-    if (EqualsIgnoreCase(key, "Pod")) {
+    if (KeyIs(key, "Pod")) {
       if (IsNull(value)) throw cache::DecodeError("", "is null; kube-scheduler always sends the pod");
       args.pod = PodOf(value);
       has_pod = true;
-    } else if (EqualsIgnoreCase(key, "Nodes")) {
+    } else if (KeyIs(key, "Nodes")) {
       if (IsNull(value)) args.nodes.reset();
       else args.nodes = NodeListOf(value, parsers_->item, body.data() + body.size());
-    } else if (EqualsIgnoreCase(key, "NodeNames")) {
-      if (IsNull(value)) args.node_names.reset();
-      else args.node_names = StringViewArrayOf(value);
+    } else if (KeyIs(key, "NodeNames")) {
+      if (IsNull(value)) {
+        args.node_names.reset();
+      } else if (auto scanned = fast_paths_ ? ScanNodeNames(TextOf(value)) : std::nullopt) {
+        Take(ArrayOf(value).raw_json());  // Scanned: simdjson only steps over it.
+        args.node_names = std::move(scanned->names);
+        args.names_plain = scanned->plain;
+      } else {
+        args.node_names = StringViewArrayOf(value);
+        args.names_plain = false;
+      }
     }
   });
   if (!has_pod) throw cache::DecodeError("Pod", "missing");
@@ -433,22 +442,24 @@ ExtenderPreemptionArgs RequestDecoder::DecodePreemptionArgs(std::string& body) {
   ExtenderPreemptionArgs args;
   bool has_pod = false;
   ForEachRootField(parsers_->body, body, [&](std::string_view key, sj::value& value) {
-    if (EqualsIgnoreCase(key, "Pod")) {
+    if (KeyIs(key, "Pod")) {
       if (IsNull(value)) throw cache::DecodeError("", "is null; kube-scheduler always sends the pod");
       args.pod = PodOf(value);
       has_pod = true;
-    } else if (EqualsIgnoreCase(key, "NodeNameToVictims")) {
+    } else if (KeyIs(key, "NodeNameToVictims")) {
       if (IsNull(value)) return args.node_to_victims.reset();
       auto& map = args.node_to_victims.emplace();
       ForEachField(ObjectOf(value), [&](std::string_view node, sj::value& victims) {
         map.insert_or_assign(map.end(), std::string(node), VictimsOf(victims));  // Go sends keys sorted.
       });
-    } else if (EqualsIgnoreCase(key, "NodeNameToMetaVictims")) {
+    } else if (KeyIs(key, "NodeNameToMetaVictims")) {
       if (IsNull(value)) return args.node_to_meta_victims.reset();
-      auto& map = args.node_to_meta_victims.emplace();
-      ForEachField(ObjectOf(value), [&](std::string_view node, sj::value& victims) {
-        map.insert_or_assign(node, MetaVictimsOf(victims));  // Go sends keys sorted: appended.
-      });
+      if (auto scanned = fast_paths_ ? ScanNodeVictims(TextOf(value)) : std::nullopt) {
+        Take(ObjectOf(value).raw_json());  // Scanned: simdjson only steps over it.
+        args.node_to_meta_victims = std::move(*scanned);
+      } else {
+        args.node_to_meta_victims = NodeVictimsOf(value);
+      }
     }
   });
   if (!has_pod) throw cache::DecodeError("Pod", "missing");
@@ -458,10 +469,10 @@ ExtenderPreemptionArgs RequestDecoder::DecodePreemptionArgs(std::string& body) {
 ExtenderBindingArgs RequestDecoder::DecodeBindingArgs(std::string& body) {
   ExtenderBindingArgs args;
   ForEachRootField(parsers_->body, body, [&](std::string_view key, sj::value& value) {
-    if (EqualsIgnoreCase(key, "PodName")) args.pod_name = NullableString(value);
-    else if (EqualsIgnoreCase(key, "PodNamespace")) args.pod_namespace = NullableString(value);
-    else if (EqualsIgnoreCase(key, "PodUID")) args.pod_uid = NullableString(value);
-    else if (EqualsIgnoreCase(key, "Node")) args.node = NullableString(value);
+    if (KeyIs(key, "PodName")) args.pod_name = NullableString(value);
+    else if (KeyIs(key, "PodNamespace")) args.pod_namespace = NullableString(value);
+    else if (KeyIs(key, "PodUID")) args.pod_uid = NullableString(value);
+    else if (KeyIs(key, "Node")) args.node = NullableString(value);
   });
   if (args.pod_name.empty()) throw cache::DecodeError("PodName", "missing");
   if (args.node.empty()) throw cache::DecodeError("Node", "missing");
@@ -498,9 +509,8 @@ NodeVictimsMap ExtenderPreemptionArgs::CandidateVictims() const {
   NodeVictimsMap out;
   if (!node_to_victims) return out;
   for (const auto& [node, victims] : *node_to_victims) {
-    MetaVictims& meta = out[node];
-    meta.num_pdb_violations = victims.num_pdb_violations;
-    for (const auto& pod : victims.pods) meta.uids.push_back(pod.uid);
+    for (const auto& pod : victims.pods) out.AddUid(pod.uid);
+    out.CloseNode(node, victims.num_pdb_violations);
   }
   return out;
 }

@@ -19,7 +19,12 @@ namespace gangplank::extender {
 // string's capacity is grown for it (its contents are unchanged), and NodeItem::raw_json points into it.
 class RequestDecoder {
  public:
-  RequestDecoder();
+  // kOff decodes everything with the general simdjson path, skipping the hand-written scanners for
+  // NodeNames and NodeNameToMetaVictims (node_names_scanner.h, victims_scanner.h): the reference the
+  // tests compare them with.
+  enum class FastPaths { kOn, kOff };
+
+  explicit RequestDecoder(FastPaths fast_paths = FastPaths::kOn);
   ~RequestDecoder();
   RequestDecoder(const RequestDecoder&) = delete;
   RequestDecoder& operator=(const RequestDecoder&) = delete;
@@ -33,6 +38,7 @@ class RequestDecoder {
  private:
   struct Parsers;
   std::unique_ptr<Parsers> parsers_;
+  bool fast_paths_;
 };
 
 // Largest body RequestDecoder accepts; the HTTP layer should refuse larger ones first (413).

@@ -92,6 +92,47 @@ void WriteFailedNodes(JsonWriter& w, std::string_view key, const std::optional<F
   a.Put('}');
 }
 
+bool AllPlainVictims(const NodeVictimsMap& map) {
+  for (const auto& [node, victims] : map) {
+    if (!IsPlainJsonString(node) || !AllPlain(victims.uids, [](std::string_view uid) { return uid; })) return false;
+  }
+  return true;
+}
+
+// The preemption reply when no name or UID needs escaping: written straight into place.
+std::string EncodePlainVictims(const NodeVictimsMap& map) {
+  constexpr std::string_view kHead = "{\"NodeNameToMetaVictims\":{", kPods = ":{\"Pods\":[",
+                             kUid = "{\"UID\":", kPdb = "],\"NumPDBViolations\":";
+  size_t bytes = kHead.size() + 2;
+  for (const auto& [node, victims] : map) {
+    bytes += node.size() + 3 + kPods.size() + kPdb.size() + 21;  // Quotes, comma, closing brace, 20-digit count.
+    for (std::string_view uid : victims.uids) bytes += kUid.size() + uid.size() + 4;
+  }
+  std::string out;
+  {
+    BulkAppender a(out, bytes);
+    a.Put(kHead);
+    bool first_node = true;
+    for (const auto& [node, victims] : map) {
+      if (!first_node) a.Put(',');
+      first_node = false;
+      a.PutPlainString(node);
+      a.Put(kPods);
+      for (size_t i = 0; i < victims.uids.size(); ++i) {
+        if (i > 0) a.Put(',');
+        a.Put(kUid);
+        a.PutPlainString(victims.uids[i]);
+        a.Put('}');
+      }
+      a.Put(kPdb);
+      a.PutInt(victims.num_pdb_violations);
+      a.Put('}');
+    }
+    a.Put("}}");
+  }  // Trimmed to what was written.
+  return out;
+}
+
 }  // namespace
 
 std::string EncodeFilterResult(const ExtenderFilterResult& r) {
@@ -172,13 +213,15 @@ std::string EncodeHostPriorityList(const std::vector<HostPriority>& list) {
 }
 
 std::string EncodePreemptionResult(const ExtenderPreemptionResult& r) {
+  const NodeVictimsMap& map = r.node_to_meta_victims;
+  if (map.known_plain() || AllPlainVictims(map)) return EncodePlainVictims(map);
   std::string out;
   size_t estimate = 32;
-  for (const auto& [node, victims] : r.node_to_meta_victims) estimate += node.size() + 40 + victims.uids.size() * 48;
+  for (const auto& [node, victims] : map) estimate += node.size() + 40 + victims.uids.size() * 48;
   out.reserve(estimate);
   out += "{\"NodeNameToMetaVictims\":{";
   bool first_node = true;
-  for (const auto& [node, victims] : r.node_to_meta_victims) {
+  for (const auto& [node, victims] : map) {
     if (!first_node) out += ',';
     first_node = false;
     AppendGoJsonString(out, node);

@@ -30,6 +30,9 @@ struct ExtenderArgs {
   // NodeNames, or nullopt for null. Views into the RequestDecoder that decoded them, valid until it
   // decodes again: thousands of names per call are not worth a copy each.
   std::optional<std::vector<std::string_view>> node_names;
+  // Every node_names entry is known to be plain JSON (IsPlainJsonString), so encoders need not check;
+  // false: unknown.
+  bool names_plain = false;
 
   // The candidate node names whichever mode the scheduler uses.
   std::vector<std::string_view> CandidateNames() const;

@@ -184,7 +184,7 @@ Reply ExtenderHandlers::Preempt(std::string& body) {
     }
     // Encoded under the read lock: the verdicts hold views of gang mates' UIDs in the state.
     return state_.Read([&](const cache::StateView& view) -> Reply {
-      PreemptVerdicts v = SelectVictims(view, args.pod, request, std::move(candidates));
+      PreemptVerdicts v = SelectVictims(view, args.pod, request, candidates);
       metrics_.CountPreempt(v.result.node_to_meta_victims.size(), v.dropped.size());
       return {200, EncodePreemptionResult(v.result)};
     });

@@ -50,7 +50,7 @@ TEST(EncodeHostPriorityList, BareArray) {
 
 TEST(EncodePreemptionResult, MatchesKubeSchedulerTypesTest) {
   ExtenderPreemptionResult r;
-  r.node_to_meta_victims["foo"] = MetaVictims{{"myuid"}, 1};
+  r.node_to_meta_victims.insert_or_assign("foo", MetaVictims{{"myuid"}, 1});
   EXPECT_EQ(EncodePreemptionResult(r), R"js({"NodeNameToMetaVictims":{"foo":{"Pods":[{"UID":"myuid"}],"NumPDBViolations":1}}})js");
   EXPECT_EQ(EncodePreemptionResult({}), R"js({"NodeNameToMetaVictims":{}})js");
 }
@@ -61,8 +61,8 @@ TEST(EncodeDirectPaths, SeveralEntriesWithEscapesAreGoBytes) {
   EXPECT_EQ(EncodeHostPriorityList({{"a<b", 10}, {"n\"2", -1}, {"n3", 0}}),
             R"js([{"Host":"a\u003cb","Score":10},{"Host":"n\"2","Score":-1},{"Host":"n3","Score":0}])js");
   ExtenderPreemptionResult r;
-  r.node_to_meta_victims["n&1"] = MetaVictims{{"u1", "u<2"}, 0};
-  r.node_to_meta_victims["n2"] = MetaVictims{{}, 3};
+  r.node_to_meta_victims.insert_or_assign("n&1", MetaVictims{{"u1", "u<2"}, 0});
+  r.node_to_meta_victims.insert_or_assign("n2", MetaVictims{{}, 3});
   EXPECT_EQ(EncodePreemptionResult(r),
             R"js({"NodeNameToMetaVictims":{"n\u00261":{"Pods":[{"UID":"u1"},{"UID":"u\u003c2"}],"NumPDBViolations":0},)js"
             R"js("n2":{"Pods":[],"NumPDBViolations":3}}})js");
