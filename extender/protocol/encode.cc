@@ -62,7 +62,8 @@ bool AllPlain(const Range& range, Get get) {
 
 // Each distinct reason escaped once, then every entry copied into place: hundreds of rejected nodes
 // of one call share a handful of reasons.
-void WriteFailedNodes(JsonWriter& w, std::string_view key, const std::optional<FailedNodesMap>& map) {
+void WriteFailedNodes(JsonWriter& w, std::string_view key, const std::optional<FailedNodesMap>& map,
+                      bool names_plain) {
   w.Key(key);
   if (!map) {
     w.Null();
@@ -75,7 +76,7 @@ void WriteFailedNodes(JsonWriter& w, std::string_view key, const std::optional<F
   bool plain = true;
   size_t bytes = 2, name_bytes = 0;
   for (const FailedNodesMap::Entry* entry : sorted) {
-    plain = plain && IsPlainJsonString(entry->first);
+    plain = plain && (names_plain || IsPlainJsonString(entry->first));
     name_bytes += entry->first.size();
     bytes += entry->first.size() + 4 + reasons[entry->reason].size();
   }
@@ -156,7 +157,7 @@ std::string EncodeFilterResult(const ExtenderFilterResult& r) {
     w.Null();
   }
   w.Key("NodeNames");
-  if (r.node_names && AllPlain(*r.node_names, [](std::string_view n) { return n; })) {
+  if (r.node_names && (r.names_plain || AllPlain(*r.node_names, [](std::string_view n) { return n; }))) {
     w.Raw("[");  // The names follow directly: hundreds per reply.
     size_t bytes = 1;
     for (std::string_view name : *r.node_names) bytes += name.size() + 3;
@@ -173,16 +174,16 @@ std::string EncodeFilterResult(const ExtenderFilterResult& r) {
   } else {
     w.Null();
   }
-  WriteFailedNodes(w, "FailedNodes", r.failed_nodes);
-  WriteFailedNodes(w, "FailedAndUnresolvableNodes", r.failed_and_unresolvable_nodes);
+  WriteFailedNodes(w, "FailedNodes", r.failed_nodes, r.names_plain);
+  WriteFailedNodes(w, "FailedAndUnresolvableNodes", r.failed_and_unresolvable_nodes, r.names_plain);
   w.Key("Error").String(r.error);
   w.EndObject();
   return out;
 }
 
-std::string EncodeHostPriorityList(const std::vector<HostPriority>& list) {
+std::string EncodeHostPriorityList(const std::vector<HostPriority>& list, bool hosts_plain) {
   std::string out;
-  if (AllPlain(list, [](const HostPriority& h) { return h.host; })) {
+  if (hosts_plain || AllPlain(list, [](const HostPriority& h) { return h.host; })) {
     // The common case: node names need no escaping, so entries are written straight into place.
     size_t bytes = 2;
     for (const HostPriority& h : list) bytes += h.host.size() + 42;  // Punctuation and a 20-digit score.

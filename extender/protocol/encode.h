@@ -12,8 +12,9 @@
 namespace gangplank::extender {
 
 std::string EncodeFilterResult(const ExtenderFilterResult& result);
-// HostPriorityList: a bare JSON array.
-std::string EncodeHostPriorityList(const std::vector<HostPriority>& list);
+// HostPriorityList: a bare JSON array. hosts_plain: every host is known to be plain JSON (the request's
+// names were, ExtenderArgs::names_plain), so it is not checked again.
+std::string EncodeHostPriorityList(const std::vector<HostPriority>& list, bool hosts_plain = false);
 std::string EncodePreemptionResult(const ExtenderPreemptionResult& result);
 std::string EncodeBindingResult(const ExtenderBindingResult& result);
 // {"Error":"<message>"}: the body of every 4xx/5xx reply, readable as any result type's Error.

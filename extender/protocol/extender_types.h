@@ -73,6 +73,9 @@ struct ExtenderFilterResult {
   std::optional<FailedNodesMap> failed_nodes;
   std::optional<FailedNodesMap> failed_and_unresolvable_nodes;
   std::string error;
+  // Every node name in node_names and the two maps is known to be plain JSON (the request's names were,
+  // see ExtenderArgs::names_plain), so the encoder need not check them; false: unknown.
+  bool names_plain = false;
 };
 
 // The host is a view of the candidate name in the request: a reply is encoded while the request lives,

@@ -26,7 +26,7 @@ std::string PodError(const cache::PodInfo& pod, const cache::DecodeError& e) {
 // A filter reply that lets every candidate through, in the mode the scheduler used.
 ExtenderFilterResult PassAll(const ExtenderArgs& args) {
   ExtenderFilterResult r;
-  if (args.node_names) r.node_names = *args.node_names;
+  if (args.node_names) r.node_names = *args.node_names, r.names_plain = args.names_plain;
   if (args.nodes) {
     r.nodes.emplace();
     for (const auto& n : *args.nodes) r.nodes->push_back(n.raw_json);
@@ -115,6 +115,7 @@ Reply ExtenderHandlers::Filter(std::string& body) {
       return FilterNodes(view, args.pod, request, names);
     });
     if (args.node_names) {
+      result.names_plain = args.names_plain;  // Every name in the reply is one of the request's.
       result.node_names.emplace();
       result.node_names->reserve(v.passed.size());
       for (size_t i : v.passed) result.node_names->emplace_back(names[i]);
@@ -158,7 +159,7 @@ Reply ExtenderHandlers::Prioritize(std::string& body) {
       auto policy = policies_.Take(PolicyEpoch(view));
       return PrioritizeNodes(view, args.pod, request, names, *policy);
     });
-    return {200, EncodeHostPriorityList(scores)};
+    return {200, EncodeHostPriorityList(scores, args.node_names && args.names_plain)};
   });
 }
 
