@@ -33,14 +33,18 @@ struct Candidate {
   }
 };
 
-std::string SplitsGang(const cache::StateView& view, cache::PodId victim, cache::PodId member, std::string_view how) {
+// Sets `why` to the refusal for a victim whose gang mate `member` cannot go with it; false.
+bool SplitsGang(const cache::StateView& view, cache::PodId victim, cache::PodId member, std::string_view how,
+                std::string& why) {
   const cache::PodRecord& m = view.Pod(member);
-  return "would split gang " + view.Pod(victim).gang + ": member " + m.namespace_ + "/" + m.name + " " + std::string(how);
+  why.clear();
+  AppendText(why, {"would split gang ", view.Pod(victim).gang, ": member ", m.namespace_, "/", m.name, " ", how});
+  return false;
 }
 
-// Adds the rest of every touched gang; the reason when a gang cannot be taken whole from this node.
-// Reads placements only: records are read for the mates added and for the reason.
-std::string CompleteGangs(const cache::StateView& view, engine::NodeId node, Candidate& c) {
+// Adds the rest of every touched gang; false with the reason in `why` when a gang cannot be taken
+// whole from this node. Reads placements only: records are read for the mates added and for the reason.
+bool CompleteGangs(const cache::StateView& view, engine::NodeId node, Candidate& c, std::string& why) {
   for (size_t i = 0; i < c.ids.size(); ++i) {  // Grows while iterating: added members are checked too.
     if (c.ids[i] == cache::kNoPod) continue;
     const std::vector<cache::PodId>* members = view.Placement(c.ids[i]).gang_members;
@@ -48,14 +52,14 @@ std::string CompleteGangs(const cache::StateView& view, engine::NodeId node, Can
     for (const cache::PodId id : *members) {  // By id: no UID hashing per mate.
       const cache::PodPlacement& member = view.Placement(id);
       if (member.node == engine::kNoNode) continue;  // Holds nothing: nothing to evict.
-      if (member.node != node) return SplitsGang(view, c.ids[i], id, "runs on another node");
+      if (member.node != node) return SplitsGang(view, c.ids[i], id, "runs on another node", why);
       if (!member.bound) {
-        return SplitsGang(view, c.ids[i], id, "is planned but not bound, so the scheduler cannot evict it");
+        return SplitsGang(view, c.ids[i], id, "is planned but not bound, so the scheduler cannot evict it", why);
       }
       c.AddMate(view, id);
     }
   }
-  return {};
+  return true;
 }
 
 // Whether evicting a victim set (all on one node) would take a queue below its guarantee in the node's
@@ -66,10 +70,10 @@ class GuaranteeCheck {
   GuaranteeCheck(const cache::StateView& view, const PodRole& preemptor, const engine::PodRequest& request)
       : view_(view), preemptor_(preemptor), request_(request) {}
 
-  // The reason the set cannot go, or "".
-  std::string Check(engine::NodeId node, const Candidate& c) {
+  // Whether the set can go; false with the reason in `why` when it cannot.
+  bool Check(engine::NodeId node, const Candidate& c, std::string& why) {
     const int pool = view_.PoolOf(node);
-    if (pool < 0) return {};  // Guarantees are per pool; a node in no pool has none to keep.
+    if (pool < 0) return true;  // Guarantees are per pool; a node in no pool has none to keep.
     removed_.clear();  // Per queue; few queues per set.
     for (const cache::PodRecord* victim : c.records) {
       if (victim == nullptr || !victim->allocation || victim->queue.empty()) continue;
@@ -83,11 +87,13 @@ class GuaranteeCheck {
       std::int64_t after = f.usage - milli;
       if (queue == preemptor_.queue) after += request_.TotalGpuMilli();  // Reshuffling inside one queue.
       if (after < f.guaranteed) {
-        return "would take queue " + std::string(queue) + " below its guarantee of " + FormatGpus(f.guaranteed) +
-               " GPUs in pool " + view_.pools()[pool].name + " (to " + FormatGpus(after) + ")";
+        why.clear();
+        AppendText(why, {"would take queue ", queue, " below its guarantee of ", FormatGpus(f.guaranteed),
+                         " GPUs in pool ", view_.pools()[pool].name, " (to ", FormatGpus(after), ")"});
+        return false;
       }
     }
-    return {};
+    return true;
   }
 
  private:
@@ -172,6 +178,7 @@ PreemptVerdicts SelectVictims(const cache::StateView& view, const cache::PodInfo
   const engine::FitCheck fit(view.cluster(), request);
   GuaranteeCheck guarantees(view, role, request);
   Candidate c;
+  std::string why;  // A refusal's reason, built in place for each refused node.
   bool mates_plain = true;  // Whether the gang mates added to kept sets need no escaping.
   out.result.node_to_meta_victims.reserve(candidates.size(), uids.size());
   size_t node_index = 0;
@@ -193,11 +200,12 @@ PreemptVerdicts SelectVictims(const cache::StateView& view, const cache::PodInfo
     const size_t first = static_cast<size_t>(victims.uids.data() - uids.data());
     for (size_t k = 0; k < victims.uids.size(); ++k) c.Add(victims.uids[k], ids[first + k], records[first + k]);
     const size_t proposed = c.uids.size();
-    std::string why = CompleteGangs(view, node, c);
-    if (why.empty()) why = guarantees.Check(node, c);
-    if (why.empty() && !FitsWithout(view, node, fit, request, c)) why = "evicting these victims does not make room for the pod";
-    if (!why.empty()) {
-      out.dropped.insert_or_assign(node_name, std::move(why));
+    if (!CompleteGangs(view, node, c, why) || !guarantees.Check(node, c, why)) {
+      out.dropped.insert_or_assign(node_name, why);
+      continue;
+    }
+    if (!FitsWithout(view, node, fit, request, c)) {
+      out.dropped.insert_or_assign(node_name, "evicting these victims does not make room for the pod");
       continue;
     }
     for (size_t i = proposed; i < c.uids.size(); ++i) mates_plain = mates_plain && IsPlainJsonString(c.uids[i]);

@@ -26,18 +26,9 @@ class Num {
   size_t size_;
 };
 
-// The pieces appended with at most one allocation: the common reasons are built for hundreds of nodes
-// per call, into a buffer the caller reuses.
-void Append(std::string& out, std::initializer_list<std::string_view> parts) {
-  size_t size = out.size();
-  for (std::string_view p : parts) size += p.size();
-  out.reserve(size);
-  for (std::string_view p : parts) out.append(p);
-}
-
 std::string Cat(std::initializer_list<std::string_view> parts) {
   std::string out;
-  Append(out, parts);
+  AppendText(out, parts);
   return out;
 }
 
@@ -45,7 +36,7 @@ std::string Cat(std::initializer_list<std::string_view> parts) {
 void Set(Rejection& out, std::string_view kind, std::initializer_list<std::string_view> reason, bool resolvable) {
   out.kind = kind;
   out.reason.clear();
-  Append(out.reason, reason);
+  AppendText(out.reason, reason);
   out.resolvable = resolvable;
 }
 
@@ -103,10 +94,17 @@ void ExplainGpus(const cache::StateView& view, engine::NodeId node, const engine
   Set(out, reserved > 0 && !resolvable ? "gpu_reserved" : "gpu_free",
       {"needs ", Num(r.gpu_count), r.gpu_count == 1 ? " free GPU" : " free GPUs", ", node has ", Num(s.fully_free_gpus)},
       resolvable);
-  if (reserved > 0) Append(out.reason, {" (", Num(reserved), " more reserved for planned pods)"});
+  if (reserved > 0) AppendText(out.reason, {" (", Num(reserved), " more reserved for planned pods)"});
 }
 
 }  // namespace
+
+void AppendText(std::string& out, std::initializer_list<std::string_view> parts) {
+  size_t size = out.size();
+  for (std::string_view p : parts) size += p.size();
+  out.reserve(size);
+  for (std::string_view p : parts) out.append(p);
+}
 
 std::string FormatGpus(std::int64_t milli) {
   if (milli % 1000 == 0) return std::to_string(milli / 1000);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 
@@ -26,6 +27,10 @@ void ExplainNoFit(const cache::StateView& view, engine::NodeId node, const engin
 // short, read from the node's summary. Equals ExplainNoFit there.
 void ExplainNoCapacity(const cache::StateView& view, engine::NodeId node, const engine::PodRequest& request,
                        Rejection& out);
+
+// Appends the pieces with at most one allocation: reasons are built for hundreds of nodes per call,
+// into a buffer the caller reuses.
+void AppendText(std::string& out, std::initializer_list<std::string_view> parts);
 
 // "64", "0.5" (GPUs from milli-GPU); "4000m" style CPU; "512Mi" / "2Gi" memory.
 std::string FormatGpus(std::int64_t milli);

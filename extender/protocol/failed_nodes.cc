@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "engine/short_string_hash.h"
+
 namespace gangplank::extender {
 
 namespace {
@@ -27,7 +29,8 @@ FailedNodesMap::FailedNodesMap(std::initializer_list<std::pair<std::string_view,
   for (const auto& [node, reason] : entries) insert_or_assign(node, reason);
 }
 
-FailedNodesMap::FailedNodesMap(const FailedNodesMap& other) : entries_(other.entries_), reasons_(other.reasons_) {
+FailedNodesMap::FailedNodesMap(const FailedNodesMap& other)
+    : entries_(other.entries_), reasons_(other.reasons_), reason_hash_(other.reason_hash_) {
   for (Entry& e : entries_) e.second = reasons_[e.reason];  // View this map's copies.
 }
 
@@ -38,10 +41,12 @@ FailedNodesMap& FailedNodesMap::operator=(const FailedNodesMap& other) {
 
 std::uint32_t FailedNodesMap::ReasonId(std::string_view reason) {
   const size_t n = reasons_.size();
+  const std::uint64_t hash = engine::ShortStringHash(reason);
   for (size_t i = n; i > 0 && i + kRecentReasons > n; --i) {
-    if (reasons_[i - 1] == reason) return static_cast<std::uint32_t>(i - 1);
+    if (reason_hash_[i - 1] == hash && reasons_[i - 1] == reason) return static_cast<std::uint32_t>(i - 1);
   }
   reasons_.emplace_back(reason);
+  reason_hash_.push_back(hash);
   return static_cast<std::uint32_t>(n);
 }
 

@@ -57,8 +57,9 @@ class FailedNodesMap {
  private:
   std::uint32_t ReasonId(std::string_view reason);
 
-  std::vector<Entry> entries_;      // In insertion order; may repeat a node.
-  std::deque<std::string> reasons_;  // Stable addresses: entries view them.
+  std::vector<Entry> entries_;             // In insertion order; may repeat a node.
+  std::deque<std::string> reasons_;         // Stable addresses: entries view them.
+  std::vector<std::uint64_t> reason_hash_;  // Parallel to reasons_: most comparisons end at the hash.
 };
 
 }  // namespace gangplank::extender

@@ -16,6 +16,8 @@
 #include <utility>
 #include <vector>
 
+#include "engine/short_string_equal.h"
+
 namespace gangplank::extender {
 
 // One node's victims in owning form, for building a map by hand.
@@ -52,6 +54,8 @@ class NodeVictimsMap {
   // Building: the UIDs added since the last CloseNode become `node`'s victims (replacing any it had).
   // Appending is O(1) when `node` sorts after every key, the usual case.
   void AddUid(std::string_view uid) { uids_.push_back(uid); }
+  // Drops the UIDs added since the last CloseNode.
+  void DiscardOpen() { uids_.resize(open_); }
   void CloseNode(std::string_view node, std::int64_t num_pdb_violations);
   void insert_or_assign(std::string_view node, const MetaVictims& victims) {
     uids_.insert(uids_.end(), victims.uids.begin(), victims.uids.end());
@@ -127,7 +131,7 @@ inline void NodeVictimsMap::CloseNode(std::string_view node, std::int64_t num_pd
   const Entry entry{node, open_, static_cast<std::uint32_t>(uids_.size() - open_), num_pdb_violations};
   open_ = static_cast<std::uint32_t>(uids_.size());
   known_plain_ = false;
-  if (entries_.empty() || entries_.back().node < node) {
+  if (entries_.empty() || engine::ShortStringLess(entries_.back().node, node)) {
     entries_.push_back(entry);
     return;
   }

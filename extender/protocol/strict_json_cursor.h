@@ -16,6 +16,17 @@ class StrictJsonCursor {
   explicit StrictJsonCursor(const char* text) : p_(text) {}
 
   const char* position() const { return p_; }
+  // Back to a position() taken earlier, after a failed attempt at a stricter shape.
+  void Rewind(const char* position) { p_ = position; }
+  // Consumes `text` exactly as written (no whitespace skipped): matching the bytes Go writes in one go
+  // is cheaper than taking them token by token. Stops at the first difference, so never passes the NUL.
+  bool TakeLiteral(std::string_view text) {
+    for (size_t i = 0; i < text.size(); ++i) {
+      if (p_[i] != text[i]) return false;
+    }
+    p_ += text.size();
+    return true;
+  }
 
   void SkipSpace() {
     while (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t') ++p_;

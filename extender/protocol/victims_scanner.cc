@@ -1,5 +1,6 @@
 #include "extender/protocol/victims_scanner.h"
 
+#include "engine/short_string_equal.h"
 #include "extender/protocol/strict_json_cursor.h"
 
 namespace gangplank::extender {
@@ -20,9 +21,31 @@ bool Pods(StrictJsonCursor& in, NodeVictimsMap& map, bool& plain) {
   return in.Elements(']', [&] { return MetaPod(in, map, plain); });
 }
 
+// MetaVictims exactly as Go writes it: {"Pods":[{"UID":"…"},…],"NumPDBViolations":N}.
+bool CanonicalVictims(StrictJsonCursor& in, NodeVictimsMap& map, bool& plain, std::int64_t& pdb) {
+  if (!in.TakeLiteral(R"({"Pods":[)")) return false;
+  do {
+    std::string_view uid;
+    if (!in.TakeLiteral(R"({"UID":)") || !in.String(uid, plain) || uid.empty() || !in.TakeLiteral("}")) return false;
+    map.AddUid(uid);
+  } while (in.TakeLiteral(","));
+  return in.TakeLiteral(R"(],"NumPDBViolations":)") && in.SmallNonNegativeInt(pdb) && in.TakeLiteral("}");
+}
+
 // A node's MetaVictims (or null), closed into the map under `node`.
 bool Victims(StrictJsonCursor& in, std::string_view node, NodeVictimsMap& map, bool& plain) {
   std::int64_t pdb = 0;
+  const char* start = in.position();
+  bool canonical_plain = plain;
+  if (CanonicalVictims(in, map, canonical_plain, pdb)) {
+    plain = canonical_plain;
+    map.CloseNode(node, pdb);
+    return true;
+  }
+  // Any other spelling (whitespace, case, key order, null) token by token.
+  in.Rewind(start);
+  map.DiscardOpen();
+  pdb = 0;
   if (!in.TakeNull()) {
     bool seen_pods = false, seen_pdb = false;  // A repeated key is the general path's to resolve.
     if (!in.Take('{')) return false;
@@ -57,7 +80,8 @@ std::optional<NodeVictimsMap> ScanNodeVictims(const char* text) {
   const bool ok = in.Elements('}', [&] {
     std::string_view node;
     if (!in.String(node, plain) || !in.Take(':')) return false;  // Not Key(): node names count for `plain`.
-    if (!first && !(previous < node)) return false;  // Unsorted or repeated: the general path orders them.
+    // Unsorted or repeated: the general path orders them.
+    if (!first && !engine::ShortStringLess(previous, node)) return false;
     first = false;
     previous = node;
     return Victims(in, node, map, plain);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 namespace gangplank::engine {
 namespace {
@@ -26,6 +27,19 @@ TEST(ShortStringEqual, ComparesBytesNotTerminators) {
   EXPECT_FALSE(ShortStringEqual(with_nul, std::string("gpu\0b", 5)));
   EXPECT_TRUE(ShortStringEqual(with_nul, std::string("gpu\0a", 5)));
   EXPECT_FALSE(ShortStringEqual("A100", "a100"));
+}
+
+TEST(ShortStringLess, OrdersAsStringViewDoes) {
+  // Word-sized and longer prefixes, differences before, at and after a word boundary, high bytes, NUL.
+  const std::vector<std::string> names = {"",         "a",         "gpu-1",      "gpu-10",     "gpu-2",
+                                          "gpu-node-1", "gpu-node-10", "gpu-node-2", "gpu-nodf",   "zz",
+                                          std::string("a\0b", 3), std::string("a\xff", 2), "ip-10-0-1-23.ec2.internal",
+                                          "ip-10-0-1-3.ec2.internal", "ip-10-0-11-3.ec2.internal"};
+  for (const std::string& a : names) {
+    for (const std::string& b : names) {
+      EXPECT_EQ(ShortStringLess(a, b), std::string_view(a) < std::string_view(b)) << "'" << a << "' < '" << b << "'";
+    }
+  }
 }
 
 }  // namespace
