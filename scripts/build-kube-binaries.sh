@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Builds the real Kubernetes control plane the real-cluster tests run, from source, with Go:
+#   etcd, kube-apiserver, kube-controller-manager, kube-scheduler (Kubernetes 1.35) and KWOK (fake nodes
+#   and pod lifecycle), into <repo>/.tools/kube/bin, plus .tools/kube/kwok.yaml (KWOK's stages, taken
+#   from the pinned KWOK module).
+# Versions are pinned by the go.mod/go.sum files under tools/kube-binaries/ (one module per component,
+# since their dependency graphs disagree). A stamp (.tools/kube/stamp) records what was built: a second
+# run with the same pins and the same Go does nothing.
+# Exit codes: 0 built or already current; 3 Go is not installed (the caller decides whether that skips
+# or fails the real-cluster tests); anything else is a build failure.
+set -euo pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+pins="$repo/tools/kube-binaries"
+out="$repo/.tools/kube"
+bin="$out/bin"
+binaries=(etcd kube-apiserver kube-controller-manager kube-scheduler kwok)
+
+if ! command -v go >/dev/null 2>&1; then
+  [ -x /usr/local/go/bin/go ] && PATH="/usr/local/go/bin:$PATH"
+fi
+if ! command -v go >/dev/null 2>&1; then
+  echo "build-kube-binaries: Go is not installed; the real Kubernetes components cannot be built" >&2
+  exit 3
+fi
+
+# Never fetch another toolchain: build with the Go that is here (the pins need go >= 1.26.0).
+export GOTOOLCHAIN=local GOFLAGS="${GOFLAGS:--buildvcs=false}"
+
+stamp="$({ go version; cat "$pins"/*/go.mod "$pins"/*/go.sum "${BASH_SOURCE[0]}"; } | sha256sum | cut -d' ' -f1)"
+current=1
+for b in "${binaries[@]}"; do [ -x "$bin/$b" ] || current=0; done
+[ -s "$out/kwok.yaml" ] || current=0
+if [ "$current" = 1 ] && [ "$(cat "$out/stamp" 2>/dev/null)" = "$stamp" ]; then
+  exit 0
+fi
+
+mkdir -p "$bin"
+rm -f "$out/stamp"
+# build <module folder> <output> <package>...: go build of the module's pinned packages; <output> is the
+# binary's path for one package, or a folder (ending in /) for several.
+build() {
+  local module="$1" output="$2"
+  shift 2
+  echo "build-kube-binaries: building $* ($(go version | cut -d' ' -f3))" >&2
+  (cd "$pins/$module" && go build -trimpath -ldflags="-s -w ${ldflags:-}" -o "$output" "$@")
+}
+# Kubernetes' version is stamped at link time (hack/lib/version.sh does it upstream): unstamped, the API
+# server reports v0.0.0-master+$Format:%H$, which no chart's kubeVersion (Helm refuses to install) and
+# no `kubectl version` accepts.
+kube_version_ldflags() {
+  local v major minor flags=""
+  v="$(cd "$pins/kubernetes" && go list -m -f '{{.Version}}' k8s.io/kubernetes)"
+  major="${v#v}"; major="${major%%.*}"
+  minor="${v#v*.}"; minor="${minor%%.*}"
+  for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
+    flags+=" -X $pkg.gitVersion=$v -X $pkg.gitMajor=$major -X $pkg.gitMinor=$minor -X $pkg.gitTreeState=clean"
+  done
+  echo "$flags"
+}
+start=$SECONDS
+build etcd "$bin/etcd" go.etcd.io/etcd/server/v3
+build kwok "$bin/kwok" sigs.k8s.io/kwok/cmd/kwok
+ldflags="$(kube_version_ldflags)" build kubernetes "$bin/" k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager \
+  k8s.io/kubernetes/cmd/kube-scheduler
+
+# KWOK's stages ship inside its module, not its binary: nodes become Ready and keep a heartbeat Lease
+# (so the node lifecycle controller leaves them alone); pods become Running, Job pods complete, deleted
+# pods go away.
+kwok_dir="$(cd "$pins/kwok" && go list -m -f '{{.Dir}}' sigs.k8s.io/kwok)"
+{
+  for f in node/fast/node-initialize.yaml node/heartbeat-with-lease/node-heartbeat-with-lease.yaml \
+           pod/fast/pod-ready.yaml pod/fast/pod-complete.yaml pod/fast/pod-delete.yaml; do
+    echo "---"
+    cat "$kwok_dir/kustomize/stage/$f"
+  done
+} >"$out/kwok.yaml"
+
+echo "$stamp" >"$out/stamp"
+echo "build-kube-binaries: built ${binaries[*]} into $bin in $((SECONDS - start)) s" >&2

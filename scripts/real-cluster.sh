@@ -1,0 +1,290 @@
+#!/usr/bin/env bash
+# A real Kubernetes control plane on loopback, with gangplank installed the way the Helm chart installs
+# it, for the walk-through and the real-cluster tests:
+#   etcd; kube-apiserver (RBAC and Node authorization, the default admission plugins with the mutating
+#   webhook, service-account tokens, certificates made with openssl); kube-controller-manager (every
+#   default controller: Job, ReplicaSet, disruption, garbage collector, namespace, service accounts, node
+#   lifecycle, ...); KWOK (fake nodes and pod lifecycle); the stock kube-scheduler with the
+#   KubeSchedulerConfiguration the chart renders (its extender URL pointed at loopback, TLS on); and
+#   gangplank-extender and gangplank-operator as processes holding the tokens of the ServiceAccounts the
+#   chart creates, so the chart's RBAC is what they are allowed. The chart's CRDs, RBAC and webhook
+#   registration (operator.webhook.url: the operator's loopback URL) are applied with kubectl.
+#
+#   scripts/real-cluster.sh start [--dir D] [--build B] [--port-base P] [--nodes FILE] [--no-gangplank]
+#                                 [--operator-arg ARG]...
+#   scripts/real-cluster.sh stop [--dir D]
+#
+# --dir      state, certificates, kubeconfigs and logs (default out/real)
+# --build    the CMake build holding gangplank's binaries (default build)
+# --port-base  first of the 10 loopback ports used (default 26000): +0 etcd client, +1 etcd peer,
+#            +2 kube-apiserver, +3 controller-manager, +4 scheduler, +5 extender, +6 operator,
+#            +7 operator webhook, +8 KWOK
+# --nodes    a YAML file of Nodes to create (KWOK takes those annotated kwok.x-k8s.io/node=fake);
+#            may be given more than once (default: none)
+# --no-gangplank  the control plane only: no chart objects, extender, operator or kube-scheduler
+# --operator-arg  one more flag for gangplank-operator (e.g. --condition-rewrite-seconds=1 in tests)
+#
+# kubeconfig for kubectl: <dir>/kubeconfig (cluster-admin). Needs the binaries of
+# scripts/build-kube-binaries.sh (in .tools/kube/bin) and kubectl and Helm from scripts/install-kube-tools.sh.
+# Every address is on 127.0.0.1; Service and pod IPs are taken from loopback ranges too, so nothing the
+# control plane resolves ever leaves the machine.
+set -euo pipefail
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+kube_bin="$repo/.tools/kube/bin"
+kubectl="$repo/.tools/bin/kubectl"
+helm="$repo/.tools/bin/helm"
+
+command="${1:-}"
+[ $# -gt 0 ] && shift
+dir="$repo/out/real"
+build="$repo/build"
+base=26000
+nodes=()
+gangplank=1
+operator_args=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --dir) dir="$2"; shift 2 ;;
+    --build) build="$2"; shift 2 ;;
+    --port-base) base="$2"; shift 2 ;;
+    --nodes) nodes+=("$2"); shift 2 ;;
+    --no-gangplank) gangplank=0; shift ;;
+    --operator-arg) operator_args+=("$2"); shift 2 ;;
+    *) echo "real-cluster: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+mkdir -p "$dir"
+dir="$(cd "$dir" && pwd)"
+pki="$dir/pki"
+etcd_port=$base; etcd_peer=$((base + 1)); api_port=$((base + 2)); cm_port=$((base + 3)); sched_port=$((base + 4))
+ext_port=$((base + 5)); op_port=$((base + 6)); hook_port=$((base + 7)); kwok_port=$((base + 8))
+namespace=gangplank-system
+release=gangplank
+
+say() { echo "real-cluster: $*" >&2; }
+
+# wait_until <seconds> <what> <command...>: polls the command every 0.2 s.
+wait_until() {
+  local seconds="$1" what="$2"
+  shift 2
+  local deadline=$((SECONDS + seconds))
+  until "$@" >/dev/null 2>&1; do
+    if [ $SECONDS -ge $deadline ]; then
+      say "$what did not come up in ${seconds}s; logs in $dir"
+      return 1
+    fi
+    sleep 0.2
+  done
+}
+
+# spawn <name> <command...>: runs a component in the background, logging to <dir>/<name>.log.
+spawn() {
+  local name="$1"
+  shift
+  "$@" >"$dir/$name.log" 2>&1 &
+  echo "$! $name" >>"$dir/pids"
+}
+
+stop_all() {
+  [ -f "$dir/pids" ] || return 0
+  # Last started first, so gangplank and the controllers leave before the API server and etcd.
+  local pids
+  pids="$(tac "$dir/pids" | cut -d' ' -f1)"
+  for pid in $pids; do kill "$pid" 2>/dev/null || true; done
+  for _ in $(seq 100); do
+    local alive=0
+    for pid in $pids; do kill -0 "$pid" 2>/dev/null && alive=1; done
+    [ $alive = 0 ] && break
+    sleep 0.1
+  done
+  for pid in $pids; do kill -9 "$pid" 2>/dev/null || true; done
+  rm -f "$dir/pids"
+}
+
+# cert <name> <subject> [subjectAltName]: a key and a certificate signed by the cluster CA.
+cert() {
+  local name="$1" subject="$2" san="${3:-}"
+  openssl req -newkey rsa:2048 -nodes -keyout "$pki/$name.key" -subj "$subject" -out "$pki/$name.csr" 2>/dev/null
+  local ext="$pki/$name.ext"
+  {
+    echo "basicConstraints=CA:FALSE"
+    echo "keyUsage=critical,digitalSignature,keyEncipherment"
+    if [ -n "$san" ]; then
+      echo "extendedKeyUsage=serverAuth,clientAuth"
+      echo "subjectAltName=$san"
+    else
+      echo "extendedKeyUsage=clientAuth"
+    fi
+  } >"$ext"
+  openssl x509 -req -in "$pki/$name.csr" -CA "$pki/ca.crt" -CAkey "$pki/ca.key" -CAcreateserial -days 30 \
+    -extfile "$ext" -out "$pki/$name.crt" 2>/dev/null
+  rm -f "$pki/$name.csr" "$ext"
+}
+
+make_pki() {
+  mkdir -p "$pki"
+  openssl req -x509 -newkey rsa:2048 -nodes -days 30 -subj "/CN=gangplank-test-ca" -keyout "$pki/ca.key" \
+    -out "$pki/ca.crt" 2>/dev/null
+  cert apiserver "/CN=kube-apiserver" \
+    "IP:127.0.0.1,IP:127.0.96.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc"
+  cert admin "/O=system:masters/CN=admin"
+  cert controller-manager "/CN=system:kube-controller-manager"
+  cert kwok "/O=system:masters/CN=kwok"
+  # Serving certificates of gangplank's two endpoints, also valid for the names the chart gives them.
+  cert extender "/CN=gangplank-extender" "IP:127.0.0.1,DNS:$release-extender.$namespace.svc"
+  cert webhook "/CN=gangplank-operator" "IP:127.0.0.1,DNS:$release-operator.$namespace.svc"
+  openssl genrsa -out "$pki/sa.key" 2048 2>/dev/null
+  openssl rsa -in "$pki/sa.key" -pubout -out "$pki/sa.pub" 2>/dev/null
+}
+
+# kubeconfig <file> <user flags...>: a kubeconfig for the API server on loopback.
+kubeconfig() {
+  local file="$1"
+  shift
+  "$kubectl" config --kubeconfig "$file" set-cluster real --server "https://127.0.0.1:$api_port" \
+    --certificate-authority "$pki/ca.crt" --embed-certs >/dev/null
+  "$kubectl" config --kubeconfig "$file" set-credentials user "$@" >/dev/null
+  "$kubectl" config --kubeconfig "$file" set-context real --cluster real --user user >/dev/null
+  "$kubectl" config --kubeconfig "$file" use-context real >/dev/null
+}
+
+start_control_plane() {
+  spawn etcd "$kube_bin/etcd" --name real --data-dir "$dir/etcd" \
+    --listen-client-urls "http://127.0.0.1:$etcd_port" --advertise-client-urls "http://127.0.0.1:$etcd_port" \
+    --listen-peer-urls "http://127.0.0.1:$etcd_peer" --initial-advertise-peer-urls "http://127.0.0.1:$etcd_peer" \
+    --initial-cluster "real=http://127.0.0.1:$etcd_peer" --unsafe-no-fsync --log-level warn
+  wait_until 60 etcd curl -sf "http://127.0.0.1:$etcd_port/health"
+
+  spawn kube-apiserver "$kube_bin/kube-apiserver" \
+    --etcd-servers "http://127.0.0.1:$etcd_port" \
+    --bind-address 127.0.0.1 --advertise-address 127.0.0.1 --secure-port "$api_port" \
+    --tls-cert-file "$pki/apiserver.crt" --tls-private-key-file "$pki/apiserver.key" \
+    --client-ca-file "$pki/ca.crt" \
+    --authorization-mode Node,RBAC \
+    --enable-admission-plugins NodeRestriction \
+    --service-account-issuer https://kubernetes.default.svc.cluster.local \
+    --service-account-key-file "$pki/sa.pub" --service-account-signing-key-file "$pki/sa.key" \
+    --service-cluster-ip-range 127.0.96.0/24 \
+    --allow-privileged=true --endpoint-reconciler-type none --v 1
+  kubeconfig "$dir/kubeconfig" --client-certificate "$pki/admin.crt" --client-key "$pki/admin.key" --embed-certs
+  wait_until 120 kube-apiserver "$kubectl" --kubeconfig "$dir/kubeconfig" get --raw /readyz
+
+  kubeconfig "$dir/controller-manager.kubeconfig" --client-certificate "$pki/controller-manager.crt" \
+    --client-key "$pki/controller-manager.key" --embed-certs
+  spawn kube-controller-manager "$kube_bin/kube-controller-manager" \
+    --kubeconfig "$dir/controller-manager.kubeconfig" \
+    --authentication-kubeconfig "$dir/controller-manager.kubeconfig" \
+    --authorization-kubeconfig "$dir/controller-manager.kubeconfig" \
+    --bind-address 127.0.0.1 --secure-port "$cm_port" \
+    --use-service-account-credentials --service-account-private-key-file "$pki/sa.key" \
+    --root-ca-file "$pki/ca.crt" --cluster-signing-cert-file "$pki/ca.crt" --cluster-signing-key-file "$pki/ca.key" \
+    --leader-elect=false --node-monitor-grace-period 40s --v 1
+  # Pods need their namespace's default ServiceAccount, which the controller manager creates.
+  wait_until 60 "the default ServiceAccount" "$kubectl" --kubeconfig "$dir/kubeconfig" get serviceaccount default -n default
+
+  kubeconfig "$dir/kwok.kubeconfig" --client-certificate "$pki/kwok.crt" --client-key "$pki/kwok.key" --embed-certs
+  spawn kwok "$kube_bin/kwok" --kubeconfig "$dir/kwok.kubeconfig" --config "$repo/.tools/kube/kwok.yaml" \
+    --manage-nodes-with-annotation-selector kwok.x-k8s.io/node=fake \
+    --cidr 127.64.0.1/16 --node-ip 127.0.0.1 --node-lease-duration-seconds 40 \
+    --server-address "127.0.0.1:$kwok_port"
+}
+
+# The chart's objects a cluster needs before gangplank's processes start: CRDs, the namespace, the
+# ServiceAccounts and RBAC, and the webhook registration pointing at the operator on loopback.
+apply_chart_objects() {
+  "$kubectl" --kubeconfig "$dir/kubeconfig" apply --server-side -f "$repo/helm/gangplank/crds/" >/dev/null
+  "$kubectl" --kubeconfig "$dir/kubeconfig" wait --for condition=Established --timeout 60s \
+    crd/gpupools.gangplank.io crd/queues.gangplank.io >/dev/null
+  "$kubectl" --kubeconfig "$dir/kubeconfig" create namespace "$namespace" >/dev/null
+  local shown=()
+  for t in extender/serviceaccount extender/rbac operator/serviceaccount operator/rbac operator/webhook \
+           scheduler/serviceaccount scheduler/rbac scheduler/configmap; do
+    shown+=(--show-only "templates/$t.yaml")
+  done
+  "$helm" template "$release" "$repo/helm/gangplank" --namespace "$namespace" "${shown[@]}" \
+    --set "operator.webhook.url=https://127.0.0.1:$hook_port/mutate-pods" \
+    --set "operator.webhook.caBundle=$(base64 -w0 "$pki/ca.crt")" >"$dir/chart-objects.yaml"
+  "$kubectl" --kubeconfig "$dir/kubeconfig" apply -f "$dir/chart-objects.yaml" >/dev/null
+}
+
+# service_account_kubeconfig <component>: a kubeconfig holding a token of the chart's ServiceAccount.
+service_account_kubeconfig() {
+  local sa="$release-$1"
+  local token
+  token="$("$kubectl" --kubeconfig "$dir/kubeconfig" create token "$sa" -n "$namespace" --duration 48h)"
+  kubeconfig "$dir/$1.kubeconfig" --token "$token"
+  "$kubectl" config --kubeconfig "$dir/$1.kubeconfig" set-context real --namespace "$namespace" >/dev/null
+}
+
+# The stock kube-scheduler with the chart's KubeSchedulerConfiguration, its extender on loopback.
+scheduler_config() {
+  "$kubectl" --kubeconfig "$dir/kubeconfig" create --dry-run=client --validate=false -o jsonpath='{.data.config\.yaml}' \
+    -f <("$helm" template "$release" "$repo/helm/gangplank" --namespace "$namespace" \
+          --show-only templates/scheduler/configmap.yaml) |
+    sed -e "s#urlPrefix: https://[^/]*/#urlPrefix: https://127.0.0.1:$ext_port/#" \
+        -e "s#caFile: .*#caFile: $pki/ca.crt#" \
+        -e "s#serverName: .*#serverName: 127.0.0.1#" >"$dir/scheduler-config.yaml"
+  # In a pod the scheduler finds the API server in-cluster; here the configuration names a kubeconfig
+  # (kube-scheduler ignores --kubeconfig when --config is given).
+  printf 'clientConnection:\n  kubeconfig: %s\n' "$dir/scheduler.kubeconfig" >>"$dir/scheduler-config.yaml"
+  grep -q "urlPrefix: https://127.0.0.1:$ext_port/" "$dir/scheduler-config.yaml" || {
+    say "could not point the chart's scheduler configuration at the extender: $dir/scheduler-config.yaml"
+    return 1
+  }
+}
+
+start_gangplank() {
+  apply_chart_objects
+  for c in extender operator scheduler; do service_account_kubeconfig "$c"; done
+  spawn gangplank-extender "$build/extender/gangplank-extender" --kubeconfig "$dir/extender.kubeconfig" \
+    --listen-address 127.0.0.1 --port "$ext_port" --path-prefix /gangplank \
+    --managed-resource nvidia.com/gpu,gangplank.io/gpu-milli --policy fragpack \
+    --tls-cert-file "$pki/extender.crt" --tls-key-file "$pki/extender.key"
+  spawn gangplank-operator "$build/operator/gangplank-operator" --kubeconfig "$dir/operator.kubeconfig" \
+    --listen-address 127.0.0.1 --port "$op_port" --scheduler-name gangplank \
+    --leader-elect --leader-election-namespace "$namespace" --leader-election-name "$release-operator" \
+    --lease-duration-seconds 15 --renew-deadline-seconds 10 --retry-period-seconds 2 \
+    --webhook-port "$hook_port" --webhook-path /mutate-pods \
+    --webhook-tls-cert-file "$pki/webhook.crt" --webhook-tls-key-file "$pki/webhook.key" \
+    --resync-seconds 5 --status-interval-seconds 2 ${operator_args[@]+"${operator_args[@]}"}
+  wait_until 60 gangplank-extender curl -sf --cacert "$pki/ca.crt" "https://127.0.0.1:$ext_port/readyz"
+  wait_until 60 gangplank-operator curl -sf "http://127.0.0.1:$op_port/readyz"
+  scheduler_config
+  spawn kube-scheduler "$kube_bin/kube-scheduler" --config "$dir/scheduler-config.yaml" \
+    --authentication-kubeconfig "$dir/scheduler.kubeconfig" --authorization-kubeconfig "$dir/scheduler.kubeconfig" \
+    --bind-address 127.0.0.1 --secure-port "$sched_port" --v 2
+  wait_until 60 kube-scheduler curl -sfk "https://127.0.0.1:$sched_port/healthz"
+}
+
+case "$command" in
+  start)
+    for b in etcd kube-apiserver kube-controller-manager kube-scheduler kwok; do
+      if [ ! -x "$kube_bin/$b" ]; then
+        say "$kube_bin/$b is missing: run scripts/build-kube-binaries.sh (needs Go)"
+        exit 3
+      fi
+    done
+    stop_all
+    rm -rf "$dir/etcd" "$pki" "$dir"/*.log "$dir"/*.kubeconfig "$dir/kubeconfig"
+    : >"$dir/pids"
+    # Any step that fails (set -e) stops whatever had started.
+    started=0
+    trap '[ $started = 1 ] || stop_all' EXIT
+    make_pki
+    start_control_plane
+    if [ ${#nodes[@]} -gt 0 ]; then
+      for f in "${nodes[@]}"; do "$kubectl" --kubeconfig "$dir/kubeconfig" create -f "$f" >/dev/null; done
+    fi
+    [ $gangplank = 0 ] || start_gangplank
+    started=1
+    say "running on 127.0.0.1: kube-apiserver :$api_port$([ $gangplank = 1 ] && echo ", extender :$ext_port, operator :$op_port, webhook :$hook_port")"
+    say "kubeconfig: $dir/kubeconfig (logs in $dir/)"
+    ;;
+  stop)
+    stop_all
+    ;;
+  *)
+    sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'
+    exit 2
+    ;;
+esac
