@@ -1,0 +1,167 @@
+// Gangs on the real control plane: the real API server runs the operator's webhook, the real
+// kube-scheduler calls the extender and binds, KWOK runs the pods. A gang is held until it fits whole,
+// then lands in one topology domain on its planned nodes; gangs made by a real Job controller and by a
+// scheduler-plugins PodGroup are admitted whole; a missing queue is said and then healed.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <thread>
+
+#include "tests/real-cluster/support/real_cluster_test.h"
+
+namespace gangplank::real_cluster {
+namespace {
+
+using GangsOnRealCluster = RealClusterTest;
+
+TEST_F(GangsOnRealCluster, TheWebhookGatesGangplankPodsOnlyAndKeepsThemOffEveryNode) {
+  Node("solo-n0", 8);
+  // No pool or queue yet: a gangplank pod is created gated and stays so; another scheduler's is not touched.
+  const Json stored = Create(PodObject("gangplank-pod", PodSpec().Gpus(1).Queue("nobody")));
+  ASSERT_EQ(stored.value("/spec/schedulingGates/0/name"_json_pointer, std::string()), "gangplank.io/admission") << stored.dump();
+  const Json other = Create(PodObject("other-pod", PodSpec().Gpus(1).BoundTo("solo-n0")));
+  EXPECT_FALSE(other["spec"].contains("schedulingGates")) << other.dump();
+  EXPECT_TRUE(WaitFor([&] { return Running("other-pod"); })) << "KWOK did not run a pod bound at creation";
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  EXPECT_TRUE(Gated("gangplank-pod"));
+  EXPECT_EQ(NodeOf("gangplank-pod"), "");
+  // kube-scheduler reports the gate as the reason (its own condition).
+  const auto pod = Pod("gangplank-pod");
+  ASSERT_TRUE(pod);
+  bool gated_condition = false;
+  for (const Json& c : pod->value("/status/conditions"_json_pointer, Json::array())) {
+    gated_condition = gated_condition || (c.value("type", "") == "PodScheduled" && c.value("reason", "") == "SchedulingGated");
+  }
+  EXPECT_TRUE(gated_condition) << pod->dump();
+}
+
+// Two NVLink cliques of four 8-GPU nodes; another scheduler's pods take one node of clique 0 and half a
+// node of clique 1, so neither holds a 4 x 8-GPU gang that must share a clique. It waits whole and says
+// why; when clique 1 frees up, kube-scheduler binds all four there, each on its planned node.
+TEST_F(GangsOnRealCluster, AGangIsHeldUntilItFitsWholeThenKubeSchedulerBindsItInOneClique) {
+  for (int c = 0; c < 2; ++c) {
+    for (int i = 0; i < 4; ++i) {
+      Node("c" + std::to_string(c) + "-n" + std::to_string(i), 8, {{"nvidia.com/gpu.clique", "clique-" + std::to_string(c)}});
+    }
+  }
+  Create(PodObject("other-0", PodSpec().Gpus(8).BoundTo("c0-n0")));
+  Create(PodObject("other-1", PodSpec().Gpus(4).BoundTo("c1-n1")));
+  Pool("h100", Json::parse(R"({"topologyLevels":["nvidia.com/gpu.clique","kubernetes.io/hostname"]})"));
+  Queue("team-a");
+  const PodSpec first =
+      PodSpec().Gpus(8).Queue("team-a").Gang("train", 4).Annotation("gangplank.io/topology-required", "nvidia.com/gpu.clique");
+  for (int i = 0; i < 3; ++i) Create(PodObject("train-" + std::to_string(i), first));
+  ASSERT_TRUE(WaitFor([&] {
+    return GangCondition("train-0").value("message", "") == "3 of 4 pods exist (size from annotation gangplank.io/gang-size)";
+  })) << GangCondition("train-0").dump() << Logs();
+  EXPECT_EQ(GangCondition("train-0").value("reason", ""), "GangIncomplete");
+  Create(PodObject("train-3", first));
+  ASSERT_TRUE(WaitFor([&] { return GangCondition("train-0").value("reason", "") == "TopologyUnsatisfiable"; })) << Logs();
+  EXPECT_EQ(GangCondition("train-0").value("message", ""), "needs 32 GPUs in one NVLink domain; largest free is 28");
+  for (const auto& p : Names("train", 4)) EXPECT_TRUE(Gated(p)) << p;
+
+  ASSERT_TRUE(client().remove(kube::resources::pods(), ns(), "other-1"));
+  ASSERT_TRUE(WaitFor([&] { return AllBound(Names("train", 4)); })) << Logs();
+  std::set<std::string> nodes;
+  for (const auto& p : Names("train", 4)) {
+    EXPECT_EQ(LabelOf(NodeOf(p), "nvidia.com/gpu.clique"), "clique-1") << p;
+    EXPECT_EQ(NodeOf(p), PlannedNodeOf(p)) << p;
+    nodes.insert(NodeOf(p));
+  }
+  EXPECT_EQ(nodes.size(), 4u);
+  EXPECT_TRUE(WaitFor([&] { return GangCondition("train-0").value("reason", "") == "Admitted"; })) << Logs();
+  EXPECT_TRUE(WaitFor([&] {
+    for (const auto& p : Names("train", 4)) {
+      if (!Running(p)) return false;
+    }
+    return true;
+  })) << "KWOK did not run the gang's pods";
+  // kube-scheduler, not gangplank, bound them: its Scheduled events name the nodes.
+  EXPECT_TRUE(WaitFor([&] { return Said("Scheduled", "Successfully assigned " + ns() + "/train-0 to " + NodeOf("train-0")); }));
+}
+
+TEST_F(GangsOnRealCluster, APodNamingAMissingQueueSaysSoAndIsAdmittedWhenTheQueueAppears) {
+  Node("n0", 8);
+  Pool("pool");
+  Create(PodObject("lost", PodSpec().Gpus(1).Queue("ghost-queue")));
+  ASSERT_TRUE(WaitFor([&] { return GangCondition("lost").value("reason", "") == "QueueNotFound"; })) << Logs();
+  EXPECT_EQ(GangCondition("lost").value("message", ""), "queue ghost-queue does not exist");
+  EXPECT_EQ(GangCondition("lost").value("status", ""), "False");
+  Queue("ghost-queue");
+  ASSERT_TRUE(WaitFor([&] { return !NodeOf("lost").empty(); })) << Logs();
+  EXPECT_EQ(NodeOf("lost"), "n0");
+}
+
+// A batch/v1 Job of three 8-GPU workers: the Job controller makes the pods, the operator takes the
+// gang's size from the Job (parallelism) and admits the three at once; KWOK completes them and the
+// Job controller marks the Job complete.
+TEST_F(GangsOnRealCluster, AJobsPodsAreAdmittedWholeAndTheJobCompletes) {
+  for (int i = 0; i < 4; ++i) Node("n" + std::to_string(i), 8);
+  Pool("pool");
+  Queue("team-a");
+  // The Job's workers need 24 GPUs; 16 are taken until the blocker goes, so they wait whole.
+  Create(PodObject("blocker-0", PodSpec().Gpus(8).BoundTo("n0")));
+  Create(PodObject("blocker-1", PodSpec().Gpus(8).BoundTo("n1")));
+  const Json job = Json::parse(R"({
+    "apiVersion": "batch/v1", "kind": "Job",
+    "metadata": {"name": "trainer"},
+    "spec": {
+      "parallelism": 3, "completions": 3, "backoffLimit": 0,
+      "template": {
+        "metadata": {"labels": {"gangplank.io/queue": "team-a"}},
+        "spec": {
+          "schedulerName": "gangplank", "restartPolicy": "Never",
+          "containers": [{"name": "worker", "image": "trainer",
+            "resources": {"requests": {"cpu": "4", "nvidia.com/gpu": "8"}, "limits": {"nvidia.com/gpu": "8"}}}]
+        }
+      }
+    }
+  })");
+  client().create(kube::ResourceDescriptor{"batch", "v1", "jobs", "Job", true}, ns(), job);
+  ASSERT_TRUE(WaitFor([&] { return Pods("job-name=trainer").size() == 3; })) << "the Job controller made no pods";
+  ASSERT_TRUE(WaitFor([&] { return GangCondition(Pods("job-name=trainer")[0]["metadata"]["name"]).value("reason", "") != ""; }))
+      << Logs();
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  for (const Json& p : Pods("job-name=trainer")) {
+    EXPECT_TRUE(p.value("/spec/nodeName"_json_pointer, std::string()).empty()) << "a worker started before its gang fit";
+  }
+  ASSERT_TRUE(client().remove(kube::resources::pods(), ns(), "blocker-0"));
+  ASSERT_TRUE(client().remove(kube::resources::pods(), ns(), "blocker-1"));
+  // KWOK runs and completes the workers; the Job controller counts three successes.
+  ASSERT_TRUE(WaitFor([&] {
+    const Json j = client().get(kube::ResourceDescriptor{"batch", "v1", "jobs", "Job", true}, ns(), "trainer");
+    return j.value("/status/succeeded"_json_pointer, 0) == 3;
+  }, std::chrono::seconds(90))) << Logs();
+  std::set<std::string> admissions;
+  for (const Json& p : Pods("job-name=trainer")) {
+    admissions.insert(p.value("/metadata/annotations"_json_pointer, Json::object()).value("gangplank.io/admission-id", ""));
+  }
+  EXPECT_EQ(admissions.size(), 1u) << "the three workers were admitted in more than one admission";
+  EXPECT_NE(*admissions.begin(), "");
+}
+
+// scheduler-plugins' PodGroup (its CRD as scheduler-plugins installs it): minMember 3, so two pods wait
+// and the third releases all three.
+TEST_F(GangsOnRealCluster, APodGroupsPodsWaitForMinMemberThenLandTogether) {
+  const auto applied = Kubectl(cluster().kubeconfig(), {"apply", "--server-side", "-f", GANGPLANK_SOURCE_DIR "/tests/real-cluster/testdata/podgroup.crd.yaml"});
+  ASSERT_EQ(applied.exit_code, 0) << applied.err;
+  ASSERT_EQ(Kubectl(cluster().kubeconfig(), {"wait", "--for", "condition=Established", "--timeout", "60s", "crd/podgroups.scheduling.x-k8s.io"}).exit_code, 0);
+  for (int i = 0; i < 3; ++i) Node("n" + std::to_string(i), 8);
+  Pool("pool");
+  Queue("team-a");
+  const auto group = Kubectl(cluster().kubeconfig(), {"create", "-n", ns(), "-f", "-"},
+                             R"({"apiVersion":"scheduling.x-k8s.io/v1alpha1","kind":"PodGroup","metadata":{"name":"pg"},"spec":{"minMember":3}})");
+  ASSERT_EQ(group.exit_code, 0) << group.err;
+  const PodSpec spec = PodSpec().Gpus(8).Queue("team-a").Label("scheduling.x-k8s.io/pod-group", "pg");
+  Create(PodObject("pg-0", spec));
+  Create(PodObject("pg-1", spec));
+  ASSERT_TRUE(WaitFor([&] {
+    return GangCondition("pg-0").value("message", "") == "2 of 3 pods exist (size from PodGroup " + ns() + "/pg spec.minMember)";
+  })) << GangCondition("pg-0").dump() << Logs();
+  EXPECT_EQ(GangCondition("pg-0").value("reason", ""), "GangIncomplete");
+  Create(PodObject("pg-2", spec));
+  ASSERT_TRUE(WaitFor([&] { return AllBound({"pg-0", "pg-1", "pg-2"}); })) << Logs();
+}
+
+}  // namespace
+}  // namespace gangplank::real_cluster

@@ -1,0 +1,113 @@
+// Taking GPUs back on the real control plane, through the real eviction API: priority preemption evicts
+// one whole lower-priority gang (PriorityClasses resolved by the real Priority admission plugin), and a
+// spot termination notice asks every member of a gang to checkpoint, then evicts the gang whole.
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "kube/time_format.h"
+#include "tests/real-cluster/support/real_cluster_test.h"
+
+namespace gangplank::real_cluster {
+namespace {
+
+const kube::ResourceDescriptor& PriorityClasses() {
+  static const kube::ResourceDescriptor r{"scheduling.k8s.io", "v1", "priorityclasses", "PriorityClass", false};
+  return r;
+}
+
+class ReclaimOnRealCluster : public RealClusterTest {
+ protected:
+  void TearDown() override {
+    RealClusterTest::TearDown();
+    for (const auto& name : priority_classes_) client().remove(PriorityClasses(), "", name);
+  }
+  void PriorityClass(const std::string& name, int value) {
+    const std::string unique = ns() + "-" + name;  // Cluster-scoped: one per test.
+    client().create(PriorityClasses(), "",
+                    Json{{"apiVersion", "scheduling.k8s.io/v1"}, {"kind", "PriorityClass"}, {"metadata", {{"name", unique}}}, {"value", value}});
+    priority_classes_.push_back(unique);
+  }
+  Json WithPriorityClass(Json pod, const std::string& name) {
+    pod["spec"]["priorityClassName"] = ns() + "-" + name;
+    return pod;
+  }
+  std::string AnnotationOf(const std::string& pod, const std::string& key) {
+    const auto p = Pod(pod);
+    return p ? p->value("/metadata/annotations"_json_pointer, Json::object()).value(key, "") : "";
+  }
+  std::size_t Members(const std::string& gang) { return Pods("gangplank.io/gang=" + gang).size(); }
+
+ private:
+  std::vector<std::string> priority_classes_;
+};
+
+TEST_F(ReclaimOnRealCluster, AHighPriorityGangEvictsOneWholeLowPriorityGangAndNothingElse) {
+  for (int i = 0; i < 4; ++i) Node("n" + std::to_string(i), 8);
+  Pool("pool", Json::parse(R"({"preemption":{"reclaim":false,"minWaitSeconds":0}})"));
+  Queue("team-a", Json::parse(R"({"preemption":{"withinQueue":"LowerPriority","minRuntimeSeconds":0}})"));
+  PriorityClass("low", 10);
+  PriorityClass("high", 1000);
+  const PodSpec spec = PodSpec().Gpus(8).Queue("team-a");
+  for (const std::string gang : {"low-a", "low-b", "urgent"}) {
+    if (gang == "urgent") {
+      ASSERT_TRUE(WaitFor([&] { return AllBound(Names("low-a", 2)) && AllBound(Names("low-b", 2)); })) << Logs();
+      std::this_thread::sleep_for(std::chrono::milliseconds(1100));  // Past a minimum runtime of 0 s.
+    }
+    PodSpec s = spec;
+    s.Gang(gang, 2);
+    for (int i = 0; i < 2; ++i) {
+      Create(WithPriorityClass(PodObject(gang + "-" + std::to_string(i), s), gang == "urgent" ? "high" : "low"));
+    }
+  }
+  ASSERT_EQ(Pod("urgent-0")->value("/spec/priority"_json_pointer, 0), 1000) << "the Priority admission plugin did not resolve the class";
+  ASSERT_TRUE(WaitFor([&] { return Members("low-a") == 0 || Members("low-b") == 0; })) << Logs();
+  const std::string victim = Members("low-a") == 0 ? "low-a" : "low-b";
+  const std::string survivor = victim == "low-a" ? "low-b" : "low-a";
+  ASSERT_TRUE(WaitFor([&] { return AllBound(Names("urgent", 2)); })) << Logs();
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  EXPECT_EQ(Members(survivor), 2u) << "the other low gang must be untouched";
+  EXPECT_TRUE(AllBound(Names(survivor, 2)));
+  EXPECT_EQ(Members(victim), 0u);
+  EXPECT_TRUE(WaitFor([&] { return Said("PriorityPreemption"); })) << Logs();
+}
+
+// A spot pool: a termination notice (gangplank.io/terminate-at) on one node of a running gang asks every
+// member to checkpoint by one deadline; nothing is evicted until a member acknowledges; then the whole
+// gang goes through the eviction API, and the gang recreated by its owner lands off the doomed node.
+TEST_F(ReclaimOnRealCluster, ASpotNoticeCheckpointsTheWholeGangThenEvictsItWholeOnAcknowledgement) {
+  for (int i = 0; i < 8; ++i) Node("n" + std::to_string(i), 8);
+  Pool("pool", Json::parse(R"({"capacityType":"Spot","spot":{"checkpointGraceSeconds":600}})"));
+  Queue("team-a");
+  const PodSpec spec = PodSpec().Gpus(8).Queue("team-a");
+  CreateGang("train", 4, spec);
+  ASSERT_TRUE(WaitFor([&] { return AllBound(Names("train", 4)); })) << Logs();
+  const std::string doomed = NodeOf("train-2");
+  const std::string at = kube::format_time(std::chrono::system_clock::now() + std::chrono::minutes(5));
+  client().patch(kube::resources::nodes(), "", doomed, kube::PatchType::kMerge,
+                 Json{{"metadata", {{"annotations", {{"gangplank.io/terminate-at", at}}}}}});
+  ASSERT_TRUE(WaitFor([&] {
+    for (const auto& p : Names("train", 4)) {
+      if (AnnotationOf(p, "gangplank.io/checkpoint-requested").empty()) return false;
+    }
+    return true;
+  })) << Logs();
+  const std::string deadline = AnnotationOf("train-0", "gangplank.io/checkpoint-requested");
+  for (const auto& p : Names("train", 4)) EXPECT_EQ(AnnotationOf(p, "gangplank.io/checkpoint-requested"), deadline) << p;
+  EXPECT_TRUE(WaitFor([&] { return Said("CheckpointRequested", "checkpoint by " + deadline); })) << Logs();
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  EXPECT_EQ(Members("train"), 4u) << "nothing is evicted before the acknowledgement or the deadline";
+
+  client().patch(kube::resources::pods(), ns(), "train-3", kube::PatchType::kMerge,
+                 Json{{"metadata", {{"annotations", {{"gangplank.io/checkpoint-done", kube::format_time(std::chrono::system_clock::now())}}}}}});
+  // Evicted through the API; KWOK completes the graceful deletion.
+  ASSERT_TRUE(WaitFor([&] { return Members("train") == 0; })) << Logs();
+  EXPECT_TRUE(WaitFor([&] { return Said("SpotReclaimed", "checkpoint done"); })) << Logs();
+
+  CreateGang("train", 4, spec);
+  ASSERT_TRUE(WaitFor([&] { return AllBound(Names("train", 4)); })) << Logs();
+  for (const auto& p : Names("train", 4)) EXPECT_NE(NodeOf(p), doomed) << p;
+}
+
+}  // namespace
+}  // namespace gangplank::real_cluster

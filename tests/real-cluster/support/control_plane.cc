@@ -1,0 +1,120 @@
+#include "tests/real-cluster/support/control_plane.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "kube/config.h"
+#include "kube/rest_client.h"
+#include "tests/apiserver-double/support/subprocess.h"
+
+namespace gangplank::real_cluster {
+namespace {
+
+using apiserver_double::testing::run_process;
+
+constexpr int kPorts = 10;  // scripts/real-cluster.sh --port-base: base .. base + 9
+
+bool PortFree(int port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  addr.sin_port = htons(static_cast<std::uint16_t>(port));
+  const bool free = ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
+  ::close(fd);
+  return free;
+}
+
+// Ten consecutive free loopback ports below the ephemeral range (so no client socket takes one meanwhile).
+int FreePortBase() {
+  std::mt19937 random(static_cast<unsigned>(::getpid()));
+  std::uniform_int_distribution<int> pick(200, 2999);
+  for (int attempt = 0; attempt < 200; ++attempt) {
+    const int base = pick(random) * 10;
+    bool free = true;
+    for (int p = base; p < base + kPorts && free; ++p) free = PortFree(p);
+    if (free) return base;
+  }
+  return 0;
+}
+
+std::string Tail(const std::filesystem::path& file, std::size_t bytes) {
+  std::ifstream in(file);
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string all = text.str();
+  return all.size() > bytes ? all.substr(all.size() - bytes) : all;
+}
+
+}  // namespace
+
+std::string ControlPlane::UnavailableReason() {
+  const std::string bin = GANGPLANK_SOURCE_DIR "/.tools/kube/bin/";
+  for (const char* b : {"etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kwok"}) {
+    if (::access((bin + b).c_str(), X_OK) != 0) {
+      return bin + b + " is not built (scripts/build-kube-binaries.sh builds it; it needs Go, which is not installed here)";
+    }
+  }
+  if (::access(GANGPLANK_SOURCE_DIR "/.tools/bin/kubectl", X_OK) != 0 || ::access(GANGPLANK_SOURCE_DIR "/.tools/bin/helm", X_OK) != 0) {
+    return "kubectl or helm is missing from .tools/bin (scripts/install-kube-tools.sh)";
+  }
+  return "";
+}
+
+bool ControlPlane::Required() {
+  const char* value = std::getenv("GANGPLANK_REQUIRE_REAL_CLUSTER");
+  return value != nullptr && std::string(value) == "1";
+}
+
+std::string ControlPlane::Start(const std::vector<std::string>& extra) {
+  base_ = FreePortBase();
+  if (base_ == 0) return "no ten consecutive free loopback ports";
+  dir_ = std::filesystem::temp_directory_path() / ("gangplank-real-cluster-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir_);
+  std::filesystem::create_directories(dir_);
+  std::vector<std::string> argv{GANGPLANK_SOURCE_DIR "/scripts/real-cluster.sh", "start", "--dir", dir_.string(),
+                                "--build", GANGPLANK_BUILD_DIR, "--port-base", std::to_string(base_)};
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  running_ = true;  // Whatever started is stopped by Stop(), even when the start fails half-way.
+  const auto started = run_process(argv, "", std::chrono::minutes(5));
+  if (started.exit_code != 0) {
+    std::string why = "scripts/real-cluster.sh start exited " + std::to_string(started.exit_code) + "\n" + started.out + started.err;
+    for (const char* c : {"etcd", "kube-apiserver", "kube-controller-manager", "kwok", "gangplank-extender",
+                          "gangplank-operator", "kube-scheduler"}) {
+      why += std::string("\n--- ") + c + " (tail)\n" + LogTail(c, 1500);
+    }
+    return why;
+  }
+  client_ = std::make_shared<kube::Client>(std::make_shared<kube::RestClient>(kube::load_kubeconfig({kubeconfig()})));
+  return "";
+}
+
+void ControlPlane::Stop() {
+  if (!running_) return;
+  running_ = false;
+  client_.reset();
+  run_process({GANGPLANK_SOURCE_DIR "/scripts/real-cluster.sh", "stop", "--dir", dir_.string()}, "", std::chrono::seconds(60));
+  if (std::getenv("GANGPLANK_KEEP_TEST_LOGS") != nullptr) return;
+  std::error_code ignored;
+  std::filesystem::remove_all(dir_, ignored);
+}
+
+std::string ControlPlane::LogTail(const std::string& component, std::size_t bytes) const {
+  return Tail(dir_ / (component + ".log"), bytes);
+}
+
+KubectlResult Kubectl(const std::string& kubeconfig, const std::vector<std::string>& args, const std::string& stdin_text) {
+  std::vector<std::string> argv{GANGPLANK_SOURCE_DIR "/.tools/bin/kubectl", "--kubeconfig", kubeconfig};
+  argv.insert(argv.end(), args.begin(), args.end());
+  const auto r = run_process(argv, stdin_text, std::chrono::seconds(60));
+  return {r.exit_code, r.out, r.err};
+}
+
+}  // namespace gangplank::real_cluster

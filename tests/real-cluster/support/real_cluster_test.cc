@@ -1,0 +1,220 @@
+#include "tests/real-cluster/support/real_cluster_test.h"
+
+#include <algorithm>
+#include <thread>
+
+#include "cache/feed/gangplank_resources.h"
+
+namespace gangplank::real_cluster {
+namespace {
+
+using cache::resources::gpu_pools;
+using cache::resources::queues;
+
+constexpr char kCaseLabel[] = "gangplank.test/case";
+
+}  // namespace
+
+std::unique_ptr<ControlPlane> RealClusterTest::control_plane_;
+std::string RealClusterTest::start_error_;
+int RealClusterTest::cases_ = 0;
+
+void RealClusterTest::SetUpTestSuite() {
+  if (control_plane_ || !ControlPlane::UnavailableReason().empty()) return;
+  control_plane_ = std::make_unique<ControlPlane>();
+  // Conditions rewritten at once (the chart's default waits 30 s between rewrites of one pod's).
+  start_error_ = control_plane_->Start({"--operator-arg", "--condition-rewrite-seconds=1"});
+}
+
+void RealClusterTest::TearDownTestSuite() { control_plane_.reset(); }
+
+void RealClusterTest::SetUp() {
+  const std::string why = ControlPlane::UnavailableReason();
+  if (!why.empty()) {
+    if (ControlPlane::Required()) FAIL() << "GANGPLANK_REQUIRE_REAL_CLUSTER=1 but the control plane cannot run: " << why;
+    GTEST_SKIP() << "real-cluster tests skipped: " << why;
+  }
+  ASSERT_EQ(start_error_, "") << "the real control plane did not start";
+  namespace_ = "case-" + std::to_string(++cases_);
+  // Pods of this namespace go to its queue unless they name one (the namespace label).
+  client().create(kube::resources::namespaces(), "",
+                  Json{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", namespace_}}}});
+  // Pods need the namespace's default ServiceAccount, which the controller manager adds.
+  ASSERT_TRUE(WaitFor([&] {
+    return Kubectl(cluster().kubeconfig(), {"get", "serviceaccount", "default", "-n", namespace_}).exit_code == 0;
+  }));
+}
+
+void RealClusterTest::TearDown() {
+  if (!control_plane_ || !start_error_.empty() || namespace_.empty()) return;
+  if (HasFailure()) std::cerr << Logs();
+  client().remove(kube::resources::namespaces(), "", namespace_);
+  for (const auto& q : queues_) client().remove(queues(), "", q);
+  for (const auto& p : pools_) client().remove(gpu_pools(), "", p);
+  // The namespace's pods go first (KWOK finishes their graceful deletion), then the nodes.
+  EXPECT_TRUE(WaitFor([&] { return !client().try_get(kube::resources::namespaces(), "", namespace_); }, std::chrono::seconds(120)))
+      << "namespace " << namespace_ << " was not removed";
+  for (const auto& n : nodes_) client().remove(kube::resources::nodes(), "", n);
+  EXPECT_TRUE(WaitFor([&] {
+    kube::ListOptions mine;
+    mine.label_selector = kCaseLabel;
+    return client().list(kube::resources::nodes(), "", mine)["items"].empty();
+  }));
+}
+
+bool RealClusterTest::WaitFor(const std::function<bool()>& condition, std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < deadline) {
+    try {
+      if (condition()) return true;
+    } catch (const std::exception&) {
+      // An API call that failed this time (a conflict, a restart): look again.
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  return condition();
+}
+
+void RealClusterTest::Node(const std::string& name, int gpus, const std::map<std::string, std::string>& labels) {
+  const std::string g = std::to_string(gpus);
+  const Json amounts{{"cpu", "96"}, {"memory", "1024Gi"}, {"nvidia.com/gpu", g}, {"pods", "110"}};
+  Json l{{"kubernetes.io/hostname", name},
+         {"kubernetes.io/os", "linux"},
+         {"type", "kwok"},
+         {"nvidia.com/gpu.product", "NVIDIA-H100-80GB-HBM3"},
+         {"nvidia.com/gpu.count", g},
+         {kCaseLabel, namespace_}};
+  for (const auto& [k, v] : labels) l[k] = v;
+  client().create(kube::resources::nodes(), "",
+                  Json{{"apiVersion", "v1"},
+                       {"kind", "Node"},
+                       {"metadata", {{"name", name}, {"labels", l}, {"annotations", {{"kwok.x-k8s.io/node", "fake"}}}}},
+                       {"status", {{"capacity", amounts}, {"allocatable", amounts}}}});
+  nodes_.push_back(name);
+  // Ready (KWOK) and untainted (the node lifecycle controller lifts not-ready once KWOK reports Ready).
+  ASSERT_TRUE(WaitFor([&] {
+    const Json node = client().get(kube::resources::nodes(), "", name);
+    bool ready = false;
+    for (const Json& c : node.value("/status/conditions"_json_pointer, Json::array())) {
+      ready = ready || (c.value("type", "") == "Ready" && c.value("status", "") == "True");
+    }
+    return ready && node.value("/spec/taints"_json_pointer, Json::array()).empty();
+  })) << "node " << name << " did not become Ready and untainted\n" << cluster().LogTail("kwok");
+}
+
+void RealClusterTest::Pool(const std::string& name, const Json& spec) {
+  Json s = spec;
+  s["nodeSelector"][kCaseLabel] = namespace_;
+  client().create(gpu_pools(), "", Json{{"apiVersion", "gangplank.io/v1alpha1"}, {"kind", "GPUPool"}, {"metadata", {{"name", name}}}, {"spec", s}});
+  pools_.push_back(name);
+}
+
+void RealClusterTest::Queue(const std::string& name, const Json& spec) {
+  client().create(queues(), "", Json{{"apiVersion", "gangplank.io/v1alpha1"}, {"kind", "Queue"}, {"metadata", {{"name", name}}}, {"spec", spec}});
+  queues_.push_back(name);
+}
+
+Json RealClusterTest::PodObject(const std::string& name, const PodSpec& o) const {
+  const std::string gpus = std::to_string(o.gpus);
+  Json pod{{"apiVersion", "v1"},
+           {"kind", "Pod"},
+           {"metadata", {{"name", name}, {"namespace", namespace_}, {"labels", Json::object()}, {"annotations", Json::object()}}},
+           {"spec",
+            {{"schedulerName", o.scheduler},
+             {"containers", Json::array({{{"name", "main"},
+                                          {"image", "trainer"},
+                                          {"resources",
+                                           {{"requests", {{"cpu", "4"}, {"memory", "16Gi"}, {"nvidia.com/gpu", gpus}}},
+                                            {"limits", {{"nvidia.com/gpu", gpus}}}}}}})}}}};
+  if (!o.node.empty()) pod["spec"]["nodeName"] = o.node;
+  if (!o.queue.empty()) pod["metadata"]["labels"]["gangplank.io/queue"] = o.queue;
+  if (!o.gang.empty()) pod["metadata"]["labels"]["gangplank.io/gang"] = o.gang;
+  if (o.gang_size > 0) pod["metadata"]["annotations"]["gangplank.io/gang-size"] = std::to_string(o.gang_size);
+  for (const auto& [k, v] : o.labels) pod["metadata"]["labels"][k] = v;
+  for (const auto& [k, v] : o.annotations) pod["metadata"]["annotations"][k] = v;
+  return pod;
+}
+
+Json RealClusterTest::Create(const Json& pod) { return client().create(kube::resources::pods(), namespace_, pod); }
+
+void RealClusterTest::CreateGang(const std::string& gang, int size, PodSpec spec) {
+  spec.gang = gang;
+  if (spec.gang_size == 0) spec.gang_size = size;
+  for (int i = 0; i < size; ++i) Create(PodObject(gang + "-" + std::to_string(i), spec));
+}
+
+std::optional<Json> RealClusterTest::Pod(const std::string& name) {
+  return client().try_get(kube::resources::pods(), namespace_, name);
+}
+
+std::string RealClusterTest::NodeOf(const std::string& pod) {
+  const auto p = Pod(pod);
+  return p ? p->value("/spec/nodeName"_json_pointer, std::string()) : "";
+}
+
+std::string RealClusterTest::PlannedNodeOf(const std::string& pod) {
+  const auto p = Pod(pod);
+  return p ? p->value("/metadata/annotations"_json_pointer, Json::object()).value("gangplank.io/planned-node", "") : "";
+}
+
+bool RealClusterTest::Gated(const std::string& pod) {
+  const auto p = Pod(pod);
+  if (!p) return false;
+  for (const Json& gate : p->value("/spec/schedulingGates"_json_pointer, Json::array())) {
+    if (gate.value("name", "") == "gangplank.io/admission") return true;
+  }
+  return false;
+}
+
+bool RealClusterTest::Running(const std::string& pod) {
+  const auto p = Pod(pod);
+  return p && p->value("/status/phase"_json_pointer, std::string()) == "Running";
+}
+
+Json RealClusterTest::GangCondition(const std::string& pod) {
+  const auto p = Pod(pod);
+  if (!p) return Json::object();
+  for (const Json& c : p->value("/status/conditions"_json_pointer, Json::array())) {
+    if (c.value("type", "") == "gangplank.io/GangAdmitted") return c;
+  }
+  return Json::object();
+}
+
+std::string RealClusterTest::LabelOf(const std::string& node, const std::string& key) {
+  const auto n = client().try_get(kube::resources::nodes(), "", node);
+  return n ? n->value("/metadata/labels"_json_pointer, Json::object()).value(key, "") : "";
+}
+
+std::vector<Json> RealClusterTest::Pods(const std::string& label_selector) {
+  kube::ListOptions selected;
+  selected.label_selector = label_selector;
+  const Json list = client().list(kube::resources::pods(), namespace_, selected);
+  return list.value("items", Json::array()).get<std::vector<Json>>();
+}
+
+bool RealClusterTest::AllBound(const std::vector<std::string>& pods) {
+  return std::all_of(pods.begin(), pods.end(), [&](const std::string& p) { return !NodeOf(p).empty(); });
+}
+
+std::vector<std::string> RealClusterTest::Names(const std::string& gang, int size) {
+  std::vector<std::string> out;
+  for (int i = 0; i < size; ++i) out.push_back(gang + "-" + std::to_string(i));
+  return out;
+}
+
+bool RealClusterTest::Said(const std::string& reason, const std::string& part) {
+  for (const Json& e : client().list(kube::resources::events(), namespace_).value("items", Json::array())) {
+    if (e.value("reason", "") == reason && e.value("message", "").find(part) != std::string::npos) return true;
+  }
+  return false;
+}
+
+std::string RealClusterTest::Logs() {
+  std::string out;
+  for (const char* c : {"gangplank-operator", "gangplank-extender", "kube-scheduler"}) {
+    out += std::string("--- ") + c + " (tail)\n" + cluster().LogTail(c, 5000) + "\n";
+  }
+  return out;
+}
+
+}  // namespace gangplank::real_cluster
