@@ -18,6 +18,7 @@ namespace {
 
 constexpr const char* kQueuesKey = "queues";
 const std::string kPoolPrefix = "pool/";
+constexpr std::chrono::milliseconds kReplanAfterConflict{1000};  // Informer events usually come first.
 
 bool HoldsCapacity(const kube::Pod& pod) {
   if (pod.phase == "Succeeded" || pod.phase == "Failed") return false;
@@ -370,7 +371,14 @@ void Controller::ReconcilePool(const std::string& name) {
                                         std::to_string(report.admitted), "evicted", std::to_string(report.evicted)));
     }
   }
-  if (report.again || model->HasChanges()) queue_.add(key);
+  if (report.conflicts > 0) {
+    // The API server holds newer pods than the cache planned from (a condition written just before,
+    // say): the informer's event for them requeues the pool. Planning again before that meets the same
+    // stale versions, in a loop; the delay is only a safety net.
+    queue_.add_after(key, kReplanAfterConflict);
+  } else if (report.again || model->HasChanges()) {
+    queue_.add(key);
+  }
   const double wait = report.next_wakeup - Now();
   if (std::isfinite(wait) && wait < 1e9) {
     queue_.add_after(key, std::chrono::milliseconds(static_cast<long long>(std::max(0.0, wait) * 1000) + 1));

@@ -1,6 +1,7 @@
 #include "tests/real-cluster/support/control_plane.h"
 
 #include <arpa/inet.h>
+#include <signal.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -13,6 +14,7 @@
 #include "kube/config.h"
 #include "kube/rest_client.h"
 #include "tests/apiserver-double/support/subprocess.h"
+#include "tests/support/prometheus_text.h"
 
 namespace gangplank::real_cluster {
 namespace {
@@ -76,9 +78,10 @@ bool ControlPlane::Required() {
 std::string ControlPlane::Start(const std::vector<std::string>& extra) {
   base_ = FreePortBase();
   if (base_ == 0) return "no ten consecutive free loopback ports";
-  dir_ = std::filesystem::temp_directory_path() / ("gangplank-real-cluster-" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir_);
-  std::filesystem::create_directories(dir_);
+  // A folder of its own (mkdtemp): several test binaries run control planes side by side.
+  std::string pattern = (std::filesystem::temp_directory_path() / "gangplank-real-cluster-XXXXXX").string();
+  if (::mkdtemp(pattern.data()) == nullptr) return "cannot make a temporary folder";
+  dir_ = pattern;
   std::vector<std::string> argv{GANGPLANK_SOURCE_DIR "/scripts/real-cluster.sh", "start", "--dir", dir_.string(),
                                 "--build", GANGPLANK_BUILD_DIR, "--port-base", std::to_string(base_)};
   argv.insert(argv.end(), extra.begin(), extra.end());
@@ -92,7 +95,9 @@ std::string ControlPlane::Start(const std::vector<std::string>& extra) {
     }
     return why;
   }
-  client_ = std::make_shared<kube::Client>(std::make_shared<kube::RestClient>(kube::load_kubeconfig({kubeconfig()})));
+  kube::RestOptions unlimited;
+  unlimited.qps = 0;  // The tests poll; client-go's default 5 QPS would make each look take seconds.
+  client_ = std::make_shared<kube::Client>(std::make_shared<kube::RestClient>(kube::load_kubeconfig({kubeconfig()}), unlimited));
   return "";
 }
 
@@ -108,6 +113,26 @@ void ControlPlane::Stop() {
 
 std::string ControlPlane::LogTail(const std::string& component, std::size_t bytes) const {
   return Tail(dir_ / (component + ".log"), bytes);
+}
+
+bool ControlPlane::Kill(const std::string& component) {
+  std::ifstream pids(dir_ / "pids");
+  int pid = 0;
+  std::string name;
+  while (pids >> pid >> name) {
+    if (name == component) return ::kill(pid, SIGKILL) == 0;
+  }
+  return false;
+}
+
+double ControlPlane::ExtenderMetric(const std::string& name) const {
+  const auto r = run_process({"/usr/bin/curl", "-sf", "--cacert", ca_file(), "https://127.0.0.1:" + std::to_string(extender_port()) + "/metrics"});
+  return r.exit_code == 0 ? gangplank::testing::SumOfMetric(r.out, name) : -1;
+}
+
+double ControlPlane::OperatorMetric(const std::string& name) const {
+  const auto r = run_process({"/usr/bin/curl", "-sf", "http://127.0.0.1:" + std::to_string(operator_port()) + "/metrics"});
+  return r.exit_code == 0 ? gangplank::testing::SumOfMetric(r.out, name) : -1;
 }
 
 KubectlResult Kubectl(const std::string& kubeconfig, const std::vector<std::string>& args, const std::string& stdin_text) {

@@ -39,6 +39,11 @@ class ControlPlane {
   std::uint16_t extender_port() const { return static_cast<std::uint16_t>(base_ + 5); }
   std::uint16_t operator_port() const { return static_cast<std::uint16_t>(base_ + 6); }
   std::uint16_t webhook_port() const { return static_cast<std::uint16_t>(base_ + 7); }
+  // SIGKILL to one component the script started (e.g. "gangplank-operator"): a crash, not a shutdown.
+  bool Kill(const std::string& component);
+  // A metric of the extender's /metrics (over its TLS) or the operator's, labels summed; -1 when absent.
+  double ExtenderMetric(const std::string& name) const;
+  double OperatorMetric(const std::string& name) const;
   // The last `bytes` of one component's log (e.g. "gangplank-operator", "kube-scheduler").
   std::string LogTail(const std::string& component, std::size_t bytes = 4000) const;
 
