@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "apiserver-double/double_impl.h"
+#include "apiserver-double/protobuf_body.h"
 #include "apiserver-double/watch_session.h"
 #include "apiserver-double/yaml_json.h"
 
@@ -190,6 +191,7 @@ std::size_t ApiServerDouble::Impl::open_watches() const {
 json ApiServerDouble::Impl::parse_body(const net::HttpRequest& req) {
   if (req.body.empty()) return json::object();
   const std::string type = req.header("content-type").value_or("application/json");
+  if (type.rfind(kProtobufContentType, 0) == 0) return decode_protobuf_object(req.body);
   if (type.find("yaml") != std::string::npos) {
     std::vector<json> docs;
     try {

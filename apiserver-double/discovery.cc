@@ -59,7 +59,7 @@ json openapi_v3_document(const std::vector<ResourceType>& types) {
                      {"x-kubernetes-action", "patch"},
                      {"x-kubernetes-group-version-kind", {{"group", t.group}, {"version", t.version}, {"kind", t.kind}}}}}};
   }
-  return {{"openapi", "3.0.0"}, {"info", {{"title", "Kubernetes"}, {"version", "v1.31.0"}}}, {"paths", paths},
+  return {{"openapi", "3.0.0"}, {"info", {{"title", "Kubernetes"}, {"version", "v1.35.0"}}}, {"paths", paths},
           {"components", {{"schemas", json::object()}}}};
 }
 
@@ -69,9 +69,12 @@ std::optional<net::HttpResponse> ApiServerDouble::Impl::discovery(const net::Htt
   if (req.method != "GET") return std::nullopt;
   const std::string& p = req.path;
   if (p == "/version" || p == "/version/") {
-    return json_response(200, {{"major", "1"}, {"minor", "31"}, {"gitVersion", "v1.31.0-gangplank-double"},
+    // As a kube-apiserver 1.35 answers, the compatibility-version fields included.
+    return json_response(200, {{"major", "1"}, {"minor", "35"}, {"emulationMajor", "1"}, {"emulationMinor", "35"},
+                               {"minCompatibilityMajor", "1"}, {"minCompatibilityMinor", "34"},
+                               {"gitVersion", "v1.35.0-gangplank-double"},
                                {"gitCommit", "0000000000000000000000000000000000000000"}, {"gitTreeState", "clean"},
-                               {"buildDate", "2026-01-01T00:00:00Z"}, {"goVersion", "go1.22.0"}, {"compiler", "gc"},
+                               {"buildDate", "2026-01-01T00:00:00Z"}, {"goVersion", "go1.25.7"}, {"compiler", "gc"},
                                {"platform", "linux/amd64"}});
   }
   if (p == "/api" || p == "/api/") {

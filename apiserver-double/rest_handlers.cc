@@ -215,7 +215,8 @@ net::HttpResponse ApiServerDouble::Impl::get_object(const net::HttpRequest& req,
   auto object = store_.transact([&](ObjectStore::Txn& txn) { return txn.get(t.type.group_resource(), t.namespace_name, t.name); });
   if (!object) throw not_found(t.type.plural, t.name, t.type.group);
   if (wants_table(req)) {
-    return json_response(200, make_table(t.type, {present(t.type, *object)}, {{"resourceVersion", meta(*object, "resourceVersion")}}));
+    return json_response(200, make_table(t.type, {present(t.type, *object)}, {{"resourceVersion", meta(*object, "resourceVersion")}},
+                                         include_object_param(req.query_param("includeObject"))));
   }
   return json_response(200, present(t.type, *object));
 }
@@ -293,7 +294,7 @@ net::HttpResponse ApiServerDouble::Impl::list_objects(const net::HttpRequest& re
     std::vector<json> items;
     items.reserve(page.size());
     for (const auto& o : page) items.push_back(present(t.type, *o));
-    return json_response(200, make_table(t.type, items, list_meta));
+    return json_response(200, make_table(t.type, items, list_meta, include_object_param(req.query_param("includeObject"))));
   }
   // Assembled as text: re-building a json tree of 100k objects only to dump it would double the work.
   std::string body = "{\"kind\":" + json(t.type.kind + "List").dump() + ",\"apiVersion\":" + json(t.type.api_version()).dump() +

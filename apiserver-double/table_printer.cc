@@ -1,7 +1,10 @@
 #include "apiserver-double/table_printer.h"
 
 #include <chrono>
+#include <cctype>
 #include <ctime>
+
+#include "apiserver-double/api_error.h"
 
 namespace gangplank::apiserver_double {
 namespace {
@@ -94,6 +97,61 @@ std::string label_list(const json& labels) {
   return out;
 }
 
+// What a row carries besides its cells (the request's includeObject): kubectl --sort-by asks for the
+// whole object, since it sorts on fields the cells do not hold (.lastTimestamp).
+json row_object(const ResourceType& type, const json& object, IncludeObject include) {
+  if (include == IncludeObject::kNone) return nullptr;
+  if (include == IncludeObject::kObject) {
+    json full = object;
+    full["apiVersion"] = type.api_version();
+    full["kind"] = type.kind;
+    return full;
+  }
+  json metadata = object.contains("metadata") ? object["metadata"] : json::object();
+  return {{"kind", "PartialObjectMetadata"}, {"apiVersion", "meta.k8s.io/v1"}, {"metadata", metadata}};
+}
+
+// The kube-apiserver's Event table (pkg/printers/internalversion): always generated wide, with the
+// name last; "Last Seen" falls back to the first timestamp, then the event time.
+json event_columns() {
+  return json::array({column("Last Seen", "string", "The time at which the most recent occurrence of this event was recorded."),
+                      column("Type", "string", "Type of this event (Normal, Warning), new types could be added in the future"),
+                      column("Reason", "string", "This should be a short, machine understandable string that gives the reason for the transition into the object's current status."),
+                      column("Object", "string", "The object that this event is about."),
+                      column("Subobject", "string", "If referring to a piece of an object instead of an entire object, this string should contain a valid JSON/Go field access statement.", 1),
+                      column("Source", "string", "The component reporting this event. Should be a short machine understandable string.", 1),
+                      column("Message", "string", "A human-readable description of the status of this operation."),
+                      column("First Seen", "string", "The time at which the event was first recorded. (Time of server receipt is in TypeMeta.)", 1),
+                      column("Count", "string", "The number of times this event has occurred.", 1),
+                      column("Name", "string", "Name must be unique within a namespace.", 1, "name")});
+}
+
+std::string first_non_empty(const std::string& a, const std::string& b) { return a.empty() ? b : a; }
+
+json event_cells(const json& event) {
+  std::string first = human_age(str(event, "/firstTimestamp"));
+  if (str(event, "/firstTimestamp").empty()) first = human_age(str(event, "/eventTime"));
+  std::string last = str(event, "/lastTimestamp").empty() ? first : human_age(str(event, "/lastTimestamp"));
+  long count = event.value("count", 0L);
+  if (event.contains("series") && event["series"].is_object()) {
+    last = human_age(str(event, "/series/lastObservedTime"));
+    count = event["series"].value("count", 0L);
+  } else if (count == 0) {
+    count = 1;  // a singleton event of the events.k8s.io API has no count
+  }
+  std::string kind = str(event, "/involvedObject/kind");
+  for (char& c : kind) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string name = str(event, "/involvedObject/name");
+  const std::string component = first_non_empty(str(event, "/source/component"), str(event, "/reportingComponent"));
+  const std::string instance = first_non_empty(str(event, "/source/host"), str(event, "/reportingInstance"));
+  std::string message = str(event, "/message");
+  message.erase(0, message.find_first_not_of(" \t\r\n"));
+  message.erase(message.find_last_not_of(" \t\r\n") + 1);
+  return json::array({last, str(event, "/type"), str(event, "/reason"), name.empty() ? kind : kind + "/" + name,
+                      str(event, "/involvedObject/fieldPath"), instance.empty() ? component : component + ", " + instance,
+                      message, first, count, str(event, "/metadata/name")});
+}
+
 }  // namespace
 
 json evaluate_json_path(const json& object, const std::string& path) {
@@ -157,15 +215,12 @@ json table_columns(const ResourceType& type) {
   json cols = json::array({column("Name", "string", name_desc, 0, "name")});
   const std::string age_desc = "CreationTimestamp is a timestamp representing the server time when this object was created.";
   if (type.custom) {
-    bool has_age = false;
+    // The CRD's printer columns, or Age alone when it declares none (serveDefaultColumnsIfEmpty).
     for (const auto& c : type.printer_columns) {
-      std::string t = c.value("type", std::string("string"));
-      if (t == "date") t = "date";
-      cols.push_back(column(c.value("name", std::string()), t, c.value("description", std::string()),
-                            c.value("priority", 0), c.value("format", std::string())));
-      if (c.value("name", std::string()) == "Age") has_age = true;
+      cols.push_back(column(c.value("name", std::string()), c.value("type", std::string("string")),
+                            c.value("description", std::string()), c.value("priority", 0), c.value("format", std::string())));
     }
-    if (!has_age) cols.push_back(column("Age", "date", age_desc));
+    if (type.printer_columns.empty()) cols.push_back(column("Age", "date", age_desc));
     return cols;
   }
   if (type.kind == "Pod") {
@@ -192,11 +247,7 @@ json table_columns(const ResourceType& type) {
     cols.push_back(column("Holder", "string", "The holder of the lease."));
     cols.push_back(column("Age", "string", age_desc));
   } else if (type.kind == "Event") {
-    cols.push_back(column("Type", "string", "Type of this event."));
-    cols.push_back(column("Reason", "string", "Reason of this event."));
-    cols.push_back(column("Object", "string", "The object this event is about."));
-    cols.push_back(column("Message", "string", "A human-readable description of the event."));
-    cols.push_back(column("Age", "string", age_desc));
+    return event_columns();
   } else if (type.kind == "CustomResourceDefinition" || type.kind == "Role" || type.kind == "ClusterRole") {
     cols[0] = column("Name", "string", name_desc, 0, "name");
     cols.push_back(column("Created At", "date", age_desc));
@@ -240,14 +291,12 @@ json table_columns(const ResourceType& type) {
   return cols;
 }
 
-json table_row(const ResourceType& type, const json& object) {
+json table_row(const ResourceType& type, const json& object, IncludeObject include) {
   json cells = json::array({str(object, "/metadata/name")});
   if (type.custom) {
-    bool has_age = false;
     for (const auto& c : type.printer_columns) {
       json v = evaluate_json_path(object, c.value("jsonPath", std::string()));
       const std::string t = c.value("type", std::string("string"));
-      if (c.value("name", std::string()) == "Age") has_age = true;
       if (v.is_null()) {
         cells.push_back(nullptr);
       } else if (t == "date") {
@@ -260,7 +309,7 @@ json table_row(const ResourceType& type, const json& object) {
         cells.push_back(cell_text(v));
       }
     }
-    if (!has_age) cells.push_back(age_of(object));
+    if (type.printer_columns.empty()) cells.push_back(age_of(object));
   } else if (type.kind == "Pod") {
     const auto containers = object.contains("/spec/containers"_json_pointer) ? object["/spec/containers"_json_pointer].size() : 0;
     std::size_t ready = 0;
@@ -310,11 +359,7 @@ json table_row(const ResourceType& type, const json& object) {
     cells.push_back(str(object, "/spec/holderIdentity", ""));
     cells.push_back(age_of(object));
   } else if (type.kind == "Event") {
-    cells.push_back(str(object, "/type"));
-    cells.push_back(str(object, "/reason"));
-    cells.push_back(str(object, "/involvedObject/kind") + "/" + str(object, "/involvedObject/name"));
-    cells.push_back(str(object, "/message"));
-    cells.push_back(age_of(object));
+    cells = event_cells(object);
   } else if (type.kind == "CustomResourceDefinition" || type.kind == "Role" || type.kind == "ClusterRole") {
     cells.push_back(str(object, "/metadata/creationTimestamp"));
   } else if (type.kind == "Deployment") {
@@ -380,14 +425,20 @@ json table_row(const ResourceType& type, const json& object) {
   } else {
     cells.push_back(age_of(object));
   }
-  json metadata = object.contains("metadata") ? object["metadata"] : json::object();
-  return {{"cells", cells},
-          {"object", {{"kind", "PartialObjectMetadata"}, {"apiVersion", "meta.k8s.io/v1"}, {"metadata", metadata}}}};
+  return {{"cells", cells}, {"object", row_object(type, object, include)}};
 }
 
-json make_table(const ResourceType& type, const std::vector<json>& objects, const json& list_metadata) {
+IncludeObject include_object_param(const std::optional<std::string>& value) {
+  if (!value || value->empty() || *value == "Metadata") return IncludeObject::kMetadata;
+  if (*value == "None") return IncludeObject::kNone;
+  if (*value == "Object") return IncludeObject::kObject;
+  throw ApiError(400, "BadRequest", "Unable to convert to Table as requested: includeObject: Invalid value: \"" + *value +
+                                        "\": must be 'Metadata', 'Object', 'None', or empty");
+}
+
+json make_table(const ResourceType& type, const std::vector<json>& objects, const json& list_metadata, IncludeObject include) {
   json rows = json::array();
-  for (const auto& o : objects) rows.push_back(table_row(type, o));
+  for (const auto& o : objects) rows.push_back(table_row(type, o, include));
   return {{"kind", "Table"},
           {"apiVersion", "meta.k8s.io/v1"},
           {"metadata", list_metadata},

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,10 +18,16 @@ nlohmann::json evaluate_json_path(const nlohmann::json& object, const std::strin
 // "5s", "3m", "2d", like kubectl's human-readable durations.
 std::string human_age(const std::string& rfc3339_timestamp);
 
+// A row's "object" (the includeObject query parameter): none, PartialObjectMetadata (the default), or the
+// whole object.
+enum class IncludeObject { kNone, kMetadata, kObject };
+// Parses includeObject; an unknown value is a 400, as from the kube-apiserver.
+IncludeObject include_object_param(const std::optional<std::string>& value);
+
 nlohmann::json table_columns(const ResourceType& type);
-nlohmann::json table_row(const ResourceType& type, const nlohmann::json& object);
+nlohmann::json table_row(const ResourceType& type, const nlohmann::json& object, IncludeObject include = IncludeObject::kMetadata);
 // A Table holding `objects`; list_metadata carries resourceVersion/continue.
 nlohmann::json make_table(const ResourceType& type, const std::vector<nlohmann::json>& objects,
-                          const nlohmann::json& list_metadata);
+                          const nlohmann::json& list_metadata, IncludeObject include = IncludeObject::kMetadata);
 
 }  // namespace gangplank::apiserver_double

@@ -46,7 +46,7 @@ void WatchSession::on_event(const StoreEvent& event) {
 void WatchSession::send(const std::string& type, const json& object) {
   json payload = object;
   if (config_.table && type != "BOOKMARK" && type != "ERROR") {
-    payload = make_table(config_.type, {object}, json::object());
+    payload = make_table(config_.type, {object}, json::object(), config_.include_object);
   }
   std::string line = json{{"type", type}, {"object", payload}}.dump();
   line.push_back('\n');
@@ -115,6 +115,7 @@ void ApiServerDouble::Impl::start_watch(const net::HttpRequest& req, const Targe
   }
   config.bookmarks = truthy(req.query_param("allowWatchBookmarks"));
   config.table = wants_table(req);
+  config.include_object = include_object_param(req.query_param("includeObject"));
   const std::string rv_text = req.query_param("resourceVersion").value_or("");
   const bool send_initial = truthy(req.query_param("sendInitialEvents"));
   if (send_initial && req.query_param("resourceVersionMatch").value_or("") != "NotOlderThan") {

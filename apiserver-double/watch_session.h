@@ -11,6 +11,7 @@
 #include "apiserver-double/object_store.h"
 #include "apiserver-double/resource_catalog.h"
 #include "apiserver-double/selectors.h"
+#include "apiserver-double/table_printer.h"
 #include "net/http_server.h"
 
 namespace gangplank::apiserver_double {
@@ -24,6 +25,7 @@ class WatchSession : public std::enable_shared_from_this<WatchSession> {
     FieldSelector fields;
     bool bookmarks = false;
     bool table = false;
+    IncludeObject include_object = IncludeObject::kMetadata;  // of table rows
     uint64_t after_rv = 0;  // events at or below this are not sent (watch from a future RV waits)
   };
 

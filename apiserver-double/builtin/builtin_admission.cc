@@ -6,23 +6,13 @@ namespace gangplank::apiserver_double::builtin {
 
 using nlohmann::json;
 
-std::string go_string_map(const json& map) {
-  std::string out = "map[string]string{";
-  bool first = true;
-  if (map.is_object()) {
-    for (const auto& [key, value] : map.items()) {  // nlohmann keeps object keys sorted, as Go prints them
-      out += (first ? "" : ", ") + schema::go_quote(key) + ":" + schema::go_quote(value.is_string() ? value.get<std::string>() : value.dump());
-      first = false;
-    }
-  }
-  return out + "}";
-}
-
 void admit(const ResourceType& type, json& object, const json* old, const ObjectStore::Txn& txn) {
   if (type.custom) return;
   schema::FieldErrors errors;
   const std::string& kind = type.kind;
-  if (kind == "Deployment") {
+  if (kind == "Pod") {
+    errors = admit_pod(object, old);
+  } else if (kind == "Deployment") {
     errors = admit_deployment(object, old);
   } else if (kind == "Service") {
     errors = admit_service(object, old, txn.list("services", ""));

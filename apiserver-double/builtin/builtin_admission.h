@@ -1,5 +1,5 @@
-// What kube-apiserver does to the built-in kinds the double stores beyond the core ones (apps/v1
-// Deployments, core Services, ConfigMaps and Secrets, rbac.authorization.k8s.io/v1 roles and bindings,
+// What kube-apiserver does to the built-in kinds the double stores beyond the core ones (core Pods'
+// resources, apps/v1 Deployments, core Services, ConfigMaps and Secrets, rbac.authorization.k8s.io/v1 roles and bindings,
 // admissionregistration.k8s.io/v1 MutatingWebhookConfigurations) before it stores them: the defaults the
 // project's clients rely on, and the validation a wrong manifest trips over, with upstream's wording.
 // Only a subset of each kind's rules; builtin/README-level detail is in apiserver-double/README.md.
@@ -20,6 +20,7 @@ namespace gangplank::apiserver_double::builtin {
 void admit(const ResourceType& type, nlohmann::json& object, const nlohmann::json* old, const ObjectStore::Txn& txn);
 
 // One kind each (builtin/<area>.cc); they default in place and return the field errors.
+schema::FieldErrors admit_pod(nlohmann::json& pod, const nlohmann::json* old);
 schema::FieldErrors admit_deployment(nlohmann::json& deployment, const nlohmann::json* old);
 schema::FieldErrors admit_service(nlohmann::json& service, const nlohmann::json* old,
                                   const std::vector<ObjectPtr>& services);
@@ -28,8 +29,5 @@ schema::FieldErrors admit_secret(nlohmann::json& secret, const nlohmann::json* o
 schema::FieldErrors admit_role(nlohmann::json& role, bool namespaced);
 schema::FieldErrors admit_role_binding(nlohmann::json& binding, const nlohmann::json* old, bool namespaced);
 schema::FieldErrors admit_mutating_webhook_configuration(nlohmann::json& configuration);
-
-// Go's %#v of a map[string]string (keys sorted), as field errors print label maps.
-std::string go_string_map(const nlohmann::json& map);
 
 }  // namespace gangplank::apiserver_double::builtin

@@ -4,6 +4,7 @@
 // pkg/apis/core/validation for the pod template that manifests most often get wrong.
 #include <set>
 #include <string>
+#include <vector>
 
 #include "apiserver-double/builtin/builtin_admission.h"
 #include "apiserver-double/schema/go_format.h"
@@ -22,27 +23,25 @@ const json& at(const json& object, const char* pointer) {
   return object.contains(p) ? object[p] : null_value;
 }
 
-// v1.LabelSelector printed with %#v, as "field is immutable" reports it.
-std::string go_label_selector(const json& selector) {
-  std::string expressions = "[]v1.LabelSelectorRequirement(nil)";
+// v1.LabelSelector as encoding/json writes it (apimachinery 1.35 prints a bad value so): its fields in
+// declaration order (matchLabels, matchExpressions; key, operator, values), empty ones left out.
+std::string json_label_selector(const json& selector) {
+  std::vector<std::string> fields;
+  const json& labels = at(selector, "/matchLabels");
+  if (labels.is_object() && !labels.empty()) fields.push_back("\"matchLabels\":" + s::go_json(labels));
   const json& exprs = at(selector, "/matchExpressions");
   if (exprs.is_array() && !exprs.empty()) {
-    expressions = "[]v1.LabelSelectorRequirement{";
-    for (std::size_t i = 0; i < exprs.size(); ++i) {
-      std::string values = "[]string(nil)";
-      if (exprs[i].contains("values") && exprs[i]["values"].is_array()) {
-        values = "[]string{";
-        for (std::size_t j = 0; j < exprs[i]["values"].size(); ++j) {
-          values += (j ? ", " : "") + s::go_quote(exprs[i]["values"][j].is_string() ? exprs[i]["values"][j].get<std::string>() : "");
-        }
-        values += "}";
-      }
-      expressions += std::string(i ? ", " : "") + "v1.LabelSelectorRequirement{Key:" + s::go_quote(exprs[i].value("key", "")) +
-                     ", Operator:" + s::go_quote(exprs[i].value("operator", "")) + ", Values:" + values + "}";
+    std::string list;
+    for (const auto& e : exprs) {
+      std::string item = "{\"key\":" + s::go_json(e.value("key", "")) + ",\"operator\":" + s::go_json(e.value("operator", ""));
+      if (e.contains("values") && e["values"].is_array() && !e["values"].empty()) item += ",\"values\":" + s::go_json(e["values"]);
+      list += (list.empty() ? "" : ",") + item + "}";
     }
-    expressions += "}";
+    fields.push_back("\"matchExpressions\":[" + list + "]");
   }
-  return "v1.LabelSelector{MatchLabels:" + go_string_map(at(selector, "/matchLabels")) + ", MatchExpressions:" + expressions + "}";
+  std::string out;
+  for (const auto& f : fields) out += (out.empty() ? "" : ",") + f;
+  return "{" + out + "}";
 }
 
 void set_default(json& object, const char* pointer, const json& value) {
@@ -108,13 +107,14 @@ s::FieldErrors admit_deployment(json& deployment, const json* old) {
   } else {
     const LabelSelector parsed = LabelSelector::from_json(selector);
     if (!parsed.empty() && !parsed.matches(labels.is_object() ? labels : json::object())) {
-      s::FieldError e = s::invalid("spec.template.metadata.labels", nullptr, "`selector` does not match template `labels`");
-      e.value_text = go_string_map(labels);
+      // The labels as JSON (a map[string]string; null when there are none).
+      s::FieldError e = s::invalid("spec.template.metadata.labels", labels.is_object() ? labels : json(nullptr),
+                                   "`selector` does not match template `labels`");
       errors.push_back(e);
     }
     if (old != nullptr && at(*old, "/spec/selector") != selector) {
       s::FieldError e = s::invalid("spec.selector", nullptr, "field is immutable");
-      e.value_text = go_label_selector(selector);
+      e.value_text = json_label_selector(selector);
       errors.push_back(e);
     }
   }

@@ -17,9 +17,9 @@ bool non_empty_array(const json& rule, const char* key) {
   return rule.contains(key) && rule[key].is_array() && !rule[key].empty();
 }
 
-std::string go_role_ref(const json& ref) {
-  return "rbac.RoleRef{APIGroup:" + s::go_quote(ref.value("apiGroup", "")) + ", Kind:" + s::go_quote(ref.value("kind", "")) +
-         ", Name:" + s::go_quote(ref.value("name", "")) + "}";
+std::string json_role_ref(const json& ref) {
+  return "{\"APIGroup\":" + s::go_json(ref.value("apiGroup", "")) + ",\"Kind\":" + s::go_json(ref.value("kind", "")) +
+         ",\"Name\":" + s::go_json(ref.value("name", "")) + "}";
 }
 
 }  // namespace
@@ -82,7 +82,7 @@ s::FieldErrors admit_role_binding(json& binding, const json* old, bool namespace
   }
   if (old != nullptr && old->value("roleRef", json::object()) != ref) {
     s::FieldError e = s::invalid("roleRef", nullptr, "cannot change roleRef");
-    e.value_text = go_role_ref(ref);
+    e.value_text = json_role_ref(ref);
     errors.push_back(e);
   }
   return errors;

@@ -59,8 +59,7 @@ s::FieldErrors admit_service(json& service, const json* old, const std::vector<O
         spec["clusterIP"] = (*old)["spec"]["clusterIP"];
         spec["clusterIPs"] = json::array({(*old)["spec"]["clusterIP"]});
       } else if (cluster_ip_of(service) != cluster_ip_of(*old)) {
-        errors.push_back(s::invalid("spec.clusterIPs[0]", nullptr, "may not change once set"));
-        errors.back().value_text = "[]string{\"" + cluster_ip_of(service) + "\"}";
+        errors.push_back(s::invalid("spec.clusterIPs[0]", json::array({cluster_ip_of(service)}), "may not change once set"));
       }
     } else if (cluster_ip_of(service).empty()) {
       const std::string key = service.value("/metadata/namespace"_json_pointer, std::string()) + "/" +
@@ -71,9 +70,8 @@ s::FieldErrors admit_service(json& service, const json* old, const std::vector<O
       for (const auto& other : services) {
         if (cluster_ip_of(*other) == cluster_ip_of(service) &&
             other->value("/metadata/name"_json_pointer, std::string()) != service.value("/metadata/name"_json_pointer, std::string())) {
-          errors.push_back(s::invalid("spec.clusterIPs", nullptr, "failed to allocate IP " + cluster_ip_of(service) +
-                                                                   ": provided IP is already allocated"));
-          errors.back().value_text = "[]string{\"" + cluster_ip_of(service) + "\"}";
+          errors.push_back(s::invalid("spec.clusterIPs", json::array({cluster_ip_of(service)}),
+                                      "failed to allocate IP " + cluster_ip_of(service) + ": provided IP is already allocated"));
         }
       }
       spec["clusterIPs"] = json::array({spec["clusterIP"]});

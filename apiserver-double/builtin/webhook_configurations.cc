@@ -106,11 +106,7 @@ void validate_hook(json& hook, const std::string& path, std::set<std::string>& n
     errors.push_back(s::required(path + ".admissionReviewVersions", "must specify one of v1, v1beta1"));
   } else if (std::find(versions.begin(), versions.end(), "v1") == versions.end() &&
              std::find(versions.begin(), versions.end(), "v1beta1") == versions.end()) {
-    s::FieldError e = s::invalid(path + ".admissionReviewVersions", nullptr, "must include at least one of v1, v1beta1");
-    std::string text = "[]string{";
-    for (std::size_t i = 0; i < versions.size(); ++i) text += (i ? ", \"" : "\"") + versions[i].get<std::string>() + "\"";
-    e.value_text = text + "}";
-    errors.push_back(e);
+    errors.push_back(s::invalid(path + ".admissionReviewVersions", versions, "must include at least one of v1, v1beta1"));
   }
 }
 

@@ -78,7 +78,7 @@ class RuleRunner {
         continue;
       }
       if (result->is<bool>() && result->as<bool>()) continue;
-      FieldError error = failure(s, rule, activation, path);
+      FieldError error = failure(s, rule, activation, value, path);
       if (!rule.uses_old_self && old != nullptr && *old == value) {
         out_.warnings.push_back(error.text());  // ratcheting: the value did not change
       } else {
@@ -107,14 +107,17 @@ class RuleRunner {
     return rule.message.empty() ? "failed rule: " + trimmed(rule.rule) : trimmed(rule.message);
   }
 
-  static FieldError failure(const Schema& s, const ValidationRule& rule, const cel::Activation& activation, const std::string& path) {
+  // The value is the rule's own (a string, a number), omitted for an object or a list (apiextensions 1.35).
+  static FieldError failure(const Schema& s, const ValidationRule& rule, const cel::Activation& activation, const json& value,
+                            const std::string& path) {
     std::string field = rule.normalized_field_path.empty() ? path : child_path(path, rule.normalized_field_path);
     if (field.empty()) field = "<nil>";
     const std::string text = detail(rule, activation);
     if (rule.reason == "FieldValueForbidden") return forbidden(field, text);
     if (rule.reason == "FieldValueRequired") return required(field, text);
-    if (rule.reason == "FieldValueDuplicate") return duplicate(field, s.type);
-    return invalid(field, s.type, text);
+    FieldError error = rule.reason == "FieldValueDuplicate" ? duplicate(field, value) : invalid(field, value, text);
+    error.omit_value = s.type == "object" || s.type == "array";
+    return error;
   }
 
   RuleOutcome& out_;

@@ -25,12 +25,12 @@ const char* type_words(ErrorType type) {
   return "Invalid value";
 }
 
-// How ErrorBody prints BadValue: int64/float64/bool with %v, strings with %q, nil as "null", the rest %#v.
+// How ErrorBody prints BadValue (apimachinery 1.35): int64/float64/bool with %v, strings with %q, the rest
+// (maps, slices, nil) as encoding/json writes them.
 std::string bad_value(const json& value) {
-  if (value.is_null()) return go_quote("null");
   if (value.is_string()) return go_quote(value.get<std::string>());
   if (value.is_number() || value.is_boolean()) return go_plain(value);
-  return go_syntax(value);
+  return go_json(value);
 }
 
 FieldError make(ErrorType type, std::string field, json value, std::string detail) {
@@ -94,9 +94,10 @@ FieldError not_supported(std::string field, json value, const std::vector<std::s
 }
 
 FieldError too_long(std::string field, long long max_length) {
-  // field.TooLongMaxLength as of apimachinery 1.31.
+  // field.TooLong as of apimachinery 1.35.
+  const std::string unit = max_length == 1 ? " byte" : " bytes";
   return make(ErrorType::kTooLong, std::move(field), "",
-              max_length >= 0 ? "may not be longer than " + std::to_string(max_length) : "value is too long");
+              max_length >= 0 ? "may not be more than " + std::to_string(max_length) + unit : "value is too long");
 }
 
 FieldError too_many(std::string field, long long actual, long long max_items) {

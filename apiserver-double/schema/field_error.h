@@ -17,7 +17,7 @@ struct FieldError {
   std::string field;  // "spec.queues[0].weight"; "<nil>" where upstream passes a nil path
   nlohmann::json value;
   std::string detail;
-  bool omit_value = false;  // field.TooMany without an actual count
+  bool omit_value = false;  // field.OmitValueType: TooMany without a count, a CEL rule on an object or list
   std::string value_text;   // printed verbatim instead of `value` when set (a Go struct, e.g. a ValidationRule)
 
   std::string reason() const;  // the StatusCause type, e.g. "FieldValueInvalid"

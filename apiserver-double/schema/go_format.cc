@@ -104,6 +104,79 @@ std::string go_plain(const nlohmann::json& value) {
   return go_syntax(value);
 }
 
+namespace {
+
+// encoding/json's float64: 'f' with the shortest digits, 'e' (exponent of at least one digit) outside
+// [1e-6, 1e21).
+std::string json_float(double value) {
+  if (!std::isfinite(value)) return "null";  // Marshal fails; never in a decoded object
+  const double magnitude = std::fabs(value);
+  const bool exponent = magnitude != 0 && (magnitude < 1e-6 || magnitude >= 1e21);
+  char buf[400];
+  const auto res = std::to_chars(buf, buf + sizeof buf, value, exponent ? std::chars_format::scientific : std::chars_format::fixed);
+  std::string out(buf, res.ptr);
+  const std::size_t n = out.size();
+  if (exponent && n >= 4 && out[n - 4] == 'e' && out[n - 3] == '-' && out[n - 2] == '0') out.erase(n - 2, 1);  // e-07 -> e-7
+  return out;
+}
+
+// encoding/json's string: HTML characters and U+2028/U+2029 escaped, invalid UTF-8 as U+FFFD.
+std::string json_string(const std::string& text) {
+  std::string out = "\"";
+  for (std::size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    const std::size_t n = utf8_length(text, i);
+    if (n == 0) {
+      out += "\\ufffd";
+      ++i;
+      continue;
+    }
+    if (n > 1) {
+      const std::string rune = text.substr(i, n);
+      out += rune == "\xe2\x80\xa8" ? "\\u2028" : rune == "\xe2\x80\xa9" ? "\\u2029" : rune;
+      i += n;
+      continue;
+    }
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (c < 0x20 || c == '<' || c == '>' || c == '&') {
+          out += hex_escape(c, 4, 'u');
+        } else {
+          out.push_back(static_cast<char>(c));
+        }
+    }
+    ++i;
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
+std::string go_json(const nlohmann::json& value) {
+  if (value.is_string()) return json_string(value.get<std::string>());
+  if (value.is_number_float()) return json_float(value.get<double>());
+  if (value.is_array()) {
+    std::string out = "[";
+    for (std::size_t i = 0; i < value.size(); ++i) out += (i ? "," : "") + go_json(value[i]);
+    return out + "]";
+  }
+  if (value.is_object()) {
+    std::string out = "{";
+    for (auto it = value.begin(); it != value.end(); ++it) {  // nlohmann keeps keys sorted, as Marshal writes them
+      out += (it == value.begin() ? "" : ",") + json_string(it.key()) + ":" + go_json(it.value());
+    }
+    return out + "}";
+  }
+  return value.dump();  // null, booleans, integers
+}
+
 std::string go_syntax(const nlohmann::json& value) {
   if (value.is_null()) return "interface {}(nil)";
   if (value.is_string()) return go_quote(value.get<std::string>());

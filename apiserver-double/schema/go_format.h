@@ -1,5 +1,6 @@
-// Values printed the way Go's fmt prints them, so the double's error text matches kube-apiserver's byte
-// for byte: %q (strconv.Quote), %v of a float64, and %#v of the decoded JSON (map[string]interface {}).
+// Values printed the way Go prints them, so the double's error text matches kube-apiserver's byte for
+// byte: %q (strconv.Quote), %v of a float64, %#v of the decoded JSON (map[string]interface {}), and
+// encoding/json's Marshal of it.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -15,5 +16,8 @@ std::string go_float(double value);
 std::string go_plain(const nlohmann::json& value);
 // fmt "%#v" of a decoded JSON value: "a" quoted, map[string]interface {}{"k":1}, []interface {}{...}.
 std::string go_syntax(const nlohmann::json& value);
+// encoding/json Marshal of a decoded JSON value: compact, keys sorted, <, > and & escaped as \u003c...,
+// floats in 'f' form between 1e-6 and 1e21 ("0.00001", "1e+21", "1e-7"), null as null.
+std::string go_json(const nlohmann::json& value);
 
 }  // namespace gangplank::apiserver_double::schema

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include "apiserver-double/schema/go_format.h"
 
@@ -76,6 +77,19 @@ bool valid_date_time(const std::string& s) {
   return std::regex_match(s, re);
 }
 
+// A schema's format as validation sees it: apiextensions 1.35 drops every format it does not support
+// (StripUnsupportedFormatsPostProcessorForVersion), int32, int64, float and double included.
+std::string kept_format(const std::string& format) {
+  static const std::set<std::string> supported = {
+      "bsonobjectid", "uri",      "email", "hostname", "ipv4",   "ipv6",       "cidr",     "mac",
+      "uuid",         "uuid3",    "uuid4", "uuid5",    "isbn",   "isbn10",     "isbn13",   "creditcard",
+      "ssn",          "hexcolor", "rgbcolor", "byte",  "password", "date",     "duration", "datetime",
+      "k8sshortname", "k8slongname"};
+  std::string normalized = format;
+  normalized.erase(std::remove(normalized.begin(), normalized.end(), '-'), normalized.end());
+  return supported.count(normalized) ? format : "";
+}
+
 // The string formats apiextensions keeps (others are stripped and so never checked).
 std::optional<bool> format_ok(const std::string& format, const std::string& s) {
   if (format == "date-time" || format == "datetime") return valid_date_time(s);
@@ -120,17 +134,18 @@ class Validator {
 
   void type(const Schema& s, const json& data, const std::string& path) {
     const auto types = s.types();
-    if (types.empty() && s.format.empty()) return;
+    const std::string kept = kept_format(s.format);
+    if (types.empty() && kept.empty()) return;
     const auto [sch_type, format] = schema_info(data);
     const bool float_int = sch_type == "number" && is_integral(data) && contains(types, "integer");
     const bool int_float = sch_type == "integer" && contains(types, "number");
     const bool stringish = data.is_string() || data.is_array();
-    if (!stringish && !s.format.empty() && !(contains(types, sch_type) || format == s.format || float_int || int_float)) {
+    if (!stringish && !kept.empty() && !(contains(types, sch_type) || format == kept || float_int || int_float)) {
       out_.push_back(type_invalid(field_of(path), format,
-                                  path + " in body must be of type " + s.format + ": " + go_quote(format)));
+                                  path + " in body must be of type " + kept + ": " + go_quote(format)));
       return;
     }
-    if (!contains(types, "number") && !contains(types, "integer") && !s.format.empty() && stringish) return;
+    if (!contains(types, "number") && !contains(types, "integer") && !kept.empty() && stringish) return;
     if (!(contains(types, sch_type) || float_int || int_float)) {
       out_.push_back(type_invalid(field_of(path), sch_type,
                                   path + " in body must be of type " + join(types, ",") + ": " + go_quote(sch_type)));

@@ -49,7 +49,7 @@ Json Pod(const std::string& name, const std::string& gang) {
                 {"schedulingGates", Json::array({{{"name", "gangplank.io/admission"}}})},
                 {"containers", Json::array({{{"name", "main"},
                                              {"image", "x"},
-                                             {"resources", {{"requests", {{"cpu", "4"}, {"nvidia.com/gpu", "1"}}}}}}})}}},
+                                             {"resources", {{"requests", {{"cpu", "4"}, {"nvidia.com/gpu", "1"}}}, {"limits", {{"nvidia.com/gpu", "1"}}}}}}})}}},
               {"status", {{"phase", "Pending"}}}};
 }
 

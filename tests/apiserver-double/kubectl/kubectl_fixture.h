@@ -1,5 +1,6 @@
-// The shared fixture of the kubectl fidelity suites: a started double, a kubeconfig for it in a per-test
-// directory, and helpers that run the real kubectl (from .tools/bin) and check how it ended.
+// The shared fixture of the kubectl fidelity suites: a started double or the real kube-apiserver (the
+// test's target), a kubeconfig for it in a per-test directory, and helpers that run the real kubectl
+// (from .tools/bin), check how it ended and read objects back through it.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -9,11 +10,14 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "apiserver-double/api_server_double.h"
 #include "tests/apiserver-double/support/subprocess.h"
+#include "tests/support/api_target.h"
 
 namespace gangplank::apiserver_double::testing {
 
@@ -44,22 +48,38 @@ inline json minimal_value(const json& schema) {
   return "x";  // int-or-string and untyped nodes
 }
 
+// The target is the double unless a subclass says otherwise (KubectlOnBoth: the test parameter).
 class KubectlFixture : public ::testing::Test {
  protected:
+  virtual gangplank::testing::ApiTarget target() const { return gangplank::testing::ApiTarget::kDouble; }
+  bool real() const { return target() == gangplank::testing::ApiTarget::kReal; }
+
   void SetUp() override {
     ASSERT_EQ(::access(GANGPLANK_KUBECTL, X_OK), 0)
         << "kubectl not found at " << GANGPLANK_KUBECTL << "; run scripts/install-deps.sh (it calls scripts/install-kube-tools.sh)";
-    server_.start();
-    dir_ = std::filesystem::temp_directory_path() / ("gangplank-kubectl-" + std::to_string(::getpid()) + "-" +
-                                                     ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::replace(test.begin(), test.end(), '/', '-');  // parameterized names hold a '/'
+    dir_ = std::filesystem::temp_directory_path() / ("gangplank-kubectl-" + std::to_string(::getpid()) + "-" + test);
     std::filesystem::create_directories(dir_);
-    std::ofstream(dir_ / "kubeconfig") << server_.kubeconfig_yaml();
+    if (real()) {
+      set_up_real();
+    } else {
+      server_.start();
+      std::ofstream(dir_ / "kubeconfig") << server_.kubeconfig_yaml();
+    }
   }
   void TearDown() override {
-    server_.stop();
+    if (plane_ != nullptr) {
+      gangplank::testing::CleanUpRealTarget(*plane_, ns_, cluster_objects_);
+    } else if (!real()) {
+      server_.stop();
+    }
     std::error_code ignored;
     std::filesystem::remove_all(dir_, ignored);
   }
+
+  // The namespace kubectl works in by default (its kubeconfig context's).
+  const std::string& ns() const { return ns_; }
 
   std::vector<std::string> argv(const std::vector<std::string>& args) const {
     std::vector<std::string> full = {GANGPLANK_KUBECTL, "--kubeconfig", (dir_ / "kubeconfig").string(), "--cache-dir",
@@ -68,7 +88,7 @@ class KubectlFixture : public ::testing::Test {
     return full;
   }
   ProcessResult kubectl(const std::vector<std::string>& args, const std::string& stdin_text = "") {
-    return run_process(argv(args), stdin_text, std::chrono::seconds(30));
+    return run_process(argv(args), stdin_text, std::chrono::seconds(60));
   }
   // Runs kubectl and asserts success, returning stdout.
   std::string ok(const std::vector<std::string>& args, const std::string& stdin_text = "") {
@@ -82,23 +102,109 @@ class KubectlFixture : public ::testing::Test {
     EXPECT_NE(r.exit_code, 0) << "kubectl " << ::testing::PrintToString(args) << " succeeded\nstdout: " << r.out;
     return r.err;
   }
-  // Applies a CRD manifest and waits for nothing: the double serves it at once.
-  void apply_crd_file(const std::string& path) { ASSERT_NE(ok({"apply", "-f", path}).find("created"), std::string::npos); }
+  // The object as the server returns it (kubectl get -o json), or nullopt when it does not exist: how
+  // the suites look at state on both targets.
+  std::optional<json> find(const std::string& resource, const std::string& name) {
+    const auto r = kubectl({"get", resource, name, "-o", "json", "--ignore-not-found"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    if (r.exit_code != 0 || r.out.empty()) return std::nullopt;
+    return json::parse(r.out);
+  }
+  // The items of a list (kubectl get -o json).
+  json items(const std::string& resource) {
+    const std::string out = ok({"get", resource, "-o", "json"});
+    return out.empty() ? json::array() : json::parse(out).value("items", json::array());
+  }
+  // Applies a CRD manifest; a real API server serves it only once Established and in discovery.
+  void apply_crd_file(const std::string& path) {
+    const std::string out = ok({"apply", "-f", path});
+    ASSERT_NE(out.find("created"), std::string::npos) << out;
+    wait_crds_served(out);
+  }
+  void apply_crd_text(const std::string& text) {
+    const std::string out = ok({"apply", "-f", "-"}, text);
+    ASSERT_NE(out.find("created"), std::string::npos) << out;
+    wait_crds_served(out);
+  }
   // One of the project's CRDs (crds/<file>).
   void apply_project_crd(const std::string& file) { apply_crd_file(std::string(GANGPLANK_CRD_DIR) + "/" + file); }
+  // A Ready node. On the real target KWOK keeps it Ready (the node lifecycle controller would taint a
+  // node nobody heartbeats), and the test waits until the not-ready taint is lifted.
   void put_node(const std::string& name) {
-    server_.put({{"apiVersion", "v1"}, {"kind", "Node"}, {"metadata", {{"name", name}}},
-                 {"status", {{"conditions", {{{"type", "Ready"}, {"status", "True"}}}}}}});
+    json node = {{"apiVersion", "v1"}, {"kind", "Node"}, {"metadata", {{"name", name}}},
+                 {"status", {{"conditions", {{{"type", "Ready"}, {"status", "True"}}}}}}};
+    if (!real()) {
+      server_.put(node);
+      return;
+    }
+    node["metadata"]["annotations"] = {{"kwok.x-k8s.io/node", "fake"}};
+    ok({"create", "-f", "-"}, node.dump());
+    ASSERT_TRUE(gangplank::testing::WaitUntil([&] {
+      const auto n = find("node", name);
+      return n && n->value("/spec/taints"_json_pointer, json::array()).empty() && ready(*n);
+    })) << find("node", name).value_or(json()).dump();
   }
+  // A Running pod labelled app=trainer on `node` (a put_node one): stored so on the double; created and
+  // run by KWOK on the real target.
   void put_running_pod(const std::string& name, const std::string& node) {
-    server_.put({{"apiVersion", "v1"}, {"kind", "Pod"},
-                 {"metadata", {{"name", name}, {"namespace", "default"}, {"labels", {{"app", "trainer"}}}}},
-                 {"spec", {{"nodeName", node}, {"containers", {{{"name", "main"}, {"image", "busybox"}}}}}},
-                 {"status", {{"phase", "Running"}}}});
+    json pod = {{"apiVersion", "v1"}, {"kind", "Pod"},
+                {"metadata", {{"name", name}, {"namespace", ns_}, {"labels", {{"app", "trainer"}}}}},
+                {"spec", {{"nodeName", node}, {"containers", {{{"name", "main"}, {"image", "busybox"}}}}}},
+                {"status", {{"phase", "Running"}}}};
+    if (!real()) {
+      server_.put(pod);
+      return;
+    }
+    ok({"create", "-f", "-"}, pod.dump());
+    ASSERT_TRUE(gangplank::testing::WaitUntil([&] {
+      const auto p = find("pod", name);
+      return p && p->value("/status/phase"_json_pointer, std::string()) == "Running";
+    }));
   }
 
-  ApiServerDouble server_;
+  ApiServerDouble server_;  // Started only for the double target.
   std::filesystem::path dir_;
+  std::string ns_ = "default";
+  // Cluster-scoped objects a real-target test made besides CRDs and nodes ("clusterrole/reader").
+  std::vector<std::string> cluster_objects_;
+
+ private:
+  static bool ready(const json& node) {
+    for (const auto& c : node.value("/status/conditions"_json_pointer, json::array())) {
+      if (c.value("type", "") == "Ready") return c.value("status", "") == "True";
+    }
+    return false;
+  }
+  // The admin kubeconfig with this test's namespace as the context's default.
+  void set_up_real() {
+    GANGPLANK_SET_UP_REAL_TARGET(plane_);
+    ns_ = gangplank::testing::CreateTestNamespace(*plane_, "kubectl");
+    ASSERT_NE(ns_, "") << "the test namespace did not come up";
+    std::filesystem::copy_file(plane_->kubeconfig(), dir_ / "kubeconfig", std::filesystem::copy_options::overwrite_existing);
+    ok({"config", "set-context", "--current", "--namespace", ns_});
+  }
+  // `out` is kubectl apply's "customresourcedefinition.apiextensions.k8s.io/<name> created" lines.
+  void wait_crds_served(const std::string& out) {
+    if (!real()) return;  // the double serves a CRD the moment it is stored
+    std::istringstream lines(out);
+    for (std::string line; std::getline(lines, line);) {
+      const auto slash = line.find('/');
+      if (slash == std::string::npos || line.rfind("customresourcedefinition", 0) != 0) continue;
+      const std::string name = line.substr(slash + 1, line.find(' ', slash) - slash - 1);
+      ok({"wait", "--for=condition=Established", "--timeout=60s", "crd/" + name});
+      ASSERT_TRUE(gangplank::testing::WaitUntil([&] { return kubectl({"get", name}).exit_code == 0; }))
+          << name << " is not served";
+    }
+  }
+
+  real_cluster::ControlPlane* plane_ = nullptr;
+};
+
+// The fixture of tests whose assertion is about Kubernetes behaviour: run on the double and on the real
+// kube-apiserver (INSTANTIATE_TEST_SUITE_P with ApiTargets()).
+class KubectlOnBoth : public KubectlFixture, public ::testing::WithParamInterface<gangplank::testing::ApiTarget> {
+ protected:
+  gangplank::testing::ApiTarget target() const override { return GetParam(); }
 };
 
 }  // namespace gangplank::apiserver_double::testing

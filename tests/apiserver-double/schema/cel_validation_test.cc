@@ -17,7 +17,7 @@ const CustomResourceSchema& gpupool() {
 TEST(CelValidation, GpuPoolLimitRuleIsWordedAsUpstream) {
   const auto out = gpupool().validate(pool({{"queues", {{{"name", "a"}, {"guaranteedGPUs", 4}, {"limitGPUs", 2}}}}}), nullptr);
   EXPECT_EQ(texts(out.errors),
-            std::vector<std::string>{R"(spec.queues[0]: Invalid value: "object": limitGPUs must not be below guaranteedGPUs)"});
+            std::vector<std::string>{R"(spec.queues[0]: Invalid value: limitGPUs must not be below guaranteedGPUs)"});
   EXPECT_TRUE(gpupool().validate(pool({{"queues", {{{"name", "a"}, {"guaranteedGPUs", 2}, {"limitGPUs", 2}}}}}), nullptr).errors.empty());
   EXPECT_TRUE(gpupool().validate(pool({{"queues", {{{"name", "a"}, {"guaranteedGPUs", 2}}}}}), nullptr).errors.empty());
 }
@@ -27,7 +27,7 @@ TEST(CelValidation, BlockingSchemaErrorsSkipTheRules) {
       pool({{"spot", {{"reclaimPolicy", "X"}}}, {"queues", {{{"name", "a"}, {"guaranteedGPUs", 4}, {"limitGPUs", 2}}}}}), nullptr);
   EXPECT_EQ(texts(out.errors),
             (std::vector<std::string>{R"(spec.spot.reclaimPolicy: Unsupported value: "X": supported values: "CheckpointThenEvict", "Evict")",
-                                      R"(<nil>: Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation)"}));
+                                      R"(<nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation)"}));
   // Without any rule in the schema there is nothing to skip, and no note about it.
   json plain = gpupool_open_api();
   plain["properties"]["spec"]["properties"]["queues"]["items"].erase("x-kubernetes-validations");
@@ -68,9 +68,9 @@ TEST(CelValidation, MessagesReasonsAndFieldPaths) {
   }));
   const auto out = s->validate(object({{"min", -5}, {"max", -9}, {"mode", "off"}, {"tags", {"x-a", "b", "c"}}}), nullptr);
   EXPECT_EQ(texts(out.errors), (std::vector<std::string>{
-                                   R"(spec: Invalid value: "object": failed rule: self.min <= self.max)",
+                                   R"(spec: Invalid value: failed rule: self.min <= self.max)",
                                    "spec.mode: Forbidden: mode may not be off",
-                                   R"(spec: Invalid value: "object": bad tags: b,c)",
+                                   R"(spec: Invalid value: bad tags: b,c)",
                                    "spec: Required value: min is needed"}));
   EXPECT_EQ(out.errors[1].reason(), "FieldValueForbidden");
 }
@@ -91,7 +91,7 @@ TEST(CelValidation, TransitionRulesRunOnlyOnUpdate) {
   const json old = object({{"mode", "a"}});
   EXPECT_TRUE(s->validate(object({{"mode", "a"}, {"min", 1}}), &old).errors.empty());
   EXPECT_EQ(texts(s->validate(object({{"mode", "b"}}), &old).errors),
-            std::vector<std::string>{R"(spec: Invalid value: "object": mode is immutable)"});
+            std::vector<std::string>{R"(spec: Invalid value: mode is immutable)"});
 }
 
 TEST(CelValidation, RatchetedRuleFailuresAreWarnings) {
@@ -101,7 +101,7 @@ TEST(CelValidation, RatchetedRuleFailuresAreWarnings) {
   next["metadata"]["labels"] = {{"a", "b"}};
   const auto out = s->validate(next, &old);
   EXPECT_TRUE(out.errors.empty());
-  EXPECT_EQ(out.warnings, std::vector<std::string>{R"(spec: Invalid value: "object": failed rule: self.min <= self.max)"});
+  EXPECT_EQ(out.warnings, std::vector<std::string>{R"(spec: Invalid value: failed rule: self.min <= self.max)"});
   next["spec"]["min"] = 6;
   EXPECT_EQ(s->validate(next, &old).errors.size(), 1u);
 }
@@ -115,7 +115,7 @@ TEST(CelValidation, EscapedPropertyNamesAndRootRules) {
   root["x-kubernetes-validations"] = {{{"rule", "self.metadata.name.startsWith('pool-')"}, {"message", "name must start with pool-"}}};
   const auto r = compiled(root);
   EXPECT_EQ(texts(r->validate(object(json::object()), nullptr).errors),
-            std::vector<std::string>{R"(<nil>: Invalid value: "object": name must start with pool-)"});
+            std::vector<std::string>{R"(<nil>: Invalid value: name must start with pool-)"});
 }
 
 }  // namespace

@@ -34,19 +34,33 @@ TEST(GoFormat, SyntaxOfDecodedJson) {
   EXPECT_EQ(go_syntax(nullptr), "interface {}(nil)");
 }
 
+TEST(GoFormat, JsonAsEncodingJsonMarshals) {
+  EXPECT_EQ(go_json(nlohmann::json{{"port", 80}, {"name", "a"}}), R"({"name":"a","port":80})");
+  EXPECT_EQ(go_json(nullptr), "null");
+  EXPECT_EQ(go_json(nlohmann::json::array({true, 0.5, -3})), "[true,0.5,-3]");
+  EXPECT_EQ(go_json("<a&b>\n\x01\"\\"), R"("\u003ca\u0026b\u003e\n\u0001\"\\")");
+  EXPECT_EQ(go_json("\xe2\x80\xa8\xff"), R"("\u2028\ufffd")");
+  EXPECT_EQ(go_json(0.00001), "0.00001");
+  EXPECT_EQ(go_json(1e-7), "1e-7");
+  EXPECT_EQ(go_json(1e21), "1e+21");
+  EXPECT_EQ(go_json(123456789.0), "123456789");
+}
+
 TEST(FieldErrorText, BodiesAsFieldErrorBody) {
   EXPECT_EQ(invalid("spec.w", -1, "too small").text(), "spec.w: Invalid value: -1: too small");
   EXPECT_EQ(invalid("spec.w", 0.25, "d").body(), "Invalid value: 0.25: d");
   EXPECT_EQ(invalid("spec.s", "x", "d").body(), "Invalid value: \"x\": d");
-  EXPECT_EQ(invalid("<nil>", nullptr, "d").text(), "<nil>: Invalid value: \"null\": d");
+  EXPECT_EQ(invalid("<nil>", nullptr, "d").text(), "<nil>: Invalid value: null: d");
   EXPECT_EQ(required("spec.name").text(), "spec.name: Required value");
   EXPECT_EQ(required("spec.name", "why").text(), "spec.name: Required value: why");
   EXPECT_EQ(not_supported("spec.p", "X", {"A", "B"}).text(), R"(spec.p: Unsupported value: "X": supported values: "A", "B")");
-  EXPECT_EQ(too_long("spec.n", 63).text(), "spec.n: Too long: may not be longer than 63");
+  EXPECT_EQ(too_long("spec.n", 63).text(), "spec.n: Too long: may not be more than 63 bytes");
+  EXPECT_EQ(too_long("spec.n", 1).text(), "spec.n: Too long: may not be more than 1 byte");
   EXPECT_EQ(too_many("spec.l", 9, 8).text(), "spec.l: Too many: 9: must have at most 8 items");
   EXPECT_EQ(forbidden("spec.f", "no").text(), "spec.f: Forbidden: no");
   EXPECT_EQ(duplicate("spec.q[1]", nlohmann::json{{"name", "a"}}).text(),
-            R"(spec.q[1]: Duplicate value: map[string]interface {}{"name":"a"})");
+            R"(spec.q[1]: Duplicate value: {"name":"a"})");
+  EXPECT_EQ(invalid("spec.l", nlohmann::json::array({1, "x"}), "d").body(), R"(Invalid value: [1,"x"]: d)");
   EXPECT_EQ(type_invalid("spec.w", "string", "d").reason(), "FieldValueTypeInvalid");
 }
 

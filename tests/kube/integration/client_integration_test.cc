@@ -1,5 +1,7 @@
-// Typed requests, errors, retries, paging, patches, status, binding, eviction and events against the
-// API-server double over loopback HTTP.
+// Typed requests, errors, retries, paging, patches, status, binding, eviction and events over loopback
+// HTTP. ClientIntegrationTest bodies run against the API-server double and the real kube-apiserver
+// (ApiTargetTest); ClientDoubleOnlyTest and ClientIntegration hold what needs the double's fault
+// injection, continue-token TTL or stopping the server.
 #include <gtest/gtest.h>
 
 #include "double_fixture.h"
@@ -18,7 +20,11 @@ using apiserver_double::FaultRule;
 using testing::pod_json;
 using testing::rest_for;
 
-class ClientIntegrationTest : public ::testing::Test {
+using ClientIntegrationTest = testing::ApiTargetTest;
+GANGPLANK_ON_BOTH_TARGETS(ClientIntegrationTest);
+
+// Double-only: injects faults into the double.
+class ClientDoubleOnlyTest : public ::testing::Test {
  protected:
   void SetUp() override {
     server_.start();
@@ -30,51 +36,76 @@ class ClientIntegrationTest : public ::testing::Test {
   std::shared_ptr<Client> client_;
 };
 
-TEST_F(ClientIntegrationTest, CreateGetUpdateDeleteWithOptimisticConcurrency) {
-  Json created = client_->create(resources::pods(), "default", pod_json("default", "p1"));
+TEST_P(ClientIntegrationTest, CreateGetUpdateDeleteWithOptimisticConcurrency) {
+  const std::string ns = this->ns();
+  Json created = client_->create(resources::pods(), ns, pod_json(ns, "p1"));
   EXPECT_FALSE(created["metadata"]["resourceVersion"].get<std::string>().empty());
-  EXPECT_THROW(client_->create(resources::pods(), "default", pod_json("default", "p1")), AlreadyExistsError);
+  EXPECT_THROW(client_->create(resources::pods(), ns, pod_json(ns, "p1")), AlreadyExistsError);
 
-  Json a = client_->get(resources::pods(), "default", "p1");
+  Json a = client_->get(resources::pods(), ns, "p1");
   Json b = a;
   a["metadata"]["labels"]["x"] = "1";
-  client_->update(resources::pods(), "default", a);
+  client_->update(resources::pods(), ns, a);
   b["metadata"]["labels"]["y"] = "2";
-  EXPECT_THROW(client_->update(resources::pods(), "default", b), ConflictError) << "stale resourceVersion must 409";
+  EXPECT_THROW(client_->update(resources::pods(), ns, b), ConflictError) << "stale resourceVersion must 409";
 
   // modify() re-reads and retries on conflict.
-  Json modified = client_->modify(resources::pods(), "default", "p1", [](Json& pod) {
+  Json modified = client_->modify(resources::pods(), ns, "p1", [](Json& pod) {
     pod["metadata"]["labels"]["y"] = "2";
     return true;
   });
   EXPECT_EQ(modified["metadata"]["labels"]["x"], "1");
   EXPECT_EQ(modified["metadata"]["labels"]["y"], "2");
 
-  Pod typed = client_->get_as<Pod>(resources::pods(), "default", "p1");
+  Pod typed = client_->get_as<Pod>(resources::pods(), ns, "p1");
   EXPECT_EQ(typed.meta.name, "p1");
   EXPECT_EQ(find_amount(typed.requests, "nvidia.com/gpu")->milli, 1000);
 
-  EXPECT_TRUE(client_->remove(resources::pods(), "default", "p1"));
-  EXPECT_FALSE(client_->remove(resources::pods(), "default", "p1"));
-  EXPECT_THROW(client_->get(resources::pods(), "default", "p1"), NotFoundError);
-  EXPECT_EQ(client_->try_get(resources::pods(), "default", "p1"), std::nullopt);
+  // Grace period 0: a real pod bound to no node is gone at once either way, but say it.
+  EXPECT_TRUE(client_->remove(resources::pods(), ns, "p1", testing::immediately()));
+  EXPECT_FALSE(client_->remove(resources::pods(), ns, "p1"));
+  EXPECT_THROW(client_->get(resources::pods(), ns, "p1"), NotFoundError);
+  EXPECT_EQ(client_->try_get(resources::pods(), ns, "p1"), std::nullopt);
 }
 
-TEST_F(ClientIntegrationTest, PatchesMergeJsonAndServerSideApply) {
-  server_.put({{"apiVersion", "v1"}, {"kind", "Node"}, {"metadata", {{"name", "n1"}}},
-               {"spec", {{"taints", {{{"key", "a"}, {"effect", "NoSchedule"}}, {{"key", "b"}, {"effect", "NoSchedule"}}}}}}});
+TEST_P(ClientIntegrationTest, PatchesMergeJsonAndServerSideApply) {
+  put(resources::nodes(), {{"apiVersion", "v1"}, {"kind", "Node"}, {"metadata", {{"name", "n1"}}},
+                           {"spec", {{"taints", {{{"key", "a"}, {"effect", "NoSchedule"}}, {{"key", "b"}, {"effect", "NoSchedule"}}}}}}});
+  // Remove one taint with a JSON patch guarded by the resourceVersion. (Before the cordon: on a real
+  // cluster the node lifecycle controller then adds its unschedulable taint, moving the resourceVersion.)
+  // On a real cluster the node lifecycle controller may add its taint between the read and the patch:
+  // the guard then refuses the patch, and a fresh read is patched instead.
+  Json before, after, patched;
+  for (int attempt = 0; attempt < 5 && patched.is_null(); ++attempt) {
+    before = client_->get(resources::nodes(), "", "n1");
+    after = before;
+    Json& taints = after["spec"]["taints"];
+    for (size_t i = 0; i < taints.size(); ++i) {
+      if (taints[i]["key"] == "a") taints.erase(i);
+    }
+    try {
+      patched = client_->patch(resources::nodes(), "", "n1", PatchType::kJson, make_json_patch(before, after));
+    } catch (const InvalidError&) {
+      if (attempt == 4) throw;
+    }
+  }
+  // A real node lifecycle controller may have added its own node.kubernetes.io/ taint meanwhile (it
+  // travels in `before`); only the test's taints are compared.
+  std::vector<std::string> keys;
+  for (const auto& t : patched["spec"]["taints"]) {
+    if (!t["key"].get<std::string>().starts_with("node.kubernetes.io/")) keys.push_back(t["key"]);
+  }
+  EXPECT_EQ(keys, std::vector<std::string>{"b"}) << patched["spec"]["taints"].dump();
+  // The same guarded patch again is stale now and must be refused: a bare 422 naming nothing.
+  try {
+    client_->patch(resources::nodes(), "", "n1", PatchType::kJson, make_json_patch(before, after));
+    ADD_FAILURE() << "a stale guarded JSON patch was applied";
+  } catch (const InvalidError& e) {
+    EXPECT_EQ(e.message(), "the server rejected our request due to an error in our request");
+  }
+
   Json cordoned = client_->patch(resources::nodes(), "", "n1", PatchType::kMerge, {{"spec", {{"unschedulable", true}}}});
   EXPECT_EQ(cordoned["spec"]["unschedulable"], true);
-
-  // Remove one taint with a JSON patch guarded by the resourceVersion.
-  Json before = client_->get(resources::nodes(), "", "n1");
-  Json after = before;
-  after["spec"]["taints"].erase(0);
-  Json patched = client_->patch(resources::nodes(), "", "n1", PatchType::kJson, make_json_patch(before, after));
-  ASSERT_EQ(patched["spec"]["taints"].size(), 1u);
-  EXPECT_EQ(patched["spec"]["taints"][0]["key"], "b");
-  // The same guarded patch again is stale now and must be refused.
-  EXPECT_THROW(client_->patch(resources::nodes(), "", "n1", PatchType::kJson, make_json_patch(before, after)), ApiError);
 
   WriteOptions w;
   w.field_manager = "gangplank-test";
@@ -85,19 +116,52 @@ TEST_F(ClientIntegrationTest, PatchesMergeJsonAndServerSideApply) {
   EXPECT_THROW(client_->apply(resources::nodes(), "", {{"metadata", {{"name", "n1"}}}}, w), std::invalid_argument);
 }
 
-TEST_F(ClientIntegrationTest, PaginatedListLoopsOnContinue) {
-  for (int i = 0; i < 23; ++i) server_.put(pod_json("default", "p" + std::to_string(i)));
+TEST_P(ClientIntegrationTest, PaginatedListLoopsOnContinue) {
+  for (int i = 0; i < 23; ++i) put(resources::pods(), pod_json(ns(), "p" + std::to_string(i)));
   long before = rest_->sent_requests();
   ListOptions o;
   o.limit = 4;
-  auto result = list_all<Pod>(*rest_, resources::pods(), "default", o);
+  auto result = list_all<Pod>(*rest_, resources::pods(), ns(), o);
   EXPECT_EQ(result.items.size(), 23u);
   EXPECT_EQ(rest_->sent_requests() - before, 6);  // ceil(23 / 4)
   EXPECT_FALSE(result.resource_version.empty());
-  Json all = client_->list(resources::pods(), "default", o);
+  Json all = client_->list(resources::pods(), ns(), o);
   EXPECT_EQ(all["items"].size(), 23u);
 }
 
+// An extended resource (nvidia.com/gpu) cannot be overcommitted: a request needs an equal limit, a
+// limit alone gives the request, and fractions are refused; the 422 names the field and the rule.
+TEST_P(ClientIntegrationTest, GpuRequestsNeedEqualIntegerLimits) {
+  auto gpu_pod = [&](const std::string& name, const Json& resources) {
+    Json pod = pod_json(ns(), name);
+    pod["spec"]["containers"][0]["resources"] = resources;
+    return pod;
+  };
+  auto refusal = [&](const Json& pod) -> std::string {
+    try {
+      client_->create(resources::pods(), ns(), pod);
+    } catch (const InvalidError& e) {
+      return e.message();
+    }
+    return "created";
+  };
+  EXPECT_EQ(refusal(gpu_pod("no-limit", {{"requests", {{"nvidia.com/gpu", "1"}}}})),
+            "Pod \"no-limit\" is invalid: spec.containers[0].resources.limits: Required value: Limit must be set for non "
+            "overcommitable resources");
+  EXPECT_EQ(refusal(gpu_pod("unequal", {{"requests", {{"nvidia.com/gpu", "2"}}}, {"limits", {{"nvidia.com/gpu", "1"}}}})),
+            "Pod \"unequal\" is invalid: spec.containers[0].resources.requests: Invalid value: \"2\": must be equal to "
+            "nvidia.com/gpu limit of 1");
+  EXPECT_EQ(refusal(gpu_pod("half", {{"limits", {{"nvidia.com/gpu", "500m"}}}})),
+            "Pod \"half\" is invalid: [spec.containers[0].resources.limits[nvidia.com/gpu]: Invalid value: \"500m\": must be "
+            "an integer, spec.containers[0].resources.requests[nvidia.com/gpu]: Invalid value: \"500m\": must be an integer]");
+  EXPECT_FALSE(client_->try_get(resources::pods(), ns(), "no-limit"));
+  const Json limited = client_->create(resources::pods(), ns(), gpu_pod("limited", {{"limits", {{"nvidia.com/gpu", "2"}}}}));
+  EXPECT_EQ(limited["spec"]["containers"][0]["resources"]["requests"]["nvidia.com/gpu"], "2");
+  // cpu and memory may be overcommitted: a request alone is fine.
+  EXPECT_EQ(refusal(gpu_pod("cpu-only", {{"requests", {{"cpu", "250m"}}}})), "created");
+}
+
+// Double-only: a continue token that expires in a second (a real one lives as long as etcd's history).
 TEST(ClientIntegration, ExpiredContinueTokenRestartsTheList) {
   DoubleOptions options;
   options.continue_token_ttl = 1s;
@@ -128,7 +192,7 @@ TEST(ClientIntegration, ExpiredContinueTokenRestartsTheList) {
   EXPECT_FALSE(rv.empty());
 }
 
-TEST_F(ClientIntegrationTest, RetriesHonourRetryAfterFromTheServer) {
+TEST_F(ClientDoubleOnlyTest, RetriesHonourRetryAfterFromTheServer) {
   server_.put(pod_json("default", "p"));
   FaultRule rule;
   rule.status = 429;
@@ -147,48 +211,50 @@ TEST_F(ClientIntegrationTest, RetriesHonourRetryAfterFromTheServer) {
   EXPECT_THROW(client_->get(resources::pods(), "default", "p"), ServerError);
 }
 
-TEST_F(ClientIntegrationTest, ClientSideQpsLimiterSpacesRequests) {
+TEST_P(ClientIntegrationTest, ClientSideQpsLimiterSpacesRequests) {
   RestOptions limited;
   limited.qps = 20;
   limited.burst = 1;
-  auto rest = rest_for(server_, limited);
+  auto rest = rest_for_target(limited);
   Client client(rest);
   auto start = std::chrono::steady_clock::now();
   for (int i = 0; i < 6; ++i) client.try_get(resources::nodes(), "", "none");
   EXPECT_GE(std::chrono::steady_clock::now() - start, 240ms);  // 5 waits of 50 ms
 }
 
-TEST_F(ClientIntegrationTest, BindingRules) {
-  server_.put(pod_json("default", "p"));
-  std::string uid = client_->get(resources::pods(), "default", "p")["metadata"]["uid"];
-  EXPECT_EQ(client_->bind_pod("default", "p", "n1", uid), BindOutcome::kBound);
-  EXPECT_EQ(client_->get(resources::pods(), "default", "p")["spec"]["nodeName"], "n1");
-  EXPECT_EQ(client_->bind_pod("default", "p", "n1", uid), BindOutcome::kAlreadyBoundHere);
-  EXPECT_THROW(client_->bind_pod("default", "p", "n2", uid), ConflictError);
-  EXPECT_EQ(client_->bind_pod("default", "ghost", "n1"), BindOutcome::kPodGone);
+TEST_P(ClientIntegrationTest, BindingRules) {
+  put(resources::pods(), pod_json(ns(), "p"));
+  std::string uid = client_->get(resources::pods(), ns(), "p")["metadata"]["uid"];
+  EXPECT_EQ(client_->bind_pod(ns(), "p", "n1", uid), BindOutcome::kBound);
+  EXPECT_EQ(client_->get(resources::pods(), ns(), "p")["spec"]["nodeName"], "n1");
+  EXPECT_EQ(client_->bind_pod(ns(), "p", "n1", uid), BindOutcome::kAlreadyBoundHere);
+  EXPECT_THROW(client_->bind_pod(ns(), "p", "n2", uid), ConflictError);
+  EXPECT_EQ(client_->bind_pod(ns(), "ghost", "n1"), BindOutcome::kPodGone);
 }
 
-TEST_F(ClientIntegrationTest, EvictionBlockedByPdbIsADistinctError) {
+TEST_P(ClientIntegrationTest, EvictionBlockedByPdbIsADistinctError) {
   for (const char* name : {"a", "b"}) {
-    Json pod = pod_json("default", name, "n1");
+    Json pod = pod_json(ns(), name, "n1");
     pod["metadata"]["labels"]["app"] = "guarded";
     pod["status"] = {{"phase", "Running"}, {"conditions", {{{"type", "Ready"}, {"status", "True"}}}}};
-    server_.put(pod);
+    put(resources::pods(), pod);
   }
-  client_->create(resources::pod_disruption_budgets(), "default",
+  client_->create(resources::pod_disruption_budgets(), ns(),
                   {{"apiVersion", "policy/v1"},
                    {"kind", "PodDisruptionBudget"},
-                   {"metadata", {{"name", "guard"}, {"namespace", "default"}}},
+                   {"metadata", {{"name", "guard"}, {"namespace", ns()}}},
                    {"spec", {{"minAvailable", 2}, {"selector", {{"matchLabels", {{"app", "guarded"}}}}}}}});
   long before = rest_->sent_requests();
-  EXPECT_THROW(client_->evict_pod("default", "a", 0), DisruptionBudgetError);
+  EXPECT_THROW(client_->evict_pod(ns(), "a", 0), DisruptionBudgetError);
   EXPECT_EQ(rest_->sent_requests() - before, 1) << "a PDB refusal is not throttling: no automatic retry";
-  server_.put(pod_json("default", "free", "n1"));
-  EXPECT_EQ(client_->evict_pod("default", "free", 0), EvictOutcome::kEvicted);
-  EXPECT_EQ(client_->evict_pod("default", "never-existed"), EvictOutcome::kAlreadyGone);
+  EXPECT_TRUE(client_->try_get(resources::pods(), ns(), "a"));
+  put(resources::pods(), pod_json(ns(), "free", "n1"));
+  EXPECT_EQ(client_->evict_pod(ns(), "free", 0), EvictOutcome::kEvicted);
+  EXPECT_FALSE(client_->try_get(resources::pods(), ns(), "free"));
+  EXPECT_EQ(client_->evict_pod(ns(), "never-existed"), EvictOutcome::kAlreadyGone);
 }
 
-TEST_F(ClientIntegrationTest, CustomResourcesWithStatusSubresourceAndConditions) {
+TEST_P(ClientIntegrationTest, CustomResourcesWithStatusSubresourceAndConditions) {
   Json crd = {
       {"apiVersion", "apiextensions.k8s.io/v1"},
       {"kind", "CustomResourceDefinition"},
@@ -216,6 +282,8 @@ TEST_F(ClientIntegrationTest, CustomResourcesWithStatusSubresourceAndConditions)
     return c != nullptr && c->value("status", "") == "True";
   }));
   ResourceDescriptor pools{"gangplank.io", "v1alpha1", "gpupools", "GPUPool", false};
+  // A real server may answer 404 for a moment after Established, until the CRD's handler is in place.
+  ASSERT_TRUE(testing::eventually([&] { return client_->list(pools, "")["items"].empty(); }));
   client_->create(pools, "", {{"apiVersion", "gangplank.io/v1alpha1"}, {"kind", "GPUPool"},
                               {"metadata", {{"name", "a"}}}, {"spec", {{"gpus", 8}}}});
   auto write_ready = [&](const std::string& status_value, const std::string& reason) {
@@ -247,26 +315,27 @@ TEST_F(ClientIntegrationTest, CustomResourcesWithStatusSubresourceAndConditions)
   EXPECT_FALSE(stored["status"].contains("bogus"));
 }
 
-TEST_F(ClientIntegrationTest, EventRecorderFoldsRepeatsIntoACount) {
-  server_.put(pod_json("default", "p"));
-  Json pod = client_->get(resources::pods(), "default", "p");
-  ObjectReference ref{"v1", "Pod", "default", "p", pod["metadata"]["uid"], ""};
+TEST_P(ClientIntegrationTest, EventRecorderFoldsRepeatsIntoACount) {
+  put(resources::pods(), pod_json(ns(), "p"));
+  Json pod = client_->get(resources::pods(), ns(), "p");
+  ObjectReference ref{"v1", "Pod", ns(), "p", pod["metadata"]["uid"], ""};
   EventRecorder recorder(client_, "gangplank-test", "host-1");
   EXPECT_TRUE(recorder.record(ref, "Warning", "GangIncomplete", "2 of 4 pods"));
   EXPECT_TRUE(recorder.record(ref, "Warning", "GangIncomplete", "2 of 4 pods"));
   EXPECT_TRUE(recorder.record(ref, "Normal", "Placed", "on n1"));
   EXPECT_EQ(recorder.count(ref, "Warning", "GangIncomplete", "2 of 4 pods"), 2);
-  Json events = client_->list(resources::events(), "default");
+  Json events = client_->list(resources::events(), ns());
   ASSERT_EQ(events["items"].size(), 2u);
   int max_count = 0;
   for (const auto& e : events["items"]) max_count = std::max(max_count, e.value("count", 0));
   EXPECT_EQ(max_count, 2);
   // An event that disappeared (TTL) is created afresh instead of failing.
-  for (const auto& e : events["items"]) server_.remove("events", "default", e["metadata"]["name"]);
+  for (const auto& e : events["items"]) remove_object(resources::events(), e["metadata"]["name"]);
   EXPECT_TRUE(recorder.record(ref, "Warning", "GangIncomplete", "2 of 4 pods"));
-  EXPECT_EQ(client_->list(resources::events(), "default")["items"].size(), 1u);
+  EXPECT_EQ(client_->list(resources::events(), ns())["items"].size(), 1u);
 }
 
+// Double-only: stops the server under the client.
 TEST(ClientIntegration, TransportErrorsWhenTheServerIsDown) {
   ApiServerDouble server;
   server.start();

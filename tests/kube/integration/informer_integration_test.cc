@@ -1,5 +1,7 @@
-// Informers against the API-server double: convergence, indexes, handlers off the watch thread, relist
-// diffs with tombstones after 410 (HTTP and in-stream), and a randomized fault storm.
+// Informers: convergence, indexes and handlers off the watch thread against the API-server double and the
+// real kube-apiserver (InformerIntegration, one body for both); relist diffs with tombstones after 410
+// (HTTP and in-stream), clean stream ends, bookmarks and a randomized fault storm against the double
+// only (InformerIntegrationTest), as they stop, compact, cut or fault the server on demand.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -94,12 +96,21 @@ std::map<std::string, std::string> cache_pods(const Informer<Pod>& informer) {
   return out;
 }
 
-TEST(InformerIntegrationTest, SyncsIndexesAndFollowsChanges) {
-  ApiServerDouble server;
-  server.start();
-  for (int i = 0; i < 120; ++i) server.put(pod_json("default", "p" + std::to_string(i), i % 2 ? "n1" : "", "g" + std::to_string(i % 3)));
+using InformerIntegration = testing::ApiTargetTest;
+GANGPLANK_ON_BOTH_TARGETS(InformerIntegration);
+
+InformerOptions fast_options_in(const std::string& ns) {
+  InformerOptions o = fast_options();
+  o.namespace_ = ns;
+  return o;
+}
+
+TEST_P(InformerIntegration, SyncsIndexesAndFollowsChanges) {
+  for (int i = 0; i < 120; ++i) {
+    put(resources::pods(), pod_json(ns(), "p" + std::to_string(i), i % 2 ? "n1" : "", "g" + std::to_string(i % 3)));
+  }
   Recorder recorder;  // Before the informer: its handlers must outlive the informer's threads.
-  Informer<Pod> informer(rest_for(server), resources::pods(), fast_options());
+  Informer<Pod> informer(rest_for_target(), resources::pods(), fast_options_in(ns()));
   informer.add_index("node", indexes::pod_node_name);
   informer.add_index("gang", [](const Pod& p) { return indexes::by_label(p, "gangplank.io/gang"); });
   informer.add_handlers(recorder.handlers());
@@ -110,24 +121,23 @@ TEST(InformerIntegrationTest, SyncsIndexesAndFollowsChanges) {
   EXPECT_EQ(informer.by_index("gang", "g0").size(), 40u);
   EXPECT_THROW(informer.by_index("nope", "x"), std::invalid_argument);
 
-  server.put(pod_json("default", "p0", "n1", "g0"));  // binds p0 to n1
-  server.remove("pods", "default", "p1");
-  server.put(pod_json("default", "new", "n2"));
-  ASSERT_TRUE(eventually([&] { return cache_pods(informer) == server_pods(server); }));
+  EXPECT_EQ(client_->bind_pod(ns(), "p0", "n1"), BindOutcome::kBound);
+  remove_object(resources::pods(), "p1");
+  put(resources::pods(), pod_json(ns(), "new", "n2"));
+  ASSERT_TRUE(eventually([&] { return cache_pods(informer) == server_pods(); }))
+      << ::testing::PrintToString(cache_pods(informer)) << "\n" << ::testing::PrintToString(server_pods());
   EXPECT_EQ(informer.by_index("node", "n1").size(), 60u);  // +p0, -p1
   EXPECT_EQ(informer.by_index("node", "n2").size(), 1u);
   ASSERT_TRUE(informer.wait_idle(5s));
-  EXPECT_EQ(recorder.view(), server_pods(server));
+  EXPECT_EQ(recorder.view(), server_pods());
   EXPECT_EQ(recorder.duplicates.load(), 0);
   EXPECT_EQ(recorder.tombstones.load(), 0);
   informer.stop();
 }
 
-TEST(InformerIntegrationTest, SlowHandlersDoNotBlockTheWatchReader) {
-  ApiServerDouble server;
-  server.start();
+TEST_P(InformerIntegration, SlowHandlersDoNotBlockTheWatchReader) {
   std::atomic<bool> release{false};  // Before the informer, whose handler reads it.
-  Informer<Pod> informer(rest_for(server), resources::pods(), fast_options());
+  Informer<Pod> informer(rest_for_target(), resources::pods(), fast_options_in(ns()));
   Informer<Pod>::Handlers h;
   h.on_add = [&](const Informer<Pod>::Ptr&) {
     while (!release) std::this_thread::sleep_for(1ms);
@@ -135,9 +145,9 @@ TEST(InformerIntegrationTest, SlowHandlersDoNotBlockTheWatchReader) {
   informer.add_handlers(h);
   informer.start();
   ASSERT_TRUE(informer.wait_for_sync(5s));
-  for (int i = 0; i < 50; ++i) server.put(pod_json("default", "p" + std::to_string(i)));
+  for (int i = 0; i < 50; ++i) put(resources::pods(), pod_json(ns(), "p" + std::to_string(i)));
   // The cache keeps up although the handler is stuck on the first add.
-  EXPECT_TRUE(eventually([&] { return informer.size() == 50; }, 5s));
+  EXPECT_TRUE(eventually([&] { return informer.size() == 50; }, 10s));
   release = true;
   EXPECT_TRUE(informer.wait_idle(5s));
 }

@@ -47,7 +47,7 @@ TEST_F(OperatorBadInput, InvalidPoolsAndQueuesGetTheSchemasMessageAndTheOperator
                 "greater than or equal to 0");
   ExpectRefused("apiVersion: gangplank.io/v1alpha1\nkind: Queue\nmetadata: {name: bad-limit}\n"
                 "spec: {pools: [{name: a, guaranteedGPUs: 8, limitGPUs: 4}]}\n",
-                "spec.pools[0]: Invalid value: \"object\": limitGPUs must not be below guaranteedGPUs");
+                "spec.pools[0]: Invalid value: limitGPUs must not be below guaranteedGPUs");
   ExpectRefused("apiVersion: gangplank.io/v1alpha1\nkind: Queue\nmetadata: {name: self}\nspec: {parent: self}\n",
                 "a queue cannot be its own parent");
   ExpectRefused("apiVersion: gangplank.io/v1alpha1\nkind: GPUPool\nmetadata: {name: bad-type}\nspec: {capacityType: Cheap}\n",
