@@ -3,7 +3,7 @@ The chart's own certificates (certificates.mode=selfSigned): one CA, a certifica
 Service and one for the extender (its Service names, localhost and 127.0.0.1, so both extender modes
 verify). Generated once per render and shared by every template through a memo in .Values; on upgrade
 the Secrets already in the cluster are kept (lookup), so the webhook's caBundle and kube-scheduler's CA
-file stay valid. Delete both Secrets and upgrade to issue new ones.
+file stay valid. Delete the Secrets and upgrade to issue new ones.
 Returns JSON: {"ca", "webhookCert", "webhookKey", "extenderCert", "extenderKey"}, PEM strings.
 */}}
 {{- define "gangplank.selfSignedTls" -}}
@@ -14,8 +14,16 @@ Returns JSON: {"ca", "webhookCert", "webhookKey", "extenderCert", "extenderKey"}
 {{- $wd := get $webhook "data" | default dict -}}
 {{- $ed := get $extender "data" | default dict -}}
 {{- $tls := dict -}}
-{{- if and (get $wd "tls.crt") (get $wd "tls.key") (get $wd "ca.crt") (get $ed "tls.crt") (get $ed "tls.key") (eq (get $wd "ca.crt") (get $ed "ca.crt")) -}}
-{{- $tls = dict "ca" (get $wd "ca.crt" | b64dec) "webhookCert" (get $wd "tls.crt" | b64dec) "webhookKey" (get $wd "tls.key" | b64dec) "extenderCert" (get $ed "tls.crt" | b64dec) "extenderKey" (get $ed "tls.key" | b64dec) -}}
+{{- /* Only the Secrets this release renders count: one that is not needed (webhook off, or a plain-HTTP
+extender) is never there, and must not make every upgrade issue a new CA. */ -}}
+{{- $needWebhook := include "gangplank.needsWebhookTls" . -}}
+{{- $needExtender := include "gangplank.needsExtenderTls" . -}}
+{{- $keptWebhook := or (not $needWebhook) (and (get $wd "tls.crt") (get $wd "tls.key") (get $wd "ca.crt")) -}}
+{{- $keptExtender := or (not $needExtender) (and (get $ed "tls.crt") (get $ed "tls.key") (get $ed "ca.crt")) -}}
+{{- $keptCa := ternary (get $wd "ca.crt") (get $ed "ca.crt") (not (empty $needWebhook)) -}}
+{{- $oneCa := or (not (and $needWebhook $needExtender)) (eq (get $wd "ca.crt") (get $ed "ca.crt")) -}}
+{{- if and $keptWebhook $keptExtender $keptCa $oneCa -}}
+{{- $tls = dict "ca" ($keptCa | b64dec) "webhookCert" (get $wd "tls.crt" | b64dec) "webhookKey" (get $wd "tls.key" | b64dec) "extenderCert" (get $ed "tls.crt" | b64dec) "extenderKey" (get $ed "tls.key" | b64dec) -}}
 {{- else -}}
 {{- $days := int .Values.certificates.validityDays -}}
 {{- $ca := genCA (printf "%s-ca" (include "gangplank.fullname" .)) $days -}}
