@@ -84,6 +84,8 @@ class OnRealApiServer : public ::testing::Test {
     ASSERT_EQ(Shared().start_error, "") << "the real control plane did not start";
   }
 
+  // The control plane is up (TearDown cleans up only then).
+  static bool Running() { return Shared().plane && Shared().start_error.empty(); }
   static std::string Kubeconfig() { return Shared().plane->kubeconfig(); }
   static KubectlResult Kc(const std::vector<std::string>& args, const std::string& stdin_text = "") {
     return Kubectl(Kubeconfig(), args, stdin_text);
@@ -162,7 +164,7 @@ class ChartRelease : public OnRealApiServer, public ::testing::WithParamInterfac
     release_ = "h" + std::to_string(GetParam().helm) + "-" + GetParam().name;
   }
   void TearDown() override {
-    if (release_.empty()) return;
+    if (!Running() || release_.empty()) return;
     helm().run({"uninstall", release_, "--namespace", release_, "--kubeconfig", Kubeconfig(), "--ignore-not-found"});
     Kc({"delete", "namespace", release_, "--ignore-not-found", "--wait=false"});
   }
@@ -339,6 +341,7 @@ INSTANTIATE_TEST_SUITE_P(ValuesSets, ChartRelease, ::testing::ValuesIn(ReleaseCa
 class ChartReleaseConflicts : public OnRealApiServer {
  protected:
   void TearDown() override {
+    if (!Running()) return;
     for (const char* r : {"owner-a", "owner-b"}) {
       helm_testing::helm3().run({"uninstall", r, "--namespace", r, "--kubeconfig", Kubeconfig(), "--ignore-not-found"});
       Kc({"delete", "namespace", r, "--ignore-not-found", "--wait=false"});
@@ -496,7 +499,7 @@ class CustomResourceValidation : public OnRealApiServer {
     for (const char* crd : {"crds/gpupool.gangplank.io.yaml", "crds/queue.gangplank.io.yaml"}) ApplyCrds(Source(crd));
   }
   void TearDown() override {
-    if (!Shared().plane || !Shared().start_error.empty()) return;
+    if (!Running()) return;
     for (const char* example : kValidExamples) Kc({"delete", "-f", Source(example), "--ignore-not-found", "--wait=false"});
     Kc({"delete", "queue", "q-update", "--ignore-not-found"});
   }
@@ -585,7 +588,7 @@ TEST_F(CustomResourceValidation, ApiServerDoublePrintsWhatTheRealApiServerPrints
 class ManifestsDryRun : public OnRealApiServer {
  protected:
   void TearDown() override {
-    if (Shared().plane && Shared().start_error.empty()) Kc({"delete", "namespace", "gangplank-system", "--ignore-not-found", "--wait=false"});
+    if (Running()) Kc({"delete", "namespace", "gangplank-system", "--ignore-not-found", "--wait=false"});
   }
   static KubectlResult DryRun() { return Kc({"apply", "--dry-run=server", "-f", Source("manifests/")}); }
 };

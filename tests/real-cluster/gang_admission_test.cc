@@ -92,6 +92,50 @@ TEST_F(GangsOnRealCluster, APodNamingAMissingQueueSaysSoAndIsAdmittedWhenTheQueu
   EXPECT_EQ(NodeOf("lost"), "n0");
 }
 
+// Pods without a queue label belong to their namespace's queue (its gangplank.io/queue label): the
+// operator admits them into it and the Queue's status counts them.
+TEST_F(GangsOnRealCluster, UnlabelledPodsAreAdmittedIntoTheirNamespacesQueue) {
+  Node("n0", 8);
+  Pool("pool");
+  Queue("team-b");
+  client().patch(kube::resources::namespaces(), "", ns(), kube::PatchType::kMerge,
+                 Json{{"metadata", {{"labels", {{"gangplank.io/queue", "team-b"}}}}}});
+  Create(PodObject("plain", PodSpec().Gpus(4)));
+  ASSERT_TRUE(WaitFor([&] { return !NodeOf("plain").empty(); })) << Logs();
+  const kube::ResourceDescriptor queues{"gangplank.io", "v1alpha1", "queues", "Queue", false};
+  EXPECT_TRUE(WaitFor([&] { return client().get(queues, "", "team-b").value("/status/usedGPUs"_json_pointer, 0.0) == 4; }))
+      << client().get(queues, "", "team-b").dump();
+}
+
+// A pod no admission holds back (gangplank's own namespace is outside the webhook) still meets the
+// extender's queue limit when kube-scheduler filters it, and the user reads the extender's reason in
+// kube-scheduler's FailedScheduling event.
+TEST_F(GangsOnRealCluster, TheExtendersQueueLimitReachesTheUserInKubeSchedulersEvent) {
+  Node("n0", 8);
+  Node("n1", 8);
+  Pool("pool");
+  Queue("capped", Json::parse(R"({"pools":[{"name":"pool","limitGPUs":8}]})"));
+  Create(PodObject("first", PodSpec().Gpus(8).Queue("capped")));
+  ASSERT_TRUE(WaitFor([&] { return !NodeOf("first").empty(); })) << Logs();
+  Json over = PodObject("over", PodSpec().Gpus(4).Queue("capped"));
+  over["metadata"]["namespace"] = "gangplank-system";
+  client().create(kube::resources::pods(), "gangplank-system", over);
+  const std::string reason = "queue capped at its limit of 8 GPUs in pool pool (uses 8, pod needs 4)";
+  const auto said = [&] {
+    for (const Json& e : client().list(kube::resources::events(), "gangplank-system").value("items", Json::array())) {
+      if (e.value("/involvedObject/name"_json_pointer, std::string()) == "over" && e.value("reason", "") == "FailedScheduling" &&
+          e.value("message", "").find(reason) != std::string::npos) {
+        return true;
+      }
+    }
+    return false;
+  };
+  EXPECT_TRUE(WaitFor(said)) << Logs();
+  const auto stored = client().try_get(kube::resources::pods(), "gangplank-system", "over");
+  EXPECT_TRUE(stored && stored->value("/spec/nodeName"_json_pointer, std::string()).empty());
+  client().remove(kube::resources::pods(), "gangplank-system", "over");
+}
+
 // A batch/v1 Job of three 8-GPU workers: the Job controller makes the pods, the operator takes the
 // gang's size from the Job (parallelism) and admits the three at once; KWOK completes them and the
 // Job controller marks the Job complete.
