@@ -11,7 +11,7 @@
 #   registration (operator.webhook.url: the operator's loopback URL) are applied with kubectl.
 #
 #   scripts/real-cluster.sh start [--dir D] [--build B] [--port-base P] [--nodes FILE] [--no-gangplank]
-#                                 [--operator-arg ARG]...
+#                                 [--operator-arg ARG]... [--extender-arg ARG]... [--chart-set KEY=VALUE]...
 #   scripts/real-cluster.sh stop [--dir D]
 #
 # --dir      state, certificates, kubeconfigs and logs (default out/real)
@@ -23,6 +23,9 @@
 #            may be given more than once (default: none)
 # --no-gangplank  the control plane only: no chart objects, extender, operator or kube-scheduler
 # --operator-arg  one more flag for gangplank-operator (e.g. --condition-rewrite-seconds=1 in tests)
+# --extender-arg  one more flag for gangplank-extender (e.g. --bind-verb=bind)
+# --chart-set     a chart value for the objects applied and the scheduler configuration (helm --set),
+#                 e.g. extender.bindVerb=bind with --extender-arg --bind-verb=bind
 #
 # kubeconfig for kubectl: <dir>/kubeconfig (cluster-admin). Needs the binaries of
 # scripts/build-kube-binaries.sh (in .tools/kube/bin) and kubectl and Helm from scripts/install-kube-tools.sh.
@@ -42,6 +45,8 @@ base=26000
 nodes=()
 gangplank=1
 operator_args=()
+extender_args=()
+chart_sets=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --dir) dir="$2"; shift 2 ;;
@@ -50,6 +55,8 @@ while [ $# -gt 0 ]; do
     --nodes) nodes+=("$2"); shift 2 ;;
     --no-gangplank) gangplank=0; shift ;;
     --operator-arg) operator_args+=("$2"); shift 2 ;;
+    --extender-arg) extender_args+=("$2"); shift 2 ;;
+    --chart-set) chart_sets+=(--set "$2"); shift 2 ;;
     *) echo "real-cluster: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -201,7 +208,7 @@ apply_chart_objects() {
            scheduler/serviceaccount scheduler/rbac scheduler/configmap; do
     shown+=(--show-only "templates/$t.yaml")
   done
-  "$helm" template "$release" "$repo/helm/gangplank" --namespace "$namespace" "${shown[@]}" \
+  "$helm" template "$release" "$repo/helm/gangplank" --namespace "$namespace" "${shown[@]}" ${chart_sets[@]+"${chart_sets[@]}"} \
     --set "operator.webhook.url=https://127.0.0.1:$hook_port/mutate-pods" \
     --set "operator.webhook.caBundle=$(base64 -w0 "$pki/ca.crt")" >"$dir/chart-objects.yaml"
   "$kubectl" --kubeconfig "$dir/kubeconfig" apply -f "$dir/chart-objects.yaml" >/dev/null
@@ -219,7 +226,7 @@ service_account_kubeconfig() {
 # The stock kube-scheduler with the chart's KubeSchedulerConfiguration, its extender on loopback.
 scheduler_config() {
   "$kubectl" --kubeconfig "$dir/kubeconfig" create --dry-run=client --validate=false -o jsonpath='{.data.config\.yaml}' \
-    -f <("$helm" template "$release" "$repo/helm/gangplank" --namespace "$namespace" \
+    -f <("$helm" template "$release" "$repo/helm/gangplank" --namespace "$namespace" ${chart_sets[@]+"${chart_sets[@]}"} \
           --show-only templates/scheduler/configmap.yaml) |
     sed -e "s#urlPrefix: https://[^/]*/#urlPrefix: https://127.0.0.1:$ext_port/#" \
         -e "s#caFile: .*#caFile: $pki/ca.crt#" \
@@ -239,7 +246,7 @@ start_gangplank() {
   spawn gangplank-extender "$build/extender/gangplank-extender" --kubeconfig "$dir/extender.kubeconfig" \
     --listen-address 127.0.0.1 --port "$ext_port" --path-prefix /gangplank \
     --managed-resource nvidia.com/gpu,gangplank.io/gpu-milli --policy fragpack \
-    --tls-cert-file "$pki/extender.crt" --tls-key-file "$pki/extender.key"
+    --tls-cert-file "$pki/extender.crt" --tls-key-file "$pki/extender.key" ${extender_args[@]+"${extender_args[@]}"}
   spawn gangplank-operator "$build/operator/gangplank-operator" --kubeconfig "$dir/operator.kubeconfig" \
     --listen-address 127.0.0.1 --port "$op_port" --scheduler-name gangplank \
     --leader-elect --leader-election-namespace "$namespace" --leader-election-name "$release-operator" \

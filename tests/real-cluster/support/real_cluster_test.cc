@@ -19,11 +19,13 @@ std::unique_ptr<ControlPlane> RealClusterTest::control_plane_;
 std::string RealClusterTest::start_error_;
 int RealClusterTest::cases_ = 0;
 
-void RealClusterTest::SetUpTestSuite() {
+void RealClusterTest::StartControlPlane(const std::vector<std::string>& extra) {
   if (control_plane_ || !ControlPlane::UnavailableReason().empty()) return;
   control_plane_ = std::make_unique<ControlPlane>();
   // Conditions rewritten at once (the chart's default waits 30 s between rewrites of one pod's).
-  start_error_ = control_plane_->Start({"--operator-arg", "--condition-rewrite-seconds=1"});
+  std::vector<std::string> args{"--operator-arg", "--condition-rewrite-seconds=1"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  start_error_ = control_plane_->Start(args);
 }
 
 void RealClusterTest::TearDownTestSuite() { control_plane_.reset(); }

@@ -43,8 +43,11 @@ struct PodSpec {
 
 class RealClusterTest : public ::testing::Test {
  public:
-  static void SetUpTestSuite();
+  static void SetUpTestSuite() { StartControlPlane({}); }
   static void TearDownTestSuite();
+  // Starts the binary's control plane once, with more scripts/real-cluster.sh arguments (a suite whose
+  // cluster is configured differently calls it from its own SetUpTestSuite).
+  static void StartControlPlane(const std::vector<std::string>& extra);
   static bool WaitFor(const std::function<bool()>& condition, std::chrono::milliseconds timeout = std::chrono::seconds(60));
 
  protected:
