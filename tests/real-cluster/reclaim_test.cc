@@ -154,5 +154,40 @@ TEST_F(ReclaimOnRealCluster, ASpotNoticeCheckpointsTheWholeGangThenEvictsItWhole
   for (const auto& p : Names("train", 4)) EXPECT_NE(NodeOf(p), doomed) << p;
 }
 
+// What the AWS Node Termination Handler does on a spot interruption (its taint) is a notice too; with no
+// acknowledgement the gang goes whole at the checkpoint deadline.
+TEST_F(ReclaimOnRealCluster, WithoutAnAcknowledgementTheGangIsEvictedWholeAtTheDeadline) {
+  for (int i = 0; i < 6; ++i) Node("n" + std::to_string(i), 8);
+  Pool("pool", Json::parse(R"({"spot":{"checkpointGraceSeconds":3}})"));
+  Queue("team-a");
+  CreateGang("train", 4, PodSpec().Gpus(8).Queue("team-a"));
+  ASSERT_TRUE(WaitFor([&] { return AllBound(Names("train", 4)); })) << Logs();
+  client().patch(kube::resources::nodes(), "", NodeOf("train-0"), kube::PatchType::kMerge,
+                 Json{{"spec", {{"taints", Json::array({{{"key", "aws-node-termination-handler/spot-itn"}, {"effect", "NoSchedule"}}})}}}});
+  ASSERT_TRUE(WaitFor([&] { return !AnnotationOf("train-1", "gangplank.io/checkpoint-requested").empty(); })) << Logs();
+  EXPECT_EQ(Members("train"), 4u);
+  ASSERT_TRUE(WaitFor([&] { return Members("train") == 0; })) << Logs();
+  EXPECT_TRUE(WaitFor([&] { return Said("SpotReclaimed", "deadline passed"); })) << Logs();
+}
+
+// A terminate-at that is not a time is reported on the node and ignored; the node keeps taking gangs.
+TEST_F(ReclaimOnRealCluster, AMalformedTerminateAtIsReportedAndIgnored) {
+  Node("n0", 8);
+  Pool("pool");
+  Queue("team-a");
+  client().patch(kube::resources::nodes(), "", "n0", kube::PatchType::kMerge,
+                 Json{{"metadata", {{"annotations", {{"gangplank.io/terminate-at", "next tuesday"}}}}}});
+  const auto reported = [&] {
+    for (const Json& e : client().list(kube::resources::events(), "default").value("items", Json::array())) {
+      if (e.value("reason", "") == "InvalidTerminateAt" && e.value("message", "").find("next tuesday") != std::string::npos) return true;
+    }
+    return false;
+  };
+  ASSERT_TRUE(WaitFor(reported)) << Logs();
+  CreateGang("train", 1, PodSpec().Gpus(8).Queue("team-a"));
+  ASSERT_TRUE(WaitFor([&] { return AllBound({"train-0"}); })) << Logs();
+  EXPECT_TRUE(AnnotationOf("train-0", "gangplank.io/checkpoint-requested").empty());
+}
+
 }  // namespace
 }  // namespace gangplank::real_cluster
