@@ -38,6 +38,9 @@ kube_binaries() {
   ./scripts/build-kube-binaries.sh || status=$?
   if [ "$status" = 3 ] && [ "${GANGPLANK_REQUIRE_REAL_CLUSTER:-0}" != 1 ]; then
     echo "run.sh: Go is not installed: the real-cluster suites (tests/real-cluster) will be skipped" >&2
+  elif [ "$status" = 3 ]; then
+    echo "run.sh: Go is not installed, and GANGPLANK_REQUIRE_REAL_CLUSTER=1 requires the real-cluster suites" >&2
+    exit 3
   elif [ "$status" != 0 ]; then
     echo "run.sh: building the real Kubernetes components failed (exit $status)" >&2
     exit "$status"
