@@ -12,6 +12,7 @@
 #
 #   scripts/real-cluster.sh start [--dir D] [--build B] [--port-base P] [--nodes FILE] [--no-gangplank]
 #                                 [--operator-arg ARG]... [--extender-arg ARG]... [--chart-set KEY=VALUE]...
+#                                 [--owner-pid PID]
 #   scripts/real-cluster.sh stop [--dir D]
 #
 # --dir      state, certificates, kubeconfigs and logs (default out/real)
@@ -26,6 +27,8 @@
 # --extender-arg  one more flag for gangplank-extender (e.g. --bind-verb=bind)
 # --chart-set     a chart value for the objects applied and the scheduler configuration (helm --set),
 #                 e.g. extender.bindVerb=bind with --extender-arg --bind-verb=bind
+# --owner-pid     stop everything once that process is gone (a test binary killed by its timeout leaves
+#                 no control plane behind)
 #
 # kubeconfig for kubectl: <dir>/kubeconfig (cluster-admin). Needs the binaries of
 # scripts/build-kube-binaries.sh (in .tools/kube/bin) and kubectl and Helm from scripts/install-kube-tools.sh.
@@ -47,6 +50,7 @@ gangplank=1
 operator_args=()
 extender_args=()
 chart_sets=()
+owner=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --dir) dir="$2"; shift 2 ;;
@@ -57,6 +61,7 @@ while [ $# -gt 0 ]; do
     --operator-arg) operator_args+=("$2"); shift 2 ;;
     --extender-arg) extender_args+=("$2"); shift 2 ;;
     --chart-set) chart_sets+=(--set "$2"); shift 2 ;;
+    --owner-pid) owner="$2"; shift 2 ;;
     *) echo "real-cluster: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -263,6 +268,14 @@ start_gangplank() {
   wait_until 60 kube-scheduler curl -sfk "https://127.0.0.1:$sched_port/healthz"
 }
 
+# Polls the owner every second; stops the control plane when it is gone, ends when `stop` ran first.
+watch_owner() {
+  (
+    while kill -0 "$owner" 2>/dev/null && [ -f "$dir/pids" ]; do sleep 1; done
+    if [ -f "$dir/pids" ]; then "$0" stop --dir "$dir"; fi
+  ) </dev/null >/dev/null 2>&1 &
+}
+
 case "$command" in
   start)
     for b in etcd kube-apiserver kube-controller-manager kube-scheduler kwok; do
@@ -284,6 +297,7 @@ case "$command" in
     fi
     [ $gangplank = 0 ] || start_gangplank
     started=1
+    [ -z "$owner" ] || watch_owner
     say "running on 127.0.0.1: kube-apiserver :$api_port$([ $gangplank = 1 ] && echo ", extender :$ext_port, operator :$op_port, webhook :$hook_port")"
     say "kubeconfig: $dir/kubeconfig (logs in $dir/)"
     ;;

@@ -83,7 +83,8 @@ std::string ControlPlane::Start(const std::vector<std::string>& extra) {
   if (::mkdtemp(pattern.data()) == nullptr) return "cannot make a temporary folder";
   dir_ = pattern;
   std::vector<std::string> argv{GANGPLANK_SOURCE_DIR "/scripts/real-cluster.sh", "start", "--dir", dir_.string(),
-                                "--build", GANGPLANK_BUILD_DIR, "--port-base", std::to_string(base_)};
+                                "--build", GANGPLANK_BUILD_DIR, "--port-base", std::to_string(base_),
+                                "--owner-pid", std::to_string(::getpid())};
   argv.insert(argv.end(), extra.begin(), extra.end());
   running_ = true;  // Whatever started is stopped by Stop(), even when the start fails half-way.
   const auto started = run_process(argv, "", std::chrono::minutes(5));
