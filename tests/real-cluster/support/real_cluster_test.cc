@@ -1,6 +1,7 @@
 #include "tests/real-cluster/support/real_cluster_test.h"
 
 #include <algorithm>
+#include <iostream>
 #include <thread>
 
 #include "cache/feed/gangplank_resources.h"
