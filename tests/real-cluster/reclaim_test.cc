@@ -72,8 +72,8 @@ TEST_F(ReclaimOnRealCluster, AHighPriorityGangEvictsOneWholeLowPriorityGangAndNo
   EXPECT_TRUE(WaitFor([&] { return Said("PriorityPreemption"); })) << Logs();
   // The urgent pods change while the operator plans from its cache (their condition is written as they
   // wait): a conflict is planned again once the informer catches up, not in a loop on the same stale
-  // versions (before the fix: 122 conflicts in half a second).
-  EXPECT_LT(cluster().OperatorMetric("gangplank_operator_admission_conflicts_total"), 5) << Logs();
+  // versions. Before the fix: 122 conflicts in half a second; after, 0 to 7 (CI's loaded machine).
+  EXPECT_LT(cluster().OperatorMetric("gangplank_operator_admission_conflicts_total"), 25) << Logs();
 }
 
 // kube-scheduler's own preemption (DefaultPreemption) asks the extender's preempt verb which victims may
