@@ -61,13 +61,9 @@ case "$command" in
     fi
     ;;
   stop)
+    # Either setup: out/local/pids lists what was started, and real-cluster.sh stops it (SIGTERM, then
+    # SIGKILL after 10 s).
     scripts/real-cluster.sh stop --dir "$dir"
-    if [ -f "$dir/pids" ]; then
-      pids=$(cat "$dir/pids")
-      kill $pids 2>/dev/null || true
-      for _ in $(seq 100); do kill -0 $pids 2>/dev/null || break; sleep 0.1; done  # Graceful exits first.
-    fi
-    rm -f "$dir/pids"
     ;;
   *)
     sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'

@@ -3,9 +3,6 @@
 // the chart's RBAC (pods/binding); each pod lands on its planned node, and KWOK runs it.
 #include <gtest/gtest.h>
 
-#include <sstream>
-
-#include "tests/apiserver-double/support/subprocess.h"
 #include "tests/real-cluster/support/real_cluster_test.h"
 
 namespace gangplank::real_cluster {
@@ -15,23 +12,6 @@ class BindVerbOnRealCluster : public RealClusterTest {
  public:
   static void SetUpTestSuite() {
     StartControlPlane({"--chart-set", "extender.bindVerb=bind", "--extender-arg", "--bind-verb=bind"});
-  }
-
- protected:
-  // The extender's gangplank_extender_requests_total for one verb and HTTP status code.
-  double ExtenderCalls(const std::string& verb, int status) {
-    const auto r = apiserver_double::testing::run_process(
-        {"/usr/bin/curl", "-sf", "--cacert", cluster().ca_file(),
-         "https://127.0.0.1:" + std::to_string(cluster().extender_port()) + "/metrics"});
-    std::istringstream lines(r.out);
-    double total = 0;
-    for (std::string line; std::getline(lines, line);) {
-      if (line.rfind("gangplank_extender_requests_total{", 0) == 0 && line.find("verb=\"" + verb + "\"") != std::string::npos &&
-          line.find("code=\"" + std::to_string(status) + "\"") != std::string::npos) {
-        total += std::stod(line.substr(line.rfind(' ') + 1));
-      }
-    }
-    return total;
   }
 };
 
@@ -46,7 +26,7 @@ TEST_F(BindVerbOnRealCluster, KubeSchedulerHandsEveryPodToTheExtendersBindVerbWh
   EXPECT_NE(NodeOf("via-bind-a"), NodeOf("via-bind-b")) << "both 6-GPU pods were put on the same 8-GPU node";
   EXPECT_EQ(NodeOf("via-bind-a"), PlannedNodeOf("via-bind-a"));
   EXPECT_EQ(NodeOf("via-bind-b"), PlannedNodeOf("via-bind-b"));
-  EXPECT_EQ(ExtenderCalls("bind", 200), 2) << "kube-scheduler bound without the extender's bind verb\n" << Logs();
+  EXPECT_EQ(cluster().ExtenderMetric("gangplank_extender_requests_total", {"verb=\"bind\"", "code=\"200\""}), 2) << "kube-scheduler bound without the extender's bind verb\n" << Logs();
   EXPECT_TRUE(WaitFor([&] { return Running("via-bind-a") && Running("via-bind-b"); }));
 }
 

@@ -5,15 +5,13 @@
 
 #include <thread>
 
+#include "cache/feed/gangplank_resources.h"
 #include "tests/real-cluster/support/real_cluster_test.h"
 
 namespace gangplank::real_cluster {
 namespace {
 
-const kube::ResourceDescriptor& QueueResource() {
-  static const kube::ResourceDescriptor r{"gangplank.io", "v1alpha1", "queues", "Queue", false};
-  return r;
-}
+using cache::resources::queues;
 
 class FairShareOnRealCluster : public RealClusterTest {
  protected:
@@ -28,7 +26,7 @@ class FairShareOnRealCluster : public RealClusterTest {
     return out;
   }
   double QueueStatus(const std::string& queue, const std::string& field) {
-    return client().get(QueueResource(), "", queue).value("/status"_json_pointer, Json::object()).value(field, -1.0);
+    return client().get(queues(), "", queue).value("/status"_json_pointer, Json::object()).value(field, -1.0);
   }
 };
 
@@ -73,7 +71,7 @@ TEST_F(FairShareOnRealCluster, TwoQueuesContendAndConvergeToTheirWeightedShares)
   EXPECT_NEAR(light, 8, 4) << "mean GPUs held by light; heavy " << heavy;
   EXPECT_GT(heavy, light * 1.4);
   EXPECT_TRUE(WaitFor([&] { return QueueStatus("heavy", "fairShareGPUs") == 16 && QueueStatus("light", "fairShareGPUs") == 8; }))
-      << client().get(QueueResource(), "", "heavy").dump() << client().get(QueueResource(), "", "light").dump();
+      << client().get(queues(), "", "heavy").dump() << client().get(queues(), "", "light").dump();
 }
 
 // team-a (guarantee 16) runs three 8-GPU jobs on a 32-GPU pool; team-b asks for 16. Reclaim evicts one

@@ -7,6 +7,7 @@
 #include <set>
 #include <thread>
 
+#include "cache/feed/gangplank_resources.h"
 #include "tests/real-cluster/support/real_cluster_test.h"
 
 namespace gangplank::real_cluster {
@@ -102,7 +103,7 @@ TEST_F(GangsOnRealCluster, UnlabelledPodsAreAdmittedIntoTheirNamespacesQueue) {
                  Json{{"metadata", {{"labels", {{"gangplank.io/queue", "team-b"}}}}}});
   Create(PodObject("plain", PodSpec().Gpus(4)));
   ASSERT_TRUE(WaitFor([&] { return !NodeOf("plain").empty(); })) << Logs();
-  const kube::ResourceDescriptor queues{"gangplank.io", "v1alpha1", "queues", "Queue", false};
+  const auto& queues = cache::resources::queues();
   EXPECT_TRUE(WaitFor([&] { return client().get(queues, "", "team-b").value("/status/usedGPUs"_json_pointer, 0.0) == 4; }))
       << client().get(queues, "", "team-b").dump();
 }

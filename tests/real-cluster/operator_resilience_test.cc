@@ -96,11 +96,11 @@ class OperatorCrashOnRealCluster : public RealClusterTest {
     return n;
   }
   void ExpectLandedWhole(const std::string& gang) {
-    const std::string admission = Pod(gang + "-0")->value("/metadata/annotations"_json_pointer, Json::object()).value("gangplank.io/admission-id", "");
+    const std::string admission = AnnotationOf(gang + "-0", "gangplank.io/admission-id");
     EXPECT_NE(admission, "");
     for (const auto& p : Names(gang, 8)) {
       EXPECT_EQ(NodeOf(p), PlannedNodeOf(p)) << p;
-      EXPECT_EQ(Pod(p)->value("/metadata/annotations"_json_pointer, Json::object()).value("gangplank.io/admission-id", ""), admission) << p;
+      EXPECT_EQ(AnnotationOf(p, "gangplank.io/admission-id"), admission) << p;
     }
     EXPECT_FALSE(half_admitted_) << "a member of " << gang << " was released before its whole gang was planned";
   }

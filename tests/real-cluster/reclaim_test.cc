@@ -32,10 +32,6 @@ class ReclaimOnRealCluster : public RealClusterTest {
     pod["spec"]["priorityClassName"] = ns() + "-" + name;
     return pod;
   }
-  std::string AnnotationOf(const std::string& pod, const std::string& key) {
-    const auto p = Pod(pod);
-    return p ? p->value("/metadata/annotations"_json_pointer, Json::object()).value(key, "") : "";
-  }
   std::size_t Members(const std::string& gang) { return Pods("gangplank.io/gang=" + gang).size(); }
 
  private:

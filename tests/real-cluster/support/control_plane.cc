@@ -47,6 +47,13 @@ int FreePortBase() {
   return 0;
 }
 
+// curl's view of a /metrics endpoint (`curl_args` name it), summed as SumOfMetric does; -1 when unreachable.
+double ScrapedSum(std::vector<std::string> curl_args, const std::string& name, const std::vector<std::string>& labels) {
+  curl_args.insert(curl_args.begin(), {"/usr/bin/curl", "-sf"});
+  const auto r = run_process(curl_args);
+  return r.exit_code == 0 ? gangplank::testing::SumOfMetric(r.out, name, labels) : -1;
+}
+
 std::string Tail(const std::filesystem::path& file, std::size_t bytes) {
   std::ifstream in(file);
   std::stringstream text;
@@ -126,14 +133,12 @@ bool ControlPlane::Kill(const std::string& component) {
   return false;
 }
 
-double ControlPlane::ExtenderMetric(const std::string& name) const {
-  const auto r = run_process({"/usr/bin/curl", "-sf", "--cacert", ca_file(), "https://127.0.0.1:" + std::to_string(extender_port()) + "/metrics"});
-  return r.exit_code == 0 ? gangplank::testing::SumOfMetric(r.out, name) : -1;
+double ControlPlane::ExtenderMetric(const std::string& name, const std::vector<std::string>& labels) const {
+  return ScrapedSum({"--cacert", ca_file(), "https://127.0.0.1:" + std::to_string(extender_port()) + "/metrics"}, name, labels);
 }
 
 double ControlPlane::OperatorMetric(const std::string& name) const {
-  const auto r = run_process({"/usr/bin/curl", "-sf", "http://127.0.0.1:" + std::to_string(operator_port()) + "/metrics"});
-  return r.exit_code == 0 ? gangplank::testing::SumOfMetric(r.out, name) : -1;
+  return ScrapedSum({"http://127.0.0.1:" + std::to_string(operator_port()) + "/metrics"}, name, {});
 }
 
 KubectlResult Kubectl(const std::string& kubeconfig, const std::vector<std::string>& args, const std::string& stdin_text) {

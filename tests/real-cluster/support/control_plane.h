@@ -41,8 +41,9 @@ class ControlPlane {
   std::uint16_t webhook_port() const { return static_cast<std::uint16_t>(base_ + 7); }
   // SIGKILL to one component the script started (e.g. "gangplank-operator"): a crash, not a shutdown.
   bool Kill(const std::string& component);
-  // A metric of the extender's /metrics (over its TLS) or the operator's, labels summed; -1 when absent.
-  double ExtenderMetric(const std::string& name) const;
+  // A metric of the extender's /metrics (over its TLS) or the operator's, summed over the samples that
+  // carry `labels` (e.g. verb="bind"); -1 when absent.
+  double ExtenderMetric(const std::string& name, const std::vector<std::string>& labels = {}) const;
   double OperatorMetric(const std::string& name) const;
   // The last `bytes` of one component's log (e.g. "gangplank-operator", "kube-scheduler").
   std::string LogTail(const std::string& component, std::size_t bytes = 4000) const;

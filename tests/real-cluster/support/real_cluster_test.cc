@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "cache/feed/gangplank_resources.h"
+#include "tests/support/gpu_pod.h"
 
 namespace gangplank::real_cluster {
 namespace {
@@ -118,17 +119,7 @@ void RealClusterTest::Queue(const std::string& name, const Json& spec) {
 }
 
 Json RealClusterTest::PodObject(const std::string& name, const PodSpec& o) const {
-  const std::string gpus = std::to_string(o.gpus);
-  Json pod{{"apiVersion", "v1"},
-           {"kind", "Pod"},
-           {"metadata", {{"name", name}, {"namespace", namespace_}, {"labels", Json::object()}, {"annotations", Json::object()}}},
-           {"spec",
-            {{"schedulerName", o.scheduler},
-             {"containers", Json::array({{{"name", "main"},
-                                          {"image", "trainer"},
-                                          {"resources",
-                                           {{"requests", {{"cpu", "4"}, {"memory", "16Gi"}, {"nvidia.com/gpu", gpus}}},
-                                            {"limits", {{"nvidia.com/gpu", gpus}}}}}}})}}}};
+  Json pod = gangplank::testing::GpuPod(name, namespace_, o.scheduler, o.gpus);
   if (!o.node.empty()) pod["spec"]["nodeName"] = o.node;
   if (!o.queue.empty()) pod["metadata"]["labels"]["gangplank.io/queue"] = o.queue;
   if (!o.gang.empty()) pod["metadata"]["labels"]["gangplank.io/gang"] = o.gang;
@@ -155,9 +146,9 @@ std::string RealClusterTest::NodeOf(const std::string& pod) {
   return p ? p->value("/spec/nodeName"_json_pointer, std::string()) : "";
 }
 
-std::string RealClusterTest::PlannedNodeOf(const std::string& pod) {
+std::string RealClusterTest::AnnotationOf(const std::string& pod, const std::string& key) {
   const auto p = Pod(pod);
-  return p ? p->value("/metadata/annotations"_json_pointer, Json::object()).value("gangplank.io/planned-node", "") : "";
+  return p ? p->value("/metadata/annotations"_json_pointer, Json::object()).value(key, "") : "";
 }
 
 bool RealClusterTest::Gated(const std::string& pod) {

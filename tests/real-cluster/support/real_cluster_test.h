@@ -72,7 +72,9 @@ class RealClusterTest : public ::testing::Test {
   // --- Looking. ---
   std::optional<Json> Pod(const std::string& name);
   std::string NodeOf(const std::string& pod);
-  std::string PlannedNodeOf(const std::string& pod);
+  // One annotation of a pod ("" when it or the pod is missing).
+  std::string AnnotationOf(const std::string& pod, const std::string& key);
+  std::string PlannedNodeOf(const std::string& pod) { return AnnotationOf(pod, "gangplank.io/planned-node"); }
   bool Gated(const std::string& pod);
   bool Running(const std::string& pod);
   Json GangCondition(const std::string& pod);

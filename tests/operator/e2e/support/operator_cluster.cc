@@ -14,6 +14,7 @@
 #include "tests/extender/support/free_port.h"
 #include "tests/extender/support/loopback_client.h"
 #include "tests/support/base64.h"
+#include "tests/support/gpu_pod.h"
 #include "tests/support/prometheus_text.h"
 
 namespace gangplank::op::testing {
@@ -107,19 +108,9 @@ void OperatorCluster::Queue(const std::string& name, const Json& spec) {
 }
 
 Json OperatorCluster::PodObject(const std::string& name, const PodOptions& o) {
-  const std::string gpus = std::to_string(o.gpus);
-  Json pod{{"apiVersion", "v1"},
-           {"kind", "Pod"},
-           {"metadata", {{"name", name}, {"namespace", "ml"}, {"labels", Json::object()}, {"annotations", Json::object()}}},
-           {"spec",
-            {{"schedulerName", o.scheduler},
-             {"priority", o.priority},
-             {"containers", Json::array({{{"name", "main"},
-                                          {"image", "trainer"},
-                                          {"resources",
-                                           {{"requests", {{"cpu", "4"}, {"memory", "16Gi"}, {"nvidia.com/gpu", gpus}}},
-                                            {"limits", {{"nvidia.com/gpu", gpus}}}}}}})}}},
-           {"status", {{"phase", "Pending"}}}};
+  Json pod = gangplank::testing::GpuPod(name, "ml", o.scheduler, o.gpus);
+  pod["spec"]["priority"] = o.priority;  // The double runs no Priority admission: set as it would.
+  pod["status"]["phase"] = "Pending";
   if (!o.queue.empty()) pod["metadata"]["labels"]["gangplank.io/queue"] = o.queue;
   if (!o.gang.empty()) pod["metadata"]["labels"]["gangplank.io/gang"] = o.gang;
   if (o.gang_size > 0) pod["metadata"]["annotations"]["gangplank.io/gang-size"] = std::to_string(o.gang_size);
