@@ -31,39 +31,39 @@ class ApiError : public std::runtime_error {
   nlohmann::json details_;
 };
 
-inline nlohmann::json object_details(const std::string& name, const std::string& group, const std::string& kind) {
+inline nlohmann::json ObjectDetails(const std::string& name, const std::string& group, const std::string& kind) {
   return {{"name", name}, {"group", group}, {"kind", kind}};
 }
 
-inline ApiError not_found(const std::string& resource, const std::string& name, const std::string& group = "") {
+inline ApiError NotFound(const std::string& resource, const std::string& name, const std::string& group = "") {
   const std::string qualified = group.empty() ? resource : resource + "." + group;
-  return ApiError(404, "NotFound", qualified + " \"" + name + "\" not found", object_details(name, group, resource));
+  return ApiError(404, "NotFound", qualified + " \"" + name + "\" not found", ObjectDetails(name, group, resource));
 }
 
-inline ApiError already_exists(const std::string& resource, const std::string& name, const std::string& group = "") {
+inline ApiError AlreadyExists(const std::string& resource, const std::string& name, const std::string& group = "") {
   const std::string qualified = group.empty() ? resource : resource + "." + group;
   return ApiError(409, "AlreadyExists", qualified + " \"" + name + "\" already exists",
-                  object_details(name, group, resource));
+                  ObjectDetails(name, group, resource));
 }
 
 inline ApiError conflict(const std::string& resource, const std::string& name, const std::string& group,
                          const std::string& why) {
   const std::string qualified = group.empty() ? resource : resource + "." + group;
   return ApiError(409, "Conflict", "Operation cannot be fulfilled on " + qualified + " \"" + name + "\": " + why,
-                  object_details(name, group, resource));
+                  ObjectDetails(name, group, resource));
 }
 
-inline ApiError bad_request(const std::string& message) { return ApiError(400, "BadRequest", message); }
+inline ApiError BadRequest(const std::string& message) { return ApiError(400, "BadRequest", message); }
 
 // The double's resourceVersions are decimal counters; anything else in a request is a 400.
-inline uint64_t parse_rv(const std::string& text) {
+inline uint64_t ParseRv(const std::string& text) {
   try {
     std::size_t used = 0;
     const unsigned long long v = std::stoull(text, &used);
     if (used != text.size()) throw std::invalid_argument(text);
     return v;
   } catch (const std::exception&) {
-    throw bad_request("invalid resource version \"" + text + "\"");
+    throw BadRequest("invalid resource version \"" + text + "\"");
   }
 }
 

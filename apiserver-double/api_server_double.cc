@@ -19,7 +19,7 @@ ApiServerDouble::Impl::Impl(DoubleOptions options)
       random_(std::random_device{}()) {
   port_ = options_.port;
   for (const char* ns : {"default", "kube-system", "kube-public", "kube-node-lease"}) {
-    put_object({{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", ns}}}});
+    PutObject({{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", ns}}}});
   }
 }
 
@@ -39,7 +39,7 @@ void ApiServerDouble::Impl::start() {
   http.host = options_.host;
   http.port = port_;
   http.max_request_body_bytes = options_.max_request_body_bytes;
-  auto server = net::make_http_server(http);
+  auto server = net::MakeHttpServer(http);
   server->start([this](const net::HttpRequest& req, net::HttpResponder responder) { handle(req, std::move(responder)); });
   port_ = server->port();
   server_ = std::move(server);
@@ -47,7 +47,7 @@ void ApiServerDouble::Impl::start() {
 
 void ApiServerDouble::Impl::stop() {
   if (!server_) return;
-  drop_watches();
+  DropWatches();
   server_->stop();
   server_.reset();
 }
@@ -56,7 +56,7 @@ bool ApiServerDouble::Impl::running() const { return server_ != nullptr; }
 
 std::string ApiServerDouble::Impl::url() const { return "http://" + options_.host + ":" + std::to_string(port_); }
 
-std::string ApiServerDouble::Impl::new_uid() {
+std::string ApiServerDouble::Impl::NewUid() {
   std::lock_guard lock(random_mutex_);
   const uint64_t a = random_(), b = random_();
   char buf[40];
@@ -67,7 +67,7 @@ std::string ApiServerDouble::Impl::new_uid() {
   return buf;
 }
 
-std::string ApiServerDouble::Impl::now_rfc3339() {
+std::string ApiServerDouble::Impl::NowRfc3339() {
   const std::time_t now = std::time(nullptr);
   std::tm tm{};
   gmtime_r(&now, &tm);
@@ -76,27 +76,27 @@ std::string ApiServerDouble::Impl::now_rfc3339() {
   return buf;
 }
 
-ResourceType ApiServerDouble::Impl::type_for_object(const json& object) const {
+ResourceType ApiServerDouble::Impl::TypeForObject(const json& object) const {
   const std::string api_version = object.value("apiVersion", std::string());
   const std::string kind = object.value("kind", std::string());
   std::shared_lock lock(catalog_mutex_);
-  const ResourceType* type = catalog_.find_kind(api_version, kind);
+  const ResourceType* type = catalog_.FindKind(api_version, kind);
   if (type == nullptr) {
     throw std::invalid_argument("apiserver double: no resource serves apiVersion \"" + api_version + "\" kind \"" + kind + "\"");
   }
   return *type;
 }
 
-ResourceType ApiServerDouble::Impl::type_for_group_resource(const std::string& gr) const {
+ResourceType ApiServerDouble::Impl::TypeForGroupResource(const std::string& gr) const {
   std::shared_lock lock(catalog_mutex_);
-  const ResourceType* type = catalog_.find_group_resource(gr);
+  const ResourceType* type = catalog_.FindGroupResource(gr);
   if (type == nullptr) throw std::invalid_argument("apiserver double: unknown resource \"" + gr + "\"");
   return *type;
 }
 
-json ApiServerDouble::Impl::put_object(const json& object) {
+json ApiServerDouble::Impl::PutObject(const json& object) {
   if (!object.is_object()) throw std::invalid_argument("apiserver double: an object must be a JSON object");
-  const ResourceType type = type_for_object(object);
+  const ResourceType type = TypeForObject(object);
   json desired = object;
   const std::string name = desired.value("/metadata/name"_json_pointer, std::string());
   if (name.empty()) throw std::invalid_argument("apiserver double: " + type.kind + " without metadata.name");
@@ -108,16 +108,16 @@ json ApiServerDouble::Impl::put_object(const json& object) {
     desired["metadata"].erase("namespace");
   }
   std::vector<std::string> ignored;
-  decode_custom(type, desired, FieldValidation::kIgnore, "", ignored);  // pruned and defaulted like a request
+  DecodeCustom(type, desired, FieldValidation::kIgnore, "", ignored);  // pruned and defaulted like a request
   return *store_.transact([&](ObjectStore::Txn& txn) {
-    ObjectPtr current = txn.get(type.group_resource(), ns, name);
+    ObjectPtr current = txn.get(type.GroupResource(), ns, name);
     desired["metadata"].erase("resourceVersion");
-    ObjectPtr stored = current ? write_in_txn(txn, type, current, desired, false) : create_in_txn(txn, type, desired);
+    ObjectPtr stored = current ? WriteInTxn(txn, type, current, desired, false) : CreateInTxn(txn, type, desired);
     // Seeding sets status too, even for types with a status subresource (which create and update ignore).
     if (type.has_status && desired.contains("status")) {
       json with_status = *stored;
       with_status["status"] = desired["status"];
-      stored = write_in_txn(txn, type, stored, with_status, true);
+      stored = WriteInTxn(txn, type, stored, with_status, true);
     }
     return stored;
   });
@@ -126,25 +126,25 @@ json ApiServerDouble::Impl::put_object(const json& object) {
 // ---------------------------------------------------------------------------------------------------
 // Faults
 
-void ApiServerDouble::Impl::fail_next(FaultRule rule) {
+void ApiServerDouble::Impl::FailNext(FaultRule rule) {
   std::lock_guard lock(fault_mutex_);
   faults_.push_back(std::move(rule));
 }
 
-void ApiServerDouble::Impl::clear_faults() {
+void ApiServerDouble::Impl::ClearFaults() {
   std::lock_guard lock(fault_mutex_);
   faults_.clear();
   delay_ = std::chrono::milliseconds(0);
 }
 
-void ApiServerDouble::Impl::set_delay(std::chrono::milliseconds delay) {
+void ApiServerDouble::Impl::SetDelay(std::chrono::milliseconds delay) {
   std::lock_guard lock(fault_mutex_);
   delay_ = delay;
 }
 
-std::optional<FaultRule> ApiServerDouble::Impl::take_fault(const net::HttpRequest& req) {
+std::optional<FaultRule> ApiServerDouble::Impl::TakeFault(const net::HttpRequest& req) {
   const bool is_watch = [&] {
-    auto w = req.query_param("watch");
+    auto w = req.QueryParam("watch");
     return w && (*w == "1" || *w == "true" || w->empty());
   }();
   std::lock_guard lock(fault_mutex_);
@@ -159,28 +159,28 @@ std::optional<FaultRule> ApiServerDouble::Impl::take_fault(const net::HttpReques
   return std::nullopt;
 }
 
-std::set<std::shared_ptr<WatchSession>> ApiServerDouble::Impl::sessions_snapshot() const {
+std::set<std::shared_ptr<WatchSession>> ApiServerDouble::Impl::SessionsSnapshot() const {
   std::lock_guard lock(sessions_mutex_);
   return sessions_;
 }
 
-void ApiServerDouble::Impl::register_session(const std::shared_ptr<WatchSession>& session) {
+void ApiServerDouble::Impl::RegisterSession(const std::shared_ptr<WatchSession>& session) {
   std::lock_guard lock(sessions_mutex_);
   sessions_.insert(session);
 }
 
-void ApiServerDouble::Impl::forget_session(const std::shared_ptr<WatchSession>& session) {
+void ApiServerDouble::Impl::ForgetSession(const std::shared_ptr<WatchSession>& session) {
   std::lock_guard lock(sessions_mutex_);
   sessions_.erase(session);
 }
 
-void ApiServerDouble::Impl::drop_watches() {
-  for (const auto& session : sessions_snapshot()) session->end();
+void ApiServerDouble::Impl::DropWatches() {
+  for (const auto& session : SessionsSnapshot()) session->end();
 }
 
 void ApiServerDouble::Impl::compact() { store_.compact(); }
 
-std::size_t ApiServerDouble::Impl::open_watches() const {
+std::size_t ApiServerDouble::Impl::OpenWatches() const {
   std::lock_guard lock(sessions_mutex_);
   return sessions_.size();
 }
@@ -188,40 +188,40 @@ std::size_t ApiServerDouble::Impl::open_watches() const {
 // ---------------------------------------------------------------------------------------------------
 // Request entry
 
-json ApiServerDouble::Impl::parse_body(const net::HttpRequest& req) {
+json ApiServerDouble::Impl::ParseBody(const net::HttpRequest& req) {
   if (req.body.empty()) return json::object();
   const std::string type = req.header("content-type").value_or("application/json");
-  if (type.rfind(kProtobufContentType, 0) == 0) return decode_protobuf_object(req.body);
+  if (type.rfind(kProtobufContentType, 0) == 0) return DecodeProtobufObject(req.body);
   if (type.find("yaml") != std::string::npos) {
     std::vector<json> docs;
     try {
-      docs = parse_yaml_documents(req.body);
+      docs = ParseYamlDocuments(req.body);
     } catch (const std::exception& e) {
-      throw bad_request(std::string("the request body is not valid YAML: ") + e.what());
+      throw BadRequest(std::string("the request body is not valid YAML: ") + e.what());
     }
-    if (docs.size() != 1) throw bad_request("the request body must hold exactly one YAML document");
+    if (docs.size() != 1) throw BadRequest("the request body must hold exactly one YAML document");
     return docs.front();
   }
   try {
     return json::parse(req.body);
   } catch (const json::parse_error& e) {
-    throw bad_request(std::string("the request body is not valid JSON: ") + e.what());
+    throw BadRequest(std::string("the request body is not valid JSON: ") + e.what());
   }
 }
 
-net::HttpResponse ApiServerDouble::Impl::json_response(int status, const json& body) {
+net::HttpResponse ApiServerDouble::Impl::JsonResponse(int status, const json& body) {
   return net::HttpResponse::json(status, body.dump());
 }
 
-net::HttpResponse ApiServerDouble::Impl::error_response(const ApiError& error) {
-  auto response = json_response(error.code(), error.status());
+net::HttpResponse ApiServerDouble::Impl::ErrorResponse(const ApiError& error) {
+  auto response = JsonResponse(error.code(), error.status());
   if (error.details().is_object() && error.details().contains("retryAfterSeconds")) {
-    response.set_header("Retry-After", error.details()["retryAfterSeconds"].dump());
+    response.SetHeader("Retry-After", error.details()["retryAfterSeconds"].dump());
   }
   return response;
 }
 
-bool ApiServerDouble::Impl::wants_table(const net::HttpRequest& req) {
+bool ApiServerDouble::Impl::WantsTable(const net::HttpRequest& req) {
   const std::string accept = req.header("accept").value_or("");
   return accept.find("as=Table") != std::string::npos;
 }
@@ -236,13 +236,13 @@ void ApiServerDouble::Impl::handle(const net::HttpRequest& req, net::HttpRespond
     responder.respond(control(req));
     return;
   }
-  if (auto fault = take_fault(req)) {
+  if (auto fault = TakeFault(req)) {
     const int code = fault->status;
     const std::string reason = code == 429 ? "TooManyRequests" : code == 503 ? "ServiceUnavailable" : code == 504 ? "Timeout" : "InternalError";
     json details = json::object();
     if (fault->retry_after_seconds) details["retryAfterSeconds"] = *fault->retry_after_seconds;
     ApiError error(code, reason, "injected fault: " + reason, details.empty() ? json() : details);
-    responder.respond(error_response(error));
+    responder.respond(ErrorResponse(error));
     return;
   }
   std::chrono::milliseconds delay;
@@ -255,17 +255,17 @@ void ApiServerDouble::Impl::handle(const net::HttpRequest& req, net::HttpRespond
     try {
       response = serve(req, r);
     } catch (const ApiError& e) {
-      response = error_response(e);
+      response = ErrorResponse(e);
     } catch (const json::exception& e) {
-      response = error_response(bad_request(std::string("malformed object: ") + e.what()));
+      response = ErrorResponse(BadRequest(std::string("malformed object: ") + e.what()));
     } catch (const std::exception& e) {
-      response = error_response(ApiError(500, "InternalError", std::string("internal error: ") + e.what()));
+      response = ErrorResponse(ApiError(500, "InternalError", std::string("internal error: ") + e.what()));
     }
     if (!r.answered()) r.respond(std::move(response));
   };
   if (delay.count() > 0) {
     auto shared = std::make_shared<net::HttpResponder>(std::move(responder));
-    timers_->post_after(delay, [run, shared] { run(*shared); });
+    timers_->PostAfter(delay, [run, shared] { run(*shared); });
   } else {
     run(responder);
   }
@@ -274,16 +274,16 @@ void ApiServerDouble::Impl::handle(const net::HttpRequest& req, net::HttpRespond
 net::HttpResponse ApiServerDouble::Impl::control(const net::HttpRequest& req) {
   try {
     if (req.path == "/_double/state" && req.method == "GET") {
-      return json_response(200, {{"resourceVersion", std::to_string(store_.current_rv())},
-                                 {"compactionFloor", std::to_string(store_.compaction_floor())},
-                                 {"openWatches", open_watches()},
-                                 {"requests", request_count()}});
+      return JsonResponse(200, {{"resourceVersion", std::to_string(store_.CurrentRv())},
+                                 {"compactionFloor", std::to_string(store_.CompactionFloor())},
+                                 {"openWatches", OpenWatches()},
+                                 {"requests", RequestCount()}});
     }
     if (req.path != "/_double/faults" || req.method != "POST") {
-      return json_response(404, not_found("control endpoints", req.path).status());
+      return JsonResponse(404, NotFound("control endpoints", req.path).status());
     }
-    const json body = parse_body(req);
-    if (body.value("clear", false)) clear_faults();
+    const json body = ParseBody(req);
+    if (body.value("clear", false)) ClearFaults();
     if (body.contains("fail")) {
       const json& f = body["fail"];
       FaultRule rule;
@@ -293,18 +293,18 @@ net::HttpResponse ApiServerDouble::Impl::control(const net::HttpRequest& req) {
       rule.method = f.value("method", std::string());
       if (f.contains("retryAfterSeconds")) rule.retry_after_seconds = f["retryAfterSeconds"].get<int>();
       rule.include_watches = f.value("includeWatches", true);
-      if (rule.status < 400 || rule.status > 599) throw bad_request("fail.status must be an HTTP error code (400-599)");
-      if (rule.count < 1) throw bad_request("fail.count must be at least 1");
-      fail_next(rule);
+      if (rule.status < 400 || rule.status > 599) throw BadRequest("fail.status must be an HTTP error code (400-599)");
+      if (rule.count < 1) throw BadRequest("fail.count must be at least 1");
+      FailNext(rule);
     }
-    if (body.contains("delayMs")) set_delay(std::chrono::milliseconds(body["delayMs"].get<long>()));
-    if (body.value("dropWatches", false)) drop_watches();
+    if (body.contains("delayMs")) SetDelay(std::chrono::milliseconds(body["delayMs"].get<long>()));
+    if (body.value("dropWatches", false)) DropWatches();
     if (body.value("compact", false)) compact();
-    return json_response(200, {{"ok", true}, {"resourceVersion", std::to_string(store_.current_rv())}});
+    return JsonResponse(200, {{"ok", true}, {"resourceVersion", std::to_string(store_.CurrentRv())}});
   } catch (const ApiError& e) {
-    return error_response(e);
+    return ErrorResponse(e);
   } catch (const json::exception& e) {
-    return error_response(bad_request(std::string("bad fault request: ") + e.what()));
+    return ErrorResponse(BadRequest(std::string("bad fault request: ") + e.what()));
   }
 }
 
@@ -324,7 +324,7 @@ void ApiServerDouble::restart(bool keep_state) {
     }
     impl_->store().clear();
     for (const char* ns : {"default", "kube-system", "kube-public", "kube-node-lease"}) {
-      impl_->put_object({{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", ns}}}});
+      impl_->PutObject({{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", ns}}}});
     }
   }
   impl_->start();
@@ -333,7 +333,7 @@ bool ApiServerDouble::running() const { return impl_->running(); }
 uint16_t ApiServerDouble::port() const { return impl_->port(); }
 std::string ApiServerDouble::url() const { return impl_->url(); }
 
-std::string ApiServerDouble::kubeconfig_yaml(const std::string& default_namespace) const {
+std::string ApiServerDouble::KubeconfigYaml(const std::string& default_namespace) const {
   std::ostringstream out;
   out << "apiVersion: v1\nkind: Config\nclusters:\n- name: double\n  cluster:\n    server: " << url()
       << "\nusers:\n- name: double\n  user:\n    token: double-token\ncontexts:\n- name: double\n  context:\n"
@@ -341,15 +341,15 @@ std::string ApiServerDouble::kubeconfig_yaml(const std::string& default_namespac
   return out.str();
 }
 
-json ApiServerDouble::put(const json& object) { return impl_->put_object(object); }
+json ApiServerDouble::put(const json& object) { return impl_->PutObject(object); }
 
 namespace {
 
 // Flattens one seed document into objects: an object, a List (`kind: List` or a typed list such as
 // PodList, whose items may omit apiVersion/kind as API list responses do), or an array of those.
-void append_seed_objects(const json& doc, std::vector<json>& out) {
+void AppendSeedObjects(const json& doc, std::vector<json>& out) {
   if (doc.is_array()) {
-    for (const auto& item : doc) append_seed_objects(item, out);
+    for (const auto& item : doc) AppendSeedObjects(item, out);
     return;
   }
   if (!doc.is_object()) {
@@ -377,13 +377,13 @@ void append_seed_objects(const json& doc, std::vector<json>& out) {
       if (!item.contains("kind")) item["kind"] = item_kind;
       if (!item.contains("apiVersion") && doc.contains("apiVersion")) item["apiVersion"] = doc["apiVersion"];
     }
-    append_seed_objects(item, out);
+    AppendSeedObjects(item, out);
   }
 }
 
 }  // namespace
 
-std::size_t ApiServerDouble::seed_file(const std::string& path) {
+std::size_t ApiServerDouble::SeedFile(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error("seed file '" + path + "': cannot open");
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -393,7 +393,7 @@ std::size_t ApiServerDouble::seed_file(const std::string& path) {
     if (first != std::string::npos && (text[first] == '{' || text[first] == '[')) {
       docs.push_back(json::parse(text));
     } else {
-      docs = parse_yaml_documents(text);
+      docs = ParseYamlDocuments(text);
     }
   } catch (const std::exception& e) {
     throw std::runtime_error("seed file '" + path + "': " + e.what());
@@ -401,7 +401,7 @@ std::size_t ApiServerDouble::seed_file(const std::string& path) {
   std::vector<json> objects;
   for (std::size_t d = 0; d < docs.size(); ++d) {
     try {
-      append_seed_objects(docs[d], objects);
+      AppendSeedObjects(docs[d], objects);
     } catch (const std::exception& e) {
       throw std::runtime_error("seed file '" + path + "', document " + std::to_string(d + 1) + ": " + e.what());
     }
@@ -420,15 +420,15 @@ std::size_t ApiServerDouble::seed_file(const std::string& path) {
 
 std::optional<json> ApiServerDouble::get(const std::string& resource, const std::string& namespace_name,
                                          const std::string& name) const {
-  const ResourceType type = impl_->type_for_group_resource(resource);
-  auto object = impl_->store().transact([&](ObjectStore::Txn& txn) { return txn.get(type.group_resource(), namespace_name, name); });
+  const ResourceType type = impl_->TypeForGroupResource(resource);
+  auto object = impl_->store().transact([&](ObjectStore::Txn& txn) { return txn.get(type.GroupResource(), namespace_name, name); });
   if (!object) return std::nullopt;
   return *object;
 }
 
 std::vector<json> ApiServerDouble::list(const std::string& resource, const std::string& namespace_name) const {
-  const ResourceType type = impl_->type_for_group_resource(resource);
-  auto objects = impl_->store().transact([&](ObjectStore::Txn& txn) { return txn.list(type.group_resource(), namespace_name); });
+  const ResourceType type = impl_->TypeForGroupResource(resource);
+  auto objects = impl_->store().transact([&](ObjectStore::Txn& txn) { return txn.list(type.GroupResource(), namespace_name); });
   std::vector<json> out;
   out.reserve(objects.size());
   for (const auto& o : objects) out.push_back(*o);
@@ -436,22 +436,22 @@ std::vector<json> ApiServerDouble::list(const std::string& resource, const std::
 }
 
 bool ApiServerDouble::remove(const std::string& resource, const std::string& namespace_name, const std::string& name) {
-  const ResourceType type = impl_->type_for_group_resource(resource);
+  const ResourceType type = impl_->TypeForGroupResource(resource);
   return impl_->store().transact([&](ObjectStore::Txn& txn) {
-    return txn.erase(type.group_resource(), namespace_name, name) != nullptr;
+    return txn.erase(type.GroupResource(), namespace_name, name) != nullptr;
   });
 }
 
-std::string ApiServerDouble::resource_version() const { return std::to_string(impl_->store().current_rv()); }
-void ApiServerDouble::fail_next(FaultRule rule) { impl_->fail_next(std::move(rule)); }
-void ApiServerDouble::clear_faults() { impl_->clear_faults(); }
-void ApiServerDouble::set_response_delay(std::chrono::milliseconds delay) { impl_->set_delay(delay); }
-void ApiServerDouble::drop_watches() { impl_->drop_watches(); }
+std::string ApiServerDouble::ResourceVersion() const { return std::to_string(impl_->store().CurrentRv()); }
+void ApiServerDouble::FailNext(FaultRule rule) { impl_->FailNext(std::move(rule)); }
+void ApiServerDouble::ClearFaults() { impl_->ClearFaults(); }
+void ApiServerDouble::SetResponseDelay(std::chrono::milliseconds delay) { impl_->SetDelay(delay); }
+void ApiServerDouble::DropWatches() { impl_->DropWatches(); }
 void ApiServerDouble::compact() { impl_->compact(); }
-std::size_t ApiServerDouble::open_watches() const { return impl_->open_watches(); }
-std::size_t ApiServerDouble::request_count() const { return impl_->request_count(); }
+std::size_t ApiServerDouble::OpenWatches() const { return impl_->OpenWatches(); }
+std::size_t ApiServerDouble::RequestCount() const { return impl_->RequestCount(); }
 
-std::vector<RecordedRequest> ApiServerDouble::recorded_requests() const {
+std::vector<RecordedRequest> ApiServerDouble::RecordedRequests() const {
   std::lock_guard lock(impl_->recorded_mutex_);
   return impl_->recorded_;
 }

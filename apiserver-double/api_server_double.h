@@ -80,7 +80,7 @@ class ApiServerDouble {
   uint16_t port() const;
   std::string url() const;  // "http://127.0.0.1:PORT"
   // A kubeconfig (YAML) with one cluster/user/context named "double" pointing at url().
-  std::string kubeconfig_yaml(const std::string& default_namespace = "default") const;
+  std::string KubeconfigYaml(const std::string& default_namespace = "default") const;
 
   // --- State, bypassing HTTP and faults. Objects are full Kubernetes JSON objects. ---
   // Creates or replaces (by apiVersion/kind/namespace/name) and emits the watch event; returns the stored
@@ -91,7 +91,7 @@ class ApiServerDouble {
   nlohmann::json put(const nlohmann::json& object);
   // Loads every object from a YAML (multi-document) or JSON file (a single object, a List, or an array).
   // Returns how many objects were stored; throws std::runtime_error naming the file and the problem.
-  std::size_t seed_file(const std::string& path);
+  std::size_t SeedFile(const std::string& path);
   // `resource` is "pods", "nodes", "leases.coordination.k8s.io", "<plural>.<group>" for CRs.
   std::optional<nlohmann::json> get(const std::string& resource, const std::string& namespace_name,
                                     const std::string& name) const;
@@ -100,23 +100,23 @@ class ApiServerDouble {
   // Deletes immediately (ignores finalizers). Returns false if it did not exist.
   bool remove(const std::string& resource, const std::string& namespace_name, const std::string& name);
   // The current value of the single resourceVersion counter.
-  std::string resource_version() const;
+  std::string ResourceVersion() const;
 
   // --- Fault injection (also reachable over HTTP: POST /_double/faults, see README). ---
-  void fail_next(FaultRule rule);
-  void clear_faults();
+  void FailNext(FaultRule rule);
+  void ClearFaults();
   // Delays every response by `delay` (0 = off). Watches are delayed before their first byte.
-  void set_response_delay(std::chrono::milliseconds delay);
+  void SetResponseDelay(std::chrono::milliseconds delay);
   // Ends every open watch stream cleanly (as an apiserver restart or LB cut would).
-  void drop_watches();
+  void DropWatches();
   // Forgets all watch history: any watch or snapshot list from an older resourceVersion gets 410, and
   // open watches receive an in-stream ERROR 410 Expired event, then close.
   void compact();
-  std::size_t open_watches() const;
+  std::size_t OpenWatches() const;
   // Requests served since start (all paths, including failed ones); handy to assert on retries.
-  std::size_t request_count() const;
+  std::size_t RequestCount() const;
   // Every request since start, in arrival order, when DoubleOptions::record_requests is set (else empty).
-  std::vector<RecordedRequest> recorded_requests() const;
+  std::vector<RecordedRequest> RecordedRequests() const;
 
   class Impl;
 

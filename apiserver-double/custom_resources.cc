@@ -11,39 +11,39 @@ using nlohmann::json;
 
 namespace {
 
-std::string unknown_fields(const std::vector<std::string>& fields) {
+std::string UnknownFields(const std::vector<std::string>& fields) {
   std::string out;
-  for (const auto& f : fields) out += (out.empty() ? "" : ", ") + std::string("unknown field ") + schema::go_quote(f);
+  for (const auto& f : fields) out += (out.empty() ? "" : ", ") + std::string("unknown field ") + schema::GoQuote(f);
   return out;
 }
 
 }  // namespace
 
-FieldValidation ApiServerDouble::Impl::field_validation(const net::HttpRequest& req) {
-  const std::string v = req.query_param("fieldValidation").value_or("");
+FieldValidation ApiServerDouble::Impl::FieldValidationOf(const net::HttpRequest& req) {
+  const std::string v = req.QueryParam("fieldValidation").value_or("");
   if (v.empty() || v == "Warn") return FieldValidation::kWarn;
   if (v == "Strict") return FieldValidation::kStrict;
   if (v == "Ignore") return FieldValidation::kIgnore;
-  throw bad_request("fieldValidation must be one of \"Ignore\", \"Warn\" or \"Strict\", got \"" + v + "\"");
+  throw BadRequest("fieldValidation must be one of \"Ignore\", \"Warn\" or \"Strict\", got \"" + v + "\"");
 }
 
-void ApiServerDouble::Impl::decode_custom(const ResourceType& type, json& object, FieldValidation mode,
+void ApiServerDouble::Impl::DecodeCustom(const ResourceType& type, json& object, FieldValidation mode,
                                           const std::string& strict_prefix, std::vector<std::string>& warnings) {
   if (!type.schema || !object.is_object()) return;
   const std::vector<std::string> unknown = type.schema->decode(object);
   if (unknown.empty() || mode == FieldValidation::kIgnore) return;
   if (mode == FieldValidation::kStrict) {
-    throw bad_request(strict_prefix + "strict decoding error: " + unknown_fields(unknown));
+    throw BadRequest(strict_prefix + "strict decoding error: " + UnknownFields(unknown));
   }
-  for (const auto& f : unknown) warnings.push_back("unknown field " + schema::go_quote(f));
+  for (const auto& f : unknown) warnings.push_back("unknown field " + schema::GoQuote(f));
 }
 
-void ApiServerDouble::Impl::check_apply_patch(const ResourceType& type, const json& patch, const std::string& ns,
+void ApiServerDouble::Impl::CheckApplyPatch(const ResourceType& type, const json& patch, const std::string& ns,
                                               const std::string& name) {
   if (!type.schema || !patch.is_object()) return;
-  const std::vector<std::string> unknown = schema::undeclared_apply_fields(patch, type.schema->root());
+  const std::vector<std::string> unknown = schema::UndeclaredApplyFields(patch, type.schema->root());
   if (unknown.empty()) return;
-  std::string message = "failed to create typed patch object (" + ns + "/" + name + "; " + type.api_version() +
+  std::string message = "failed to create typed patch object (" + ns + "/" + name + "; " + type.ApiVersion() +
                         ", Kind=" + type.kind + "): ";
   if (unknown.size() == 1) {
     message += unknown.front() + ": field not declared in schema";
@@ -54,24 +54,24 @@ void ApiServerDouble::Impl::check_apply_patch(const ResourceType& type, const js
   throw ApiError(500, "", message);
 }
 
-void ApiServerDouble::Impl::validate_custom(const ResourceType& type, const json& object, const json* old,
+void ApiServerDouble::Impl::ValidateCustom(const ResourceType& type, const json& object, const json* old,
                                             std::vector<std::string>* warnings) {
   if (!type.schema) return;
   auto outcome = type.schema->validate(object, old);
   if (warnings != nullptr) warnings->insert(warnings->end(), outcome.warnings.begin(), outcome.warnings.end());
   if (outcome.errors.empty()) return;
   const std::string name = object.value("/metadata/name"_json_pointer, std::string());
-  throw schema::invalid_status(type.group, type.kind, name, outcome.errors);
+  throw schema::InvalidStatus(type.group, type.kind, name, outcome.errors);
 }
 
-json ApiServerDouble::Impl::read_view(const ResourceType& type, const json& stored) {
+json ApiServerDouble::Impl::ReadView(const ResourceType& type, const json& stored) {
   json copy = stored;
-  if (type.schema) type.schema->default_stored(copy);
+  if (type.schema) type.schema->DefaultStored(copy);
   return copy;
 }
 
-net::HttpResponse ApiServerDouble::Impl::with_warnings(net::HttpResponse response, const std::vector<std::string>& warnings) {
-  for (const auto& w : warnings) response.headers.emplace_back("Warning", "299 - " + schema::go_quote(w));
+net::HttpResponse ApiServerDouble::Impl::WithWarnings(net::HttpResponse response, const std::vector<std::string>& warnings) {
+  for (const auto& w : warnings) response.headers.emplace_back("Warning", "299 - " + schema::GoQuote(w));
   return response;
 }
 

@@ -8,7 +8,7 @@ using nlohmann::json;
 
 namespace {
 
-json resource_entries(const std::vector<ResourceType>& types) {
+json ResourceEntries(const std::vector<ResourceType>& types) {
   json resources = json::array();
   for (const auto& t : types) {
     json verbs = {"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"};
@@ -35,7 +35,7 @@ json resource_entries(const std::vector<ResourceType>& types) {
   return resources;
 }
 
-json group_entry(const std::string& group, const std::vector<std::string>& versions) {
+json GroupEntry(const std::string& group, const std::vector<std::string>& versions) {
   json list = json::array();
   for (const auto& v : versions) list.push_back({{"groupVersion", group + "/" + v}, {"version", v}});
   return {{"name", group}, {"versions", list}, {"preferredVersion", list.front()}};
@@ -43,7 +43,7 @@ json group_entry(const std::string& group, const std::vector<std::string>& versi
 
 // Just enough OpenAPI v3 for kubectl to see that PATCH takes fieldValidation (so it validates on the
 // server instead of downloading schemas): one PATCH operation per kind, no schemas.
-json openapi_v3_document(const std::vector<ResourceType>& types) {
+json OpenapiV3Document(const std::vector<ResourceType>& types) {
   json paths = json::object();
   json params = json::array();
   for (const char* name : {"dryRun", "fieldManager", "fieldValidation", "force"}) {
@@ -70,7 +70,7 @@ std::optional<net::HttpResponse> ApiServerDouble::Impl::discovery(const net::Htt
   const std::string& p = req.path;
   if (p == "/version" || p == "/version/") {
     // As a kube-apiserver 1.35 answers, the compatibility-version fields included.
-    return json_response(200, {{"major", "1"}, {"minor", "35"}, {"emulationMajor", "1"}, {"emulationMinor", "35"},
+    return JsonResponse(200, {{"major", "1"}, {"minor", "35"}, {"emulationMajor", "1"}, {"emulationMinor", "35"},
                                {"minCompatibilityMajor", "1"}, {"minCompatibilityMinor", "34"},
                                {"gitVersion", "v1.35.0-gangplank-double"},
                                {"gitCommit", "0000000000000000000000000000000000000000"}, {"gitTreeState", "clean"},
@@ -78,20 +78,20 @@ std::optional<net::HttpResponse> ApiServerDouble::Impl::discovery(const net::Htt
                                {"platform", "linux/amd64"}});
   }
   if (p == "/api" || p == "/api/") {
-    return json_response(200, {{"kind", "APIVersions"}, {"versions", {"v1"}},
+    return JsonResponse(200, {{"kind", "APIVersions"}, {"versions", {"v1"}},
                                {"serverAddressByClientCIDRs", {{{"clientCIDR", "0.0.0.0/0"}, {"serverAddress", options_.host + ":" + std::to_string(port_)}}}}});
   }
   std::shared_lock lock(catalog_mutex_);
   if (p == "/apis" || p == "/apis/") {
     json groups = json::array();
     for (const auto& g : catalog_.groups()) {
-      if (!g.empty()) groups.push_back(group_entry(g, catalog_.versions(g)));
+      if (!g.empty()) groups.push_back(GroupEntry(g, catalog_.versions(g)));
     }
-    return json_response(200, {{"kind", "APIGroupList"}, {"apiVersion", "v1"}, {"groups", groups}});
+    return JsonResponse(200, {{"kind", "APIGroupList"}, {"apiVersion", "v1"}, {"groups", groups}});
   }
   if (p == "/api/v1" || p == "/api/v1/") {
-    return json_response(200, {{"kind", "APIResourceList"}, {"apiVersion", "v1"}, {"groupVersion", "v1"},
-                               {"resources", resource_entries(catalog_.resources("", "v1"))}});
+    return JsonResponse(200, {{"kind", "APIResourceList"}, {"apiVersion", "v1"}, {"groupVersion", "v1"},
+                               {"resources", ResourceEntries(catalog_.resources("", "v1"))}});
   }
   if (p.rfind("/apis/", 0) == 0) {
     std::string rest = p.substr(6);
@@ -100,20 +100,20 @@ std::optional<net::HttpResponse> ApiServerDouble::Impl::discovery(const net::Htt
     if (slash == std::string::npos) {
       const auto versions = catalog_.versions(rest);
       if (versions.empty()) return std::nullopt;
-      json entry = group_entry(rest, versions);
+      json entry = GroupEntry(rest, versions);
       entry["kind"] = "APIGroup";
       entry["apiVersion"] = "v1";
-      return json_response(200, entry);
+      return JsonResponse(200, entry);
     }
     const std::string group = rest.substr(0, slash);
     const std::string version = rest.substr(slash + 1);
     if (version.find('/') != std::string::npos) return std::nullopt;
     const auto types = catalog_.resources(group, version);
     if (types.empty()) {
-      return json_response(404, ApiError(404, "NotFound", "the server could not find the requested resource").status());
+      return JsonResponse(404, ApiError(404, "NotFound", "the server could not find the requested resource").status());
     }
-    return json_response(200, {{"kind", "APIResourceList"}, {"apiVersion", "v1"}, {"groupVersion", group + "/" + version},
-                               {"resources", resource_entries(types)}});
+    return JsonResponse(200, {{"kind", "APIResourceList"}, {"apiVersion", "v1"}, {"groupVersion", group + "/" + version},
+                               {"resources", ResourceEntries(types)}});
   }
   if (p == "/openapi/v3" || p == "/openapi/v3/") {
     json paths = json::object();
@@ -123,7 +123,7 @@ std::optional<net::HttpResponse> ApiServerDouble::Impl::discovery(const net::Htt
         paths[gv] = {{"serverRelativeURL", "/openapi/v3/" + gv}};
       }
     }
-    return json_response(200, {{"paths", paths}});
+    return JsonResponse(200, {{"paths", paths}});
   }
   if (p.rfind("/openapi/v3/", 0) == 0) {
     std::string gv = p.substr(12);
@@ -135,11 +135,11 @@ std::optional<net::HttpResponse> ApiServerDouble::Impl::discovery(const net::Htt
       version = gv.substr(gv.find('/', 5) + 1);
     }
     const auto types = catalog_.resources(group, version);
-    if (types.empty()) return json_response(404, ApiError(404, "NotFound", "the server could not find the requested resource").status());
-    return json_response(200, openapi_v3_document(types));
+    if (types.empty()) return JsonResponse(404, ApiError(404, "NotFound", "the server could not find the requested resource").status());
+    return JsonResponse(200, OpenapiV3Document(types));
   }
   if (p.rfind("/openapi/", 0) == 0) {
-    return json_response(404, ApiError(404, "NotFound", "the server could not find the requested resource").status());
+    return JsonResponse(404, ApiError(404, "NotFound", "the server could not find the requested resource").status());
   }
   return std::nullopt;
 }

@@ -47,18 +47,18 @@ class ApiServerDouble::Impl {
   std::string url() const;
 
   // public state access (api_server_double.cc)
-  nlohmann::json put_object(const nlohmann::json& object);
-  ResourceType type_for_object(const nlohmann::json& object) const;
-  ResourceType type_for_group_resource(const std::string& gr) const;
+  nlohmann::json PutObject(const nlohmann::json& object);
+  ResourceType TypeForObject(const nlohmann::json& object) const;
+  ResourceType TypeForGroupResource(const std::string& gr) const;
 
   // faults (api_server_double.cc)
-  void fail_next(FaultRule rule);
-  void clear_faults();
-  void set_delay(std::chrono::milliseconds delay);
-  void drop_watches();
+  void FailNext(FaultRule rule);
+  void ClearFaults();
+  void SetDelay(std::chrono::milliseconds delay);
+  void DropWatches();
   void compact();
-  std::size_t open_watches() const;
-  std::size_t request_count() const { return requests_.load(); }
+  std::size_t OpenWatches() const;
+  std::size_t RequestCount() const { return requests_.load(); }
 
   ObjectStore& store() { return store_; }
   const DoubleOptions& options() const { return options_; }
@@ -68,71 +68,71 @@ class ApiServerDouble::Impl {
   net::HttpResponse serve(const net::HttpRequest& request, net::HttpResponder& responder);  // rest_handlers.cc
   net::HttpResponse control(const net::HttpRequest& request);                             // api_server_double.cc
   std::optional<net::HttpResponse> discovery(const net::HttpRequest& request) const;      // discovery.cc
-  std::optional<Target> parse_target(const std::string& path) const;                      // rest_handlers.cc
+  std::optional<Target> ParseTarget(const std::string& path) const;                      // rest_handlers.cc
 
   // REST verbs (rest_handlers.cc)
-  net::HttpResponse get_object(const net::HttpRequest& req, const Target& t);
-  net::HttpResponse list_objects(const net::HttpRequest& req, const Target& t);
-  net::HttpResponse create_object(const net::HttpRequest& req, const Target& t);
-  net::HttpResponse update_object(const net::HttpRequest& req, const Target& t);
-  net::HttpResponse patch_object(const net::HttpRequest& req, const Target& t);
-  net::HttpResponse delete_object(const net::HttpRequest& req, const Target& t);
-  net::HttpResponse delete_collection(const net::HttpRequest& req, const Target& t);
+  net::HttpResponse GetObject(const net::HttpRequest& req, const Target& t);
+  net::HttpResponse ListObjects(const net::HttpRequest& req, const Target& t);
+  net::HttpResponse CreateObject(const net::HttpRequest& req, const Target& t);
+  net::HttpResponse UpdateObject(const net::HttpRequest& req, const Target& t);
+  net::HttpResponse PatchObject(const net::HttpRequest& req, const Target& t);
+  net::HttpResponse DeleteObject(const net::HttpRequest& req, const Target& t);
+  net::HttpResponse DeleteCollection(const net::HttpRequest& req, const Target& t);
 
   // Shared write path: stores `object` as the new state of an existing or new object, applying the
   // status-subresource, generation and no-op rules. Called inside a store transaction.
   // With dry_run the result is computed and returned but nothing is stored (?dryRun=All).
   // Custom resources are validated against their schema here (422), ratcheting warnings go to `warnings`.
-  ObjectPtr write_in_txn(ObjectStore::Txn& txn, const ResourceType& type, const ObjectPtr& current,
+  ObjectPtr WriteInTxn(ObjectStore::Txn& txn, const ResourceType& type, const ObjectPtr& current,
                          nlohmann::json desired, bool status_write, bool dry_run = false,
                          std::vector<std::string>* warnings = nullptr);
-  ObjectPtr create_in_txn(ObjectStore::Txn& txn, const ResourceType& type, nlohmann::json object,
+  ObjectPtr CreateInTxn(ObjectStore::Txn& txn, const ResourceType& type, nlohmann::json object,
                           std::vector<std::string>* warnings = nullptr);
   // What create_in_txn checks and fills in before storing (namespace, server metadata, schema and
   // built-in admission, initial status), without storing it: also the whole of a dryRun create.
-  nlohmann::json prepare_create_in_txn(ObjectStore::Txn& txn, const ResourceType& type, nlohmann::json object,
+  nlohmann::json PrepareCreateInTxn(ObjectStore::Txn& txn, const ResourceType& type, nlohmann::json object,
                                        std::vector<std::string>* warnings = nullptr);
-  ObjectPtr delete_in_txn(ObjectStore::Txn& txn, const ResourceType& type, const std::string& ns,
+  ObjectPtr DeleteInTxn(ObjectStore::Txn& txn, const ResourceType& type, const std::string& ns,
                           const std::string& name, const nlohmann::json& options);
   // Keeps PDB status current after pods or PDBs in `ns` change (pod_subresources.cc).
-  void refresh_pdbs_in_txn(ObjectStore::Txn& txn, const std::string& ns);
-  static nlohmann::json pdb_status(const nlohmann::json& pdb, const std::vector<ObjectPtr>& pods);
+  void RefreshPdbsInTxn(ObjectStore::Txn& txn, const std::string& ns);
+  static nlohmann::json PdbStatus(const nlohmann::json& pdb, const std::vector<ObjectPtr>& pods);
 
   // custom resources and their CRD schemas (custom_resources.cc)
-  static FieldValidation field_validation(const net::HttpRequest& req);
+  static FieldValidation FieldValidationOf(const net::HttpRequest& req);
   // Decodes a custom resource as kube-apiserver does (prune, default); unknown fields are refused
   // (400 "<strict_prefix>strict decoding error: ...") or become warnings per `mode`.
-  static void decode_custom(const ResourceType& type, nlohmann::json& object, FieldValidation mode,
+  static void DecodeCustom(const ResourceType& type, nlohmann::json& object, FieldValidation mode,
                             const std::string& strict_prefix, std::vector<std::string>& warnings);
   // Server-side apply checks the patch against the schema first: an undeclared field is a 500
   // "failed to create typed patch object", whatever fieldValidation says.
-  static void check_apply_patch(const ResourceType& type, const nlohmann::json& patch, const std::string& ns,
+  static void CheckApplyPatch(const ResourceType& type, const nlohmann::json& patch, const std::string& ns,
                                 const std::string& name);
   // Throws the 422 Invalid of a custom resource's new state (old = stored state on update, else null).
-  static void validate_custom(const ResourceType& type, const nlohmann::json& object, const nlohmann::json* old,
+  static void ValidateCustom(const ResourceType& type, const nlohmann::json& object, const nlohmann::json* old,
                               std::vector<std::string>* warnings);
   // A stored custom resource as a read returns it: defaulted per the served version's schema.
-  static nlohmann::json read_view(const ResourceType& type, const nlohmann::json& stored);
-  static net::HttpResponse with_warnings(net::HttpResponse response, const std::vector<std::string>& warnings);
+  static nlohmann::json ReadView(const ResourceType& type, const nlohmann::json& stored);
+  static net::HttpResponse WithWarnings(net::HttpResponse response, const std::vector<std::string>& warnings);
 
   // pod subresources (pod_subresources.cc)
-  net::HttpResponse bind_pod(const net::HttpRequest& req, const Target& t);
-  net::HttpResponse evict_pod(const net::HttpRequest& req, const Target& t);
+  net::HttpResponse BindPod(const net::HttpRequest& req, const Target& t);
+  net::HttpResponse EvictPod(const net::HttpRequest& req, const Target& t);
 
   // watches (watch_handler.cc)
-  void start_watch(const net::HttpRequest& req, const Target& t, net::HttpResponder& responder);
-  void forget_session(const std::shared_ptr<WatchSession>& session);
+  void StartWatch(const net::HttpRequest& req, const Target& t, net::HttpResponder& responder);
+  void ForgetSession(const std::shared_ptr<WatchSession>& session);
   // Replays the next slice of a watch's backlog when its client has read the previous one (timer thread).
-  void pump_catch_up(const std::weak_ptr<WatchSession>& weak);
+  void PumpCatchUp(const std::weak_ptr<WatchSession>& weak);
 
   // helpers
   nlohmann::json present(const ResourceType& type, const nlohmann::json& object) const;
-  std::string new_uid();
-  static std::string now_rfc3339();
-  static bool wants_table(const net::HttpRequest& req);
-  static net::HttpResponse json_response(int status, const nlohmann::json& body);
-  static net::HttpResponse error_response(const ApiError& error);
-  static nlohmann::json parse_body(const net::HttpRequest& req);
+  std::string NewUid();
+  static std::string NowRfc3339();
+  static bool WantsTable(const net::HttpRequest& req);
+  static net::HttpResponse JsonResponse(int status, const nlohmann::json& body);
+  static net::HttpResponse ErrorResponse(const ApiError& error);
+  static nlohmann::json ParseBody(const net::HttpRequest& req);
 
   TimerQueue& timers() { return *timers_; }
 
@@ -168,12 +168,12 @@ class ApiServerDouble::Impl {
 
   friend class WatchSession;
   friend class ApiServerDouble;
-  std::optional<FaultRule> take_fault(const net::HttpRequest& req);
+  std::optional<FaultRule> TakeFault(const net::HttpRequest& req);
   const ResourceCatalog& catalog() const { return catalog_; }
   ResourceCatalog& catalog() { return catalog_; }
   std::shared_mutex& catalog_mutex() const { return catalog_mutex_; }
-  std::set<std::shared_ptr<WatchSession>> sessions_snapshot() const;
-  void register_session(const std::shared_ptr<WatchSession>& session);
+  std::set<std::shared_ptr<WatchSession>> SessionsSnapshot() const;
+  void RegisterSession(const std::shared_ptr<WatchSession>& session);
 };
 
 }  // namespace gangplank::apiserver_double

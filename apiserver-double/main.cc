@@ -48,7 +48,7 @@ int main(int argc, char** argv) {
   try {
     ApiServerDouble server(options);
     for (const auto& seed : seeds) {
-      const auto n = server.seed_file(seed);
+      const auto n = server.SeedFile(seed);
       std::cerr << "seeded " << n << " objects from " << seed << "\n";
     }
     if (fail_status != 0) {
@@ -57,14 +57,14 @@ int main(int argc, char** argv) {
       rule.count = fail_count;
       rule.path_contains = fail_path;
       if (retry_after >= 0) rule.retry_after_seconds = retry_after;
-      server.fail_next(rule);
+      server.FailNext(rule);
     }
-    if (delay_ms > 0) server.set_response_delay(std::chrono::milliseconds(delay_ms));
+    if (delay_ms > 0) server.SetResponseDelay(std::chrono::milliseconds(delay_ms));
     server.start();
     if (!kubeconfig_out.empty()) {
       std::ofstream out(kubeconfig_out);
       if (!out) throw std::runtime_error("cannot write kubeconfig '" + kubeconfig_out + "'");
-      out << server.kubeconfig_yaml();
+      out << server.KubeconfigYaml();
     }
     std::cout << server.url() << std::endl;
     int received = 0;

@@ -7,14 +7,14 @@
 namespace gangplank::apiserver_double {
 namespace {
 
-std::string meta_string(const nlohmann::json& object, const char* field) {
+std::string MetaString(const nlohmann::json& object, const char* field) {
   const auto& meta = object.find("metadata");
   if (meta == object.end() || !meta->is_object()) return "";
   auto it = meta->find(field);
   return it != meta->end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
-ApiError too_old(uint64_t requested, uint64_t floor) {
+ApiError TooOld(uint64_t requested, uint64_t floor) {
   return expired("too old resource version: " + std::to_string(requested) + " (" + std::to_string(floor + 1) + ")");
 }
 
@@ -23,7 +23,7 @@ ApiError too_old(uint64_t requested, uint64_t floor) {
 ObjectPtr ObjectStore::Txn::get(const std::string& gr, const std::string& ns, const std::string& name) const {
   auto resource = store_.objects_.find(gr);
   if (resource == store_.objects_.end()) return nullptr;
-  auto it = resource->second.find(object_key(ns, name));
+  auto it = resource->second.find(ObjectKey(ns, name));
   return it == resource->second.end() ? nullptr : it->second;
 }
 
@@ -46,7 +46,7 @@ std::vector<ObjectPtr> ObjectStore::Txn::list(const std::string& gr, const std::
 ObjectPtr ObjectStore::Txn::put(const std::string& gr, nlohmann::json object) {
   const uint64_t rv = ++store_.rv_;
   object["metadata"]["resourceVersion"] = std::to_string(rv);
-  const std::string key = object_key(meta_string(object, "namespace"), meta_string(object, "name"));
+  const std::string key = ObjectKey(MetaString(object, "namespace"), MetaString(object, "name"));
   ObjectPtr stored = std::make_shared<const StoredObject>(std::move(object));
   auto& slot = store_.objects_[gr][key];
   ObjectPtr previous = slot;
@@ -58,7 +58,7 @@ ObjectPtr ObjectStore::Txn::put(const std::string& gr, nlohmann::json object) {
 ObjectPtr ObjectStore::Txn::erase(const std::string& gr, const std::string& ns, const std::string& name) {
   auto resource = store_.objects_.find(gr);
   if (resource == store_.objects_.end()) return nullptr;
-  const std::string key = object_key(ns, name);
+  const std::string key = ObjectKey(ns, name);
   auto it = resource->second.find(key);
   if (it == resource->second.end()) return nullptr;
   ObjectPtr previous = it->second;
@@ -71,9 +71,9 @@ ObjectPtr ObjectStore::Txn::erase(const std::string& gr, const std::string& ns, 
   return last;
 }
 
-void ObjectStore::Txn::erase_all(const std::string& gr) {
+void ObjectStore::Txn::EraseAll(const std::string& gr) {
   for (const auto& object : list(gr, "")) {
-    erase(gr, meta_string(*object, "namespace"), meta_string(*object, "name"));
+    erase(gr, MetaString(*object, "namespace"), MetaString(*object, "name"));
   }
 }
 
@@ -90,23 +90,23 @@ void ObjectStore::emit(StoreEvent event) {
   }
 }
 
-uint64_t ObjectStore::current_rv() const {
+uint64_t ObjectStore::CurrentRv() const {
   std::lock_guard lock(mutex_);
   return rv_;
 }
 
-uint64_t ObjectStore::compaction_floor() const {
+uint64_t ObjectStore::CompactionFloor() const {
   std::lock_guard lock(mutex_);
   return floor_;
 }
 
-ObjectStore::ListPage ObjectStore::list_page(const std::string& gr, const std::string& ns, std::optional<uint64_t> at_rv,
+ObjectStore::ListPage ObjectStore::ListPageAt(const std::string& gr, const std::string& ns, std::optional<uint64_t> at_rv,
                                              const std::string& start_after, std::size_t limit,
                                              const std::function<bool(const nlohmann::json&)>& match) const {
   std::lock_guard lock(mutex_);
   ListPage page;
   page.rv = at_rv.value_or(rv_);
-  if (at_rv && *at_rv < floor_) throw too_old(*at_rv, floor_);
+  if (at_rv && *at_rv < floor_) throw TooOld(*at_rv, floor_);
   if (at_rv && *at_rv > rv_) {
     throw ApiError(504, "Timeout", "Too large resource version: " + std::to_string(*at_rv) + ", current: " + std::to_string(rv_),
                    {{"causes", {{{"reason", "ResourceVersionTooLarge"}, {"message", "Too large resource version"}}}},
@@ -155,11 +155,11 @@ ObjectStore::ListPage ObjectStore::list_page(const std::string& gr, const std::s
   return page;
 }
 
-uint64_t ObjectStore::add_watcher(const std::string& gr, std::optional<uint64_t> from_rv, WatcherCallbacks callbacks,
+uint64_t ObjectStore::AddWatcher(const std::string& gr, std::optional<uint64_t> from_rv, WatcherCallbacks callbacks,
                                   const std::function<void(uint64_t)>& initial_done) {
   std::lock_guard lock(mutex_);
   if (from_rv) {
-    if (*from_rv < floor_) throw too_old(*from_rv, floor_);
+    if (*from_rv < floor_) throw TooOld(*from_rv, floor_);
     for (const auto& event : history_) {
       if (event.rv > *from_rv && event.group_resource == gr) callbacks.on_event(event);
     }
@@ -174,15 +174,15 @@ uint64_t ObjectStore::add_watcher(const std::string& gr, std::optional<uint64_t>
   return id;
 }
 
-uint64_t ObjectStore::add_catching_up_watcher(const std::string& gr, uint64_t from_rv, WatcherCallbacks callbacks) {
+uint64_t ObjectStore::AddCatchingUpWatcher(const std::string& gr, uint64_t from_rv, WatcherCallbacks callbacks) {
   std::lock_guard lock(mutex_);
-  if (from_rv < floor_) throw too_old(from_rv, floor_);
+  if (from_rv < floor_) throw TooOld(from_rv, floor_);
   const uint64_t id = next_watcher_id_++;
   watchers_[id] = Watcher{gr, std::move(callbacks), true, from_rv};
   return id;
 }
 
-ObjectStore::CatchUp ObjectStore::catch_up(uint64_t id, std::size_t max_events) {
+ObjectStore::CatchUp ObjectStore::CatchUpStep(uint64_t id, std::size_t max_events) {
   std::lock_guard lock(mutex_);
   auto found = watchers_.find(id);
   if (found == watchers_.end()) return CatchUp::kGone;
@@ -208,12 +208,12 @@ ObjectStore::CatchUp ObjectStore::catch_up(uint64_t id, std::size_t max_events) 
   return CatchUp::kLive;
 }
 
-void ObjectStore::remove_watcher(uint64_t id) {
+void ObjectStore::RemoveWatcher(uint64_t id) {
   std::lock_guard lock(mutex_);
   watchers_.erase(id);
 }
 
-std::size_t ObjectStore::watcher_count() const {
+std::size_t ObjectStore::WatcherCount() const {
   std::lock_guard lock(mutex_);
   return watchers_.size();
 }

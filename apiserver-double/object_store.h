@@ -26,7 +26,7 @@ struct StoredObject : nlohmann::json {
 };
 
 // The serialized form of an object that came from the store (all ObjectPtrs the store hands out do).
-inline const std::string& stored_text(const ObjectPtr& object) { return static_cast<const StoredObject&>(*object).text; }
+inline const std::string& StoredText(const ObjectPtr& object) { return static_cast<const StoredObject&>(*object).text; }
 
 struct StoreEvent {
   uint64_t rv = 0;
@@ -48,7 +48,7 @@ class ObjectStore {
  public:
   explicit ObjectStore(std::size_t history_limit) : history_limit_(history_limit) {}
 
-  static std::string object_key(const std::string& namespace_name, const std::string& name) {
+  static std::string ObjectKey(const std::string& namespace_name, const std::string& name) {
     return namespace_name + "/" + name;
   }
 
@@ -65,8 +65,8 @@ class ObjectStore {
     // Removes and emits DELETED. Returns the final state, or null if absent.
     ObjectPtr erase(const std::string& gr, const std::string& ns, const std::string& name);
     // Removes every object of a resource (CRD deletion), emitting DELETED for each.
-    void erase_all(const std::string& gr);
-    uint64_t current_rv() const { return store_.rv_; }
+    void EraseAll(const std::string& gr);
+    uint64_t CurrentRv() const { return store_.rv_; }
 
    private:
     ObjectStore& store_;
@@ -79,7 +79,7 @@ class ObjectStore {
     return f(txn);
   }
 
-  uint64_t current_rv() const;
+  uint64_t CurrentRv() const;
   struct ListPage {
     std::vector<ObjectPtr> items;
     uint64_t rv = 0;          // the snapshot the page was read from
@@ -90,33 +90,33 @@ class ObjectStore {
   // items (0 = all) that satisfy `match` (null = all). at_rv == nullopt reads the current state;
   // otherwise the state at that resourceVersion, rebuilt from history only if `gr` changed since.
   // Throws ApiError 410 when at_rv is older than the compaction floor, 504 when it is in the future.
-  ListPage list_page(const std::string& gr, const std::string& ns, std::optional<uint64_t> at_rv,
+  ListPage ListPageAt(const std::string& gr, const std::string& ns, std::optional<uint64_t> at_rv,
                      const std::string& start_after, std::size_t limit,
                      const std::function<bool(const nlohmann::json&)>& match) const;
 
   // Registers a watcher. from_rv == nullopt: deliver the current state as synthetic ADDED events first;
   // otherwise replay history after from_rv (410 ApiError when compacted). Returns an id for remove.
   // `initial_done` (optional) runs after the synthetic/replayed events with the RV the watch is at.
-  uint64_t add_watcher(const std::string& gr, std::optional<uint64_t> from_rv, WatcherCallbacks callbacks,
+  uint64_t AddWatcher(const std::string& gr, std::optional<uint64_t> from_rv, WatcherCallbacks callbacks,
                        const std::function<void(uint64_t)>& initial_done = nullptr);
   // Registers a watcher from `from_rv` that replays nothing yet: the caller pulls the backlog with
   // catch_up() at the pace its client reads, and live events start once the backlog is exhausted, so
   // a backlog of any length is delivered without queueing all of it at once. 410 ApiError when
   // from_rv is already compacted.
-  uint64_t add_catching_up_watcher(const std::string& gr, uint64_t from_rv, WatcherCallbacks callbacks);
+  uint64_t AddCatchingUpWatcher(const std::string& gr, uint64_t from_rv, WatcherCallbacks callbacks);
   enum class CatchUp { kMore, kLive, kExpired, kGone };
   // Delivers up to `max_events` backlog events to watcher `id`. kLive: the backlog is done and the
   // watcher now gets live events; kExpired: history it still needed was trimmed (on_compacted was
   // called); kGone: no such watcher.
-  CatchUp catch_up(uint64_t id, std::size_t max_events);
-  void remove_watcher(uint64_t id);
-  std::size_t watcher_count() const;
+  CatchUp CatchUpStep(uint64_t id, std::size_t max_events);
+  void RemoveWatcher(uint64_t id);
+  std::size_t WatcherCount() const;
 
   // Drops all history (and tells watchers), so every older resourceVersion is now too old.
   void compact();
   // Drops every object and all history; the counter keeps increasing.
   void clear();
-  uint64_t compaction_floor() const;
+  uint64_t CompactionFloor() const;
 
  private:
   void emit(StoreEvent event);

@@ -13,7 +13,7 @@ using nlohmann::json;
 // Lists of the built-in types that merge by a key under strategic merge patch (patchStrategy=merge in
 // kubernetes/api core/v1, meta/v1 and admissionregistration/v1). Lists not named here are replaced wholesale, as node
 // spec.taints and pod tolerations are.
-const char* merge_key_for(const std::string& field, const json& sample_item) {
+const char* MergeKeyFor(const std::string& field, const json& sample_item) {
   if (field == "containers" || field == "initContainers" || field == "ephemeralContainers" || field == "env" ||
       field == "volumes" || field == "imagePullSecrets" || field == "resourceClaims" || field == "hostAliases") {
     return field == "hostAliases" ? "ip" : "name";
@@ -28,11 +28,11 @@ const char* merge_key_for(const std::string& field, const json& sample_item) {
   return nullptr;
 }
 
-bool is_primitive_merge_list(const std::string& field) { return field == "finalizers"; }
+bool IsPrimitiveMergeList(const std::string& field) { return field == "finalizers"; }
 
-json smp_object(const json& original, const json& patch);
+json SmpObject(const json& original, const json& patch);
 
-json smp_list(const std::string& field, const json& original, const json& patch) {
+json SmpList(const std::string& field, const json& original, const json& patch) {
   if (!original.is_array()) {
     json out = json::array();
     for (const auto& item : patch) {
@@ -40,14 +40,14 @@ json smp_list(const std::string& field, const json& original, const json& patch)
     }
     return out;
   }
-  if (is_primitive_merge_list(field)) {
+  if (IsPrimitiveMergeList(field)) {
     json out = original;
     for (const auto& item : patch) {
       if (std::find(out.begin(), out.end(), item) == out.end()) out.push_back(item);
     }
     return out;
   }
-  const char* key = patch.empty() ? nullptr : merge_key_for(field, patch.front());
+  const char* key = patch.empty() ? nullptr : MergeKeyFor(field, patch.front());
   if (key == nullptr) return patch;  // replace strategy
   // A list-level {"$patch":"replace"} item means: the rest of the patch list is the new list.
   for (const auto& item : patch) {
@@ -62,7 +62,7 @@ json smp_list(const std::string& field, const json& original, const json& patch)
   json out = original;
   for (const auto& item : patch) {
     if (!item.is_object() || !item.contains(key)) {
-      throw bad_request("strategic merge patch: list \"" + field + "\" items need the merge key \"" + key + "\"");
+      throw BadRequest("strategic merge patch: list \"" + field + "\" items need the merge key \"" + key + "\"");
     }
     auto same = std::find_if(out.begin(), out.end(),
                              [&](const json& o) { return o.is_object() && o.contains(key) && o[key] == item[key]; });
@@ -70,7 +70,7 @@ json smp_list(const std::string& field, const json& original, const json& patch)
     if (remove) {
       if (same != out.end()) out.erase(same);
     } else if (same != out.end()) {
-      *same = smp_object(*same, item);
+      *same = SmpObject(*same, item);
     } else {
       json added = item;
       added.erase("$patch");
@@ -80,7 +80,7 @@ json smp_list(const std::string& field, const json& original, const json& patch)
   return out;
 }
 
-json smp_object(const json& original, const json& patch) {
+json SmpObject(const json& original, const json& patch) {
   if (!patch.is_object()) return patch;
   if (patch.value("$patch", std::string()) == "replace") {
     json out = patch;
@@ -112,14 +112,14 @@ json smp_object(const json& original, const json& patch) {
     if (value.is_null()) {
       out.erase(key);
     } else if (value.is_object()) {
-      json merged = smp_object(out.contains(key) ? out[key] : json(), value);
+      json merged = SmpObject(out.contains(key) ? out[key] : json(), value);
       if (merged.is_null()) {
         out.erase(key);
       } else {
         out[key] = merged;
       }
     } else if (value.is_array()) {
-      out[key] = smp_list(key, out.contains(key) ? out[key] : json(), value);
+      out[key] = SmpList(key, out.contains(key) ? out[key] : json(), value);
     } else {
       out[key] = value;
     }
@@ -129,15 +129,15 @@ json smp_object(const json& original, const json& patch) {
 
 }  // namespace
 
-json apply_merge_patch(const json& target, const json& patch) {
-  if (!patch.is_object()) throw bad_request("merge patch body must be a JSON object");
+json ApplyMergePatch(const json& target, const json& patch) {
+  if (!patch.is_object()) throw BadRequest("merge patch body must be a JSON object");
   json out = target;
   out.merge_patch(patch);
   return out;
 }
 
-json apply_json_patch(const json& target, const json& patch) {
-  if (!patch.is_array()) throw bad_request("json patch body must be a JSON array of operations");
+json ApplyJsonPatch(const json& target, const json& patch) {
+  if (!patch.is_array()) throw BadRequest("json patch body must be a JSON array of operations");
   try {
     return target.patch(patch);
   } catch (const json::exception&) {
@@ -147,9 +147,9 @@ json apply_json_patch(const json& target, const json& patch) {
   }
 }
 
-json apply_strategic_merge_patch(const json& target, const json& patch) {
-  if (!patch.is_object()) throw bad_request("strategic merge patch body must be a JSON object");
-  return smp_object(target, patch);
+json ApplyStrategicMergePatch(const json& target, const json& patch) {
+  if (!patch.is_object()) throw BadRequest("strategic merge patch body must be a JSON object");
+  return SmpObject(target, patch);
 }
 
 }  // namespace gangplank::apiserver_double

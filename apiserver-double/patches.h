@@ -8,8 +8,8 @@
 namespace gangplank::apiserver_double {
 
 // Each throws ApiError (400 for malformed patches, 422 for a failed JSON patch "test").
-nlohmann::json apply_merge_patch(const nlohmann::json& target, const nlohmann::json& patch);
-nlohmann::json apply_json_patch(const nlohmann::json& target, const nlohmann::json& patch);
-nlohmann::json apply_strategic_merge_patch(const nlohmann::json& target, const nlohmann::json& patch);
+nlohmann::json ApplyMergePatch(const nlohmann::json& target, const nlohmann::json& patch);
+nlohmann::json ApplyJsonPatch(const nlohmann::json& target, const nlohmann::json& patch);
+nlohmann::json ApplyStrategicMergePatch(const nlohmann::json& target, const nlohmann::json& patch);
 
 }  // namespace gangplank::apiserver_double

@@ -15,13 +15,13 @@ std::string meta(const json& object, const char* field) {
   return object.value(json::json_pointer(std::string("/metadata/") + field), std::string());
 }
 
-json success_status(int code) {
+json SuccessStatus(int code) {
   return {{"kind", "Status"}, {"apiVersion", "v1"}, {"metadata", json::object()}, {"status", "Success"}, {"code", code}};
 }
 
 // Healthy = Running and Ready; a Running pod that reports no Ready condition at all counts as ready,
 // since nothing in the double plays kubelet.
-bool pod_healthy(const json& pod) {
+bool PodHealthy(const json& pod) {
   if (pod.contains("/metadata/deletionTimestamp"_json_pointer)) return false;
   if (pod.value("/status/phase"_json_pointer, std::string()) != "Running") return false;
   if (!pod.contains("/status/conditions"_json_pointer)) return true;
@@ -31,7 +31,7 @@ bool pod_healthy(const json& pod) {
   return true;
 }
 
-bool pdb_selects(const json& pdb, const json& pod) {
+bool PdbSelects(const json& pdb, const json& pod) {
   if (!pdb.contains("/spec/selector"_json_pointer) || pdb["/spec/selector"_json_pointer].is_null()) return false;
   const json labels = pod.contains("/metadata/labels"_json_pointer) ? pod["/metadata/labels"_json_pointer] : json::object();
   return LabelSelector::from_json(pdb["/spec/selector"_json_pointer]).matches(labels);
@@ -53,14 +53,14 @@ long scaled(const json& value, long total) {
 
 }  // namespace
 
-json ApiServerDouble::Impl::pdb_status(const json& pdb, const std::vector<ObjectPtr>& pods) {
+json ApiServerDouble::Impl::PdbStatus(const json& pdb, const std::vector<ObjectPtr>& pods) {
   long expected = 0, healthy = 0;
   for (const auto& pod : pods) {
-    if (!pdb_selects(pdb, *pod)) continue;
+    if (!PdbSelects(pdb, *pod)) continue;
     const std::string phase = pod->value("/status/phase"_json_pointer, std::string());
     if (phase == "Succeeded" || phase == "Failed") continue;
     ++expected;
-    if (pod_healthy(*pod)) ++healthy;
+    if (PodHealthy(*pod)) ++healthy;
   }
   long desired = expected;
   if (pdb.contains("/spec/minAvailable"_json_pointer)) {
@@ -81,7 +81,7 @@ json ApiServerDouble::Impl::pdb_status(const json& pdb, const std::vector<Object
                     {"reason", ok ? "SufficientPods" : "InsufficientPods"},
                     {"message", ""},
                     {"observedGeneration", status["observedGeneration"]}};
-  std::string since = now_rfc3339();
+  std::string since = NowRfc3339();
   if (status.contains("conditions") && status["conditions"].is_array()) {
     for (const auto& c : status["conditions"]) {
       if (c.value("type", std::string()) == "DisruptionAllowed" && c.value("status", std::string()) == condition["status"]) {
@@ -94,12 +94,12 @@ json ApiServerDouble::Impl::pdb_status(const json& pdb, const std::vector<Object
   return status;
 }
 
-void ApiServerDouble::Impl::refresh_pdbs_in_txn(ObjectStore::Txn& txn, const std::string& ns) {
+void ApiServerDouble::Impl::RefreshPdbsInTxn(ObjectStore::Txn& txn, const std::string& ns) {
   const auto pdbs = txn.list("poddisruptionbudgets.policy", ns);
   if (pdbs.empty()) return;
   const auto pods = txn.list("pods", ns);
   for (const auto& pdb : pdbs) {
-    json status = pdb_status(*pdb, pods);
+    json status = PdbStatus(*pdb, pods);
     if (pdb->contains("status") && (*pdb)["status"] == status) continue;
     json next = *pdb;
     next["status"] = std::move(status);
@@ -107,8 +107,8 @@ void ApiServerDouble::Impl::refresh_pdbs_in_txn(ObjectStore::Txn& txn, const std
   }
 }
 
-net::HttpResponse ApiServerDouble::Impl::bind_pod(const net::HttpRequest& req, const Target& t) {
-  const json binding = parse_body(req);
+net::HttpResponse ApiServerDouble::Impl::BindPod(const net::HttpRequest& req, const Target& t) {
+  const json binding = ParseBody(req);
   const std::string node = binding.value("/target/name"_json_pointer, std::string());
   if (node.empty()) throw invalid("Binding", t.name, "target.name", "Required value");
   const std::string target_kind = binding.value("/target/kind"_json_pointer, std::string());
@@ -118,7 +118,7 @@ net::HttpResponse ApiServerDouble::Impl::bind_pod(const net::HttpRequest& req, c
   const std::string wanted_uid = binding.value("/metadata/uid"_json_pointer, std::string());
   store_.transact([&](ObjectStore::Txn& txn) {
     ObjectPtr pod = txn.get("pods", t.namespace_name, t.name);
-    if (!pod) throw not_found("pods", t.name);
+    if (!pod) throw NotFound("pods", t.name);
     if (!wanted_uid.empty() && wanted_uid != meta(*pod, "uid")) {
       throw conflict("pods", t.name, "", "Precondition failed: UID in precondition: " + wanted_uid + ", UID in object meta: " + meta(*pod, "uid"));
     }
@@ -131,7 +131,7 @@ net::HttpResponse ApiServerDouble::Impl::bind_pod(const net::HttpRequest& req, c
     }
     json next = *pod;
     next["spec"]["nodeName"] = node;
-    json condition = {{"type", "PodScheduled"}, {"status", "True"}, {"lastProbeTime", nullptr}, {"lastTransitionTime", now_rfc3339()}};
+    json condition = {{"type", "PodScheduled"}, {"status", "True"}, {"lastProbeTime", nullptr}, {"lastTransitionTime", NowRfc3339()}};
     json& conditions = next["status"]["conditions"];
     if (!conditions.is_array()) conditions = json::array();
     bool replaced = false;
@@ -143,29 +143,29 @@ net::HttpResponse ApiServerDouble::Impl::bind_pod(const net::HttpRequest& req, c
     }
     if (!replaced) conditions.push_back(condition);
     txn.put("pods", std::move(next));
-    refresh_pdbs_in_txn(txn, t.namespace_name);
+    RefreshPdbsInTxn(txn, t.namespace_name);
     return 0;
   });
-  return json_response(201, success_status(201));
+  return JsonResponse(201, SuccessStatus(201));
 }
 
-net::HttpResponse ApiServerDouble::Impl::evict_pod(const net::HttpRequest& req, const Target& t) {
-  const json eviction = parse_body(req);
+net::HttpResponse ApiServerDouble::Impl::EvictPod(const net::HttpRequest& req, const Target& t) {
+  const json eviction = ParseBody(req);
   const json options = eviction.contains("deleteOptions") ? eviction["deleteOptions"] : json::object();
   store_.transact([&](ObjectStore::Txn& txn) {
     ObjectPtr pod = txn.get("pods", t.namespace_name, t.name);
-    if (!pod) throw not_found("pods", t.name);
-    if (!pod->contains("/metadata/deletionTimestamp"_json_pointer) && pod_healthy(*pod)) {
+    if (!pod) throw NotFound("pods", t.name);
+    if (!pod->contains("/metadata/deletionTimestamp"_json_pointer) && PodHealthy(*pod)) {
       std::vector<ObjectPtr> covering;
       for (const auto& pdb : txn.list("poddisruptionbudgets.policy", t.namespace_name)) {
-        if (pdb_selects(*pdb, *pod)) covering.push_back(pdb);
+        if (PdbSelects(*pdb, *pod)) covering.push_back(pdb);
       }
       if (covering.size() > 1) {
         throw ApiError(500, "InternalError",
                        "This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.");
       }
       if (covering.size() == 1) {
-        const json status = pdb_status(*covering.front(), txn.list("pods", t.namespace_name));
+        const json status = PdbStatus(*covering.front(), txn.list("pods", t.namespace_name));
         if (status["disruptionsAllowed"].get<long>() <= 0) {
           const std::string pdb_name = meta(*covering.front(), "name");
           throw ApiError(429, "TooManyRequests", "Cannot evict pod as it would violate the pod's disruption budget.",
@@ -176,10 +176,10 @@ net::HttpResponse ApiServerDouble::Impl::evict_pod(const net::HttpRequest& req, 
         }
       }
     }
-    delete_in_txn(txn, t.type, t.namespace_name, t.name, options);
+    DeleteInTxn(txn, t.type, t.namespace_name, t.name, options);
     return 0;
   });
-  return json_response(201, success_status(201));
+  return JsonResponse(201, SuccessStatus(201));
 }
 
 }  // namespace gangplank::apiserver_double

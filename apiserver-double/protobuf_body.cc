@@ -63,7 +63,7 @@ class Reader {
 };
 
 // map<string, string> entry: key 1, value 2.
-void add_entry(json& map, std::string_view entry) {
+void AddEntry(json& map, std::string_view entry) {
   std::string key, value;
   Reader(entry).each([&](int n, std::string_view b) {
     if (n == 1) key = b;
@@ -73,25 +73,25 @@ void add_entry(json& map, std::string_view entry) {
 }
 
 // k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta: what a create carries (server-set fields ignored).
-json object_meta(std::string_view bytes) {
+json DecodeObjectMeta(std::string_view bytes) {
   json meta = json::object();
   Reader(bytes).each([&](int n, std::string_view b) {
     if (b.empty()) return;
     if (n == 1) meta["name"] = b;
     if (n == 2) meta["generateName"] = b;
     if (n == 3) meta["namespace"] = b;
-    if (n == 11) add_entry(meta["labels"], b);
-    if (n == 12) add_entry(meta["annotations"], b);
+    if (n == 11) AddEntry(meta["labels"], b);
+    if (n == 12) AddEntry(meta["annotations"], b);
     if (n == 14) meta["finalizers"].push_back(b);
   });
   return meta;
 }
 
 // k8s.io.api.core.v1.Namespace: metadata 1, spec 2 (finalizers 1); status is the server's.
-json namespace_object(std::string_view raw) {
+json NamespaceObject(std::string_view raw) {
   json ns = {{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", json::object()}};
   Reader(raw).each([&](int n, std::string_view b) {
-    if (n == 1) ns["metadata"] = object_meta(b);
+    if (n == 1) ns["metadata"] = DecodeObjectMeta(b);
     if (n == 2) {
       Reader(b).each([&](int f, std::string_view v) {
         if (f == 1) ns["spec"]["finalizers"].push_back(v);
@@ -103,7 +103,7 @@ json namespace_object(std::string_view raw) {
 
 }  // namespace
 
-json decode_protobuf_object(const std::string& body) {
+json DecodeProtobufObject(const std::string& body) {
   static constexpr std::string_view magic("k8s\0", 4);
   if (std::string_view(body).substr(0, 4) != magic) throw malformed("no k8s envelope");
   std::string api_version, kind;
@@ -118,7 +118,7 @@ json decode_protobuf_object(const std::string& body) {
     }
     if (n == 2) raw = b;
   });
-  if (api_version == "v1" && kind == "Namespace") return namespace_object(raw);
+  if (api_version == "v1" && kind == "Namespace") return NamespaceObject(raw);
   throw ApiError(415, "UnsupportedMediaType",
                  "the API-server double decodes application/vnd.kubernetes.protobuf only for v1 Namespace, not " +
                      api_version + " " + kind + "; send application/json");

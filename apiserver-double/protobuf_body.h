@@ -13,6 +13,6 @@ inline constexpr char kProtobufContentType[] = "application/vnd.kubernetes.proto
 
 // The object `body` encodes, as the JSON the double stores; throws ApiError 400 for a malformed body
 // and 415 for a kind it does not decode.
-nlohmann::json decode_protobuf_object(const std::string& body);
+nlohmann::json DecodeProtobufObject(const std::string& body);
 
 }  // namespace gangplank::apiserver_double

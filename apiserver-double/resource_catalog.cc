@@ -68,22 +68,22 @@ const ResourceType* ResourceCatalog::find(const std::string& group, const std::s
   return nullptr;
 }
 
-const ResourceType* ResourceCatalog::find_kind(const std::string& api_version, const std::string& kind) const {
+const ResourceType* ResourceCatalog::FindKind(const std::string& api_version, const std::string& kind) const {
   for (const auto& t : types_) {
-    if (t.api_version() == api_version && t.kind == kind) return &t;
+    if (t.ApiVersion() == api_version && t.kind == kind) return &t;
   }
   return nullptr;
 }
 
-const ResourceType* ResourceCatalog::find_group_resource(const std::string& group_resource) const {
+const ResourceType* ResourceCatalog::FindGroupResource(const std::string& group_resource) const {
   const ResourceType* found = nullptr;
   for (const auto& t : types_) {
-    if (t.group_resource() == group_resource && (found == nullptr || t.storage_version)) found = &t;
+    if (t.GroupResource() == group_resource && (found == nullptr || t.storage_version)) found = &t;
   }
   return found;
 }
 
-ResourceCatalog::CompiledSchemas ResourceCatalog::validate_crd(const nlohmann::json& crd) {
+ResourceCatalog::CompiledSchemas ResourceCatalog::ValidateCrd(const nlohmann::json& crd) {
   const std::string name = crd.value("/metadata/name"_json_pointer, std::string());
   const auto& spec = crd.contains("spec") ? crd["spec"] : nlohmann::json::object();
   auto text = [&](const char* pointer) {
@@ -127,14 +127,14 @@ ResourceCatalog::CompiledSchemas ResourceCatalog::validate_crd(const nlohmann::j
     compiled[v["name"]] = schema::CustomResourceSchema::compile(
         v["schema"]["openAPIV3Schema"], "spec.versions[" + std::to_string(i) + "].schema.openAPIV3Schema", errors);
   }
-  if (!errors.empty()) throw schema::invalid_status("apiextensions.k8s.io", kind, name, errors);
+  if (!errors.empty()) throw schema::InvalidStatus("apiextensions.k8s.io", kind, name, errors);
   return compiled;
 }
 
-void ResourceCatalog::install_crd(const nlohmann::json& crd) {
-  const CompiledSchemas schemas = validate_crd(crd);
+void ResourceCatalog::InstallCrd(const nlohmann::json& crd) {
+  const CompiledSchemas schemas = ValidateCrd(crd);
   const std::string name = crd["metadata"]["name"];
-  remove_crd(name);
+  RemoveCrd(name);
   const auto& spec = crd["spec"];
   const auto& names = spec["names"];
   for (const auto& v : spec["versions"]) {
@@ -161,7 +161,7 @@ void ResourceCatalog::install_crd(const nlohmann::json& crd) {
   }
 }
 
-void ResourceCatalog::remove_crd(const std::string& crd_name) {
+void ResourceCatalog::RemoveCrd(const std::string& crd_name) {
   for (std::size_t i = types_.size(); i-- > 0;) {
     if (owners_[i] == crd_name) {
       types_.erase(types_.begin() + static_cast<std::ptrdiff_t>(i));

@@ -32,9 +32,9 @@ struct ResourceType {
   // The CRD version's compiled openAPIV3Schema (custom types only): pruning, defaulting, validation.
   std::shared_ptr<const schema::CustomResourceSchema> schema;
 
-  std::string api_version() const { return group.empty() ? version : group + "/" + version; }
+  std::string ApiVersion() const { return group.empty() ? version : group + "/" + version; }
   // "pods" or "leases.coordination.k8s.io": the key used by the public API and storage.
-  std::string group_resource() const { return group.empty() ? plural : plural + "." + group; }
+  std::string GroupResource() const { return group.empty() ? plural : plural + "." + group; }
 };
 
 class ResourceCatalog {
@@ -42,17 +42,17 @@ class ResourceCatalog {
   ResourceCatalog();  // registers the built-in types
 
   const ResourceType* find(const std::string& group, const std::string& version, const std::string& plural) const;
-  const ResourceType* find_kind(const std::string& api_version, const std::string& kind) const;
+  const ResourceType* FindKind(const std::string& api_version, const std::string& kind) const;
   // By "plural" or "plural.group" (any served version; the storage version when several).
-  const ResourceType* find_group_resource(const std::string& group_resource) const;
+  const ResourceType* FindGroupResource(const std::string& group_resource) const;
 
   // Registers (or replaces) the served versions of a CRD; throws ApiError(422) if the spec is invalid.
-  void install_crd(const nlohmann::json& crd);
-  void remove_crd(const std::string& crd_name);
+  void InstallCrd(const nlohmann::json& crd);
+  void RemoveCrd(const std::string& crd_name);
   // Checks a CRD spec without installing it, compiling each version's schema and CEL rules; returns
   // the compiled schemas by version name.
   using CompiledSchemas = std::map<std::string, std::shared_ptr<const schema::CustomResourceSchema>>;
-  static CompiledSchemas validate_crd(const nlohmann::json& crd);
+  static CompiledSchemas ValidateCrd(const nlohmann::json& crd);
 
   std::vector<ResourceType> all() const;
   // group -> versions, in a stable order (core group first).

@@ -15,7 +15,7 @@ using nlohmann::json;
 
 namespace {
 
-std::vector<std::string> split_path(const std::string& path) {
+std::vector<std::string> SplitPath(const std::string& path) {
   std::vector<std::string> parts;
   std::size_t start = 0;
   while (start < path.size()) {
@@ -34,7 +34,7 @@ std::string meta(const json& object, const char* field) {
 }
 
 // True when objects a and b hold equal values for every key except those in `skip` (no copies).
-bool equal_except(const json& a, const json& b, std::initializer_list<const char*> skip) {
+bool EqualExcept(const json& a, const json& b, std::initializer_list<const char*> skip) {
   auto skipped = [&](const std::string& key) {
     for (const char* s : skip) {
       if (key == s) return true;
@@ -56,18 +56,18 @@ bool equal_except(const json& a, const json& b, std::initializer_list<const char
 }
 
 // The generation counts every change but to metadata (and to status when it has its own subresource).
-bool generation_relevant_change(const json& next, const json& cur, bool has_status) {
-  return has_status ? !equal_except(next, cur, {"metadata", "apiVersion", "kind", "status"})
-                    : !equal_except(next, cur, {"metadata", "apiVersion", "kind"});
+bool GenerationRelevantChange(const json& next, const json& cur, bool has_status) {
+  return has_status ? !EqualExcept(next, cur, {"metadata", "apiVersion", "kind", "status"})
+                    : !EqualExcept(next, cur, {"metadata", "apiVersion", "kind"});
 }
 
 // Whether a write changes anything at all (resourceVersion and managedFields aside).
-bool same_object(const json& next, const json& cur) {
-  if (!equal_except(next, cur, {"metadata"})) return false;
+bool SameObject(const json& next, const json& cur) {
+  if (!EqualExcept(next, cur, {"metadata"})) return false;
   static const json empty = json::object();
   const json& a = next.contains("metadata") ? next["metadata"] : empty;
   const json& b = cur.contains("metadata") ? cur["metadata"] : empty;
-  return equal_except(a, b, {"resourceVersion", "managedFields"});
+  return EqualExcept(a, b, {"resourceVersion", "managedFields"});
 }
 
 // Continue tokens: unpadded base64url (safe in a query string even unescaped) of
@@ -95,7 +95,7 @@ std::string unbase64(const std::string& in) {
   for (unsigned char c : in) {
     if (c == '=') break;
     const char* p = std::strchr(kB64, c);
-    if (p == nullptr || c == 0) throw bad_request("continue token is not valid base64");
+    if (p == nullptr || c == 0) throw BadRequest("continue token is not valid base64");
     val = (val << 6) + static_cast<int>(p - kB64);
     bits += 6;
     if (bits >= 0) {
@@ -106,14 +106,14 @@ std::string unbase64(const std::string& in) {
   return out;
 }
 
-long long unix_now() {
+long long UnixNow() {
   return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
 }  // namespace
 
-std::optional<Target> ApiServerDouble::Impl::parse_target(const std::string& path) const {
-  const auto parts = split_path(path);
+std::optional<Target> ApiServerDouble::Impl::ParseTarget(const std::string& path) const {
+  const auto parts = SplitPath(path);
   std::string group, version;
   std::size_t i = 0;
   if (parts.size() >= 3 && parts[0] == "api" && parts[1] == "v1") {
@@ -156,15 +156,15 @@ std::optional<Target> ApiServerDouble::Impl::parse_target(const std::string& pat
 
 json ApiServerDouble::Impl::present(const ResourceType& type, const json& object) const {
   if (!type.custom) return object;
-  json copy = read_view(type, object);  // defaulted on every read, as the apiserver does
-  copy["apiVersion"] = type.api_version();
+  json copy = ReadView(type, object);  // defaulted on every read, as the apiserver does
+  copy["apiVersion"] = type.ApiVersion();
   return copy;
 }
 
 namespace {
 
 // The 400 a create or update body with unknown fields gets under fieldValidation=Strict starts so.
-std::string cannot_handle(const ResourceType& type) {
+std::string CannotHandle(const ResourceType& type) {
   return type.kind + " in version \"" + type.version + "\" cannot be handled as a " + type.kind + ": ";
 }
 
@@ -173,9 +173,9 @@ std::string cannot_handle(const ResourceType& type) {
 net::HttpResponse ApiServerDouble::Impl::serve(const net::HttpRequest& req, net::HttpResponder& responder) {
   if (auto d = discovery(req)) return *d;
   if (req.path == "/healthz" || req.path == "/readyz" || req.path == "/livez") return net::HttpResponse::text(200, "ok");
-  auto target = parse_target(req.path);
+  auto target = ParseTarget(req.path);
   if (!target) {
-    return json_response(404, ApiError(404, "NotFound", "the server could not find the requested resource").status());
+    return JsonResponse(404, ApiError(404, "NotFound", "the server could not find the requested resource").status());
   }
   const Target& t = *target;
   const bool allowed_sub = t.subresource.empty() || (t.subresource == "status" && t.type.has_status) ||
@@ -185,66 +185,66 @@ net::HttpResponse ApiServerDouble::Impl::serve(const net::HttpRequest& req, net:
   const std::string& m = req.method;
   if (t.subresource == "binding") {
     if (m != "POST") throw ApiError(405, "MethodNotAllowed", "the server does not allow this method on the requested resource");
-    return bind_pod(req, t);
+    return BindPod(req, t);
   }
   if (t.subresource == "eviction") {
     if (m != "POST") throw ApiError(405, "MethodNotAllowed", "the server does not allow this method on the requested resource");
-    return evict_pod(req, t);
+    return EvictPod(req, t);
   }
   if (t.name.empty()) {
     if (m == "GET") {
-      auto watch = req.query_param("watch");
+      auto watch = req.QueryParam("watch");
       if (watch && (*watch == "1" || *watch == "true" || watch->empty())) {
-        start_watch(req, t, responder);
+        StartWatch(req, t, responder);
         return {};
       }
-      return list_objects(req, t);
+      return ListObjects(req, t);
     }
-    if (m == "POST") return create_object(req, t);
-    if (m == "DELETE") return delete_collection(req, t);
+    if (m == "POST") return CreateObject(req, t);
+    if (m == "DELETE") return DeleteCollection(req, t);
   } else {
-    if (m == "GET") return get_object(req, t);
-    if (m == "PUT") return update_object(req, t);
-    if (m == "PATCH") return patch_object(req, t);
-    if (m == "DELETE" && t.subresource.empty()) return delete_object(req, t);
+    if (m == "GET") return GetObject(req, t);
+    if (m == "PUT") return UpdateObject(req, t);
+    if (m == "PATCH") return PatchObject(req, t);
+    if (m == "DELETE" && t.subresource.empty()) return DeleteObject(req, t);
   }
   throw ApiError(405, "MethodNotAllowed", "the server does not allow this method on the requested resource");
 }
 
-net::HttpResponse ApiServerDouble::Impl::get_object(const net::HttpRequest& req, const Target& t) {
-  auto object = store_.transact([&](ObjectStore::Txn& txn) { return txn.get(t.type.group_resource(), t.namespace_name, t.name); });
-  if (!object) throw not_found(t.type.plural, t.name, t.type.group);
-  if (wants_table(req)) {
-    return json_response(200, make_table(t.type, {present(t.type, *object)}, {{"resourceVersion", meta(*object, "resourceVersion")}},
-                                         include_object_param(req.query_param("includeObject"))));
+net::HttpResponse ApiServerDouble::Impl::GetObject(const net::HttpRequest& req, const Target& t) {
+  auto object = store_.transact([&](ObjectStore::Txn& txn) { return txn.get(t.type.GroupResource(), t.namespace_name, t.name); });
+  if (!object) throw NotFound(t.type.plural, t.name, t.type.group);
+  if (WantsTable(req)) {
+    return JsonResponse(200, MakeTable(t.type, {present(t.type, *object)}, {{"resourceVersion", meta(*object, "resourceVersion")}},
+                                         IncludeObjectParam(req.QueryParam("includeObject"))));
   }
-  return json_response(200, present(t.type, *object));
+  return JsonResponse(200, present(t.type, *object));
 }
 
-net::HttpResponse ApiServerDouble::Impl::list_objects(const net::HttpRequest& req, const Target& t) {
-  const LabelSelector labels = LabelSelector::parse(req.query_param("labelSelector").value_or(""));
-  const FieldSelector fields = FieldSelector::parse(req.query_param("fieldSelector").value_or(""), t.type.kind);
+net::HttpResponse ApiServerDouble::Impl::ListObjects(const net::HttpRequest& req, const Target& t) {
+  const LabelSelector labels = LabelSelector::parse(req.QueryParam("labelSelector").value_or(""));
+  const FieldSelector fields = FieldSelector::parse(req.QueryParam("fieldSelector").value_or(""), t.type.kind);
   long limit = 0;
-  if (auto l = req.query_param("limit"); l && !l->empty()) {
+  if (auto l = req.QueryParam("limit"); l && !l->empty()) {
     try {
       limit = std::stol(*l);
     } catch (const std::exception&) {
-      throw bad_request("invalid limit \"" + *l + "\"");
+      throw BadRequest("invalid limit \"" + *l + "\"");
     }
   }
-  const std::string rv_text = req.query_param("resourceVersion").value_or("");
-  const std::string match = req.query_param("resourceVersionMatch").value_or("");
-  const std::string token = req.query_param("continue").value_or("");
+  const std::string rv_text = req.QueryParam("resourceVersion").value_or("");
+  const std::string match = req.QueryParam("resourceVersionMatch").value_or("");
+  const std::string token = req.QueryParam("continue").value_or("");
   if (!match.empty() && rv_text.empty()) {
-    throw bad_request("resourceVersionMatch is forbidden unless resourceVersion is provided");
+    throw BadRequest("resourceVersionMatch is forbidden unless resourceVersion is provided");
   }
   if (!match.empty() && match != "Exact" && match != "NotOlderThan") {
-    throw bad_request("resourceVersionMatch \"" + match + "\" is not one of Exact, NotOlderThan");
+    throw BadRequest("resourceVersionMatch \"" + match + "\" is not one of Exact, NotOlderThan");
   }
   std::optional<uint64_t> snapshot;
   std::string start_after;
   if (!token.empty()) {
-    if (!rv_text.empty() && rv_text != "0") throw bad_request("specifying resource version is not allowed when using continue");
+    if (!rv_text.empty() && rv_text != "0") throw BadRequest("specifying resource version is not allowed when using continue");
     json decoded;
     try {
       decoded = json::parse(unbase64(token));
@@ -253,19 +253,19 @@ net::HttpResponse ApiServerDouble::Impl::list_objects(const net::HttpRequest& re
     } catch (const ApiError&) {
       throw;
     } catch (const std::exception&) {
-      throw bad_request("continue key is not valid: malformed token");
+      throw BadRequest("continue key is not valid: malformed token");
     }
     const long long issued = decoded.value("t", 0LL);
-    if (unix_now() - issued > options_.continue_token_ttl.count()) {
+    if (UnixNow() - issued > options_.continue_token_ttl.count()) {
       throw ApiError(410, "Expired", "The provided continue parameter is too old to display a consistent list result. "
                                      "You can start a new list without the continue parameter.");
     }
   } else if (!rv_text.empty() && rv_text != "0") {
-    const uint64_t wanted = parse_rv(rv_text);
+    const uint64_t wanted = ParseRv(rv_text);
     if (match == "Exact" || (match.empty() && limit > 0)) {
       snapshot = wanted;
-    } else if (wanted > store_.current_rv()) {
-      throw ApiError(504, "Timeout", "Too large resource version: " + rv_text + ", current: " + std::to_string(store_.current_rv()),
+    } else if (wanted > store_.CurrentRv()) {
+      throw ApiError(504, "Timeout", "Too large resource version: " + rv_text + ", current: " + std::to_string(store_.CurrentRv()),
                      {{"causes", {{{"reason", "ResourceVersionTooLarge"}, {"message", "Too large resource version"}}}},
                       {"retryAfterSeconds", 1}});
     }
@@ -279,7 +279,7 @@ net::HttpResponse ApiServerDouble::Impl::list_objects(const net::HttpRequest& re
       return labels.matches(lbls) && fields.matches(o);
     };
   }
-  const auto result = store_.list_page(t.type.group_resource(), t.namespace_name, snapshot, start_after,
+  const auto result = store_.ListPageAt(t.type.GroupResource(), t.namespace_name, snapshot, start_after,
                                        limit > 0 ? static_cast<std::size_t>(limit) : 0, matcher);
   const uint64_t snapshot_rv = result.rv;
   const std::vector<ObjectPtr>& page = result.items;
@@ -287,35 +287,35 @@ net::HttpResponse ApiServerDouble::Impl::list_objects(const net::HttpRequest& re
   const long remaining = result.remaining;
   json list_meta = {{"resourceVersion", std::to_string(snapshot_rv)}};
   if (!next_start.empty()) {
-    list_meta["continue"] = base64(json{{"rv", snapshot_rv}, {"start", next_start}, {"t", unix_now()}}.dump());
+    list_meta["continue"] = base64(json{{"rv", snapshot_rv}, {"start", next_start}, {"t", UnixNow()}}.dump());
     if (!filtered) list_meta["remainingItemCount"] = remaining;
   }
-  if (wants_table(req)) {
+  if (WantsTable(req)) {
     std::vector<json> items;
     items.reserve(page.size());
     for (const auto& o : page) items.push_back(present(t.type, *o));
-    return json_response(200, make_table(t.type, items, list_meta, include_object_param(req.query_param("includeObject"))));
+    return JsonResponse(200, MakeTable(t.type, items, list_meta, IncludeObjectParam(req.QueryParam("includeObject"))));
   }
   // Assembled as text: re-building a json tree of 100k objects only to dump it would double the work.
-  std::string body = "{\"kind\":" + json(t.type.kind + "List").dump() + ",\"apiVersion\":" + json(t.type.api_version()).dump() +
+  std::string body = "{\"kind\":" + json(t.type.kind + "List").dump() + ",\"apiVersion\":" + json(t.type.ApiVersion()).dump() +
                      ",\"metadata\":" + list_meta.dump() + ",\"items\":[";
   bool first = true;
   for (const auto& o : page) {
     if (!first) body.push_back(',');
     first = false;
-    body += t.type.custom ? present(t.type, *o).dump() : stored_text(o);
+    body += t.type.custom ? present(t.type, *o).dump() : StoredText(o);
   }
   body += "]}";
   return net::HttpResponse::json(200, std::move(body));
 }
 
-json ApiServerDouble::Impl::prepare_create_in_txn(ObjectStore::Txn& txn, const ResourceType& type, json object,
+json ApiServerDouble::Impl::PrepareCreateInTxn(ObjectStore::Txn& txn, const ResourceType& type, json object,
                                                   std::vector<std::string>* warnings) {
   const std::string ns = meta(object, "namespace");
   const std::string name = meta(object, "name");
-  if (txn.get(type.group_resource(), ns, name)) throw already_exists(type.plural, name, type.group);
+  if (txn.get(type.GroupResource(), ns, name)) throw AlreadyExists(type.plural, name, type.group);
   if (type.namespaced && options_.require_namespace && !txn.get("namespaces", "", ns)) {
-    throw ApiError(404, "NotFound", "namespaces \"" + ns + "\" not found", object_details(ns, "", "namespaces"));
+    throw ApiError(404, "NotFound", "namespaces \"" + ns + "\" not found", ObjectDetails(ns, "", "namespaces"));
   }
   if (type.namespaced && txn.get("namespaces", "", ns) &&
       txn.get("namespaces", "", ns)->value("/metadata/deletionTimestamp"_json_pointer, std::string()) != "") {
@@ -323,16 +323,16 @@ json ApiServerDouble::Impl::prepare_create_in_txn(ObjectStore::Txn& txn, const R
                                          ns + " because it is being terminated");
   }
   json& m = object["metadata"];
-  m["uid"] = new_uid();
-  m["creationTimestamp"] = now_rfc3339();
+  m["uid"] = NewUid();
+  m["creationTimestamp"] = NowRfc3339();
   m["generation"] = 1;
   m.erase("resourceVersion");
   m.erase("deletionTimestamp");
   m.erase("selfLink");
-  object["apiVersion"] = type.api_version();
+  object["apiVersion"] = type.ApiVersion();
   object["kind"] = type.kind;
   if (type.custom && type.has_status) object.erase("status");
-  validate_custom(type, object, nullptr, warnings);
+  ValidateCustom(type, object, nullptr, warnings);
   builtin::admit(type, object, nullptr, txn);
   if (type.kind == "Pod") {
     if (!object.contains("status") || !object["status"].is_object()) object["status"] = json::object();
@@ -340,19 +340,19 @@ json ApiServerDouble::Impl::prepare_create_in_txn(ObjectStore::Txn& txn, const R
   } else if (type.kind == "Namespace") {
     object["status"] = {{"phase", "Active"}};
   } else if (type.kind == "PodDisruptionBudget") {
-    object["status"] = pdb_status(object, txn.list("pods", ns));
+    object["status"] = PdbStatus(object, txn.list("pods", ns));
   }
   return object;
 }
 
-ObjectPtr ApiServerDouble::Impl::create_in_txn(ObjectStore::Txn& txn, const ResourceType& type, json object,
+ObjectPtr ApiServerDouble::Impl::CreateInTxn(ObjectStore::Txn& txn, const ResourceType& type, json object,
                                                std::vector<std::string>* warnings) {
-  object = prepare_create_in_txn(txn, type, std::move(object), warnings);
+  object = PrepareCreateInTxn(txn, type, std::move(object), warnings);
   const std::string ns = meta(object, "namespace");
   if (type.kind == "CustomResourceDefinition") {
     std::unique_lock lock(catalog_mutex_);
-    catalog_.install_crd(object);
-    const std::string now = now_rfc3339();
+    catalog_.InstallCrd(object);
+    const std::string now = NowRfc3339();
     std::vector<std::string> stored;
     for (const auto& v : object["spec"]["versions"]) {
       if (v.value("storage", false)) stored.push_back(v["name"]);
@@ -364,16 +364,16 @@ ObjectPtr ApiServerDouble::Impl::create_in_txn(ObjectStore::Txn& txn, const Reso
         {"acceptedNames", object["spec"]["names"]},
         {"storedVersions", stored}};
   }
-  ObjectPtr stored = txn.put(type.group_resource(), std::move(object));
-  if (type.kind == "Pod") refresh_pdbs_in_txn(txn, ns);
+  ObjectPtr stored = txn.put(type.GroupResource(), std::move(object));
+  if (type.kind == "Pod") RefreshPdbsInTxn(txn, ns);
   return stored;
 }
 
-ObjectPtr ApiServerDouble::Impl::write_in_txn(ObjectStore::Txn& txn, const ResourceType& type, const ObjectPtr& current,
+ObjectPtr ApiServerDouble::Impl::WriteInTxn(ObjectStore::Txn& txn, const ResourceType& type, const ObjectPtr& current,
                                               json desired, bool status_write, bool dry_run,
                                               std::vector<std::string>* warnings) {
   // A custom resource is compared and validated against its stored state as a read returns it (defaulted).
-  const json cur_view = type.schema ? read_view(type, *current) : json();
+  const json cur_view = type.schema ? ReadView(type, *current) : json();
   const json& cur = type.schema ? cur_view : *current;
   json next;
   if (status_write) {
@@ -404,58 +404,58 @@ ObjectPtr ApiServerDouble::Impl::write_in_txn(ObjectStore::Txn& txn, const Resou
   next["apiVersion"] = cur["apiVersion"];
   next["kind"] = cur["kind"];
   const long generation = cur["metadata"].value("generation", 1L);
-  const bool spec_changed = generation_relevant_change(next, cur, type.has_status);
+  const bool spec_changed = GenerationRelevantChange(next, cur, type.has_status);
   next["metadata"]["generation"] = spec_changed ? generation + 1 : generation;
   if (type.kind == "PodDisruptionBudget") {
-    next["status"] = pdb_status(next, txn.list("pods", meta(cur, "namespace")));
+    next["status"] = PdbStatus(next, txn.list("pods", meta(cur, "namespace")));
     next["status"]["observedGeneration"] = next["metadata"]["generation"];
   }
-  validate_custom(type, next, &cur, warnings);  // the whole object, on /status writes too
+  ValidateCustom(type, next, &cur, warnings);  // the whole object, on /status writes too
   if (!status_write) builtin::admit(type, next, &cur, txn);
-  if (same_object(next, cur)) return current;  // no-op writes do not bump resourceVersion
+  if (SameObject(next, cur)) return current;  // no-op writes do not bump resourceVersion
   if (type.kind == "CustomResourceDefinition" && !status_write) {
     if (next.value("/spec/scope"_json_pointer, std::string()) != cur.value("/spec/scope"_json_pointer, std::string())) {
       throw invalid(type.kind, meta(cur, "name"), "spec.scope", "Invalid value: \"" +
                     next.value("/spec/scope"_json_pointer, std::string()) + "\": field is immutable");
     }
-    ResourceCatalog::validate_crd(next);
+    ResourceCatalog::ValidateCrd(next);
     if (!dry_run) {
       std::unique_lock lock(catalog_mutex_);
-      catalog_.install_crd(next);
+      catalog_.InstallCrd(next);
     }
   }
   if (dry_run) return std::make_shared<const StoredObject>(std::move(next));
   if (cur["metadata"].contains("deletionTimestamp") &&
       (!next["metadata"].contains("finalizers") || next["metadata"]["finalizers"].empty())) {
-    return txn.erase(type.group_resource(), meta(cur, "namespace"), meta(cur, "name"));
+    return txn.erase(type.GroupResource(), meta(cur, "namespace"), meta(cur, "name"));
   }
-  ObjectPtr stored = txn.put(type.group_resource(), std::move(next));
-  if (type.kind == "Pod") refresh_pdbs_in_txn(txn, meta(cur, "namespace"));
+  ObjectPtr stored = txn.put(type.GroupResource(), std::move(next));
+  if (type.kind == "Pod") RefreshPdbsInTxn(txn, meta(cur, "namespace"));
   return stored;
 }
 
-net::HttpResponse ApiServerDouble::Impl::create_object(const net::HttpRequest& req, const Target& t) {
-  json object = parse_body(req);
-  if (!object.is_object()) throw bad_request("the request body must be a JSON object");
+net::HttpResponse ApiServerDouble::Impl::CreateObject(const net::HttpRequest& req, const Target& t) {
+  json object = ParseBody(req);
+  if (!object.is_object()) throw BadRequest("the request body must be a JSON object");
   const std::string kind = object.value("kind", std::string());
   if (!kind.empty() && kind != t.type.kind) {
-    throw bad_request("the kind in the body (" + kind + ") does not match the resource (" + t.type.kind + ")");
+    throw BadRequest("the kind in the body (" + kind + ") does not match the resource (" + t.type.kind + ")");
   }
   const std::string api_version = object.value("apiVersion", std::string());
-  if (!api_version.empty() && api_version != t.type.api_version()) {
-    throw bad_request("the API version in the data (" + api_version + ") does not match the expected API version (" +
-                      t.type.api_version() + ")");
+  if (!api_version.empty() && api_version != t.type.ApiVersion()) {
+    throw BadRequest("the API version in the data (" + api_version + ") does not match the expected API version (" +
+                      t.type.ApiVersion() + ")");
   }
   std::vector<std::string> warnings;
-  decode_custom(t.type, object, field_validation(req), cannot_handle(t.type), warnings);
+  DecodeCustom(t.type, object, FieldValidationOf(req), CannotHandle(t.type), warnings);
   if (!object.contains("metadata") || !object["metadata"].is_object()) object["metadata"] = json::object();
   json& m = object["metadata"];
   if (t.type.namespaced) {
     const std::string body_ns = meta(object, "namespace");
     if (!body_ns.empty() && body_ns != t.namespace_name) {
-      throw bad_request("the namespace of the provided object does not match the namespace sent on the request");
+      throw BadRequest("the namespace of the provided object does not match the namespace sent on the request");
     }
-    if (t.namespace_name.empty()) throw bad_request("a namespaced resource must be created within a namespace");
+    if (t.namespace_name.empty()) throw BadRequest("a namespaced resource must be created within a namespace");
     m["namespace"] = t.namespace_name;
   }
   if (meta(object, "name").empty()) {
@@ -469,42 +469,42 @@ net::HttpResponse ApiServerDouble::Impl::create_object(const net::HttpRequest& r
     }
     m["name"] = prefix + suffix;
   }
-  if (t.type.kind == "CustomResourceDefinition") ResourceCatalog::validate_crd(object);
-  if (req.query_param("dryRun")) {
+  if (t.type.kind == "CustomResourceDefinition") ResourceCatalog::ValidateCrd(object);
+  if (req.QueryParam("dryRun")) {
     // Everything a create checks and defaults (namespace, name, schema, built-in rules), nothing stored.
-    json prepared = store_.transact([&](ObjectStore::Txn& txn) { return prepare_create_in_txn(txn, t.type, object, &warnings); });
-    return with_warnings(json_response(201, present(t.type, prepared)), warnings);
+    json prepared = store_.transact([&](ObjectStore::Txn& txn) { return PrepareCreateInTxn(txn, t.type, object, &warnings); });
+    return WithWarnings(JsonResponse(201, present(t.type, prepared)), warnings);
   }
-  auto stored = store_.transact([&](ObjectStore::Txn& txn) { return create_in_txn(txn, t.type, object, &warnings); });
-  return with_warnings(json_response(201, present(t.type, *stored)), warnings);
+  auto stored = store_.transact([&](ObjectStore::Txn& txn) { return CreateInTxn(txn, t.type, object, &warnings); });
+  return WithWarnings(JsonResponse(201, present(t.type, *stored)), warnings);
 }
 
-net::HttpResponse ApiServerDouble::Impl::update_object(const net::HttpRequest& req, const Target& t) {
-  json object = parse_body(req);
-  if (!object.is_object() || !object.contains("metadata")) throw bad_request("the request body must be an object with metadata");
+net::HttpResponse ApiServerDouble::Impl::UpdateObject(const net::HttpRequest& req, const Target& t) {
+  json object = ParseBody(req);
+  if (!object.is_object() || !object.contains("metadata")) throw BadRequest("the request body must be an object with metadata");
   if (meta(object, "name") != t.name) {
-    throw bad_request("the name of the object (" + meta(object, "name") + ") does not match the name on the URL (" + t.name + ")");
+    throw BadRequest("the name of the object (" + meta(object, "name") + ") does not match the name on the URL (" + t.name + ")");
   }
   if (t.type.namespaced && !meta(object, "namespace").empty() && meta(object, "namespace") != t.namespace_name) {
-    throw bad_request("the namespace of the provided object does not match the namespace sent on the request");
+    throw BadRequest("the namespace of the provided object does not match the namespace sent on the request");
   }
   std::vector<std::string> warnings;
-  decode_custom(t.type, object, field_validation(req), cannot_handle(t.type), warnings);
+  DecodeCustom(t.type, object, FieldValidationOf(req), CannotHandle(t.type), warnings);
   const std::string rv = meta(object, "resourceVersion");
   auto stored = store_.transact([&](ObjectStore::Txn& txn) {
-    ObjectPtr current = txn.get(t.type.group_resource(), t.namespace_name, t.name);
-    if (!current) throw not_found(t.type.plural, t.name, t.type.group);
+    ObjectPtr current = txn.get(t.type.GroupResource(), t.namespace_name, t.name);
+    if (!current) throw NotFound(t.type.plural, t.name, t.type.group);
     if (!rv.empty() && rv != meta(*current, "resourceVersion")) {
       throw conflict(t.type.plural, t.name, t.type.group,
                      "the object has been modified; please apply your changes to the latest version and try again");
     }
-    return write_in_txn(txn, t.type, current, object, t.subresource == "status", req.query_param("dryRun").has_value(),
+    return WriteInTxn(txn, t.type, current, object, t.subresource == "status", req.QueryParam("dryRun").has_value(),
                         &warnings);
   });
-  return with_warnings(json_response(200, present(t.type, *stored)), warnings);
+  return WithWarnings(JsonResponse(200, present(t.type, *stored)), warnings);
 }
 
-net::HttpResponse ApiServerDouble::Impl::patch_object(const net::HttpRequest& req, const Target& t) {
+net::HttpResponse ApiServerDouble::Impl::PatchObject(const net::HttpRequest& req, const Target& t) {
   const std::string content_type = req.header("content-type").value_or("");
   const bool apply = content_type.find("application/apply-patch") == 0;
   const bool json_patch = content_type.find("application/json-patch+json") == 0;
@@ -518,58 +518,58 @@ net::HttpResponse ApiServerDouble::Impl::patch_object(const net::HttpRequest& re
     throw ApiError(415, "UnsupportedMediaType", "the body of the request was in an unknown format - accepted media types include: "
                                                 "application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml");
   }
-  if (apply && req.query_param("fieldManager").value_or("").empty()) {
-    throw bad_request("PATCH, application/apply-patch+yaml requires the fieldManager parameter");
+  if (apply && req.QueryParam("fieldManager").value_or("").empty()) {
+    throw BadRequest("PATCH, application/apply-patch+yaml requires the fieldManager parameter");
   }
-  const json patch = parse_body(req);
-  const FieldValidation validation = field_validation(req);
-  if (apply) check_apply_patch(t.type, patch, t.namespace_name, t.name);
+  const json patch = ParseBody(req);
+  const FieldValidation validation = FieldValidationOf(req);
+  if (apply) CheckApplyPatch(t.type, patch, t.namespace_name, t.name);
   std::vector<std::string> warnings;
   bool created = false;
   auto stored = store_.transact([&](ObjectStore::Txn& txn) -> ObjectPtr {
-    ObjectPtr current = txn.get(t.type.group_resource(), t.namespace_name, t.name);
+    ObjectPtr current = txn.get(t.type.GroupResource(), t.namespace_name, t.name);
     if (!current) {
-      if (!apply || !t.subresource.empty()) throw not_found(t.type.plural, t.name, t.type.group);
+      if (!apply || !t.subresource.empty()) throw NotFound(t.type.plural, t.name, t.type.group);
       json object = patch;
-      decode_custom(t.type, object, FieldValidation::kIgnore, "", warnings);
+      DecodeCustom(t.type, object, FieldValidation::kIgnore, "", warnings);
       if (!object.contains("metadata") || !object["metadata"].is_object()) object["metadata"] = json::object();
       object["metadata"]["name"] = t.name;
       if (t.type.namespaced) object["metadata"]["namespace"] = t.namespace_name;
-      if (req.query_param("dryRun")) {
-        return std::make_shared<const StoredObject>(prepare_create_in_txn(txn, t.type, object, &warnings));
+      if (req.QueryParam("dryRun")) {
+        return std::make_shared<const StoredObject>(PrepareCreateInTxn(txn, t.type, object, &warnings));
       }
       created = true;
-      return create_in_txn(txn, t.type, object, &warnings);
+      return CreateInTxn(txn, t.type, object, &warnings);
     }
-    const json base = t.type.schema ? read_view(t.type, *current) : *current;
+    const json base = t.type.schema ? ReadView(t.type, *current) : *current;
     json patched;
     if (json_patch) {
-      patched = apply_json_patch(base, patch);
+      patched = ApplyJsonPatch(base, patch);
     } else if (merge) {
-      patched = apply_merge_patch(base, patch);
+      patched = ApplyMergePatch(base, patch);
     } else if (strategic || (apply && !t.type.custom)) {
-      patched = apply_strategic_merge_patch(base, patch);
+      patched = ApplyStrategicMergePatch(base, patch);
     } else {
-      patched = apply_merge_patch(base, patch);
+      patched = ApplyMergePatch(base, patch);
     }
     // The patched object is decoded like a request body (pruned, defaulted, unknown fields judged).
-    decode_custom(t.type, patched, apply ? FieldValidation::kIgnore : validation, "", warnings);
+    DecodeCustom(t.type, patched, apply ? FieldValidation::kIgnore : validation, "", warnings);
     const std::string patched_rv = meta(patched, "resourceVersion");
     if (!patched_rv.empty() && patched_rv != meta(*current, "resourceVersion")) {
       throw conflict(t.type.plural, t.name, t.type.group,
                      "the object has been modified; please apply your changes to the latest version and try again");
     }
-    if (meta(patched, "name") != t.name) throw bad_request("metadata.name cannot be changed by a patch");
-    return write_in_txn(txn, t.type, current, patched, t.subresource == "status", req.query_param("dryRun").has_value(),
+    if (meta(patched, "name") != t.name) throw BadRequest("metadata.name cannot be changed by a patch");
+    return WriteInTxn(txn, t.type, current, patched, t.subresource == "status", req.QueryParam("dryRun").has_value(),
                         &warnings);
   });
-  return with_warnings(json_response(created ? 201 : 200, present(t.type, *stored)), warnings);
+  return WithWarnings(JsonResponse(created ? 201 : 200, present(t.type, *stored)), warnings);
 }
 
-ObjectPtr ApiServerDouble::Impl::delete_in_txn(ObjectStore::Txn& txn, const ResourceType& type, const std::string& ns,
+ObjectPtr ApiServerDouble::Impl::DeleteInTxn(ObjectStore::Txn& txn, const ResourceType& type, const std::string& ns,
                                                const std::string& name, const json& options) {
-  ObjectPtr current = txn.get(type.group_resource(), ns, name);
-  if (!current) throw not_found(type.plural, name, type.group);
+  ObjectPtr current = txn.get(type.GroupResource(), ns, name);
+  if (!current) throw NotFound(type.plural, name, type.group);
   if (options.is_object() && options.contains("preconditions")) {
     const json& pre = options["preconditions"];
     if (pre.contains("uid") && pre["uid"].is_string() && pre["uid"].get<std::string>() != meta(*current, "uid")) {
@@ -587,9 +587,9 @@ ObjectPtr ApiServerDouble::Impl::delete_in_txn(ObjectStore::Txn& txn, const Reso
   if (m.contains("finalizers") && m["finalizers"].is_array() && !m["finalizers"].empty()) {
     if (m.contains("deletionTimestamp")) return current;
     json next = *current;
-    next["metadata"]["deletionTimestamp"] = now_rfc3339();
+    next["metadata"]["deletionTimestamp"] = NowRfc3339();
     next["metadata"]["deletionGracePeriodSeconds"] = 0;
-    return txn.put(type.group_resource(), std::move(next));
+    return txn.put(type.GroupResource(), std::move(next));
   }
   if (type.kind == "Namespace") {
     std::vector<ResourceType> types;
@@ -599,47 +599,47 @@ ObjectPtr ApiServerDouble::Impl::delete_in_txn(ObjectStore::Txn& txn, const Reso
     }
     for (const auto& ty : types) {
       if (!ty.namespaced || !ty.storage_version) continue;
-      for (const auto& o : txn.list(ty.group_resource(), name)) txn.erase(ty.group_resource(), name, meta(*o, "name"));
+      for (const auto& o : txn.list(ty.GroupResource(), name)) txn.erase(ty.GroupResource(), name, meta(*o, "name"));
     }
   }
   if (type.kind == "CustomResourceDefinition") {
     const std::string gr = current->value("/spec/names/plural"_json_pointer, std::string()) + "." +
                            current->value("/spec/group"_json_pointer, std::string());
-    txn.erase_all(gr);
+    txn.EraseAll(gr);
     std::unique_lock lock(catalog_mutex_);
-    catalog_.remove_crd(name);
+    catalog_.RemoveCrd(name);
   }
-  ObjectPtr last = txn.erase(type.group_resource(), ns, name);
-  if (type.kind == "Pod") refresh_pdbs_in_txn(txn, ns);
+  ObjectPtr last = txn.erase(type.GroupResource(), ns, name);
+  if (type.kind == "Pod") RefreshPdbsInTxn(txn, ns);
   return last;
 }
 
-net::HttpResponse ApiServerDouble::Impl::delete_object(const net::HttpRequest& req, const Target& t) {
-  const json options = req.body.empty() ? json::object() : parse_body(req);
-  if (req.query_param("dryRun")) {
-    auto current = store_.transact([&](ObjectStore::Txn& txn) { return txn.get(t.type.group_resource(), t.namespace_name, t.name); });
-    if (!current) throw not_found(t.type.plural, t.name, t.type.group);
-    return json_response(200, present(t.type, *current));
+net::HttpResponse ApiServerDouble::Impl::DeleteObject(const net::HttpRequest& req, const Target& t) {
+  const json options = req.body.empty() ? json::object() : ParseBody(req);
+  if (req.QueryParam("dryRun")) {
+    auto current = store_.transact([&](ObjectStore::Txn& txn) { return txn.get(t.type.GroupResource(), t.namespace_name, t.name); });
+    if (!current) throw NotFound(t.type.plural, t.name, t.type.group);
+    return JsonResponse(200, present(t.type, *current));
   }
-  auto last = store_.transact([&](ObjectStore::Txn& txn) { return delete_in_txn(txn, t.type, t.namespace_name, t.name, options); });
-  return json_response(200, present(t.type, *last));
+  auto last = store_.transact([&](ObjectStore::Txn& txn) { return DeleteInTxn(txn, t.type, t.namespace_name, t.name, options); });
+  return JsonResponse(200, present(t.type, *last));
 }
 
-net::HttpResponse ApiServerDouble::Impl::delete_collection(const net::HttpRequest& req, const Target& t) {
-  const LabelSelector labels = LabelSelector::parse(req.query_param("labelSelector").value_or(""));
-  const FieldSelector fields = FieldSelector::parse(req.query_param("fieldSelector").value_or(""), t.type.kind);
+net::HttpResponse ApiServerDouble::Impl::DeleteCollection(const net::HttpRequest& req, const Target& t) {
+  const LabelSelector labels = LabelSelector::parse(req.QueryParam("labelSelector").value_or(""));
+  const FieldSelector fields = FieldSelector::parse(req.QueryParam("fieldSelector").value_or(""), t.type.kind);
   json deleted = json::array();
   store_.transact([&](ObjectStore::Txn& txn) {
-    for (const auto& o : txn.list(t.type.group_resource(), t.namespace_name)) {
+    for (const auto& o : txn.list(t.type.GroupResource(), t.namespace_name)) {
       const json lbls = o->contains("/metadata/labels"_json_pointer) ? (*o)["/metadata/labels"_json_pointer] : json::object();
       if (!labels.matches(lbls) || !fields.matches(*o)) continue;
-      deleted.push_back(present(t.type, *delete_in_txn(txn, t.type, meta(*o, "namespace"), meta(*o, "name"), json::object())));
+      deleted.push_back(present(t.type, *DeleteInTxn(txn, t.type, meta(*o, "namespace"), meta(*o, "name"), json::object())));
     }
     return 0;
   });
-  return json_response(200, {{"kind", t.type.kind + "List"},
-                             {"apiVersion", t.type.api_version()},
-                             {"metadata", {{"resourceVersion", std::to_string(store_.current_rv())}}},
+  return JsonResponse(200, {{"kind", t.type.kind + "List"},
+                             {"apiVersion", t.type.ApiVersion()},
+                             {"metadata", {{"resourceVersion", std::to_string(store_.CurrentRv())}}},
                              {"items", deleted}});
 }
 

@@ -16,7 +16,7 @@ std::string trim(const std::string& s) {
 }
 
 // Splits on commas that are not inside parentheses ("a in (x,y),b").
-std::vector<std::string> split_top_level(const std::string& text) {
+std::vector<std::string> SplitTopLevel(const std::string& text) {
   std::vector<std::string> parts;
   std::string current;
   int depth = 0;
@@ -34,19 +34,19 @@ std::vector<std::string> split_top_level(const std::string& text) {
   return parts;
 }
 
-bool valid_key(const std::string& key) {
+bool ValidKey(const std::string& key) {
   if (key.empty()) return false;
   return std::all_of(key.begin(), key.end(), [](unsigned char c) {
     return std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '/';
   });
 }
 
-std::string label_value(const nlohmann::json& labels, const std::string& key, bool& present) {
+std::string LabelValue(const nlohmann::json& labels, const std::string& key, bool& present) {
   present = labels.is_object() && labels.contains(key) && labels[key].is_string();
   return present ? labels[key].get<std::string>() : std::string();
 }
 
-std::string field_value(const nlohmann::json& object, const std::string& field) {
+std::string FieldValue(const nlohmann::json& object, const std::string& field) {
   nlohmann::json::json_pointer ptr("/" + [&] {
     std::string p = field;
     std::replace(p.begin(), p.end(), '.', '/');
@@ -64,8 +64,8 @@ std::string field_value(const nlohmann::json& object, const std::string& field) 
 
 LabelSelector LabelSelector::parse(const std::string& text) {
   LabelSelector sel;
-  for (const std::string& part : split_top_level(text)) {
-    if (part.empty()) throw bad_request("unable to parse requirement: empty requirement in label selector \"" + text + "\"");
+  for (const std::string& part : SplitTopLevel(text)) {
+    if (part.empty()) throw BadRequest("unable to parse requirement: empty requirement in label selector \"" + text + "\"");
     Requirement r;
     if (part[0] == '!') {
       r.key = trim(part.substr(1));
@@ -85,11 +85,11 @@ LabelSelector LabelSelector::parse(const std::string& text) {
     } else if (auto open = part.find('('); open != std::string::npos) {
       const auto close = part.rfind(')');
       if (close == std::string::npos || close < open) {
-        throw bad_request("unable to parse requirement: missing ')' in label selector \"" + text + "\"");
+        throw BadRequest("unable to parse requirement: missing ')' in label selector \"" + text + "\"");
       }
       std::string head = trim(part.substr(0, open));
       const auto space = head.find_last_of(" \t");
-      if (space == std::string::npos) throw bad_request("unable to parse requirement: \"" + part + "\"");
+      if (space == std::string::npos) throw BadRequest("unable to parse requirement: \"" + part + "\"");
       const std::string op = trim(head.substr(space + 1));
       r.key = trim(head.substr(0, space));
       if (op == "in") {
@@ -97,7 +97,7 @@ LabelSelector LabelSelector::parse(const std::string& text) {
       } else if (op == "notin") {
         r.op = Op::NotIn;
       } else {
-        throw bad_request("unable to parse requirement: unknown operator \"" + op + "\" in \"" + part + "\"");
+        throw BadRequest("unable to parse requirement: unknown operator \"" + op + "\" in \"" + part + "\"");
       }
       std::string list = part.substr(open + 1, close - open - 1);
       std::size_t start = 0;
@@ -111,7 +111,7 @@ LabelSelector LabelSelector::parse(const std::string& text) {
       r.key = part;
       r.op = Op::Exists;
     }
-    if (!valid_key(r.key)) throw bad_request("unable to parse requirement: invalid label key \"" + r.key + "\"");
+    if (!ValidKey(r.key)) throw BadRequest("unable to parse requirement: invalid label key \"" + r.key + "\"");
     sel.requirements_.push_back(std::move(r));
   }
   return sel;
@@ -134,7 +134,7 @@ LabelSelector LabelSelector::from_json(const nlohmann::json& selector) {
       else if (op == "NotIn") r.op = Op::NotIn;
       else if (op == "Exists") r.op = Op::Exists;
       else if (op == "DoesNotExist") r.op = Op::DoesNotExist;
-      else throw bad_request("invalid label selector operator \"" + op + "\"");
+      else throw BadRequest("invalid label selector operator \"" + op + "\"");
       if (e.contains("values")) r.values = e["values"].get<std::vector<std::string>>();
       sel.requirements_.push_back(std::move(r));
     }
@@ -145,7 +145,7 @@ LabelSelector LabelSelector::from_json(const nlohmann::json& selector) {
 bool LabelSelector::matches(const nlohmann::json& labels) const {
   for (const auto& r : requirements_) {
     bool present = false;
-    const std::string value = label_value(labels, r.key, present);
+    const std::string value = LabelValue(labels, r.key, present);
     const bool listed = std::find(r.values.begin(), r.values.end(), value) != r.values.end();
     switch (r.op) {
       case Op::Equals:
@@ -182,7 +182,7 @@ FieldSelector FieldSelector::parse(const std::string& text, const std::string& k
     allowed.push_back("status.phase");
   }
   FieldSelector sel;
-  for (const std::string& part : split_top_level(text)) {
+  for (const std::string& part : SplitTopLevel(text)) {
     if (part.empty()) continue;
     Requirement r;
     if (auto pos = part.find("!="); pos != std::string::npos) {
@@ -192,10 +192,10 @@ FieldSelector FieldSelector::parse(const std::string& text, const std::string& k
     } else if (auto pos3 = part.find('='); pos3 != std::string::npos) {
       r = {trim(part.substr(0, pos3)), true, trim(part.substr(pos3 + 1))};
     } else {
-      throw bad_request("invalid selector: '" + text + "'; can't understand '" + part + "'");
+      throw BadRequest("invalid selector: '" + text + "'; can't understand '" + part + "'");
     }
     if (std::find(allowed.begin(), allowed.end(), r.field) == allowed.end()) {
-      throw bad_request("field label not supported: " + r.field);
+      throw BadRequest("field label not supported: " + r.field);
     }
     sel.requirements_.push_back(std::move(r));
   }
@@ -204,13 +204,13 @@ FieldSelector FieldSelector::parse(const std::string& text, const std::string& k
 
 bool FieldSelector::matches(const nlohmann::json& object) const {
   for (const auto& r : requirements_) {
-    const std::string value = field_value(object, r.field);
+    const std::string value = FieldValue(object, r.field);
     if ((value == r.value) != r.equals) return false;
   }
   return true;
 }
 
-std::string FieldSelector::required_name() const {
+std::string FieldSelector::RequiredName() const {
   for (const auto& r : requirements_) {
     if (r.field == "metadata.name" && r.equals) return r.value;
   }

@@ -35,7 +35,7 @@ class FieldSelector {
   bool matches(const nlohmann::json& object) const;
   bool empty() const { return requirements_.empty(); }
   // The value required for metadata.name with '=', if any (single-object watches).
-  std::string required_name() const;
+  std::string RequiredName() const;
 
  private:
   struct Requirement {

@@ -25,7 +25,7 @@ std::string str(const json& object, const char* pointer, const std::string& fall
   return v.dump();
 }
 
-std::string age_of(const json& object) { return human_age(str(object, "/metadata/creationTimestamp")); }
+std::string AgeOf(const json& object) { return HumanAge(str(object, "/metadata/creationTimestamp")); }
 
 // Splits ".a.b[0].c" / "{.a.b}" into steps: names, indexes, and [?(@.k=="v")] filters.
 struct Step {
@@ -38,7 +38,7 @@ struct Step {
   std::string filter_value;
 };
 
-std::vector<Step> parse_path(std::string path) {
+std::vector<Step> ParsePath(std::string path) {
   std::vector<Step> steps;
   if (!path.empty() && path.front() == '{') path = path.substr(1, path.size() >= 2 ? path.size() - 2 : 0);
   std::size_t i = 0;
@@ -103,7 +103,7 @@ json row_object(const ResourceType& type, const json& object, IncludeObject incl
   if (include == IncludeObject::kNone) return nullptr;
   if (include == IncludeObject::kObject) {
     json full = object;
-    full["apiVersion"] = type.api_version();
+    full["apiVersion"] = type.ApiVersion();
     full["kind"] = type.kind;
     return full;
   }
@@ -129,12 +129,12 @@ json event_columns() {
 std::string first_non_empty(const std::string& a, const std::string& b) { return a.empty() ? b : a; }
 
 json event_cells(const json& event) {
-  std::string first = human_age(str(event, "/firstTimestamp"));
-  if (str(event, "/firstTimestamp").empty()) first = human_age(str(event, "/eventTime"));
-  std::string last = str(event, "/lastTimestamp").empty() ? first : human_age(str(event, "/lastTimestamp"));
+  std::string first = HumanAge(str(event, "/firstTimestamp"));
+  if (str(event, "/firstTimestamp").empty()) first = HumanAge(str(event, "/eventTime"));
+  std::string last = str(event, "/lastTimestamp").empty() ? first : HumanAge(str(event, "/lastTimestamp"));
   long count = event.value("count", 0L);
   if (event.contains("series") && event["series"].is_object()) {
-    last = human_age(str(event, "/series/lastObservedTime"));
+    last = HumanAge(str(event, "/series/lastObservedTime"));
     count = event["series"].value("count", 0L);
   } else if (count == 0) {
     count = 1;  // a singleton event of the events.k8s.io API has no count
@@ -154,9 +154,9 @@ json event_cells(const json& event) {
 
 }  // namespace
 
-json evaluate_json_path(const json& object, const std::string& path) {
+json EvaluateJsonPath(const json& object, const std::string& path) {
   std::vector<json> current{object};
-  for (const Step& step : parse_path(path)) {
+  for (const Step& step : ParsePath(path)) {
     std::vector<json> next;
     for (const json& node : current) {
       switch (step.kind) {
@@ -191,7 +191,7 @@ json evaluate_json_path(const json& object, const std::string& path) {
   return json(current);
 }
 
-std::string human_age(const std::string& timestamp) {
+std::string HumanAge(const std::string& timestamp) {
   std::tm tm{};
   if (timestamp.size() < 19 || strptime(timestamp.c_str(), "%Y-%m-%dT%H:%M:%S", &tm) == nullptr) return "<unknown>";
   const std::time_t then = timegm(&tm);
@@ -210,7 +210,7 @@ std::string human_age(const std::string& timestamp) {
   return std::to_string(days / 365) + "y";
 }
 
-json table_columns(const ResourceType& type) {
+json TableColumns(const ResourceType& type) {
   const std::string name_desc = "Name must be unique within a namespace.";
   json cols = json::array({column("Name", "string", name_desc, 0, "name")});
   const std::string age_desc = "CreationTimestamp is a timestamp representing the server time when this object was created.";
@@ -291,16 +291,16 @@ json table_columns(const ResourceType& type) {
   return cols;
 }
 
-json table_row(const ResourceType& type, const json& object, IncludeObject include) {
+json TableRow(const ResourceType& type, const json& object, IncludeObject include) {
   json cells = json::array({str(object, "/metadata/name")});
   if (type.custom) {
     for (const auto& c : type.printer_columns) {
-      json v = evaluate_json_path(object, c.value("jsonPath", std::string()));
+      json v = EvaluateJsonPath(object, c.value("jsonPath", std::string()));
       const std::string t = c.value("type", std::string("string"));
       if (v.is_null()) {
         cells.push_back(nullptr);
       } else if (t == "date") {
-        cells.push_back(human_age(cell_text(v)));
+        cells.push_back(HumanAge(cell_text(v)));
       } else if ((t == "integer" || t == "number") && v.is_number()) {
         cells.push_back(v);
       } else if (t == "boolean" && v.is_boolean()) {
@@ -309,7 +309,7 @@ json table_row(const ResourceType& type, const json& object, IncludeObject inclu
         cells.push_back(cell_text(v));
       }
     }
-    if (type.printer_columns.empty()) cells.push_back(age_of(object));
+    if (type.printer_columns.empty()) cells.push_back(AgeOf(object));
   } else if (type.kind == "Pod") {
     const auto containers = object.contains("/spec/containers"_json_pointer) ? object["/spec/containers"_json_pointer].size() : 0;
     std::size_t ready = 0;
@@ -325,7 +325,7 @@ json table_row(const ResourceType& type, const json& object, IncludeObject inclu
     cells.push_back(std::to_string(ready) + "/" + std::to_string(containers));
     cells.push_back(status);
     cells.push_back(std::to_string(restarts));
-    cells.push_back(age_of(object));
+    cells.push_back(AgeOf(object));
     cells.push_back(str(object, "/status/podIP", "<none>"));
     cells.push_back(str(object, "/spec/nodeName", "<none>"));
   } else if (type.kind == "Node") {
@@ -345,19 +345,19 @@ json table_row(const ResourceType& type, const json& object, IncludeObject inclu
     }
     cells.push_back(status);
     cells.push_back(roles.empty() ? "<none>" : roles);
-    cells.push_back(age_of(object));
+    cells.push_back(AgeOf(object));
     cells.push_back(str(object, "/status/nodeInfo/kubeletVersion", ""));
   } else if (type.kind == "Namespace") {
     cells.push_back(str(object, "/status/phase", "Active"));
-    cells.push_back(age_of(object));
+    cells.push_back(AgeOf(object));
   } else if (type.kind == "PodDisruptionBudget") {
     cells.push_back(str(object, "/spec/minAvailable", "N/A"));
     cells.push_back(str(object, "/spec/maxUnavailable", "N/A"));
     cells.push_back(object.value("/status/disruptionsAllowed"_json_pointer, 0));
-    cells.push_back(age_of(object));
+    cells.push_back(AgeOf(object));
   } else if (type.kind == "Lease") {
     cells.push_back(str(object, "/spec/holderIdentity", ""));
-    cells.push_back(age_of(object));
+    cells.push_back(AgeOf(object));
   } else if (type.kind == "Event") {
     cells = event_cells(object);
   } else if (type.kind == "CustomResourceDefinition" || type.kind == "Role" || type.kind == "ClusterRole") {
@@ -368,7 +368,7 @@ json table_row(const ResourceType& type, const json& object, IncludeObject inclu
                     std::to_string(object.value("/spec/replicas"_json_pointer, 1)));
     cells.push_back(status.value("updatedReplicas", 0));
     cells.push_back(status.value("availableReplicas", 0));
-    cells.push_back(age_of(object));
+    cells.push_back(AgeOf(object));
     std::string names, images;
     for (const auto& c : object.value("/spec/template/spec/containers"_json_pointer, json::array())) {
       names += (names.empty() ? "" : ",") + c.value("name", std::string());
@@ -392,22 +392,22 @@ json table_row(const ResourceType& type, const json& object, IncludeObject inclu
       ports += "/" + port.value("protocol", std::string("TCP"));
     }
     cells.push_back(ports.empty() ? "<none>" : ports);
-    cells.push_back(age_of(object));
+    cells.push_back(AgeOf(object));
     const json selector = object.value("/spec/selector"_json_pointer, json::object());
     cells.push_back(selector.empty() ? "<none>" : label_list(selector));
   } else if (type.kind == "ServiceAccount") {
     cells.push_back(object.value("secrets", json::array()).size());
-    cells.push_back(age_of(object));
+    cells.push_back(AgeOf(object));
   } else if (type.kind == "ConfigMap") {
     cells.push_back(object.value("data", json::object()).size() + object.value("binaryData", json::object()).size());
-    cells.push_back(age_of(object));
+    cells.push_back(AgeOf(object));
   } else if (type.kind == "Secret") {
     cells.push_back(str(object, "/type", "Opaque"));
     cells.push_back(object.value("data", json::object()).size());
-    cells.push_back(age_of(object));
+    cells.push_back(AgeOf(object));
   } else if (type.kind == "RoleBinding" || type.kind == "ClusterRoleBinding") {
     cells.push_back(str(object, "/roleRef/kind") + "/" + str(object, "/roleRef/name"));
-    cells.push_back(age_of(object));
+    cells.push_back(AgeOf(object));
     std::string users, groups, accounts;
     for (const auto& s : object.value("subjects", json::array())) {
       const std::string kind = s.value("kind", std::string());
@@ -421,14 +421,14 @@ json table_row(const ResourceType& type, const json& object, IncludeObject inclu
     cells.push_back(accounts);
   } else if (type.kind == "MutatingWebhookConfiguration") {
     cells.push_back(object.value("webhooks", json::array()).size());
-    cells.push_back(age_of(object));
+    cells.push_back(AgeOf(object));
   } else {
-    cells.push_back(age_of(object));
+    cells.push_back(AgeOf(object));
   }
   return {{"cells", cells}, {"object", row_object(type, object, include)}};
 }
 
-IncludeObject include_object_param(const std::optional<std::string>& value) {
+IncludeObject IncludeObjectParam(const std::optional<std::string>& value) {
   if (!value || value->empty() || *value == "Metadata") return IncludeObject::kMetadata;
   if (*value == "None") return IncludeObject::kNone;
   if (*value == "Object") return IncludeObject::kObject;
@@ -436,13 +436,13 @@ IncludeObject include_object_param(const std::optional<std::string>& value) {
                                         "\": must be 'Metadata', 'Object', 'None', or empty");
 }
 
-json make_table(const ResourceType& type, const std::vector<json>& objects, const json& list_metadata, IncludeObject include) {
+json MakeTable(const ResourceType& type, const std::vector<json>& objects, const json& list_metadata, IncludeObject include) {
   json rows = json::array();
-  for (const auto& o : objects) rows.push_back(table_row(type, o, include));
+  for (const auto& o : objects) rows.push_back(TableRow(type, o, include));
   return {{"kind", "Table"},
           {"apiVersion", "meta.k8s.io/v1"},
           {"metadata", list_metadata},
-          {"columnDefinitions", table_columns(type)},
+          {"columnDefinitions", TableColumns(type)},
           {"rows", rows}};
 }
 

@@ -27,15 +27,15 @@ class TimerQueue {
   TimerQueue(const TimerQueue&) = delete;
   TimerQueue& operator=(const TimerQueue&) = delete;
 
-  void post_at(Clock::time_point when, std::function<void()> task) {
+  void PostAt(Clock::time_point when, std::function<void()> task) {
     {
       std::lock_guard lock(mutex_);
       tasks_.emplace(when, std::move(task));
     }
     wake_.notify_all();
   }
-  void post_after(std::chrono::milliseconds delay, std::function<void()> task) { post_at(Clock::now() + delay, std::move(task)); }
-  void post(std::function<void()> task) { post_at(Clock::now(), std::move(task)); }
+  void PostAfter(std::chrono::milliseconds delay, std::function<void()> task) { PostAt(Clock::now() + delay, std::move(task)); }
+  void post(std::function<void()> task) { PostAt(Clock::now(), std::move(task)); }
 
  private:
   void run() {

@@ -19,7 +19,7 @@ bool WatchSession::selected(const json& object) const {
   return config_.labels.matches(labels) && config_.fields.matches(object);
 }
 
-void WatchSession::on_event(const StoreEvent& event) {
+void WatchSession::OnEvent(const StoreEvent& event) {
   if (event.rv != 0 && event.rv <= config_.after_rv) return;
   const bool now_selected = selected(*event.object);
   const bool was_selected = event.previous && selected(*event.previous);
@@ -35,18 +35,18 @@ void WatchSession::on_event(const StoreEvent& event) {
   }
   // An object leaving the selection is sent in its new state as DELETED, as the apiserver does.
   if (!config_.table && !config_.type.custom) {
-    stream_->write("{\"type\":\"" + type + "\",\"object\":" + stored_text(event.object) + "}\n");
+    stream_->write("{\"type\":\"" + type + "\",\"object\":" + StoredText(event.object) + "}\n");
     return;
   }
-  json object = config_.type.custom ? ApiServerDouble::Impl::read_view(config_.type, *event.object) : *event.object;
-  if (config_.type.custom) object["apiVersion"] = config_.type.api_version();
+  json object = config_.type.custom ? ApiServerDouble::Impl::ReadView(config_.type, *event.object) : *event.object;
+  if (config_.type.custom) object["apiVersion"] = config_.type.ApiVersion();
   send(type, object);
 }
 
 void WatchSession::send(const std::string& type, const json& object) {
   json payload = object;
   if (config_.table && type != "BOOKMARK" && type != "ERROR") {
-    payload = make_table(config_.type, {object}, json::object(), config_.include_object);
+    payload = MakeTable(config_.type, {object}, json::object(), config_.include_object);
   }
   std::string line = json{{"type", type}, {"object", payload}}.dump();
   line.push_back('\n');
@@ -55,7 +55,7 @@ void WatchSession::send(const std::string& type, const json& object) {
 
 void WatchSession::bookmark(uint64_t rv, bool initial_events_end) {
   json object = {{"kind", config_.type.kind},
-                 {"apiVersion", config_.type.api_version()},
+                 {"apiVersion", config_.type.ApiVersion()},
                  {"metadata", {{"resourceVersion", std::to_string(rv)}}}};
   if (initial_events_end) object["metadata"]["annotations"] = {{"k8s.io/initial-events-end", "true"}};
   send("BOOKMARK", object);
@@ -84,19 +84,19 @@ constexpr auto kCatchUpPoll = std::chrono::milliseconds(1);
 
 }  // namespace
 
-void ApiServerDouble::Impl::pump_catch_up(const std::weak_ptr<WatchSession>& weak) {
+void ApiServerDouble::Impl::PumpCatchUp(const std::weak_ptr<WatchSession>& weak) {
   auto s = weak.lock();
   if (!s || s->ended()) return;
-  if (s->stream().buffered_bytes() > kCatchUpUnreadBytes) {
-    timers_->post_after(kCatchUpPoll, [this, weak] { pump_catch_up(weak); });
+  if (s->stream().BufferedBytes() > kCatchUpUnreadBytes) {
+    timers_->PostAfter(kCatchUpPoll, [this, weak] { PumpCatchUp(weak); });
     return;
   }
-  switch (store_.catch_up(s->watcher_id(), kCatchUpSliceEvents)) {
+  switch (store_.CatchUpStep(s->watcher_id(), kCatchUpSliceEvents)) {
     case ObjectStore::CatchUp::kMore:
-      timers_->post([this, weak] { pump_catch_up(weak); });
+      timers_->post([this, weak] { PumpCatchUp(weak); });
       return;
     case ObjectStore::CatchUp::kLive:
-      s->set_catching_up(false);
+      s->SetCatchingUp(false);
       return;
     case ObjectStore::CatchUp::kExpired:
     case ObjectStore::CatchUp::kGone:
@@ -104,42 +104,42 @@ void ApiServerDouble::Impl::pump_catch_up(const std::weak_ptr<WatchSession>& wea
   }
 }
 
-void ApiServerDouble::Impl::start_watch(const net::HttpRequest& req, const Target& t, net::HttpResponder& responder) {
+void ApiServerDouble::Impl::StartWatch(const net::HttpRequest& req, const Target& t, net::HttpResponder& responder) {
   WatchSession::Config config;
   config.type = t.type;
   config.namespace_name = t.namespace_name;
-  config.labels = LabelSelector::parse(req.query_param("labelSelector").value_or(""));
-  config.fields = FieldSelector::parse(req.query_param("fieldSelector").value_or(""), t.type.kind);
+  config.labels = LabelSelector::parse(req.QueryParam("labelSelector").value_or(""));
+  config.fields = FieldSelector::parse(req.QueryParam("fieldSelector").value_or(""), t.type.kind);
   if (!t.name.empty()) {
-    config.fields = FieldSelector::parse("metadata.name=" + t.name + "," + req.query_param("fieldSelector").value_or(""), t.type.kind);
+    config.fields = FieldSelector::parse("metadata.name=" + t.name + "," + req.QueryParam("fieldSelector").value_or(""), t.type.kind);
   }
-  config.bookmarks = truthy(req.query_param("allowWatchBookmarks"));
-  config.table = wants_table(req);
-  config.include_object = include_object_param(req.query_param("includeObject"));
-  const std::string rv_text = req.query_param("resourceVersion").value_or("");
-  const bool send_initial = truthy(req.query_param("sendInitialEvents"));
-  if (send_initial && req.query_param("resourceVersionMatch").value_or("") != "NotOlderThan") {
+  config.bookmarks = truthy(req.QueryParam("allowWatchBookmarks"));
+  config.table = WantsTable(req);
+  config.include_object = IncludeObjectParam(req.QueryParam("includeObject"));
+  const std::string rv_text = req.QueryParam("resourceVersion").value_or("");
+  const bool send_initial = truthy(req.QueryParam("sendInitialEvents"));
+  if (send_initial && req.QueryParam("resourceVersionMatch").value_or("") != "NotOlderThan") {
     throw ApiError(422, "Invalid", "sendInitialEvents is forbidden for watch unless resourceVersionMatch is set to NotOlderThan");
   }
   std::optional<uint64_t> from_rv;
-  if (!send_initial && !rv_text.empty() && rv_text != "0") from_rv = parse_rv(rv_text);
+  if (!send_initial && !rv_text.empty() && rv_text != "0") from_rv = ParseRv(rv_text);
   if (from_rv) config.after_rv = *from_rv;
   long timeout_seconds = static_cast<long>(options_.default_watch_timeout.count());
-  if (auto t_param = req.query_param("timeoutSeconds"); t_param && !t_param->empty()) {
+  if (auto t_param = req.QueryParam("timeoutSeconds"); t_param && !t_param->empty()) {
     long requested = 0;
     try {
       requested = std::stol(*t_param);
     } catch (const std::exception&) {
-      throw bad_request("invalid timeoutSeconds \"" + *t_param + "\"");
+      throw BadRequest("invalid timeoutSeconds \"" + *t_param + "\"");
     }
     if (requested > 0) timeout_seconds = requested;  // 0 means "server default", as in the apiserver
   }
   const ApiError too_old_error = expired("too old resource version: " + (from_rv ? std::to_string(*from_rv) : std::string()) +
-                                         " (" + std::to_string(store_.compaction_floor() + 1) + ")");
-  const bool too_old = from_rv && *from_rv < store_.compaction_floor();
+                                         " (" + std::to_string(store_.CompactionFloor() + 1) + ")");
+  const bool too_old = from_rv && *from_rv < store_.CompactionFloor();
   if (too_old && !options_.expired_watch_as_event) throw too_old_error;
 
-  auto stream = responder.start_stream(200, {{"Content-Type", "application/json"}, {"Cache-Control", "no-cache, private"}});
+  auto stream = responder.StartStream(200, {{"Content-Type", "application/json"}, {"Cache-Control", "no-cache, private"}});
   auto session = std::make_shared<WatchSession>(std::move(config), stream);
   if (too_old) {
     session->fail(too_old_error.status());
@@ -149,57 +149,57 @@ void ApiServerDouble::Impl::start_watch(const net::HttpRequest& req, const Targe
   // Runs under locks of whoever closed the stream (possibly the store), and possibly on an HTTP thread
   // after this double was destroyed: unregister asynchronously, and only while the double lives.
   std::weak_ptr<Liveness> liveness = liveness_;
-  stream->on_closed([this, weak, liveness] {
+  stream->OnClosed([this, weak, liveness] {
     auto alive = liveness.lock();
     if (!alive) return;
     std::lock_guard lock(alive->mutex);
     if (!alive->alive) return;
     timers_->post([this, weak] {
       if (auto s = weak.lock()) {
-        store_.remove_watcher(s->watcher_id());
-        forget_session(s);
+        store_.RemoveWatcher(s->watcher_id());
+        ForgetSession(s);
       }
     });
   });
   WatcherCallbacks callbacks;
   callbacks.on_event = [weak](const StoreEvent& event) {
-    if (auto s = weak.lock()) s->on_event(event);
+    if (auto s = weak.lock()) s->OnEvent(event);
   };
   callbacks.on_compacted = [weak](uint64_t floor) {
     // Runs under the store lock: must not call back into the store.
     if (auto s = weak.lock()) s->fail(expired("too old resource version: history compacted at " + std::to_string(floor)).status());
   };
-  const bool bookmarks = session->ended() ? false : truthy(req.query_param("allowWatchBookmarks"));
+  const bool bookmarks = session->ended() ? false : truthy(req.QueryParam("allowWatchBookmarks"));
   try {
     if (from_rv) {
       // The backlog after from_rv is pulled at the client's pace (pump_catch_up), however long it is.
-      session->set_catching_up(true);
-      session->set_watcher_id(store_.add_catching_up_watcher(t.type.group_resource(), *from_rv, callbacks));
+      session->SetCatchingUp(true);
+      session->SetWatcherId(store_.AddCatchingUpWatcher(t.type.GroupResource(), *from_rv, callbacks));
     } else {
-      const uint64_t id = store_.add_watcher(t.type.group_resource(), from_rv, callbacks, [&](uint64_t rv) {
+      const uint64_t id = store_.AddWatcher(t.type.GroupResource(), from_rv, callbacks, [&](uint64_t rv) {
         if (send_initial && bookmarks) session->bookmark(rv, true);
       });
-      session->set_watcher_id(id);
+      session->SetWatcherId(id);
     }
   } catch (const ApiError& e) {
     session->fail(e.status());
     return;
   }
   // Counted as open only once it receives events, so open_watches() == n means n live watchers.
-  register_session(session);
+  RegisterSession(session);
   if (session->ended()) {
-    store_.remove_watcher(session->watcher_id());
-    forget_session(session);
+    store_.RemoveWatcher(session->watcher_id());
+    ForgetSession(session);
     return;
   }
-  if (session->catching_up()) pump_catch_up(weak);
+  if (session->catching_up()) PumpCatchUp(weak);
   // Bookmarks: periodically, and once just before the deadline (as the watch cache does).
   const auto deadline = TimerQueue::Clock::now() + std::chrono::seconds(std::max(0L, timeout_seconds));
   auto write_bookmark = [this, weak] {
     if (auto s = weak.lock()) {
       // Under the store lock so no event with a higher RV can slip in before the bookmark.
       store_.transact([&](ObjectStore::Txn& txn) {
-        if (!s->ended() && !s->catching_up()) s->bookmark(txn.current_rv());
+        if (!s->ended() && !s->catching_up()) s->bookmark(txn.CurrentRv());
         return 0;
       });
     }
@@ -211,13 +211,13 @@ void ApiServerDouble::Impl::start_watch(const net::HttpRequest& req, const Targe
       if (!s || s->ended()) return;
       write_bookmark();
       if (TimerQueue::Clock::now() + options_.bookmark_interval < deadline) {
-        if (auto next = periodic_weak.lock()) timers_->post_after(options_.bookmark_interval, [next] { (*next)(); });
+        if (auto next = periodic_weak.lock()) timers_->PostAfter(options_.bookmark_interval, [next] { (*next)(); });
       }
     };
     // The function keeps itself alive through the queued task only.
-    timers_->post_after(options_.bookmark_interval, [periodic] { (*periodic)(); });
+    timers_->PostAfter(options_.bookmark_interval, [periodic] { (*periodic)(); });
   }
-  timers_->post_at(deadline, [weak, bookmarks, write_bookmark] {
+  timers_->PostAt(deadline, [weak, bookmarks, write_bookmark] {
     if (auto s = weak.lock()) {
       if (bookmarks) write_bookmark();
       s->end();

@@ -33,7 +33,7 @@ class WatchSession : public std::enable_shared_from_this<WatchSession> {
       : config_(std::move(config)), stream_(std::move(stream)) {}
 
   // Store callback (runs under the store lock).
-  void on_event(const StoreEvent& event);
+  void OnEvent(const StoreEvent& event);
   // Writes a BOOKMARK at `rv`; `initial_events_end` marks the end of sendInitialEvents.
   void bookmark(uint64_t rv, bool initial_events_end = false);
   // Sends an ERROR event carrying `status` and ends the stream.
@@ -42,10 +42,10 @@ class WatchSession : public std::enable_shared_from_this<WatchSession> {
   void end();
   bool ended() const { return stream_->closed(); }
   uint64_t watcher_id() const { return watcher_id_.load(); }
-  void set_watcher_id(uint64_t id) { watcher_id_ = id; }
+  void SetWatcherId(uint64_t id) { watcher_id_ = id; }
   // While a backlog replays, bookmarks would claim a resourceVersion the client has not reached yet.
   bool catching_up() const { return catching_up_.load(); }
-  void set_catching_up(bool value) { catching_up_ = value; }
+  void SetCatchingUp(bool value) { catching_up_ = value; }
   net::HttpResponseStream& stream() { return *stream_; }
 
  private:

@@ -8,7 +8,7 @@
 namespace gangplank::apiserver_double {
 namespace {
 
-nlohmann::json scalar_to_json(const YAML::Node& node) {
+nlohmann::json ScalarToJson(const YAML::Node& node) {
   const std::string& text = node.Scalar();
   if (node.Tag() != "?") return text;  // quoted or explicitly tagged: keep as string
   if (text.empty() || text == "~" || text == "null" || text == "Null" || text == "NULL") return nullptr;
@@ -31,7 +31,7 @@ nlohmann::json to_json(const YAML::Node& node) {
     case YAML::NodeType::Undefined:
       return nullptr;
     case YAML::NodeType::Scalar:
-      return scalar_to_json(node);
+      return ScalarToJson(node);
     case YAML::NodeType::Sequence: {
       nlohmann::json out = nlohmann::json::array();
       for (const auto& item : node) out.push_back(to_json(item));
@@ -48,7 +48,7 @@ nlohmann::json to_json(const YAML::Node& node) {
 
 }  // namespace
 
-std::vector<nlohmann::json> parse_yaml_documents(const std::string& text) {
+std::vector<nlohmann::json> ParseYamlDocuments(const std::string& text) {
   std::vector<nlohmann::json> out;
   try {
     for (const auto& doc : YAML::LoadAll(text)) {

@@ -9,6 +9,6 @@
 namespace gangplank::apiserver_double {
 
 // Every document in `text`; throws std::runtime_error with the parser's line/column on bad YAML.
-std::vector<nlohmann::json> parse_yaml_documents(const std::string& text);
+std::vector<nlohmann::json> ParseYamlDocuments(const std::string& text);
 
 }  // namespace gangplank::apiserver_double

@@ -30,7 +30,7 @@ constexpr std::array<std::pair<StatusReason, std::string_view>, 18> kReasonNames
     {StatusReason::kRequestEntityTooLarge, "RequestEntityTooLarge"},
 }};
 
-StatusReason reason_from_code(int code) {
+StatusReason ReasonFromCode(int code) {
   switch (code) {
     case 400: return StatusReason::kBadRequest;
     case 401: return StatusReason::kUnauthorized;
@@ -51,7 +51,7 @@ StatusReason reason_from_code(int code) {
   }
 }
 
-std::optional<std::chrono::seconds> parse_retry_after(const std::optional<std::string>& header) {
+std::optional<std::chrono::seconds> ParseRetryAfter(const std::optional<std::string>& header) {
   if (!header) return std::nullopt;
   long long seconds = 0;
   const char* begin = header->data();
@@ -72,7 +72,7 @@ std::exception_ptr make(int code, StatusReason reason, std::string reason_text, 
 std::exception_ptr build(int code, StatusReason reason, std::string reason_text, std::string message,
                          std::vector<StatusCause> causes, std::optional<std::chrono::seconds> retry_after,
                          bool eviction) {
-  if (reason == StatusReason::kUnknown) reason = reason_from_code(code);
+  if (reason == StatusReason::kUnknown) reason = ReasonFromCode(code);
   if (reason_text.empty()) reason_text = std::string(to_string(reason));
   auto args = [&]<class E>() { return make<E>(code, reason, reason_text, message, causes, retry_after); };
   bool budget = false;
@@ -114,14 +114,14 @@ ApiError::ApiError(int code, StatusReason reason, std::string reason_text, std::
       causes_(std::move(causes)),
       retry_after_(retry_after) {}
 
-bool ApiError::has_cause(std::string_view type) const {
+bool ApiError::HasCause(std::string_view type) const {
   for (const auto& c : causes_) {
     if (c.type == type) return true;
   }
   return false;
 }
 
-StatusReason parse_status_reason(std::string_view text) {
+StatusReason ParseStatusReason(std::string_view text) {
   for (const auto& [reason, name] : kReasonNames) {
     if (name == text) return reason;
   }
@@ -135,7 +135,7 @@ std::string_view to_string(StatusReason reason) {
   return "Unknown";
 }
 
-std::exception_ptr make_api_error_from_status(std::string_view status_json, int http_code_fallback,
+std::exception_ptr MakeApiErrorFromStatus(std::string_view status_json, int http_code_fallback,
                                               std::optional<std::chrono::seconds> retry_after_header, bool eviction) {
   int code = http_code_fallback;
   std::string reason_text;
@@ -165,26 +165,26 @@ std::exception_ptr make_api_error_from_status(std::string_view status_json, int 
     message = std::string(status_json.substr(0, 512));
   }
   if (message.empty()) message = "HTTP " + std::to_string(code);
-  StatusReason reason = parse_status_reason(reason_text);
+  StatusReason reason = ParseStatusReason(reason_text);
   return build(code, reason, reason_text, message, std::move(causes), retry_after, eviction);
 }
 
-std::exception_ptr make_api_error(const net::HttpClientResponse& response, bool eviction) {
-  return make_api_error_from_status(response.body, response.status, parse_retry_after(response.header("Retry-After")),
+std::exception_ptr MakeApiError(const net::HttpClientResponse& response, bool eviction) {
+  return MakeApiErrorFromStatus(response.body, response.status, ParseRetryAfter(response.header("Retry-After")),
                                     eviction);
 }
 
-void throw_api_error(const net::HttpClientResponse& response, bool eviction) {
-  std::rethrow_exception(make_api_error(response, eviction));
+void ThrowApiError(const net::HttpClientResponse& response, bool eviction) {
+  std::rethrow_exception(MakeApiError(response, eviction));
 }
 
-bool is_relist_error(const std::exception_ptr& error) {
+bool IsRelistError(const std::exception_ptr& error) {
   try {
     std::rethrow_exception(error);
   } catch (const ExpiredError&) {
     return true;
   } catch (const ApiError& e) {
-    return e.has_cause("ResourceVersionTooLarge") ||
+    return e.HasCause("ResourceVersionTooLarge") ||
            e.message().find("Too large resource version") != std::string::npos;
   } catch (...) {
     return false;

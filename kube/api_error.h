@@ -53,7 +53,7 @@ class ApiError : public std::runtime_error {
   const std::vector<StatusCause>& causes() const { return causes_; }
   // From the Retry-After header, else details.retryAfterSeconds.
   std::optional<std::chrono::seconds> retry_after() const { return retry_after_; }
-  bool has_cause(std::string_view type) const;
+  bool HasCause(std::string_view type) const;
 
  private:
   int code_;
@@ -86,21 +86,21 @@ GANGPLANK_KUBE_ERROR(TimeoutError);
 GANGPLANK_KUBE_ERROR(ServerError);  // any other 5xx
 #undef GANGPLANK_KUBE_ERROR
 
-StatusReason parse_status_reason(std::string_view text);
+StatusReason ParseStatusReason(std::string_view text);
 std::string_view to_string(StatusReason reason);
 
 // Builds the typed error for a non-2xx response. The body is normally a Status; anything else (HTML
 // from a proxy, empty) still gives an error classified by HTTP code. Never throws while decoding.
 // eviction=true maps a 429 without Retry-After (or with cause DisruptionBudget) to DisruptionBudgetError.
-std::exception_ptr make_api_error(const net::HttpClientResponse& response, bool eviction = false);
-[[noreturn]] void throw_api_error(const net::HttpClientResponse& response, bool eviction = false);
+std::exception_ptr MakeApiError(const net::HttpClientResponse& response, bool eviction = false);
+[[noreturn]] void ThrowApiError(const net::HttpClientResponse& response, bool eviction = false);
 
 // Decodes a Status object (from an error body or a watch ERROR event) into the typed error.
-std::exception_ptr make_api_error_from_status(std::string_view status_json, int http_code_fallback,
+std::exception_ptr MakeApiErrorFromStatus(std::string_view status_json, int http_code_fallback,
                                               std::optional<std::chrono::seconds> retry_after_header,
                                               bool eviction = false);
 
 // "is 410 Expired/Gone, or a too-large resourceVersion" — the cases that force a relist.
-bool is_relist_error(const std::exception_ptr& error);
+bool IsRelistError(const std::exception_ptr& error);
 
 }  // namespace gangplank::kube

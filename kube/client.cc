@@ -6,14 +6,14 @@
 namespace gangplank::kube {
 namespace {
 
-std::string name_of(const Json& object) {
+std::string NameOf(const Json& object) {
   if (!object.contains("metadata") || !object["metadata"].contains("name") || !object["metadata"]["name"].is_string()) {
     throw std::invalid_argument("object has no metadata.name");
   }
   return object["metadata"]["name"].get<std::string>();
 }
 
-Json parse_body(const std::string& body) {
+Json ParseBody(const std::string& body) {
   auto j = Json::parse(body, nullptr, false);
   if (j.is_discarded()) throw DecodeError("API server answered with invalid JSON");
   return j;
@@ -21,7 +21,7 @@ Json parse_body(const std::string& body) {
 
 }  // namespace
 
-std::string content_type(PatchType type) {
+std::string ContentType(PatchType type) {
   switch (type) {
     case PatchType::kMerge: return "application/merge-patch+json";
     case PatchType::kJson: return "application/json-patch+json";
@@ -31,7 +31,7 @@ std::string content_type(PatchType type) {
   return "application/json";
 }
 
-Json make_merge_patch(const Json& from, const Json& to) {
+Json MakeMergePatch(const Json& from, const Json& to) {
   if (!from.is_object() || !to.is_object()) return to;
   Json patch = Json::object();
   for (const auto& [key, value] : from.items()) {
@@ -42,13 +42,13 @@ Json make_merge_patch(const Json& from, const Json& to) {
     if (it == from.end()) {
       patch[key] = value;
     } else if (*it != value) {
-      patch[key] = (it->is_object() && value.is_object()) ? make_merge_patch(*it, value) : value;
+      patch[key] = (it->is_object() && value.is_object()) ? MakeMergePatch(*it, value) : value;
     }
   }
   return patch;
 }
 
-Json make_json_patch(const Json& from, const Json& to, bool guard_resource_version) {
+Json MakeJsonPatch(const Json& from, const Json& to, bool guard_resource_version) {
   Json ops = Json::diff(from, to);
   if (guard_resource_version) {
     if (!from.contains("metadata") || !from["metadata"].contains("resourceVersion")) {
@@ -60,7 +60,7 @@ Json make_json_patch(const Json& from, const Json& to, bool guard_resource_versi
   return ops;
 }
 
-QueryParams Client::write_query(const WriteOptions& w) const {
+QueryParams Client::WriteQuery(const WriteOptions& w) const {
   QueryParams q;
   if (!w.field_manager.empty()) q.emplace_back("fieldManager", w.field_manager);
   if (w.force) q.emplace_back("force", "true");
@@ -72,11 +72,11 @@ QueryParams Client::write_query(const WriteOptions& w) const {
 Json Client::get(const ResourceDescriptor& r, const std::string& ns, const std::string& name,
                  const std::string& subresource) {
   RestRequest request;
-  request.path = r.object_path(ns, name, subresource);
-  return parse_body(rest_->execute(request).body);
+  request.path = r.ObjectPath(ns, name, subresource);
+  return ParseBody(rest_->execute(request).body);
 }
 
-std::optional<Json> Client::try_get(const ResourceDescriptor& r, const std::string& ns, const std::string& name) {
+std::optional<Json> Client::TryGet(const ResourceDescriptor& r, const std::string& ns, const std::string& name) {
   try {
     return get(r, ns, name);
   } catch (const NotFoundError&) {
@@ -85,12 +85,12 @@ std::optional<Json> Client::try_get(const ResourceDescriptor& r, const std::stri
 }
 
 Json Client::list(const ResourceDescriptor& r, const std::string& ns, ListOptions options) {
-  Json result = {{"apiVersion", r.api_version()}, {"kind", r.kind + "List"}, {"metadata", Json::object()},
+  Json result = {{"apiVersion", r.ApiVersion()}, {"kind", r.kind + "List"}, {"metadata", Json::object()},
                  {"items", Json::array()}};
-  std::string rv = list_pages(
+  std::string rv = ListPages(
       *rest_, r, ns, std::move(options),
       [&](std::string_view body) {
-        Json page = parse_body(std::string(body));
+        Json page = ParseBody(std::string(body));
         ListMetaInfo meta;
         if (page.contains("metadata")) {
           meta.resource_version = page["metadata"].value("resourceVersion", "");
@@ -109,10 +109,10 @@ Json Client::list(const ResourceDescriptor& r, const std::string& ns, ListOption
 Json Client::create(const ResourceDescriptor& r, const std::string& ns, const Json& object, const WriteOptions& w) {
   RestRequest request;
   request.method = "POST";
-  request.path = r.collection_path(ns.empty() && r.namespaced ? rest_->config().namespace_ : ns);
-  request.query = write_query(w);
+  request.path = r.CollectionPath(ns.empty() && r.namespaced ? rest_->config().namespace_ : ns);
+  request.query = WriteQuery(w);
   request.body = object.dump();
-  return parse_body(rest_->execute(request).body);
+  return ParseBody(rest_->execute(request).body);
 }
 
 Json Client::update(const ResourceDescriptor& r, const std::string& ns, const Json& object, const WriteOptions& w) {
@@ -121,23 +121,23 @@ Json Client::update(const ResourceDescriptor& r, const std::string& ns, const Js
   }
   RestRequest request;
   request.method = "PUT";
-  request.path = r.object_path(ns, name_of(object));
-  request.query = write_query(w);
+  request.path = r.ObjectPath(ns, NameOf(object));
+  request.query = WriteQuery(w);
   request.body = object.dump();
-  return parse_body(rest_->execute(request).body);
+  return ParseBody(rest_->execute(request).body);
 }
 
-Json Client::update_status(const ResourceDescriptor& r, const std::string& ns, const Json& object,
+Json Client::UpdateStatus(const ResourceDescriptor& r, const std::string& ns, const Json& object,
                            const WriteOptions& w) {
   if (!object.contains("metadata") || !object["metadata"].contains("resourceVersion")) {
     throw std::invalid_argument("status update of " + r.plural + " needs metadata.resourceVersion");
   }
   RestRequest request;
   request.method = "PUT";
-  request.path = r.object_path(ns, name_of(object), "status");
-  request.query = write_query(w);
+  request.path = r.ObjectPath(ns, NameOf(object), "status");
+  request.query = WriteQuery(w);
   request.body = object.dump();
-  return parse_body(rest_->execute(request).body);
+  return ParseBody(rest_->execute(request).body);
 }
 
 Json Client::patch(const ResourceDescriptor& r, const std::string& ns, const std::string& name, PatchType type,
@@ -147,13 +147,13 @@ Json Client::patch(const ResourceDescriptor& r, const std::string& ns, const std
   }
   RestRequest request;
   request.method = "PATCH";
-  request.path = r.object_path(ns, name, subresource);
-  request.query = write_query(w);
-  request.content_type = content_type(type);
+  request.path = r.ObjectPath(ns, name, subresource);
+  request.query = WriteQuery(w);
+  request.content_type = ContentType(type);
   request.body = patch.dump();
   // A JSON patch may append to lists: repeating it after an ambiguous failure could apply it twice.
   request.idempotent = type != PatchType::kJson;
-  return parse_body(rest_->execute(request).body);
+  return ParseBody(rest_->execute(request).body);
 }
 
 Json Client::apply(const ResourceDescriptor& r, const std::string& ns, const Json& object, const WriteOptions& w,
@@ -161,14 +161,14 @@ Json Client::apply(const ResourceDescriptor& r, const std::string& ns, const Jso
   if (!object.contains("apiVersion") || !object.contains("kind")) {
     throw std::invalid_argument("server-side apply needs apiVersion and kind in the object");
   }
-  return patch(r, ns, name_of(object), PatchType::kApply, object, subresource, w);
+  return patch(r, ns, NameOf(object), PatchType::kApply, object, subresource, w);
 }
 
 bool Client::remove(const ResourceDescriptor& r, const std::string& ns, const std::string& name,
                     const DeleteOptions& options) {
   RestRequest request;
   request.method = "DELETE";
-  request.path = r.object_path(ns, name);
+  request.path = r.ObjectPath(ns, name);
   Json body = {{"apiVersion", "v1"}, {"kind", "DeleteOptions"}};
   if (options.grace_period_seconds) body["gracePeriodSeconds"] = *options.grace_period_seconds;
   if (!options.propagation_policy.empty()) body["propagationPolicy"] = options.propagation_policy;
@@ -198,25 +198,25 @@ Json Client::modify(const ResourceDescriptor& r, const std::string& ns, const st
   }
 }
 
-Json Client::write_status(const ResourceDescriptor& r, const std::string& ns, const std::string& name,
+Json Client::WriteStatus(const ResourceDescriptor& r, const std::string& ns, const std::string& name,
                           const std::function<void(Json&, const Json&)>& fill, int attempts) {
   for (int i = 1;; ++i) {
     Json object = get(r, ns, name);
     Json status = object.contains("status") && object["status"].is_object() ? object["status"] : Json::object();
     Json before = status;
-    set_observed_generation(status, object);
+    SetObservedGeneration(status, object);
     fill(status, object);
     if (status == before) return object;
     object["status"] = std::move(status);
     try {
-      return update_status(r, ns, object);
+      return UpdateStatus(r, ns, object);
     } catch (const ConflictError&) {
       if (i >= attempts) throw;
     }
   }
 }
 
-BindOutcome Client::bind_pod(const std::string& ns, const std::string& pod, const std::string& node,
+BindOutcome Client::BindPod(const std::string& ns, const std::string& pod, const std::string& node,
                              const std::string& pod_uid) {
   Json binding = {{"apiVersion", "v1"},
                   {"kind", "Binding"},
@@ -225,10 +225,10 @@ BindOutcome Client::bind_pod(const std::string& ns, const std::string& pod, cons
   if (!pod_uid.empty()) binding["metadata"]["uid"] = pod_uid;
   RestRequest request;
   request.method = "POST";
-  request.path = resources::pods().object_path(ns, pod, "binding");
+  request.path = resources::pods().ObjectPath(ns, pod, "binding");
   request.body = binding.dump();
   auto current_state = [&]() -> std::optional<BindOutcome> {
-    auto current = try_get(resources::pods(), ns, pod);
+    auto current = TryGet(resources::pods(), ns, pod);
     if (!current) return BindOutcome::kPodGone;
     const Json& meta = (*current)["metadata"];
     if (!pod_uid.empty() && meta.value("uid", "") != pod_uid) return BindOutcome::kPodGone;  // same name, new pod
@@ -255,14 +255,14 @@ BindOutcome Client::bind_pod(const std::string& ns, const std::string& pod, cons
   }
 }
 
-EvictOutcome Client::evict_pod(const std::string& ns, const std::string& pod, std::optional<int64_t> grace_period_seconds,
+EvictOutcome Client::EvictPod(const std::string& ns, const std::string& pod, std::optional<int64_t> grace_period_seconds,
                                const std::string& pod_uid) {
   Json eviction = {{"apiVersion", "policy/v1"}, {"kind", "Eviction"}, {"metadata", {{"name", pod}, {"namespace", ns}}}};
   if (grace_period_seconds) eviction["deleteOptions"]["gracePeriodSeconds"] = *grace_period_seconds;
   if (!pod_uid.empty()) eviction["deleteOptions"]["preconditions"]["uid"] = pod_uid;
   RestRequest request;
   request.method = "POST";
-  request.path = resources::pods().object_path(ns, pod, "eviction");
+  request.path = resources::pods().ObjectPath(ns, pod, "eviction");
   request.body = eviction.dump();
   request.eviction = true;
   try {

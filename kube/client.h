@@ -18,14 +18,14 @@ namespace gangplank::kube {
 using Json = nlohmann::json;
 
 enum class PatchType { kMerge, kJson, kStrategicMerge, kApply };
-std::string content_type(PatchType type);
+std::string ContentType(PatchType type);
 
 // RFC 7386 merge patch turning `from` into `to` (null removes a key; arrays are replaced wholesale).
-Json make_merge_patch(const Json& from, const Json& to);
+Json MakeMergePatch(const Json& from, const Json& to);
 // RFC 6902 JSON patch turning `from` into `to`. With guard_resource_version the patch starts with a
 // `test` of /metadata/resourceVersion, so it fails with 409/422 if someone else wrote in between — the
 // safe way to edit lists such as finalizers or node taints.
-Json make_json_patch(const Json& from, const Json& to, bool guard_resource_version = true);
+Json MakeJsonPatch(const Json& from, const Json& to, bool guard_resource_version = true);
 
 struct WriteOptions {
   std::string field_manager;  // required for apply
@@ -50,13 +50,13 @@ class Client {
 
   Json get(const ResourceDescriptor& r, const std::string& ns, const std::string& name,
            const std::string& subresource = "");
-  std::optional<Json> try_get(const ResourceDescriptor& r, const std::string& ns, const std::string& name);
+  std::optional<Json> TryGet(const ResourceDescriptor& r, const std::string& ns, const std::string& name);
   // All pages, merged into one List object ({"metadata":{"resourceVersion"},"items":[...]}).
   Json list(const ResourceDescriptor& r, const std::string& ns = "", ListOptions options = {});
   Json create(const ResourceDescriptor& r, const std::string& ns, const Json& object, const WriteOptions& w = {});
   // PUT; the object must carry metadata.resourceVersion (optimistic concurrency) — invalid_argument if not.
   Json update(const ResourceDescriptor& r, const std::string& ns, const Json& object, const WriteOptions& w = {});
-  Json update_status(const ResourceDescriptor& r, const std::string& ns, const Json& object,
+  Json UpdateStatus(const ResourceDescriptor& r, const std::string& ns, const Json& object,
                      const WriteOptions& w = {});
   Json patch(const ResourceDescriptor& r, const std::string& ns, const std::string& name, PatchType type,
              const Json& patch, const std::string& subresource = "", const WriteOptions& w = {});
@@ -73,32 +73,32 @@ class Client {
               const std::function<bool(Json& object)>& mutate, int attempts = 5);
   // Status write through /status: GET, fill (status, object) with observedGeneration preset to
   // metadata.generation, PUT .../status; conflict-retried. Skips the write if status is unchanged.
-  Json write_status(const ResourceDescriptor& r, const std::string& ns, const std::string& name,
+  Json WriteStatus(const ResourceDescriptor& r, const std::string& ns, const std::string& name,
                     const std::function<void(Json& status, const Json& object)>& fill, int attempts = 5);
 
   template <class T>
-  T get_as(const ResourceDescriptor& r, const std::string& ns, const std::string& name) {
+  T GetAs(const ResourceDescriptor& r, const std::string& ns, const std::string& name) {
     RestRequest request;
-    request.path = r.object_path(ns, name);
+    request.path = r.ObjectPath(ns, name);
     auto response = rest_->execute(request);
     ObjectDecoder<T> decoder;
-    return decoder.decode_object(response.body);
+    return decoder.DecodeObject(response.body);
   }
 
   // POST pods/binding. 409 "already assigned" counts as success when it is to the same node; a pod that
   // is gone or being deleted is a no-op; bound elsewhere throws ConflictError. Not blindly retried: after
   // an ambiguous failure the pod is re-read to learn whether the binding happened.
-  BindOutcome bind_pod(const std::string& ns, const std::string& pod, const std::string& node,
+  BindOutcome BindPod(const std::string& ns, const std::string& pod, const std::string& node,
                        const std::string& pod_uid = "");
   // POST pods/eviction (policy/v1). Throws DisruptionBudgetError when a PDB forbids it (retry later, do
   // not treat as throttling); 404 = already gone.
-  EvictOutcome evict_pod(const std::string& ns, const std::string& pod, std::optional<int64_t> grace_period_seconds = {},
+  EvictOutcome EvictPod(const std::string& ns, const std::string& pod, std::optional<int64_t> grace_period_seconds = {},
                          const std::string& pod_uid = "");
 
   RestClient& rest() { return *rest_; }
 
  private:
-  QueryParams write_query(const WriteOptions& w) const;
+  QueryParams WriteQuery(const WriteOptions& w) const;
   std::shared_ptr<RestClient> rest_;
 };
 

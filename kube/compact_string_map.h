@@ -31,7 +31,7 @@ class CompactStringMap {
   }
   // A copy whose storage is exactly one allocation of the used size. Decoders fill a scratch map (whose
   // growth allocations are reused) and keep only this copy, so long-lived caches carry no heap holes.
-  CompactStringMap exact_copy() const {
+  CompactStringMap ExactCopy() const {
     CompactStringMap out;
     out.data_.assign(data_.data(), data_.size());
     out.size_ = size_;

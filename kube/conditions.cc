@@ -5,7 +5,7 @@
 namespace gangplank::kube {
 namespace {
 
-bool is_reason(const std::string& r) {
+bool IsReason(const std::string& r) {
   if (r.empty() || r.size() > 1024 || !std::isalpha(static_cast<unsigned char>(r.front()))) return false;
   for (size_t i = 1; i < r.size(); ++i) {
     char c = r[i];
@@ -18,17 +18,17 @@ bool is_reason(const std::string& r) {
 
 }  // namespace
 
-void validate_condition(const ConditionUpdate& u) {
+void ValidateCondition(const ConditionUpdate& u) {
   if (u.type.empty() || u.type.size() > 316) throw std::invalid_argument("condition type must be 1..316 characters");
   if (u.status != "True" && u.status != "False" && u.status != "Unknown") {
     throw std::invalid_argument("condition " + u.type + ": status must be True, False or Unknown, not '" + u.status + "'");
   }
-  if (!is_reason(u.reason)) {
+  if (!IsReason(u.reason)) {
     throw std::invalid_argument("condition " + u.type + ": reason '" + u.reason + "' is not CamelCase");
   }
 }
 
-const nlohmann::json* find_condition(const nlohmann::json& conditions, const std::string& type) {
+const nlohmann::json* FindCondition(const nlohmann::json& conditions, const std::string& type) {
   if (!conditions.is_array()) return nullptr;
   for (const auto& c : conditions) {
     if (c.is_object() && c.value("type", "") == type) return &c;
@@ -36,8 +36,8 @@ const nlohmann::json* find_condition(const nlohmann::json& conditions, const std
   return nullptr;
 }
 
-bool set_condition(nlohmann::json& conditions, const ConditionUpdate& u, SystemTime now) {
-  validate_condition(u);
+bool SetCondition(nlohmann::json& conditions, const ConditionUpdate& u, SystemTime now) {
+  ValidateCondition(u);
   if (!conditions.is_array()) conditions = nlohmann::json::array();
   nlohmann::json* existing = nullptr;
   for (auto& c : conditions) {
@@ -49,17 +49,17 @@ bool set_condition(nlohmann::json& conditions, const ConditionUpdate& u, SystemT
                           {"reason", u.reason},
                           {"message", u.message},
                           {"observedGeneration", u.observed_generation},
-                          {"lastTransitionTime", format_time(now)}});
+                          {"lastTransitionTime", FormatTime(now)}});
     return true;
   }
   nlohmann::json& c = *existing;
   bool changed = false;
   if (c.value("status", "") != u.status) {
     c["status"] = u.status;
-    c["lastTransitionTime"] = format_time(now);
+    c["lastTransitionTime"] = FormatTime(now);
     changed = true;
   } else if (!c.contains("lastTransitionTime")) {
-    c["lastTransitionTime"] = format_time(now);
+    c["lastTransitionTime"] = FormatTime(now);
     changed = true;
   }
   auto assign = [&](const char* key, const nlohmann::json& value) {
@@ -74,7 +74,7 @@ bool set_condition(nlohmann::json& conditions, const ConditionUpdate& u, SystemT
   return changed;
 }
 
-void set_observed_generation(nlohmann::json& status, const nlohmann::json& object) {
+void SetObservedGeneration(nlohmann::json& status, const nlohmann::json& object) {
   int64_t generation = 0;
   if (object.contains("metadata") && object["metadata"].contains("generation")) {
     generation = object["metadata"]["generation"].get<int64_t>();

@@ -20,17 +20,17 @@ struct ConditionUpdate {
 
 // Throws std::invalid_argument for an empty type, a status other than True/False/Unknown, or a reason
 // that is not CamelCase ([A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?).
-void validate_condition(const ConditionUpdate& update);
+void ValidateCondition(const ConditionUpdate& update);
 
 // Sets or inserts the condition in `conditions` (a JSON array, created if null). Keeps
 // lastTransitionTime when status is unchanged, sets it to `now` when the status changes or the condition
 // is new. Returns true if anything changed.
-bool set_condition(nlohmann::json& conditions, const ConditionUpdate& update, SystemTime now);
+bool SetCondition(nlohmann::json& conditions, const ConditionUpdate& update, SystemTime now);
 
 // Finds the condition of the given type, or nullptr.
-const nlohmann::json* find_condition(const nlohmann::json& conditions, const std::string& type);
+const nlohmann::json* FindCondition(const nlohmann::json& conditions, const std::string& type);
 
 // Sets status.observedGeneration = metadata.generation of `object` in `status`.
-void set_observed_generation(nlohmann::json& status, const nlohmann::json& object);
+void SetObservedGeneration(nlohmann::json& status, const nlohmann::json& object);
 
 }  // namespace gangplank::kube

@@ -14,7 +14,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::optional<std::string> read_text(const std::string& path) {
+std::optional<std::string> ReadText(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::nullopt;
   std::ostringstream out;
@@ -29,7 +29,7 @@ std::string trim(std::string s) {
   return s;
 }
 
-std::string join_host_port(const std::string& host, const std::string& port) {
+std::string JoinHostPort(const std::string& host, const std::string& port) {
   if (host.find(':') != std::string::npos && host.front() != '[') return "[" + host + "]:" + port;
   return host + ":" + port;
 }
@@ -73,9 +73,9 @@ std::string resolve(const std::string& value, const Entry& e) {
   return (fs::path(e.file).parent_path() / value).lexically_normal().string();
 }
 
-std::string decode_data(const std::string& value, const Entry& e, const std::string& key) {
+std::string DecodeData(const std::string& value, const Entry& e, const std::string& key) {
   try {
-    return base64_decode(value);
+    return Base64Decode(value);
   } catch (const std::invalid_argument&) {
     fail(e.file, e.where + "." + key + " is not valid base64");
   }
@@ -94,8 +94,8 @@ void collect(const YAML::Node& root, const char* section, const std::string& fil
   }
 }
 
-void merge_file(const std::string& file, Merged& merged) {
-  auto text = read_text(file);
+void MergeFile(const std::string& file, Merged& merged) {
+  auto text = ReadText(file);
   if (!text) throw ConfigError("kubeconfig " + file + ": cannot read file");
   YAML::Node root;
   try {
@@ -114,7 +114,7 @@ void merge_file(const std::string& file, Merged& merged) {
   }
 }
 
-void apply_cluster(const Entry& e, ClusterConfig& cfg) {
+void ApplyCluster(const Entry& e, ClusterConfig& cfg) {
   YAML::Node c = e.node["cluster"];
   if (!c || !c.IsMap()) fail(e.file, e.where + ".cluster is missing");
   cfg.server = scalar(c, "server", e, "cluster.");
@@ -123,10 +123,10 @@ void apply_cluster(const Entry& e, ClusterConfig& cfg) {
     fail(e.file, e.where + ".cluster.server '" + cfg.server + "' must start with https:// or http://");
   }
   if (auto data = scalar(c, "certificate-authority-data", e, "cluster."); !data.empty()) {
-    cfg.tls.ca_data = decode_data(data, e, "cluster.certificate-authority-data");
+    cfg.tls.ca_data = DecodeData(data, e, "cluster.certificate-authority-data");
   } else if (auto file = scalar(c, "certificate-authority", e, "cluster."); !file.empty()) {
     cfg.tls.ca_file = resolve(file, e);
-    if (!read_text(cfg.tls.ca_file)) {
+    if (!ReadText(cfg.tls.ca_file)) {
       fail(e.file, e.where + ".cluster.certificate-authority: cannot read '" + cfg.tls.ca_file + "'");
     }
   }
@@ -134,16 +134,16 @@ void apply_cluster(const Entry& e, ClusterConfig& cfg) {
   cfg.tls.server_name = scalar(c, "tls-server-name", e, "cluster.");
 }
 
-void apply_user(const Entry& e, ClusterConfig& cfg) {
+void ApplyUser(const Entry& e, ClusterConfig& cfg) {
   YAML::Node u = e.node["user"];
   if (!u || u.IsNull()) return;  // anonymous
   if (!u.IsMap()) fail(e.file, e.where + ".user must be a mapping");
   auto file_or_data = [&](const char* data_key, const char* file_key, std::string& data, std::string& file) {
     if (auto d = scalar(u, data_key, e, "user."); !d.empty()) {
-      data = decode_data(d, e, std::string("user.") + data_key);
+      data = DecodeData(d, e, std::string("user.") + data_key);
     } else if (auto f = scalar(u, file_key, e, "user."); !f.empty()) {
       file = resolve(f, e);
-      if (!read_text(file)) fail(e.file, e.where + ".user." + file_key + ": cannot read '" + file + "'");
+      if (!ReadText(file)) fail(e.file, e.where + ".user." + file_key + ": cannot read '" + file + "'");
     }
   };
   file_or_data("client-certificate-data", "client-certificate", cfg.tls.client_cert_data, cfg.tls.client_cert_file);
@@ -156,7 +156,7 @@ void apply_user(const Entry& e, ClusterConfig& cfg) {
   cfg.token = scalar(u, "token", e, "user.");
   if (auto f = scalar(u, "tokenFile", e, "user."); !f.empty()) {
     cfg.token_file = resolve(f, e);
-    if (!read_text(cfg.token_file)) fail(e.file, e.where + ".user.tokenFile: cannot read '" + cfg.token_file + "'");
+    if (!ReadText(cfg.token_file)) fail(e.file, e.where + ".user.tokenFile: cannot read '" + cfg.token_file + "'");
   }
   cfg.username = scalar(u, "username", e, "user.");
   cfg.password = scalar(u, "password", e, "user.");
@@ -167,7 +167,7 @@ void apply_user(const Entry& e, ClusterConfig& cfg) {
   }
 }
 
-constexpr std::array<int8_t, 256> make_base64_table() {
+constexpr std::array<int8_t, 256> MakeBase64Table() {
   std::array<int8_t, 256> t{};
   for (auto& v : t) v = -1;
   const char* alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -177,7 +177,7 @@ constexpr std::array<int8_t, 256> make_base64_table() {
 
 }  // namespace
 
-EnvLookup process_env() {
+EnvLookup ProcessEnv() {
   return [](const std::string& name) -> std::optional<std::string> {
     const char* v = std::getenv(name.c_str());  // NOLINT(concurrency-mt-unsafe): read-only use
     if (v == nullptr) return std::nullopt;
@@ -185,8 +185,8 @@ EnvLookup process_env() {
   };
 }
 
-std::string base64_decode(std::string_view in) {
-  static constexpr auto kTable = make_base64_table();
+std::string Base64Decode(std::string_view in) {
+  static constexpr auto kTable = MakeBase64Table();
   std::string out;
   out.reserve(in.size() * 3 / 4);
   uint32_t acc = 0;
@@ -212,26 +212,26 @@ std::string base64_decode(std::string_view in) {
   return out;
 }
 
-ClusterConfig load_in_cluster_config(const EnvLookup& env, const InClusterPaths& paths) {
+ClusterConfig LoadInClusterConfig(const EnvLookup& env, const InClusterPaths& paths) {
   auto host = env("KUBERNETES_SERVICE_HOST");
   auto port = env("KUBERNETES_SERVICE_PORT");
   if (!host || !port || host->empty() || port->empty()) {
     throw ConfigError("not in cluster: KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT must be set");
   }
-  if (!read_text(paths.token)) throw ConfigError("not in cluster: cannot read service-account token " + paths.token);
+  if (!ReadText(paths.token)) throw ConfigError("not in cluster: cannot read service-account token " + paths.token);
   ClusterConfig cfg;
-  cfg.server = "https://" + join_host_port(*host, *port);
+  cfg.server = "https://" + JoinHostPort(*host, *port);
   cfg.token_file = paths.token;
-  if (read_text(paths.ca)) cfg.tls.ca_file = paths.ca;
-  if (auto ns = read_text(paths.namespace_file); ns && !trim(*ns).empty()) cfg.namespace_ = trim(*ns);
+  if (ReadText(paths.ca)) cfg.tls.ca_file = paths.ca;
+  if (auto ns = ReadText(paths.namespace_file); ns && !trim(*ns).empty()) cfg.namespace_ = trim(*ns);
   cfg.source = "in-cluster";
   return cfg;
 }
 
-ClusterConfig load_kubeconfig(const std::vector<std::string>& files, const std::string& context) {
+ClusterConfig LoadKubeconfig(const std::vector<std::string>& files, const std::string& context) {
   if (files.empty()) throw ConfigError("kubeconfig: no file given");
   Merged merged;
-  for (const auto& f : files) merge_file(f, merged);
+  for (const auto& f : files) MergeFile(f, merged);
   std::string name = context.empty() ? merged.current_context : context;
   std::string origin = files.size() == 1 ? files.front() : "(KUBECONFIG list)";
   if (name.empty()) throw ConfigError("kubeconfig " + origin + ": no current-context set and no context given");
@@ -247,18 +247,18 @@ ClusterConfig load_kubeconfig(const std::vector<std::string>& files, const std::
   if (cluster_name.empty() || cl == merged.clusters.end()) {
     fail(ce.file, ce.where + ".context.cluster '" + cluster_name + "' not found");
   }
-  apply_cluster(cl->second, cfg);
+  ApplyCluster(cl->second, cfg);
   if (!user_name.empty()) {
     auto us = merged.users.find(user_name);
     if (us == merged.users.end()) fail(ce.file, ce.where + ".context.user '" + user_name + "' not found");
-    apply_user(us->second, cfg);
+    ApplyUser(us->second, cfg);
   }
   if (auto ns = scalar(c, "namespace", ce, "context."); !ns.empty()) cfg.namespace_ = ns;
   cfg.source = "kubeconfig " + ce.file + " context " + name;
   return cfg;
 }
 
-ClusterConfig load_default_kubeconfig(const std::string& context, const EnvLookup& env) {
+ClusterConfig LoadDefaultKubeconfig(const std::string& context, const EnvLookup& env) {
   std::vector<std::string> files;
   if (auto list = env("KUBECONFIG"); list && !list->empty()) {
     std::stringstream ss(*list);
@@ -272,7 +272,7 @@ ClusterConfig load_default_kubeconfig(const std::string& context, const EnvLooku
   } else {
     throw ConfigError("kubeconfig: neither KUBECONFIG nor HOME is set");
   }
-  return load_kubeconfig(files, context);
+  return LoadKubeconfig(files, context);
 }
 
 TokenSource::TokenSource(std::string static_token, std::string token_file, std::chrono::seconds refresh)
@@ -282,7 +282,7 @@ std::string TokenSource::token(Clock::time_point now) {
   if (token_file_.empty()) return static_token_;
   std::lock_guard lock(mutex_);
   if (read_at_ && now - *read_at_ < refresh_) return cached_;
-  auto text = read_text(token_file_);
+  auto text = ReadText(token_file_);
   if (!text) {
     // Keep using the last good token (the kubelet may be mid-rotation); fail only if we never had one.
     if (cached_.empty()) throw ConfigError("cannot read token file " + token_file_);

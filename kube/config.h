@@ -32,7 +32,7 @@ struct ClusterConfig {
 
 // Env lookup seam so tests need not touch the process environment.
 using EnvLookup = std::function<std::optional<std::string>(const std::string&)>;
-EnvLookup process_env();
+EnvLookup ProcessEnv();
 
 struct InClusterPaths {
   std::string token = "/var/run/secrets/kubernetes.io/serviceaccount/token";
@@ -43,16 +43,16 @@ struct InClusterPaths {
 // In-cluster config: https://$KUBERNETES_SERVICE_HOST:$KUBERNETES_SERVICE_PORT (IPv6 bracketed), the
 // service-account token file (re-read, never cached forever) and CA. Throws ConfigError("not in cluster")
 // when the env vars are missing or the token file is unreadable.
-ClusterConfig load_in_cluster_config(const EnvLookup& env = process_env(), const InClusterPaths& paths = {});
+ClusterConfig LoadInClusterConfig(const EnvLookup& env = ProcessEnv(), const InClusterPaths& paths = {});
 
 // Kubeconfig from one or more files (KUBECONFIG semantics: merged, first definition of a name wins,
 // first current-context wins). context empty = current-context. Relative paths resolve against the
 // folder of the file that defined the entry.
-ClusterConfig load_kubeconfig(const std::vector<std::string>& files, const std::string& context = "");
+ClusterConfig LoadKubeconfig(const std::vector<std::string>& files, const std::string& context = "");
 // $KUBECONFIG (':'-separated) or ~/.kube/config.
-ClusterConfig load_default_kubeconfig(const std::string& context = "", const EnvLookup& env = process_env());
+ClusterConfig LoadDefaultKubeconfig(const std::string& context = "", const EnvLookup& env = ProcessEnv());
 
-std::string base64_decode(std::string_view in);  // throws std::invalid_argument on bad input
+std::string Base64Decode(std::string_view in);  // throws std::invalid_argument on bad input
 
 // Bearer token from a static string or a file that is re-read at least every refresh period and after
 // invalidate() (call it on a 401). Thread-safe.

@@ -10,7 +10,7 @@ namespace gangplank::kube {
 EventRecorder::EventRecorder(std::shared_ptr<Client> client, std::string component, std::string host)
     : client_(std::move(client)), component_(std::move(component)), host_(std::move(host)) {}
 
-EventRecorder::Key EventRecorder::key_of(const ObjectReference& o, const std::string& type, const std::string& reason,
+EventRecorder::Key EventRecorder::KeyOf(const ObjectReference& o, const std::string& type, const std::string& reason,
                                          const std::string& message) {
   return {o.kind, o.namespace_, o.name, o.uid, type + "\n" + reason, message};
 }
@@ -18,7 +18,7 @@ EventRecorder::Key EventRecorder::key_of(const ObjectReference& o, const std::st
 int EventRecorder::count(const ObjectReference& object, const std::string& type, const std::string& reason,
                          const std::string& message) const {
   std::lock_guard lock(mutex_);
-  auto it = seen_.find(key_of(object, type, reason, message));
+  auto it = seen_.find(KeyOf(object, type, reason, message));
   return it == seen_.end() ? 0 : it->second.count;
 }
 
@@ -48,20 +48,20 @@ bool EventRecorder::create(const ObjectReference& o, const std::string& type, co
                 {"reportingComponent", component_},
                 {"reportingInstance", host_},
                 {"count", 1},
-                {"firstTimestamp", format_time(now)},
-                {"lastTimestamp", format_time(now)}};
+                {"firstTimestamp", FormatTime(now)},
+                {"lastTimestamp", FormatTime(now)}};
   client_->create(resources::events(), ns, event);
-  seen = Seen{name, ns, 1, format_time(now)};
+  seen = Seen{name, ns, 1, FormatTime(now)};
   return true;
 }
 
 bool EventRecorder::record(const ObjectReference& object, const std::string& type, const std::string& reason,
                            const std::string& message) {
   std::lock_guard lock(mutex_);
-  Seen& seen = seen_[key_of(object, type, reason, message)];
+  Seen& seen = seen_[KeyOf(object, type, reason, message)];
   try {
     if (seen.count == 0) return create(object, type, reason, message, seen);
-    Json patch = {{"count", seen.count + 1}, {"lastTimestamp", format_time(std::chrono::system_clock::now())}};
+    Json patch = {{"count", seen.count + 1}, {"lastTimestamp", FormatTime(std::chrono::system_clock::now())}};
     try {
       client_->patch(resources::events(), seen.event_namespace, seen.event_name, PatchType::kMerge, patch);
       ++seen.count;
@@ -70,7 +70,7 @@ bool EventRecorder::record(const ObjectReference& object, const std::string& typ
       return create(object, type, reason, message, seen);  // the old Event was garbage-collected
     }
   } catch (...) {
-    if (seen.count == 0) seen_.erase(key_of(object, type, reason, message));
+    if (seen.count == 0) seen_.erase(KeyOf(object, type, reason, message));
     return false;
   }
 }

@@ -43,7 +43,7 @@ class EventRecorder {
     int count = 0;
     std::string first_timestamp;
   };
-  static Key key_of(const ObjectReference& o, const std::string& type, const std::string& reason,
+  static Key KeyOf(const ObjectReference& o, const std::string& type, const std::string& reason,
                     const std::string& message);
   bool create(const ObjectReference& object, const std::string& type, const std::string& reason,
               const std::string& message, Seen& seen);

@@ -86,20 +86,20 @@ class Informer {
   Informer& operator=(const Informer&) = delete;
 
   // Configuration: call before start().
-  void add_index(const std::string& name, IndexFunc func) {
+  void AddIndex(const std::string& name, IndexFunc func) {
     std::lock_guard lock(store_mutex_);
     index_funcs_[name] = std::move(func);
     indexes_[name];
   }
-  void add_handlers(Handlers handlers) {
+  void AddHandlers(Handlers handlers) {
     std::lock_guard lock(queue_mutex_);
     handlers_.push_back(std::move(handlers));
   }
 
   void start() {
     if (running_.exchange(true)) return;
-    dispatcher_ = std::thread([this] { dispatch_loop(); });
-    reflector_ = std::thread([this] { reflect_loop(); });
+    dispatcher_ = std::thread([this] { DispatchLoop(); });
+    reflector_ = std::thread([this] { ReflectLoop(); });
   }
 
   // Stops both threads. Pending notifications are dropped.
@@ -118,13 +118,13 @@ class Informer {
   }
 
   // True after the first complete list has been applied to the cache.
-  bool has_synced() const { return synced_.load(); }
-  bool wait_for_sync(std::chrono::milliseconds timeout) {
+  bool HasSynced() const { return synced_.load(); }
+  bool WaitForSync(std::chrono::milliseconds timeout) {
     std::unique_lock lock(store_mutex_);
     return synced_cv_.wait_for(lock, timeout, [this] { return synced_.load(); });
   }
   // Waits until every notification queued so far has been handled (tests, orderly shutdown).
-  bool wait_idle(std::chrono::milliseconds timeout) {
+  bool WaitIdle(std::chrono::milliseconds timeout) {
     std::unique_lock lock(queue_mutex_);
     return idle_cv_.wait_for(lock, timeout, [this] { return queue_.empty() && !dispatching_; });
   }
@@ -141,7 +141,7 @@ class Informer {
     for (const auto& [key, item] : items_) out.push_back(item);
     return out;
   }
-  std::vector<Ptr> by_index(const std::string& index, const std::string& value) const {
+  std::vector<Ptr> ByIndex(const std::string& index, const std::string& value) const {
     std::lock_guard lock(store_mutex_);
     std::vector<Ptr> out;
     auto idx = indexes_.find(index);
@@ -155,7 +155,7 @@ class Informer {
     std::lock_guard lock(store_mutex_);
     return items_.size();
   }
-  std::string last_resource_version() const {
+  std::string LastResourceVersion() const {
     std::lock_guard lock(store_mutex_);
     return last_rv_;
   }
@@ -174,7 +174,7 @@ class Informer {
   };
 
   // ---- reflector thread ----
-  void reflect_loop() {
+  void ReflectLoop() {
     bool need_list = true;
     bool first_list = true;
     int failures_in_a_row = 0;
@@ -187,11 +187,11 @@ class Informer {
         } catch (...) {
           if (!running_) return;
           report("list", std::current_exception());
-          sleep_for(failure_delay(std::current_exception()));
+          SleepFor(FailureDelay(std::current_exception()));
           continue;
         }
       }
-      WatchOutcome outcome = watch_once();
+      WatchOutcome outcome = WatchOnce();
       if (!running_) return;
       switch (outcome.action) {
         case Action::kRewatch:
@@ -202,7 +202,7 @@ class Informer {
           need_list = true;
           break;
         case Action::kBackoff:
-          sleep_for(outcome.delay);
+          SleepFor(outcome.delay);
           if (++failures_in_a_row >= options_.watch_failures_before_relist) {
             failures_in_a_row = 0;
             need_list = true;
@@ -221,10 +221,10 @@ class Informer {
     // Items go straight into their final shared allocation: no list-sized vector of objects.
     ObjectDecoder<T> decoder;
     std::vector<Ptr> items;
-    std::string list_rv = list_pages(
+    std::string list_rv = ListPages(
         *client_, resource_, options_.namespace_, opts,
         [&](std::string_view body) {
-          return decoder.decode_list_each(body, [&](T&& item) { items.push_back(std::make_shared<const T>(std::move(item))); });
+          return decoder.DecodeListEach(body, [&](T&& item) { items.push_back(std::make_shared<const T>(std::move(item))); });
         },
         [&] { items.clear(); });
     replace(std::move(items), list_rv);
@@ -242,14 +242,14 @@ class Informer {
         std::string key = fresh->meta.key();
         auto existing = items_.find(key);
         if (existing == items_.end()) {
-          index_locked(fresh, true);
+          IndexLocked(fresh, true);
           out.push_back({Kind::kAdd, nullptr, fresh});
           next.emplace(std::move(key), std::move(fresh));
         } else if (existing->second->meta.resource_version == fresh->meta.resource_version) {
           next.emplace(std::move(key), existing->second);
         } else {
-          index_locked(existing->second, false);
-          index_locked(fresh, true);
+          IndexLocked(existing->second, false);
+          IndexLocked(fresh, true);
           out.push_back({Kind::kUpdate, existing->second, fresh});
           next.emplace(std::move(key), std::move(fresh));
         }
@@ -258,7 +258,7 @@ class Informer {
       items.shrink_to_fit();
       for (const auto& [key, last] : items_) {
         if (next.count(key)) continue;
-        index_locked(last, false);
+        IndexLocked(last, false);
         out.push_back({Kind::kDelete, last, nullptr, true});
       }
       items_.swap(next);
@@ -276,12 +276,12 @@ class Informer {
     std::chrono::milliseconds delay{0};
   };
 
-  WatchOutcome watch_once() {
+  WatchOutcome WatchOnce() {
     ListOptions opts;
     opts.label_selector = options_.label_selector;
     opts.field_selector = options_.field_selector;
     opts.allow_watch_bookmarks = true;
-    std::string start_rv = last_resource_version();
+    std::string start_rv = LastResourceVersion();
     opts.resource_version = start_rv;
     std::uniform_int_distribution<long> spread(options_.min_watch_timeout.count(), 2 * options_.min_watch_timeout.count());
     opts.timeout_seconds = spread(rng_);
@@ -303,10 +303,10 @@ class Informer {
     std::exception_ptr stream_error;
     auto started = std::chrono::steady_clock::now();
     try {
-      watch_lines(*client_, resource_, options_.namespace_, opts, options_.idle_timeout,
+      WatchLines(*client_, resource_, options_.namespace_, opts, options_.idle_timeout,
                   [&](std::string_view line) {
                     if (stream_error) return;  // after an ERROR event the stream is over for us
-                    WatchEvent<T> event = decoder.decode_event(line);
+                    WatchEvent<T> event = decoder.DecodeEvent(line);
                     if (event.type == WatchEventType::kError) {
                       stream_error = event.error;
                       cancel->cancel();
@@ -326,7 +326,7 @@ class Informer {
     if (!running_) return {Action::kRewatch};
     if (!stream_error) {
       if (events == 0 && std::chrono::steady_clock::now() - started < options_.short_watch) {
-        return {Action::kBackoff, next_backoff()};
+        return {Action::kBackoff, NextBackoff()};
       }
       backoff_.reset();
       return {Action::kRewatch};
@@ -336,7 +336,7 @@ class Informer {
       ++stats_.watch_errors;
     }
     report("watch", stream_error);
-    if (is_relist_error(stream_error)) {
+    if (IsRelistError(stream_error)) {
       std::lock_guard lock(store_mutex_);
       ++stats_.relists_after_expired;
       return {Action::kRelist};
@@ -347,7 +347,7 @@ class Informer {
       return {Action::kRelist};  // a garbled stream: we cannot know what we missed
     } catch (...) {
     }
-    return {Action::kBackoff, failure_delay(stream_error)};
+    return {Action::kBackoff, FailureDelay(stream_error)};
   }
 
   // Once a non-ADDED event arrives the synthetic ones are over: from then on every event moves the
@@ -368,17 +368,17 @@ class Informer {
       if (event.type == WatchEventType::kDeleted) {
         if (existing != items_.end()) {
           Ptr last = std::make_shared<const T>(std::move(event.object));
-          erase_locked(existing);
+          EraseLocked(existing);
           out.push_back({Kind::kDelete, last, nullptr, false});
         }
       } else if (existing == items_.end()) {
         Ptr fresh = std::make_shared<const T>(std::move(event.object));
-        insert_locked(std::move(key), fresh);
+        InsertLocked(std::move(key), fresh);
         out.push_back({Kind::kAdd, nullptr, fresh});
       } else if (existing->second->meta.resource_version != event.resource_version) {
         Ptr old = existing->second;
         Ptr fresh = std::make_shared<const T>(std::move(event.object));
-        update_locked(existing, fresh);
+        UpdateLocked(existing, fresh);
         out.push_back({Kind::kUpdate, old, fresh});
       }
       if (propagate_rv_from_added && !event.resource_version.empty()) last_rv_ = event.resource_version;
@@ -402,43 +402,43 @@ class Informer {
     }
   }
 
-  std::chrono::milliseconds next_backoff() {
+  std::chrono::milliseconds NextBackoff() {
     std::lock_guard lock(backoff_mutex_);
     return backoff_.next();
   }
 
-  std::chrono::milliseconds failure_delay(const std::exception_ptr& error) {
+  std::chrono::milliseconds FailureDelay(const std::exception_ptr& error) {
     try {
       std::rethrow_exception(error);
     } catch (const TooManyRequestsError& e) {
       if (e.retry_after()) return std::chrono::duration_cast<std::chrono::milliseconds>(*e.retry_after());
     } catch (...) {
     }
-    return next_backoff();
+    return NextBackoff();
   }
 
-  void sleep_for(std::chrono::milliseconds d) {
+  void SleepFor(std::chrono::milliseconds d) {
     std::unique_lock lock(sleep_mutex_);
     sleep_cv_.wait_for(lock, d, [this] { return !running_; });
   }
 
   // ---- store (store_mutex_ held) ----
   using ItemMap = std::unordered_map<std::string, Ptr>;
-  void insert_locked(std::string key, const Ptr& item) {
+  void InsertLocked(std::string key, const Ptr& item) {
     items_.emplace(std::move(key), item);
-    index_locked(item, true);
+    IndexLocked(item, true);
   }
-  void update_locked(typename ItemMap::iterator it, const Ptr& fresh) {
-    index_locked(it->second, false);
+  void UpdateLocked(typename ItemMap::iterator it, const Ptr& fresh) {
+    IndexLocked(it->second, false);
     it->second = fresh;
-    index_locked(fresh, true);
+    IndexLocked(fresh, true);
   }
-  void erase_locked(typename ItemMap::iterator it) {
-    index_locked(it->second, false);
+  void EraseLocked(typename ItemMap::iterator it) {
+    IndexLocked(it->second, false);
     items_.erase(it);
   }
   // Index buckets hold the shared pointers themselves (16 bytes), not copies of the keys.
-  void index_locked(const Ptr& item, bool add) {
+  void IndexLocked(const Ptr& item, bool add) {
     for (auto& [name, func] : index_funcs_) {
       auto& index = indexes_[name];
       for (const auto& value : func(*item)) {
@@ -462,7 +462,7 @@ class Informer {
     queue_cv_.notify_one();
   }
 
-  void dispatch_loop() {
+  void DispatchLoop() {
     std::unique_lock lock(queue_mutex_);
     while (running_) {
       queue_cv_.wait(lock, [this] { return !queue_.empty() || !running_; });
@@ -538,11 +538,11 @@ class Informer {
 // Common index functions.
 namespace indexes {
 template <class T>
-std::vector<std::string> by_label(const T& object, const std::string& label) {
+std::vector<std::string> ByLabel(const T& object, const std::string& label) {
   if (auto v = object.meta.labels.find(label)) return {std::string(*v)};
   return {};
 }
-inline std::vector<std::string> pod_node_name(const Pod& pod) {
+inline std::vector<std::string> PodNodeName(const Pod& pod) {
   if (pod.node_name.empty()) return {};
   return {pod.node_name};
 }

@@ -37,12 +37,12 @@ void LeaderElector::stop() {
   if (thread_.joinable()) thread_.join();
 }
 
-bool LeaderElector::is_leader() const {
+bool LeaderElector::IsLeader() const {
   std::lock_guard lock(mutex_);
   return leader_ && Clock::now() - last_renew_ < config_.renew_deadline;
 }
 
-std::string LeaderElector::observed_leader() const {
+std::string LeaderElector::ObservedLeader() const {
   std::lock_guard lock(mutex_);
   return observed_holder_;
 }
@@ -52,7 +52,7 @@ std::chrono::milliseconds LeaderElector::jittered(std::chrono::milliseconds d) {
   return std::chrono::milliseconds(static_cast<long long>(d.count() * (1.0 + 0.2 * unit(rng_))));
 }
 
-void LeaderElector::sleep_for(std::chrono::milliseconds d) {
+void LeaderElector::SleepFor(std::chrono::milliseconds d) {
   std::unique_lock lock(mutex_);
   cv_.wait_for(lock, d, [this] { return !running_; });
 }
@@ -61,7 +61,7 @@ void LeaderElector::run() {
   while (running_) {
     bool ok = false;
     try {
-      ok = try_acquire_or_renew();
+      ok = TryAcquireOrRenew();
     } catch (...) {
       ok = false;  // transport or API failure: judged below by the renew deadline
     }
@@ -82,9 +82,9 @@ void LeaderElector::run() {
         std::lock_guard lock(mutex_);
         expired = Clock::now() - last_renew_ >= config_.renew_deadline;
       }
-      if (expired) lose_leadership();
+      if (expired) LoseLeadership();
     }
-    sleep_for(was_leader || ok ? config_.retry_period : jittered(config_.retry_period));
+    SleepFor(was_leader || ok ? config_.retry_period : jittered(config_.retry_period));
   }
   bool leading;
   {
@@ -92,12 +92,12 @@ void LeaderElector::run() {
     leading = leader_;
   }
   if (leading) {
-    lose_leadership();
+    LoseLeadership();
     if (config_.release_on_stop) release();
   }
 }
 
-void LeaderElector::lose_leadership() {
+void LeaderElector::LoseLeadership() {
   {
     std::lock_guard lock(mutex_);
     leader_ = false;
@@ -105,12 +105,12 @@ void LeaderElector::lose_leadership() {
   if (config_.on_stopped_leading) config_.on_stopped_leading();
 }
 
-bool LeaderElector::try_acquire_or_renew() {
+bool LeaderElector::TryAcquireOrRenew() {
   const auto attempt_start = Clock::now();
   const auto wall_now = std::chrono::system_clock::now();
   const auto& leases = resources::leases();
   const long long duration_s = std::chrono::duration_cast<std::chrono::seconds>(config_.lease_duration).count();
-  std::optional<Json> lease = client_->try_get(leases, config_.namespace_, config_.name);
+  std::optional<Json> lease = client_->TryGet(leases, config_.namespace_, config_.name);
   if (!lease) {
     Json fresh = {{"apiVersion", "coordination.k8s.io/v1"},
                   {"kind", "Lease"},
@@ -118,11 +118,11 @@ bool LeaderElector::try_acquire_or_renew() {
                   {"spec",
                    {{"holderIdentity", config_.identity},
                     {"leaseDurationSeconds", duration_s},
-                    {"acquireTime", format_micro_time(wall_now)},
-                    {"renewTime", format_micro_time(wall_now)},
+                    {"acquireTime", FormatMicroTime(wall_now)},
+                    {"renewTime", FormatMicroTime(wall_now)},
                     {"leaseTransitions", 0}}}};
     try {
-      record_own_write(client_->create(leases, config_.namespace_, fresh), attempt_start);
+      RecordOwnWrite(client_->create(leases, config_.namespace_, fresh), attempt_start);
       return true;
     } catch (const AlreadyExistsError&) {
       return false;
@@ -153,14 +153,14 @@ bool LeaderElector::try_acquire_or_renew() {
   if (still_valid) return false;
   Json updated = *lease;
   if (holder != config_.identity) {
-    updated["spec"]["acquireTime"] = format_micro_time(wall_now);
+    updated["spec"]["acquireTime"] = FormatMicroTime(wall_now);
     updated["spec"]["leaseTransitions"] = spec.value("leaseTransitions", 0) + 1;
   }
   updated["spec"]["holderIdentity"] = config_.identity;
   updated["spec"]["leaseDurationSeconds"] = duration_s;
-  updated["spec"]["renewTime"] = format_micro_time(wall_now);
+  updated["spec"]["renewTime"] = FormatMicroTime(wall_now);
   try {
-    record_own_write(client_->update(leases, config_.namespace_, updated), attempt_start);
+    RecordOwnWrite(client_->update(leases, config_.namespace_, updated), attempt_start);
     return true;
   } catch (const ConflictError&) {
     return false;
@@ -168,7 +168,7 @@ bool LeaderElector::try_acquire_or_renew() {
 }
 
 // Our create or update went through: the stored record is what we last observed, held by us.
-void LeaderElector::record_own_write(const Json& stored, Clock::time_point attempt_start) {
+void LeaderElector::RecordOwnWrite(const Json& stored, Clock::time_point attempt_start) {
   std::lock_guard lock(mutex_);
   observed_record_ = stored["spec"].dump();
   observed_time_ = attempt_start;
@@ -182,7 +182,7 @@ void LeaderElector::release() {
       if (lease["spec"].value("holderIdentity", "") != config_.identity) return false;
       lease["spec"]["holderIdentity"] = "";
       lease["spec"]["leaseDurationSeconds"] = 1;
-      lease["spec"]["renewTime"] = format_micro_time(std::chrono::system_clock::now());
+      lease["spec"]["renewTime"] = FormatMicroTime(std::chrono::system_clock::now());
       return true;
     });
   } catch (...) {

@@ -51,16 +51,16 @@ class LeaderElector {
   // Stops campaigning; if leading, stops leading (and releases the lease when configured).
   void stop();
   // True only while the last successful renewal is younger than the renew deadline.
-  bool is_leader() const;
-  std::string observed_leader() const;
+  bool IsLeader() const;
+  std::string ObservedLeader() const;
 
  private:
   void run();
-  bool try_acquire_or_renew();
-  void lose_leadership();
-  void record_own_write(const Json& stored, Clock::time_point attempt_start);
+  bool TryAcquireOrRenew();
+  void LoseLeadership();
+  void RecordOwnWrite(const Json& stored, Clock::time_point attempt_start);
   void release();
-  void sleep_for(std::chrono::milliseconds d);
+  void SleepFor(std::chrono::milliseconds d);
   std::chrono::milliseconds jittered(std::chrono::milliseconds d);
 
   std::shared_ptr<Client> client_;

@@ -19,17 +19,17 @@ simdjson::padded_string_view PaddedBuffer::view(std::string_view text) {
   return simdjson::padded_string_view(storage_.data(), storage_.size(), storage_.capacity());
 }
 
-std::string list_pages(RestClient& client, const ResourceDescriptor& resource, const std::string& ns,
+std::string ListPages(RestClient& client, const ResourceDescriptor& resource, const std::string& ns,
                        ListOptions options, const std::function<ListMetaInfo(std::string_view body)>& on_page,
                        const std::function<void()>& on_restart) {
   options.watch = false;
   options.continue_token.clear();
-  const std::string path = resource.collection_path(ns);
+  const std::string path = resource.CollectionPath(ns);
   bool restarted = false;
   for (;;) {
     RestRequest request;
     request.path = path;
-    request.query = options.to_query();
+    request.query = options.ToQuery();
     net::HttpClientResponse response;
     try {
       response = client.execute(request);
@@ -47,7 +47,7 @@ std::string list_pages(RestClient& client, const ResourceDescriptor& resource, c
   }
 }
 
-void watch_lines(RestClient& client, const ResourceDescriptor& resource, const std::string& ns,
+void WatchLines(RestClient& client, const ResourceDescriptor& resource, const std::string& ns,
                  const ListOptions& options, std::chrono::milliseconds idle_timeout,
                  const std::function<void(std::string_view)>& on_line, net::CancelToken& cancel) {
   ListOptions watch_options = options;
@@ -55,8 +55,8 @@ void watch_lines(RestClient& client, const ResourceDescriptor& resource, const s
   watch_options.limit.reset();
   watch_options.continue_token.clear();
   RestRequest request;
-  request.path = resource.collection_path(ns);
-  request.query = watch_options.to_query();
+  request.path = resource.CollectionPath(ns);
+  request.query = watch_options.ToQuery();
   LineFramer framer;
   client.stream(request, idle_timeout, [&](std::string_view bytes) { framer.feed(bytes, on_line); }, cancel);
 }

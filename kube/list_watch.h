@@ -54,9 +54,9 @@ template <class T>
 class ObjectDecoder {
  public:
   // Throws DecodeError for malformed input.
-  ListPage<T> decode_list(std::string_view body) {
+  ListPage<T> DecodeList(std::string_view body) {
     ListPage<T> page;
-    ListMetaInfo meta = decode_list_each(body, [&](T&& item) { page.items.push_back(std::move(item)); });
+    ListMetaInfo meta = DecodeListEach(body, [&](T&& item) { page.items.push_back(std::move(item)); });
     page.resource_version = std::move(meta.resource_version);
     page.continue_token = std::move(meta.continue_token);
     return page;
@@ -64,7 +64,7 @@ class ObjectDecoder {
 
   // Streams the items of one page to `sink` (no page-sized vector); returns the list metadata.
   template <class Sink>
-  ListMetaInfo decode_list_each(std::string_view body, Sink&& sink) {
+  ListMetaInfo DecodeListEach(std::string_view body, Sink&& sink) {
     ListMetaInfo meta;
     try {
       auto doc = parser_.iterate(buffer_.view(body));
@@ -93,7 +93,7 @@ class ObjectDecoder {
   }
 
   // One object (a GET response).
-  T decode_object(std::string_view body) {
+  T DecodeObject(std::string_view body) {
     T object{};
     try {
       auto doc = parser_.iterate(buffer_.view(body));
@@ -107,7 +107,7 @@ class ObjectDecoder {
 
   // Fields may come in any order; the apiserver writes "type" first but not every server does. When
   // "object" precedes "type", its raw text is set aside and decoded once the type is known.
-  WatchEvent<T> decode_event(std::string_view line) {
+  WatchEvent<T> DecodeEvent(std::string_view line) {
     WatchEvent<T> event;
     try {
       std::optional<WatchEventType> type;
@@ -117,12 +117,12 @@ class ObjectDecoder {
       for (auto field : doc.get_object()) {
         std::string_view key = field.unescaped_key();
         if (key == "type") {
-          type = parse_type(field.value().get_string());
+          type = ParseType(field.value().get_string());
         } else if (key == "object") {
           have_object = true;
           simdjson::ondemand::value object = field.value();
           if (type) {
-            decode_payload(*type, object, event);
+            DecodePayload(*type, object, event);
           } else {
             deferred_object = simdjson::to_json_string(object);
           }
@@ -135,7 +135,7 @@ class ObjectDecoder {
         deferred_.assign(deferred_object);  // buffer_ is about to be reused by the second parse
         auto object_doc = parser_.iterate(buffer_.view(deferred_));
         simdjson::ondemand::value object = object_doc.get_value();
-        decode_payload(*type, object, event);
+        DecodePayload(*type, object, event);
       }
     } catch (const simdjson::simdjson_error& e) {
       throw DecodeError(std::string("bad watch event: ") + e.what());
@@ -144,16 +144,16 @@ class ObjectDecoder {
   }
 
  private:
-  void decode_payload(WatchEventType type, simdjson::ondemand::value object, WatchEvent<T>& event) {
+  void DecodePayload(WatchEventType type, simdjson::ondemand::value object, WatchEvent<T>& event) {
     event.type = type;
     if (type == WatchEventType::kError) {
       std::string_view raw = simdjson::to_json_string(object);
-      event.error = make_api_error_from_status(raw, 500, std::nullopt);
+      event.error = MakeApiErrorFromStatus(raw, 500, std::nullopt);
       return;
     }
     if (type == WatchEventType::kBookmark) {
       for (auto field : object.get_object()) {
-        if (std::string_view(field.unescaped_key()) == "metadata") decode_object_meta(field.value(), bookmark_meta_);
+        if (std::string_view(field.unescaped_key()) == "metadata") DecodeObjectMeta(field.value(), bookmark_meta_);
       }
       event.resource_version = bookmark_meta_.resource_version;
       bookmark_meta_ = {};
@@ -163,7 +163,7 @@ class ObjectDecoder {
     event.resource_version = event.object.meta.resource_version;
   }
 
-  static WatchEventType parse_type(std::string_view type) {
+  static WatchEventType ParseType(std::string_view type) {
     if (type == "ADDED") return WatchEventType::kAdded;
     if (type == "MODIFIED") return WatchEventType::kModified;
     if (type == "DELETED") return WatchEventType::kDeleted;
@@ -182,7 +182,7 @@ class ObjectDecoder {
 // identical parameters on each page. A 410 on a continue token restarts the list from the beginning
 // (on_restart lets the caller discard what it had). Returns the list's resourceVersion — the point to
 // start a watch from. on_page decodes the raw body of each page and returns its list metadata.
-std::string list_pages(RestClient& client, const ResourceDescriptor& resource, const std::string& ns,
+std::string ListPages(RestClient& client, const ResourceDescriptor& resource, const std::string& ns,
                        ListOptions options, const std::function<ListMetaInfo(std::string_view body)>& on_page,
                        const std::function<void()>& on_restart = {});
 
@@ -193,14 +193,14 @@ struct ListResult {
 };
 
 template <class T>
-ListResult<T> list_all(RestClient& client, const ResourceDescriptor& resource, const std::string& ns,
+ListResult<T> ListAll(RestClient& client, const ResourceDescriptor& resource, const std::string& ns,
                        ListOptions options) {
   ObjectDecoder<T> decoder;
   ListResult<T> result;
-  result.resource_version = list_pages(
+  result.resource_version = ListPages(
       client, resource, ns, std::move(options),
       [&](std::string_view body) {
-        ListPage<T> page = decoder.decode_list(body);
+        ListPage<T> page = decoder.DecodeList(body);
         for (auto& item : page.items) result.items.push_back(std::move(item));
         return ListMetaInfo{page.resource_version, page.continue_token};
       },
@@ -210,7 +210,7 @@ ListResult<T> list_all(RestClient& client, const ResourceDescriptor& resource, c
 
 // One watch request: calls on_line for each framed event line until the server ends the stream.
 // Throws ApiError for an HTTP error status, net::TransportError on idle timeout / failure / cancel.
-void watch_lines(RestClient& client, const ResourceDescriptor& resource, const std::string& ns,
+void WatchLines(RestClient& client, const ResourceDescriptor& resource, const std::string& ns,
                  const ListOptions& options, std::chrono::milliseconds idle_timeout,
                  const std::function<void(std::string_view)>& on_line, net::CancelToken& cancel);
 

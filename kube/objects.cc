@@ -16,20 +16,20 @@ std::string_view str(od::value v) {
   return v.get_string();
 }
 
-int64_t int64_of(od::value v) {
+int64_t Int64Of(od::value v) {
   if (v.is_null()) return 0;
   return v.get_int64();
 }
 
-bool bool_of(od::value v) {
+bool BoolOf(od::value v) {
   if (v.is_null()) return false;
   return v.get_bool();
 }
 
 // Annotations kubectl writes can be tens of KB and nothing here reads them.
-bool skip_annotation(std::string_view key) { return key == "kubectl.kubernetes.io/last-applied-configuration"; }
+bool SkipAnnotation(std::string_view key) { return key == "kubectl.kubernetes.io/last-applied-configuration"; }
 
-void decode_pairs(od::value v, StringPairs& out, bool annotations) {
+void DecodePairs(od::value v, StringPairs& out, bool annotations) {
   if (v.is_null()) return;
   StringPairs scratch;
   scratch.reserve(1024);
@@ -37,14 +37,14 @@ void decode_pairs(od::value v, StringPairs& out, bool annotations) {
   k.reserve(256);
   for (auto field : v.get_object()) {
     std::string_view key = field.unescaped_key();
-    if (annotations && skip_annotation(key)) continue;
+    if (annotations && SkipAnnotation(key)) continue;
     k.assign(key);  // the key view dies when the value is read
     scratch.add(k, str(field.value()));
   }
-  out = scratch.exact_copy();
+  out = scratch.ExactCopy();
 }
 
-void decode_owner_refs(od::value v, std::vector<OwnerReference>& out) {
+void DecodeOwnerRefs(od::value v, std::vector<OwnerReference>& out) {
   if (v.is_null()) return;
   for (auto item : v.get_array()) {
     OwnerReference ref;
@@ -54,14 +54,14 @@ void decode_owner_refs(od::value v, std::vector<OwnerReference>& out) {
       else if (key == "kind") ref.kind = str(field.value());
       else if (key == "name") ref.name = str(field.value());
       else if (key == "uid") ref.uid = str(field.value());
-      else if (key == "controller") ref.controller = bool_of(field.value());
+      else if (key == "controller") ref.controller = BoolOf(field.value());
     }
     out.push_back(std::move(ref));
   }
   out.shrink_to_fit();
 }
 
-void decode_conditions(od::value v, StringPairs& out) {
+void DecodeConditions(od::value v, StringPairs& out) {
   if (v.is_null()) return;
   StringPairs scratch;
   scratch.reserve(512);
@@ -78,16 +78,16 @@ void decode_conditions(od::value v, StringPairs& out) {
     }
     scratch.add(type, status);
   }
-  out = scratch.exact_copy();
+  out = scratch.ExactCopy();
 }
 
-std::optional<int64_t> quantity_or_throw(std::string_view text) {
-  auto q = parse_quantity_milli(text);
+std::optional<int64_t> QuantityOrThrow(std::string_view text) {
+  auto q = ParseQuantityMilli(text);
   if (!q) throw DecodeError("bad quantity '" + std::string(text) + "'");
   return q;
 }
 
-void decode_amounts(od::value v, std::vector<ResourceAmount>& out) {
+void DecodeAmounts(od::value v, std::vector<ResourceAmount>& out) {
   if (v.is_null()) return;
   for (auto field : v.get_object()) {
     std::string_view key = field.unescaped_key();
@@ -96,13 +96,13 @@ void decode_amounts(od::value v, std::vector<ResourceAmount>& out) {
     if (val.type() == od::json_type::number) {
       milli = static_cast<int64_t>(std::llround(double(val.get_double()) * 1000));
     } else {
-      milli = *quantity_or_throw(str(val));
+      milli = *QuantityOrThrow(str(val));
     }
     out.push_back({std::string(key), milli});
   }
 }
 
-void add_amounts(std::vector<ResourceAmount>& total, const std::vector<ResourceAmount>& add, bool take_max) {
+void AddAmounts(std::vector<ResourceAmount>& total, const std::vector<ResourceAmount>& add, bool take_max) {
   for (const auto& a : add) {
     auto it = std::find_if(total.begin(), total.end(), [&](const ResourceAmount& t) { return t.name == a.name; });
     if (it == total.end()) total.push_back(a);
@@ -112,7 +112,7 @@ void add_amounts(std::vector<ResourceAmount>& total, const std::vector<ResourceA
 
 // containers[].resources: requests, with limits standing in for missing requests; summed over the
 // containers (or max'ed for init containers).
-void decode_container_requests(od::value v, std::vector<ResourceAmount>& total, bool take_max) {
+void DecodeContainerRequests(od::value v, std::vector<ResourceAmount>& total, bool take_max) {
   if (v.is_null()) return;
   for (auto container : v.get_array()) {
     std::vector<ResourceAmount> requests, limits;
@@ -120,18 +120,18 @@ void decode_container_requests(od::value v, std::vector<ResourceAmount>& total, 
       if (std::string_view(field.unescaped_key()) != "resources") continue;
       for (auto rf : field.value().get_object()) {
         const std::string_view kind = rf.unescaped_key();
-        if (kind == "requests") decode_amounts(rf.value(), requests);
-        else if (kind == "limits") decode_amounts(rf.value(), limits);
+        if (kind == "requests") DecodeAmounts(rf.value(), requests);
+        else if (kind == "limits") DecodeAmounts(rf.value(), limits);
       }
     }
     for (const ResourceAmount& limit : limits) {
-      if (find_amount(requests, limit.name) == nullptr) requests.push_back(limit);
+      if (FindAmount(requests, limit.name) == nullptr) requests.push_back(limit);
     }
-    add_amounts(total, requests, take_max);
+    AddAmounts(total, requests, take_max);
   }
 }
 
-void decode_tolerations(od::value v, std::vector<Toleration>& out) {
+void DecodeTolerations(od::value v, std::vector<Toleration>& out) {
   if (v.is_null()) return;
   for (auto item : v.get_array()) {
     Toleration t;
@@ -146,19 +146,19 @@ void decode_tolerations(od::value v, std::vector<Toleration>& out) {
   }
 }
 
-void decode_pod_spec(od::value v, Pod& out) {
+void DecodePodSpec(od::value v, Pod& out) {
   std::vector<ResourceAmount> init, overhead;
   for (auto field : v.get_object()) {
     std::string_view key = field.unescaped_key();
     if (key == "nodeName") out.node_name = str(field.value());
     else if (key == "schedulerName") out.scheduler_name = str(field.value());
     else if (key == "priorityClassName") out.priority_class_name = str(field.value());
-    else if (key == "priority") out.priority = static_cast<int32_t>(int64_of(field.value()));
-    else if (key == "containers") decode_container_requests(field.value(), out.requests, false);
-    else if (key == "initContainers") decode_container_requests(field.value(), init, true);
-    else if (key == "overhead") decode_amounts(field.value(), overhead);
-    else if (key == "nodeSelector") decode_pairs(field.value(), out.node_selector, false);
-    else if (key == "tolerations") decode_tolerations(field.value(), out.tolerations);
+    else if (key == "priority") out.priority = static_cast<int32_t>(Int64Of(field.value()));
+    else if (key == "containers") DecodeContainerRequests(field.value(), out.requests, false);
+    else if (key == "initContainers") DecodeContainerRequests(field.value(), init, true);
+    else if (key == "overhead") DecodeAmounts(field.value(), overhead);
+    else if (key == "nodeSelector") DecodePairs(field.value(), out.node_selector, false);
+    else if (key == "tolerations") DecodeTolerations(field.value(), out.tolerations);
     else if (key == "schedulingGates") {
       od::value gates = field.value();
       if (gates.is_null()) continue;
@@ -169,12 +169,12 @@ void decode_pod_spec(od::value v, Pod& out) {
       }
     }
   }
-  add_amounts(out.requests, init, true);
-  add_amounts(out.requests, overhead, false);
+  AddAmounts(out.requests, init, true);
+  AddAmounts(out.requests, overhead, false);
   out.requests = std::vector<ResourceAmount>(out.requests.begin(), out.requests.end());  // exact size
 }
 
-void decode_taints(od::value v, std::vector<Taint>& out) {
+void DecodeTaints(od::value v, std::vector<Taint>& out) {
   if (v.is_null()) return;
   for (auto item : v.get_array()) {
     Taint t;
@@ -188,7 +188,7 @@ void decode_taints(od::value v, std::vector<Taint>& out) {
   }
 }
 
-void meta_from_json(const nlohmann::json& m, ObjectMeta& out) {
+void MetaFromJson(const nlohmann::json& m, ObjectMeta& out) {
   auto s = [&](const char* k) { return m.contains(k) && m[k].is_string() ? m[k].get<std::string>() : std::string(); };
   out.name = s("name");
   out.namespace_ = s("namespace");
@@ -215,14 +215,14 @@ void meta_from_json(const nlohmann::json& m, ObjectMeta& out) {
 
 }  // namespace
 
-const ResourceAmount* find_amount(const std::vector<ResourceAmount>& amounts, std::string_view name) {
+const ResourceAmount* FindAmount(const std::vector<ResourceAmount>& amounts, std::string_view name) {
   for (const auto& a : amounts) {
     if (a.name == name) return &a;
   }
   return nullptr;
 }
 
-std::optional<int64_t> parse_quantity_milli(std::string_view text) {
+std::optional<int64_t> ParseQuantityMilli(std::string_view text) {
   if (text.empty()) return std::nullopt;
   size_t i = 0;
   bool negative = false;
@@ -278,19 +278,19 @@ std::optional<int64_t> parse_quantity_milli(std::string_view text) {
   return negative ? -value : value;
 }
 
-void decode_object_meta(od::value value, ObjectMeta& out) {
+void DecodeObjectMeta(od::value value, ObjectMeta& out) {
   for (auto field : value.get_object()) {
     std::string_view key = field.unescaped_key();
     if (key == "name") out.name = str(field.value());
     else if (key == "namespace") out.namespace_ = str(field.value());
     else if (key == "uid") out.uid = str(field.value());
     else if (key == "resourceVersion") out.resource_version = str(field.value());
-    else if (key == "generation") out.generation = int64_of(field.value());
+    else if (key == "generation") out.generation = Int64Of(field.value());
     else if (key == "creationTimestamp") out.creation_timestamp = str(field.value());
     else if (key == "deletionTimestamp") out.deletion_timestamp = str(field.value());
-    else if (key == "labels") decode_pairs(field.value(), out.labels, false);
-    else if (key == "annotations") decode_pairs(field.value(), out.annotations, true);
-    else if (key == "ownerReferences") decode_owner_refs(field.value(), out.owner_references);
+    else if (key == "labels") DecodePairs(field.value(), out.labels, false);
+    else if (key == "annotations") DecodePairs(field.value(), out.annotations, true);
+    else if (key == "ownerReferences") DecodeOwnerRefs(field.value(), out.owner_references);
   }
 }
 
@@ -298,14 +298,14 @@ void Codec<Pod>::decode(od::value value, Pod& out) {
   for (auto field : value.get_object()) {
     std::string_view key = field.unescaped_key();
     if (key == "metadata") {
-      decode_object_meta(field.value(), out.meta);
+      DecodeObjectMeta(field.value(), out.meta);
     } else if (key == "spec") {
-      decode_pod_spec(field.value(), out);
+      DecodePodSpec(field.value(), out);
     } else if (key == "status") {
       for (auto sf : field.value().get_object()) {
         std::string_view skey = sf.unescaped_key();
         if (skey == "phase") out.phase = str(sf.value());
-        else if (skey == "conditions") decode_conditions(sf.value(), out.conditions);
+        else if (skey == "conditions") DecodeConditions(sf.value(), out.conditions);
       }
     }
   }
@@ -315,19 +315,19 @@ void Codec<Node>::decode(od::value value, Node& out) {
   for (auto field : value.get_object()) {
     std::string_view key = field.unescaped_key();
     if (key == "metadata") {
-      decode_object_meta(field.value(), out.meta);
+      DecodeObjectMeta(field.value(), out.meta);
     } else if (key == "spec") {
       for (auto sf : field.value().get_object()) {
         std::string_view skey = sf.unescaped_key();
-        if (skey == "unschedulable") out.unschedulable = bool_of(sf.value());
-        else if (skey == "taints") decode_taints(sf.value(), out.taints);
+        if (skey == "unschedulable") out.unschedulable = BoolOf(sf.value());
+        else if (skey == "taints") DecodeTaints(sf.value(), out.taints);
       }
     } else if (key == "status") {
       for (auto sf : field.value().get_object()) {
         std::string_view skey = sf.unescaped_key();
-        if (skey == "capacity") decode_amounts(sf.value(), out.capacity);
-        else if (skey == "allocatable") decode_amounts(sf.value(), out.allocatable);
-        else if (skey == "conditions") decode_conditions(sf.value(), out.conditions);
+        if (skey == "capacity") DecodeAmounts(sf.value(), out.capacity);
+        else if (skey == "allocatable") DecodeAmounts(sf.value(), out.allocatable);
+        else if (skey == "conditions") DecodeConditions(sf.value(), out.conditions);
       }
     }
   }
@@ -338,7 +338,7 @@ void Codec<GenericObject>::decode(od::value value, GenericObject& out) {
   out.json.assign(raw);
   auto parsed = nlohmann::json::parse(out.json, nullptr, false);
   if (!parsed.is_object()) throw DecodeError("object is not a JSON object");
-  if (parsed.contains("metadata") && parsed["metadata"].is_object()) meta_from_json(parsed["metadata"], out.meta);
+  if (parsed.contains("metadata") && parsed["metadata"].is_object()) MetaFromJson(parsed["metadata"], out.meta);
 }
 
 }  // namespace gangplank::kube

@@ -55,7 +55,7 @@ struct ResourceAmount {
   std::string name;
   int64_t milli = 0;
 };
-const ResourceAmount* find_amount(const std::vector<ResourceAmount>& amounts, std::string_view name);
+const ResourceAmount* FindAmount(const std::vector<ResourceAmount>& amounts, std::string_view name);
 
 struct Toleration {
   std::string key;
@@ -104,7 +104,7 @@ struct GenericObject {
 
 // Parses a Kubernetes quantity ("100m", "2Gi", "1.5", "1e3", "500M") into milli-units. nullopt if malformed
 // or out of range.
-std::optional<int64_t> parse_quantity_milli(std::string_view text);
+std::optional<int64_t> ParseQuantityMilli(std::string_view text);
 
 template <class T>
 struct Codec;
@@ -123,6 +123,6 @@ struct Codec<GenericObject> {
 };
 
 // Decodes only metadata of an object (used for BOOKMARK events and by the codecs).
-void decode_object_meta(simdjson::ondemand::value value, ObjectMeta& out);
+void DecodeObjectMeta(simdjson::ondemand::value value, ObjectMeta& out);
 
 }  // namespace gangplank::kube

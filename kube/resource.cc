@@ -11,17 +11,17 @@ std::string prefix(const ResourceDescriptor& r) {
 
 }  // namespace
 
-std::string ResourceDescriptor::collection_path(const std::string& ns) const {
-  if (namespaced && !ns.empty()) return prefix(*this) + "/namespaces/" + url_encode(ns) + "/" + plural;
+std::string ResourceDescriptor::CollectionPath(const std::string& ns) const {
+  if (namespaced && !ns.empty()) return prefix(*this) + "/namespaces/" + UrlEncode(ns) + "/" + plural;
   return prefix(*this) + "/" + plural;
 }
 
-std::string ResourceDescriptor::object_path(const std::string& ns, const std::string& name,
+std::string ResourceDescriptor::ObjectPath(const std::string& ns, const std::string& name,
                                             const std::string& subresource) const {
   if (name.empty()) throw std::invalid_argument("object path for " + plural + " needs a name");
   if (namespaced && ns.empty()) throw std::invalid_argument(plural + " '" + name + "' needs a namespace");
-  std::string path = (namespaced ? prefix(*this) + "/namespaces/" + url_encode(ns) + "/" + plural : prefix(*this) + "/" + plural) +
-                     "/" + url_encode(name);
+  std::string path = (namespaced ? prefix(*this) + "/namespaces/" + UrlEncode(ns) + "/" + plural : prefix(*this) + "/" + plural) +
+                     "/" + UrlEncode(name);
   if (!subresource.empty()) path += "/" + subresource;
   return path;
 }
@@ -43,7 +43,7 @@ const ResourceDescriptor& events() {
   static const ResourceDescriptor r{"", "v1", "events", "Event", true};
   return r;
 }
-const ResourceDescriptor& pod_disruption_budgets() {
+const ResourceDescriptor& PodDisruptionBudgets() {
   static const ResourceDescriptor r{"policy", "v1", "poddisruptionbudgets", "PodDisruptionBudget", true};
   return r;
 }
@@ -51,14 +51,14 @@ const ResourceDescriptor& leases() {
   static const ResourceDescriptor r{"coordination.k8s.io", "v1", "leases", "Lease", true};
   return r;
 }
-const ResourceDescriptor& custom_resource_definitions() {
+const ResourceDescriptor& CustomResourceDefinitions() {
   static const ResourceDescriptor r{"apiextensions.k8s.io", "v1", "customresourcedefinitions",
                                     "CustomResourceDefinition", false};
   return r;
 }
 }  // namespace resources
 
-QueryParams ListOptions::to_query() const {
+QueryParams ListOptions::ToQuery() const {
   QueryParams q;
   if (watch) q.emplace_back("watch", "1");
   if (!label_selector.empty()) q.emplace_back("labelSelector", label_selector);
@@ -72,7 +72,7 @@ QueryParams ListOptions::to_query() const {
   return q;
 }
 
-std::string url_encode(const std::string& value) {
+std::string UrlEncode(const std::string& value) {
   static const char* kHex = "0123456789ABCDEF";
   std::string out;
   out.reserve(value.size());
@@ -88,14 +88,14 @@ std::string url_encode(const std::string& value) {
   return out;
 }
 
-std::string build_target(const std::string& path, const QueryParams& query) {
+std::string BuildTarget(const std::string& path, const QueryParams& query) {
   std::string target = path;
   char sep = '?';
   for (const auto& [k, v] : query) {
     target += sep;
-    target += url_encode(k);
+    target += UrlEncode(k);
     target += '=';
-    target += url_encode(v);
+    target += UrlEncode(v);
     sep = '&';
   }
   return target;

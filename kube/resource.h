@@ -18,11 +18,11 @@ struct ResourceDescriptor {
   std::string kind;
   bool namespaced = true;
 
-  std::string api_version() const { return group.empty() ? version : group + "/" + version; }
+  std::string ApiVersion() const { return group.empty() ? version : group + "/" + version; }
   // Collection path; for a namespaced resource an empty namespace means "across all namespaces".
-  std::string collection_path(const std::string& ns = "") const;
+  std::string CollectionPath(const std::string& ns = "") const;
   // Object path; throws std::invalid_argument if name is empty or a namespaced object has no namespace.
-  std::string object_path(const std::string& ns, const std::string& name, const std::string& subresource = "") const;
+  std::string ObjectPath(const std::string& ns, const std::string& name, const std::string& subresource = "") const;
 };
 
 namespace resources {
@@ -30,9 +30,9 @@ const ResourceDescriptor& pods();
 const ResourceDescriptor& nodes();
 const ResourceDescriptor& namespaces();
 const ResourceDescriptor& events();
-const ResourceDescriptor& pod_disruption_budgets();
+const ResourceDescriptor& PodDisruptionBudgets();
 const ResourceDescriptor& leases();
-const ResourceDescriptor& custom_resource_definitions();
+const ResourceDescriptor& CustomResourceDefinitions();
 }  // namespace resources
 
 struct ListOptions {
@@ -46,12 +46,12 @@ struct ListOptions {
   bool allow_watch_bookmarks = false;
   bool watch = false;
 
-  QueryParams to_query() const;
+  QueryParams ToQuery() const;
 };
 
 // Percent-encodes one path segment or query component (RFC 3986 unreserved set kept as is).
-std::string url_encode(const std::string& value);
+std::string UrlEncode(const std::string& value);
 // path + "?" + encoded query.
-std::string build_target(const std::string& path, const QueryParams& query);
+std::string BuildTarget(const std::string& path, const QueryParams& query);
 
 }  // namespace gangplank::kube

@@ -7,9 +7,9 @@
 namespace gangplank::kube {
 namespace {
 
-bool default_idempotent(const std::string& method) { return method != "POST"; }
+bool DefaultIdempotent(const std::string& method) { return method != "POST"; }
 
-std::optional<std::chrono::seconds> retry_after_of(const net::HttpClientResponse& response) {
+std::optional<std::chrono::seconds> RetryAfterOf(const net::HttpClientResponse& response) {
   auto header = response.header("Retry-After");
   if (!header) return std::nullopt;
   try {
@@ -20,7 +20,7 @@ std::optional<std::chrono::seconds> retry_after_of(const net::HttpClientResponse
   return std::nullopt;
 }
 
-std::string base64_encode(const std::string& in) {
+std::string Base64Encode(const std::string& in) {
   static const char* kAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   std::string out;
   size_t i = 0;
@@ -46,7 +46,7 @@ RestClient::RestClient(ClusterConfig config, RestOptions options, std::shared_pt
       http_(std::move(http)),
       limiter_(options_.qps, options_.burst),
       tokens_(config_.token, config_.token_file) {
-  if (!http_) http_ = net::make_http_client({config_.server, config_.tls});
+  if (!http_) http_ = net::MakeHttpClient({config_.server, config_.tls});
   if (!options_.sleep) options_.sleep = [](std::chrono::milliseconds d) { std::this_thread::sleep_for(d); };
 }
 
@@ -54,10 +54,10 @@ void RestClient::wait(std::chrono::milliseconds d) {
   if (d > std::chrono::milliseconds::zero()) options_.sleep(d);
 }
 
-net::HttpClientRequest RestClient::to_http(const RestRequest& request) {
+net::HttpClientRequest RestClient::ToHttp(const RestRequest& request) {
   net::HttpClientRequest out;
   out.method = request.method;
-  out.target = build_target(request.path, request.query);
+  out.target = BuildTarget(request.path, request.query);
   out.body = request.body;
   out.timeout = request.timeout.value_or(options_.request_timeout);
   out.headers.emplace_back("Accept", "application/json");
@@ -66,13 +66,13 @@ net::HttpClientRequest RestClient::to_http(const RestRequest& request) {
   if (std::string token = tokens_.token(); !token.empty()) {
     out.headers.emplace_back("Authorization", "Bearer " + token);
   } else if (!config_.username.empty()) {
-    out.headers.emplace_back("Authorization", "Basic " + base64_encode(config_.username + ":" + config_.password));
+    out.headers.emplace_back("Authorization", "Basic " + Base64Encode(config_.username + ":" + config_.password));
   }
   return out;
 }
 
 net::HttpClientResponse RestClient::execute(const RestRequest& request) {
-  const bool idempotent = request.idempotent.value_or(default_idempotent(request.method));
+  const bool idempotent = request.idempotent.value_or(DefaultIdempotent(request.method));
   Backoff backoff(options_.retry_backoff);
   int retries = 0;
   int transport_retries = 0;
@@ -82,7 +82,7 @@ net::HttpClientResponse RestClient::execute(const RestRequest& request) {
     net::HttpClientResponse response;
     try {
       ++sent_;
-      response = http_->send(to_http(request));
+      response = http_->send(ToHttp(request));
     } catch (const net::TransportError& e) {
       // A connect failure never reached the server; other transport errors might have.
       bool safe = idempotent || e.kind() == net::TransportError::Kind::kConnect;
@@ -96,12 +96,12 @@ net::HttpClientResponse RestClient::execute(const RestRequest& request) {
       tokens_.invalidate();
       continue;
     }
-    auto retry_after = retry_after_of(response);
+    auto retry_after = RetryAfterOf(response);
     bool retriable = false;
     if (response.status == 429) {
       // 429 means "not processed", so even a POST may be repeated — except a PDB refusal on eviction,
       // which is an answer, not throttling.
-      auto error = make_api_error(response, request.eviction);
+      auto error = MakeApiError(response, request.eviction);
       bool budget = false;
       try {
         std::rethrow_exception(error);
@@ -113,7 +113,7 @@ net::HttpClientResponse RestClient::execute(const RestRequest& request) {
     } else if (response.status >= 500 && retry_after && idempotent) {
       retriable = true;
     }
-    if (!retriable || retries++ >= options_.max_retries) throw_api_error(response, request.eviction);
+    if (!retriable || retries++ >= options_.max_retries) ThrowApiError(response, request.eviction);
     std::chrono::milliseconds delay = retry_after ? std::chrono::duration_cast<std::chrono::milliseconds>(
                                                         std::min(*retry_after, options_.max_retry_after))
                                                   : backoff.next();
@@ -125,10 +125,10 @@ void RestClient::stream(const RestRequest& request, std::chrono::milliseconds id
                         const std::function<void(std::string_view)>& on_bytes, net::CancelToken& cancel) {
   limiter_.acquire();
   ++sent_;
-  net::HttpClientRequest http_request = to_http(request);
+  net::HttpClientRequest http_request = ToHttp(request);
   auto response = http_->stream(http_request, idle_timeout, on_bytes, cancel);
   if (response.status == 401 && !config_.token_file.empty()) tokens_.invalidate();
-  if (response.status < 200 || response.status >= 300) throw_api_error(response);
+  if (response.status < 200 || response.status >= 300) ThrowApiError(response);
 }
 
 }  // namespace gangplank::kube

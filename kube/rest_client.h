@@ -59,10 +59,10 @@ class RestClient {
   const ClusterConfig& config() const { return config_; }
   TokenBucket& limiter() { return limiter_; }
   // Requests actually sent (including retries) — for tests and metrics.
-  long sent_requests() const { return sent_.load(); }
+  long SentRequests() const { return sent_.load(); }
 
  private:
-  net::HttpClientRequest to_http(const RestRequest& request) ;
+  net::HttpClientRequest ToHttp(const RestRequest& request) ;
   void wait(std::chrono::milliseconds d);
 
   ClusterConfig config_;

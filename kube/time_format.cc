@@ -7,14 +7,14 @@
 namespace gangplank::kube {
 namespace {
 
-std::tm to_utc(SystemTime t) {
+std::tm ToUtc(SystemTime t) {
   std::time_t secs = std::chrono::system_clock::to_time_t(t);
   std::tm tm{};
   gmtime_r(&secs, &tm);
   return tm;
 }
 
-bool read_int(std::string_view s, size_t pos, size_t len, int& out) {
+bool ReadInt(std::string_view s, size_t pos, size_t len, int& out) {
   if (pos + len > s.size()) return false;
   auto [ptr, ec] = std::from_chars(s.data() + pos, s.data() + pos + len, out);
   return ec == std::errc() && ptr == s.data() + pos + len;
@@ -22,16 +22,16 @@ bool read_int(std::string_view s, size_t pos, size_t len, int& out) {
 
 }  // namespace
 
-std::string format_time(SystemTime t) {
-  std::tm tm = to_utc(t);
+std::string FormatTime(SystemTime t) {
+  std::tm tm = ToUtc(t);
   char buf[96];
   std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
                 tm.tm_hour, tm.tm_min, tm.tm_sec);
   return buf;
 }
 
-std::string format_micro_time(SystemTime t) {
-  std::tm tm = to_utc(t);
+std::string FormatMicroTime(SystemTime t) {
+  std::tm tm = ToUtc(t);
   auto micros = std::chrono::duration_cast<std::chrono::microseconds>(t.time_since_epoch()).count() % 1000000;
   if (micros < 0) micros += 1000000;
   char buf[96];
@@ -40,13 +40,13 @@ std::string format_micro_time(SystemTime t) {
   return buf;
 }
 
-std::optional<SystemTime> parse_time(std::string_view s) {
+std::optional<SystemTime> ParseTime(std::string_view s) {
   int year, month, day, hour, minute, second;
   if (s.size() < 20 || s[4] != '-' || s[7] != '-' || (s[10] != 'T' && s[10] != 't') || s[13] != ':' || s[16] != ':') {
     return std::nullopt;
   }
-  if (!read_int(s, 0, 4, year) || !read_int(s, 5, 2, month) || !read_int(s, 8, 2, day) || !read_int(s, 11, 2, hour) ||
-      !read_int(s, 14, 2, minute) || !read_int(s, 17, 2, second)) {
+  if (!ReadInt(s, 0, 4, year) || !ReadInt(s, 5, 2, month) || !ReadInt(s, 8, 2, day) || !ReadInt(s, 11, 2, hour) ||
+      !ReadInt(s, 14, 2, minute) || !ReadInt(s, 17, 2, second)) {
     return std::nullopt;
   }
   size_t pos = 19;
@@ -68,7 +68,7 @@ std::optional<SystemTime> parse_time(std::string_view s) {
     ++pos;
   } else if (pos + 6 == s.size() && (s[pos] == '+' || s[pos] == '-') && s[pos + 3] == ':') {
     int oh, om;
-    if (!read_int(s, pos + 1, 2, oh) || !read_int(s, pos + 4, 2, om)) return std::nullopt;
+    if (!ReadInt(s, pos + 1, 2, oh) || !ReadInt(s, pos + 4, 2, om)) return std::nullopt;
     offset_minutes = (s[pos] == '-' ? -1 : 1) * (oh * 60 + om);
     pos += 6;
   } else {

@@ -11,9 +11,9 @@ namespace gangplank::kube {
 
 using SystemTime = std::chrono::system_clock::time_point;
 
-std::string format_time(SystemTime t);
-std::string format_micro_time(SystemTime t);
+std::string FormatTime(SystemTime t);
+std::string FormatMicroTime(SystemTime t);
 // Accepts both forms (and fractional seconds of any length, 'Z' or a numeric offset). nullopt if malformed.
-std::optional<SystemTime> parse_time(std::string_view text);
+std::optional<SystemTime> ParseTime(std::string_view text);
 
 }  // namespace gangplank::kube

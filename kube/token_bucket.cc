@@ -28,7 +28,7 @@ TokenBucket::Clock::duration TokenBucket::reserve(Clock::time_point now) {
   return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(-tokens_ / qps_));
 }
 
-bool TokenBucket::try_acquire(Clock::time_point now) {
+bool TokenBucket::TryAcquire(Clock::time_point now) {
   if (qps_ <= 0) return true;
   std::lock_guard lock(mutex_);
   refill(now);

@@ -19,7 +19,7 @@ class TokenBucket {
   // reserve() with the real clock, then sleeps.
   void acquire();
   // Non-blocking: takes a token only if one is available now.
-  bool try_acquire(Clock::time_point now);
+  bool TryAcquire(Clock::time_point now);
 
   double qps() const { return qps_; }
   int burst() const { return burst_; }

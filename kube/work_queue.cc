@@ -10,7 +10,7 @@ WorkQueue::WorkQueue(WorkQueueOptions options)
 
 WorkQueue::~WorkQueue() { shutdown(); }
 
-void WorkQueue::add_locked(const std::string& key) {
+void WorkQueue::AddLocked(const std::string& key) {
   if (shutdown_ || dirty_.count(key)) return;
   dirty_.insert(key);
   if (processing_.count(key)) return;  // re-queued by done()
@@ -20,14 +20,14 @@ void WorkQueue::add_locked(const std::string& key) {
 
 void WorkQueue::add(const std::string& key) {
   std::lock_guard lock(mutex_);
-  add_locked(key);
+  AddLocked(key);
 }
 
-void WorkQueue::add_after(const std::string& key, std::chrono::milliseconds delay) {
+void WorkQueue::AddAfter(const std::string& key, std::chrono::milliseconds delay) {
   std::lock_guard lock(mutex_);
   if (shutdown_) return;
   if (delay <= std::chrono::milliseconds::zero()) {
-    add_locked(key);
+    AddLocked(key);
     return;
   }
   // A key waits once, at its earliest time (client-go's delaying queue): repeated requeues of a busy
@@ -48,7 +48,7 @@ void WorkQueue::add_after(const std::string& key, std::chrono::milliseconds dela
   cv_.notify_all();  // a waiter may need an earlier wake-up
 }
 
-std::chrono::milliseconds WorkQueue::peek_backoff(const std::string& key) const {
+std::chrono::milliseconds WorkQueue::PeekBackoff(const std::string& key) const {
   int n;
   {
     std::lock_guard lock(mutex_);
@@ -59,14 +59,14 @@ std::chrono::milliseconds WorkQueue::peek_backoff(const std::string& key) const 
   return std::chrono::milliseconds(static_cast<long long>(std::min<double>(d, options_.max_delay.count())));
 }
 
-void WorkQueue::add_rate_limited(const std::string& key) {
-  auto per_item = peek_backoff(key);
+void WorkQueue::AddRateLimited(const std::string& key) {
+  auto per_item = PeekBackoff(key);
   auto overall = std::chrono::duration_cast<std::chrono::milliseconds>(overall_.reserve(Clock::now()));
   {
     std::lock_guard lock(mutex_);
     ++failures_[key];
   }
-  add_after(key, std::max(per_item, overall));
+  AddAfter(key, std::max(per_item, overall));
 }
 
 void WorkQueue::forget(const std::string& key) {
@@ -80,19 +80,19 @@ int WorkQueue::failures(const std::string& key) const {
   return it == failures_.end() ? 0 : it->second;
 }
 
-void WorkQueue::promote_due_locked(Clock::time_point now) {
+void WorkQueue::PromoteDueLocked(Clock::time_point now) {
   while (!waiting_.empty() && waiting_.begin()->first <= now) {
     std::string key = waiting_.begin()->second;
     waiting_.erase(waiting_.begin());
     waiting_at_.erase(key);
-    add_locked(key);
+    AddLocked(key);
   }
 }
 
-std::optional<std::string> WorkQueue::get_until(std::optional<Clock::time_point> deadline) {
+std::optional<std::string> WorkQueue::GetUntil(std::optional<Clock::time_point> deadline) {
   std::unique_lock lock(mutex_);
   for (;;) {
-    promote_due_locked(Clock::now());
+    PromoteDueLocked(Clock::now());
     if (!queue_.empty()) {
       std::string key = std::move(queue_.front());
       queue_.pop_front();
@@ -112,10 +112,10 @@ std::optional<std::string> WorkQueue::get_until(std::optional<Clock::time_point>
   }
 }
 
-std::optional<std::string> WorkQueue::get() { return get_until(std::nullopt); }
+std::optional<std::string> WorkQueue::get() { return GetUntil(std::nullopt); }
 
-std::optional<std::string> WorkQueue::get_for(std::chrono::milliseconds timeout) {
-  return get_until(Clock::now() + timeout);
+std::optional<std::string> WorkQueue::GetFor(std::chrono::milliseconds timeout) {
+  return GetUntil(Clock::now() + timeout);
 }
 
 void WorkQueue::done(const std::string& key) {
@@ -133,7 +133,7 @@ void WorkQueue::shutdown() {
   cv_.notify_all();
 }
 
-bool WorkQueue::shutting_down() const {
+bool WorkQueue::ShuttingDown() const {
   std::lock_guard lock(mutex_);
   return shutdown_;
 }

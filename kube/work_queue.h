@@ -39,29 +39,29 @@ class WorkQueue {
   WorkQueue& operator=(const WorkQueue&) = delete;
 
   void add(const std::string& key);
-  void add_after(const std::string& key, std::chrono::milliseconds delay);
+  void AddAfter(const std::string& key, std::chrono::milliseconds delay);
   // Adds after the key's backoff delay and counts one more failure for it.
-  void add_rate_limited(const std::string& key);
+  void AddRateLimited(const std::string& key);
   // Resets the failure count of a key (call after success).
   void forget(const std::string& key);
   int failures(const std::string& key) const;
   // The delay add_rate_limited would use now, without recording a failure.
-  std::chrono::milliseconds peek_backoff(const std::string& key) const;
+  std::chrono::milliseconds PeekBackoff(const std::string& key) const;
 
   // Blocks until a key is ready or the queue shuts down (nullopt). The caller must call done(key).
   std::optional<std::string> get();
   // As get(), but gives up after `timeout`.
-  std::optional<std::string> get_for(std::chrono::milliseconds timeout);
+  std::optional<std::string> GetFor(std::chrono::milliseconds timeout);
   void done(const std::string& key);
 
   void shutdown();
-  bool shutting_down() const;
+  bool ShuttingDown() const;
   size_t length() const;  // keys ready to be handed out
 
  private:
-  void add_locked(const std::string& key);
-  void promote_due_locked(Clock::time_point now);
-  std::optional<std::string> get_until(std::optional<Clock::time_point> deadline);
+  void AddLocked(const std::string& key);
+  void PromoteDueLocked(Clock::time_point now);
+  std::optional<std::string> GetUntil(std::optional<Clock::time_point> deadline);
 
   WorkQueueOptions options_;
   TokenBucket overall_;

@@ -34,30 +34,30 @@ constexpr std::chrono::seconds kLingerTime{1};
 constexpr std::size_t kReadChunk = 16 * 1024;
 const std::string kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
 
-bool is_http_error(const error_code& ec) { return ec.category() == http::make_error_code(http::error::bad_target).category(); }
+bool IsHttpError(const error_code& ec) { return ec.category() == http::make_error_code(http::error::bad_target).category(); }
 
 // Statuses whose responses never carry a body (RFC 9110).
-bool bodiless_status(int status) { return status / 100 == 1 || status == 204 || status == 304; }
+bool BodilessStatus(int status) { return status / 100 == 1 || status == 204 || status == 304; }
 
 // Copies handler headers onto `header`. Framing headers are the server's; "Connection: close" asks for
 // the connection to end after this response.
 template <class Header>
-void copy_headers(const std::vector<std::pair<std::string, std::string>>& headers, Header& header, bool& close_after) {
+void CopyHeaders(const std::vector<std::pair<std::string, std::string>>& headers, Header& header, bool& close_after) {
   for (const auto& [name, value] : headers) {
-    const std::string key = ascii_lower(name);
+    const std::string key = AsciiLower(name);
     if (key == "content-length" || key == "transfer-encoding") continue;
     if (key == "connection") {
-      if (ascii_lower(value).find("close") != std::string::npos) close_after = true;
+      if (AsciiLower(value).find("close") != std::string::npos) close_after = true;
       continue;
     }
     header.insert(name, value);
   }
 }
 
-unsigned valid_status(int status) { return status >= 100 && status <= 999 ? static_cast<unsigned>(status) : 500u; }
+unsigned ValidStatus(int status) { return status >= 100 && status <= 999 ? static_cast<unsigned>(status) : 500u; }
 
 // Fills an HttpRequest from a parsed Beast request; consumes its body.
-HttpRequest to_request(http::request<http::string_body>& message) {
+HttpRequest ToRequest(http::request<http::string_body>& message) {
   HttpRequest request;
   request.method = std::string(message.method_string());
   std::string_view target(message.target().data(), message.target().size());
@@ -67,10 +67,10 @@ HttpRequest to_request(http::request<http::string_body>& message) {
     target = path_start == std::string_view::npos ? std::string_view("/") : target.substr(path_start);
   }
   const auto question = target.find('?');
-  request.path = percent_decode(target.substr(0, question), false);
+  request.path = PercentDecode(target.substr(0, question), false);
   if (question != std::string_view::npos) request.query = std::string(target.substr(question + 1));
   for (const auto& field : message) {
-    std::string name = ascii_lower(std::string_view(field.name_string().data(), field.name_string().size()));
+    std::string name = AsciiLower(std::string_view(field.name_string().data(), field.name_string().size()));
     const std::string_view value(field.value().data(), field.value().size());
     auto [it, inserted] = request.headers.try_emplace(std::move(name), value);
     if (!inserted) it->second.append(", ").append(value);  // repeated fields combine (RFC 9110 5.3)
@@ -89,8 +89,8 @@ class Connection final : public ConnectionBase {
         timer_(socket_.get_executor()) {}
 
   ~Connection() override {
-    core_->remove_connection(id_);
-    if (exchange_open_) core_->exchange_finished();
+    core_->RemoveConnection(id_);
+    if (exchange_open_) core_->ExchangeFinished();
   }
 
   void start(uint64_t id) {
@@ -99,26 +99,26 @@ class Connection final : public ConnectionBase {
       arm(core_->options().request_read_timeout);
       socket_.async_handshake(asio::ssl::stream_base::server, [self = self()](const error_code& ec) {
         if (self->closed_) return;
-        if (ec) return self->close_now();
+        if (ec) return self->CloseNow();
         self->disarm();
-        self->wait_for_request();
+        self->WaitForRequest();
       });
     } else {
-      wait_for_request();
+      WaitForRequest();
     }
   }
 
   asio::any_io_executor executor() override { return socket_.get_executor(); }
 
-  void send_response(HttpResponse response) override {
+  void SendResponse(HttpResponse response) override {
     if (closed_ || !exchange_open_ || stream_) return;
-    write_response(std::move(response), !keep_alive_ || core_->stopping());
+    WriteResponse(std::move(response), !keep_alive_ || core_->stopping());
   }
 
-  void send_stream_head(int status, std::vector<std::pair<std::string, std::string>> headers,
+  void SendStreamHead(int status, std::vector<std::pair<std::string, std::string>> headers,
                         std::shared_ptr<AsioResponseStream> stream) override {
     if (closed_ || !exchange_open_ || stream_) {
-      stream->client_gone();
+      stream->ClientGone();
       return;
     }
     stream_ = std::move(stream);
@@ -127,8 +127,8 @@ class Connection final : public ConnectionBase {
     close_after_ = !keep_alive_ || !chunked_ || core_->stopping();
     http::response<http::empty_body> head;
     head.version(version_);
-    head.result(valid_status(status));
-    copy_headers(headers, head, close_after_);
+    head.result(ValidStatus(status));
+    CopyHeaders(headers, head, close_after_);
     if (chunked_) head.set(http::field::transfer_encoding, "chunked");
     head.keep_alive(!close_after_);
     std::ostringstream text;
@@ -136,11 +136,11 @@ class Connection final : public ConnectionBase {
     stream_head_ = std::move(text).str();
     // The socket is otherwise not read while a response streams; a pending read notices a client that
     // hangs up at once (and keeps a pipelined request's bytes for later).
-    if (!reading_) start_read();
-    flush_stream();
+    if (!reading_) StartRead();
+    FlushStream();
   }
 
-  void flush_stream() override {
+  void FlushStream() override {
     if (closed_ || !stream_ || writing_) return;
     AsioResponseStream::Batch batch = stream_->take();
     stream_body_ = std::move(batch.bytes);
@@ -156,23 +156,23 @@ class Connection final : public ConnectionBase {
     if (batch.last && chunked_) chunk_suffix_ += "0\r\n\r\n";
     last_in_flight_ = batch.last;
     if (chunk_prefix_.empty() && stream_body_.empty() && chunk_suffix_.empty()) {
-      if (batch.last) end_stream();
+      if (batch.last) EndStream();
       return;
     }
     writing_ = true;
     const std::array<asio::const_buffer, 3> buffers{asio::buffer(chunk_prefix_), asio::buffer(stream_body_),
                                                     asio::buffer(chunk_suffix_)};
-    asio::async_write(socket_, buffers, [self = self()](const error_code& ec, std::size_t) { self->on_stream_written(ec); });
+    asio::async_write(socket_, buffers, [self = self()](const error_code& ec, std::size_t) { self->OnStreamWritten(ec); });
   }
 
-  void force_close() override { close_now(); }
+  void ForceClose() override { CloseNow(); }
 
  private:
   static constexpr bool kTls = !std::is_same_v<Socket, tcp::socket>;
 
   std::shared_ptr<Connection> self() { return std::static_pointer_cast<Connection>(shared_from_this()); }
 
-  tcp::socket& raw_socket() {
+  tcp::socket& TcpSocket() {
     if constexpr (kTls) {
       return socket_.next_layer();
     } else {
@@ -190,81 +190,81 @@ class Connection final : public ConnectionBase {
 
   void arm(std::chrono::milliseconds limit) {
     deadline_ = Clock::now() + limit;
-    if (!timer_waiting_) wait_timer(std::min<Clock::duration>(limit, shortest_limit()));
+    if (!timer_waiting_) WaitTimer(std::min<Clock::duration>(limit, ShortestLimit()));
   }
 
   void disarm() { deadline_ = Clock::time_point::max(); }
 
   // A deadline sooner than a pending wait could see (the linger before closing): the timer is reset.
-  void arm_exactly(std::chrono::milliseconds limit) {
+  void ArmExactly(std::chrono::milliseconds limit) {
     deadline_ = Clock::now() + limit;
-    wait_timer(limit);
+    WaitTimer(limit);
   }
 
-  Clock::duration shortest_limit() const {
+  Clock::duration ShortestLimit() const {
     return std::min(core_->options().idle_timeout, core_->options().request_read_timeout);
   }
 
-  void wait_timer(Clock::duration wait) {
+  void WaitTimer(Clock::duration wait) {
     timer_waiting_ = true;
     timer_.expires_after(wait);  // Cancels a pending wait: its completion sees a newer generation.
     timer_.async_wait([self = self(), generation = ++timer_generation_](const error_code& ec) {
       if (generation != self->timer_generation_) return;
       self->timer_waiting_ = false;
       if (ec || self->closed_) return;
-      self->on_timer();
+      self->OnTimer();
     });
   }
 
-  void on_timer() {
+  void OnTimer() {
     if (deadline_ == Clock::time_point::max()) return;  // Nothing to watch: the next arm() waits again.
     const auto now = Clock::now();
-    if (now >= deadline_) return close_now();  // Too slow: pending operations finish with an error.
-    wait_timer(std::min(deadline_ - now, shortest_limit()));
+    if (now >= deadline_) return CloseNow();  // Too slow: pending operations finish with an error.
+    WaitTimer(std::min(deadline_ - now, ShortestLimit()));
   }
 
   // --- Reading -------------------------------------------------------------------------------------
 
   // Between requests: wait (up to the idle timeout) for the first bytes of the next one.
-  void wait_for_request() {
+  void WaitForRequest() {
     if (closed_) return;
-    if (core_->stopping()) return graceful_close();
+    if (core_->stopping()) return GracefulClose();
     if (reading_) return arm(core_->options().idle_timeout);  // its completion goes on from here
-    if (buffer_.size() > 0) return read_header();
+    if (buffer_.size() > 0) return ReadHeader();
     arm(core_->options().idle_timeout);
-    start_read();
+    StartRead();
   }
 
-  void start_read() {
+  void StartRead() {
     reading_ = true;
     auto target = buffer_.prepare(kReadChunk);
-    auto done = [self = self()](const error_code& ec, std::size_t n) { self->on_read(ec, n); };
+    auto done = [self = self()](const error_code& ec, std::size_t n) { self->OnRead(ec, n); };
     if (draining_) {
-      raw_socket().async_read_some(target, std::move(done));
+      TcpSocket().async_read_some(target, std::move(done));
     } else {
       socket_.async_read_some(target, std::move(done));
     }
   }
 
   // Completion of the raw read used between requests, while streaming, and while draining.
-  void on_read(const error_code& ec, std::size_t n) {
+  void OnRead(const error_code& ec, std::size_t n) {
     reading_ = false;
     if (closed_) return;
     if (draining_) {
       buffer_.consume(buffer_.size());
-      if (ec) return close_now();
-      return start_read();
+      if (ec) return CloseNow();
+      return StartRead();
     }
     if (ec) {
-      if (stream_) stream_->client_gone();
-      return close_now();
+      if (stream_) stream_->ClientGone();
+      return CloseNow();
     }
     buffer_.commit(n);
     if (exchange_open_) return;  // a request's answer is still going out; it resumes reading after
-    read_header();
+    ReadHeader();
   }
 
-  void read_header() {
+  void ReadHeader() {
     parser_.emplace();
     parser_->header_limit(kHeaderLimit);
     // Checked against Content-Length below, then set for the body. (Not boost::none: Beast 1.74 compares
@@ -272,12 +272,12 @@ class Connection final : public ConnectionBase {
     parser_->body_limit(std::numeric_limits<std::uint64_t>::max());
     arm(core_->options().request_read_timeout);
     http::async_read_header(socket_, buffer_, *parser_,
-                            [self = self()](const error_code& ec, std::size_t) { self->on_header(ec); });
+                            [self = self()](const error_code& ec, std::size_t) { self->OnHeader(ec); });
   }
 
-  void on_header(const error_code& ec) {
+  void OnHeader(const error_code& ec) {
     if (closed_) return;
-    if (ec) return on_read_error(ec);
+    if (ec) return OnReadError(ec);
     const auto& message = parser_->get();
     version_ = message.version();
     keep_alive_ = message.keep_alive();
@@ -294,24 +294,24 @@ class Connection final : public ConnectionBase {
       asio::async_write(socket_, asio::buffer(kContinue), [self = self()](const error_code& error, std::size_t) {
         self->writing_ = false;
         if (self->closed_) return;
-        if (error) return self->close_now();
-        self->read_body();
+        if (error) return self->CloseNow();
+        self->ReadBody();
       });
       return;
     }
-    read_body();
+    ReadBody();
   }
 
-  void read_body() {
+  void ReadBody() {
     arm(core_->options().request_read_timeout);
     http::async_read(socket_, buffer_, *parser_, [self = self()](const error_code& ec, std::size_t) {
       if (self->closed_) return;
-      if (ec) return self->on_read_error(ec);
+      if (ec) return self->OnReadError(ec);
       self->dispatch();
     });
   }
 
-  void on_read_error(const error_code& ec) {
+  void OnReadError(const error_code& ec) {
     if (ec == http::error::body_limit) {
       return reject(413, "request body exceeds the limit of " + std::to_string(core_->options().max_request_body_bytes) +
                              " bytes\n");
@@ -320,11 +320,11 @@ class Connection final : public ConnectionBase {
       return reject(431, "request header exceeds the limit of " + std::to_string(kHeaderLimit) + " bytes\n");
     }
     // end_of_stream and partial_message: the client hung up; anything else from the parser is bad input.
-    if (is_http_error(ec) && ec != http::error::end_of_stream && ec != http::error::partial_message) {
+    if (IsHttpError(ec) && ec != http::error::end_of_stream && ec != http::error::partial_message) {
       version_ = 11;
       return reject(400, "malformed request: " + ec.message() + "\n");
     }
-    close_now();
+    CloseNow();
   }
 
   // --- Handling ------------------------------------------------------------------------------------
@@ -332,12 +332,12 @@ class Connection final : public ConnectionBase {
   void dispatch() {
     disarm();
     // A request completed during stop()'s last drain of the io_context is not handled.
-    if (core_->gate_closed()) return close_now();
+    if (core_->gate_closed()) return CloseNow();
     head_request_ = parser_->get().method() == http::verb::head;
-    HttpRequest request = to_request(parser_->get());
+    HttpRequest request = ToRequest(parser_->get());
     parser_.reset();
     exchange_open_ = true;
-    core_->exchange_started();
+    core_->ExchangeStarted();
     auto exchange = std::make_shared<AsioExchange>(core_, shared_from_this());
     try {
       core_->handler()(request, HttpResponder(exchange));
@@ -352,17 +352,17 @@ class Connection final : public ConnectionBase {
   void reject(int status, std::string message) {
     disarm();
     keep_alive_ = false;
-    write_response(HttpResponse::text(status, std::move(message)), true);
+    WriteResponse(HttpResponse::text(status, std::move(message)), true);
   }
 
   // --- Writing -------------------------------------------------------------------------------------
 
-  void write_response(HttpResponse&& source, bool close_after) {
+  void WriteResponse(HttpResponse&& source, bool close_after) {
     response_ = {};
     response_.version(version_);
-    response_.result(valid_status(source.status));
-    copy_headers(source.headers, response_, close_after);
-    if (!bodiless_status(source.status)) {
+    response_.result(ValidStatus(source.status));
+    CopyHeaders(source.headers, response_, close_after);
+    if (!BodilessStatus(source.status)) {
       response_.content_length(source.body.size());
       if (!head_request_) response_.body() = std::move(source.body);
     }
@@ -373,68 +373,68 @@ class Connection final : public ConnectionBase {
     http::async_write(socket_, response_, [self = self(), close_after](const error_code& ec, std::size_t) {
       self->writing_ = false;
       if (self->closed_) return;
-      if (ec) return self->close_now();
+      if (ec) return self->CloseNow();
       self->disarm();
       self->response_ = {};
-      self->finish_exchange(close_after);
+      self->FinishExchange(close_after);
     });
   }
 
-  void on_stream_written(const error_code& ec) {
+  void OnStreamWritten(const error_code& ec) {
     writing_ = false;
     if (closed_) return;
     if (ec) {
-      stream_->client_gone();
-      return close_now();
+      stream_->ClientGone();
+      return CloseNow();
     }
     stream_->sent();
     stream_body_.clear();
-    if (last_in_flight_) return end_stream();
-    flush_stream();  // more may have been queued meanwhile
+    if (last_in_flight_) return EndStream();
+    FlushStream();  // more may have been queued meanwhile
   }
 
-  void end_stream() {
+  void EndStream() {
     stream_.reset();
-    finish_exchange(close_after_);
+    FinishExchange(close_after_);
   }
 
-  void finish_exchange(bool close_after) {
+  void FinishExchange(bool close_after) {
     if (exchange_open_) {
       exchange_open_ = false;
-      core_->exchange_finished();
+      core_->ExchangeFinished();
     }
     head_request_ = false;
-    if (close_after) return graceful_close();
-    wait_for_request();
+    if (close_after) return GracefulClose();
+    WaitForRequest();
   }
 
   // --- Closing -------------------------------------------------------------------------------------
 
   // Ends our side, then drains what the client still sends for a moment before closing.
-  void graceful_close() {
+  void GracefulClose() {
     if (closed_) return;
     draining_ = true;
     error_code ignored;
-    raw_socket().shutdown(tcp::socket::shutdown_send, ignored);
-    arm_exactly(std::chrono::duration_cast<std::chrono::milliseconds>(kLingerTime));
-    if (!reading_) start_read();
+    TcpSocket().shutdown(tcp::socket::shutdown_send, ignored);
+    ArmExactly(std::chrono::duration_cast<std::chrono::milliseconds>(kLingerTime));
+    if (!reading_) StartRead();
   }
 
-  void close_now() {
+  void CloseNow() {
     if (closed_) return;
     closed_ = true;
     disarm();
     timer_.cancel();  // Its pending wait holds this connection.
     error_code ignored;
-    raw_socket().shutdown(tcp::socket::shutdown_both, ignored);
-    raw_socket().close(ignored);
+    TcpSocket().shutdown(tcp::socket::shutdown_both, ignored);
+    TcpSocket().close(ignored);
     if (stream_) {
       auto stream = std::move(stream_);
-      stream->client_gone();
+      stream->ClientGone();
     }
     if (exchange_open_) {
       exchange_open_ = false;
-      core_->exchange_finished();
+      core_->ExchangeFinished();
     }
   }
 
@@ -473,17 +473,17 @@ class Connection final : public ConnectionBase {
 template <class Socket, class... Args>
 void serve(const std::shared_ptr<Core>& core, Args&&... args) {
   auto connection = std::make_shared<Connection<Socket>>(core, std::forward<Args>(args)...);
-  const uint64_t id = core->add_connection(connection);
+  const uint64_t id = core->AddConnection(connection);
   connection->start(id);
 }
 
 }  // namespace
 
-void serve_plain(const std::shared_ptr<Core>& core, tcp::socket socket) {
+void ServePlain(const std::shared_ptr<Core>& core, tcp::socket socket) {
   serve<tcp::socket>(core, std::move(socket));
 }
 
-void serve_tls(const std::shared_ptr<Core>& core, tcp::socket socket, std::shared_ptr<asio::ssl::context> context) {
+void ServeTls(const std::shared_ptr<Core>& core, tcp::socket socket, std::shared_ptr<asio::ssl::context> context) {
   serve<asio::ssl::stream<tcp::socket>>(core, std::move(socket), std::move(context));
 }
 

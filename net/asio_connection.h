@@ -25,18 +25,18 @@ class ConnectionBase : public std::enable_shared_from_this<ConnectionBase> {
  public:
   virtual ~ConnectionBase() = default;
   virtual boost::asio::any_io_executor executor() = 0;
-  virtual void send_response(HttpResponse response) = 0;
-  virtual void send_stream_head(int status, std::vector<std::pair<std::string, std::string>> headers,
+  virtual void SendResponse(HttpResponse response) = 0;
+  virtual void SendStreamHead(int status, std::vector<std::pair<std::string, std::string>> headers,
                                 std::shared_ptr<AsioResponseStream> stream) = 0;
   // Sends whatever the current stream has queued (no-op while a write is in flight).
-  virtual void flush_stream() = 0;
+  virtual void FlushStream() = 0;
   // Closes the socket at once; the current stream, if any, ends as client-gone.
-  virtual void force_close() = 0;
+  virtual void ForceClose() = 0;
 };
 
 // Serve an accepted socket over plain HTTP, or over TLS with `context`.
-void serve_plain(const std::shared_ptr<Core>& core, boost::asio::ip::tcp::socket socket);
-void serve_tls(const std::shared_ptr<Core>& core, boost::asio::ip::tcp::socket socket,
+void ServePlain(const std::shared_ptr<Core>& core, boost::asio::ip::tcp::socket socket);
+void ServeTls(const std::shared_ptr<Core>& core, boost::asio::ip::tcp::socket socket,
                std::shared_ptr<boost::asio::ssl::context> context);
 
 }  // namespace gangplank::net::asio_server

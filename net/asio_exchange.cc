@@ -7,15 +7,15 @@
 namespace gangplank::net::asio_server {
 
 AsioExchange::~AsioExchange() {
-  if (!answered_.exchange(true)) post_response(HttpResponse::text(500, "handler did not answer the request\n"));
+  if (!answered_.exchange(true)) PostResponse(HttpResponse::text(500, "handler did not answer the request\n"));
 }
 
 void AsioExchange::respond(HttpResponse response) {
   if (answered_.exchange(true)) return;
-  post_response(std::move(response));
+  PostResponse(std::move(response));
 }
 
-std::shared_ptr<HttpResponseStream> AsioExchange::start_stream(int status,
+std::shared_ptr<HttpResponseStream> AsioExchange::StartStream(int status,
                                                                std::vector<std::pair<std::string, std::string>> headers) {
   auto stream = std::make_shared<AsioResponseStream>(core_, core_->options().max_stream_buffer_bytes);
   if (answered_.exchange(true)) {
@@ -23,19 +23,19 @@ std::shared_ptr<HttpResponseStream> AsioExchange::start_stream(int status,
     return stream;
   }
   stream->attach(connection_);
-  const bool registered = core_->register_stream(stream);
+  const bool registered = core_->RegisterStream(stream);
   core_->post(connection_->executor(), [connection = connection_, status, headers = std::move(headers), stream]() mutable {
-    connection->send_stream_head(status, std::move(headers), std::move(stream));
+    connection->SendStreamHead(status, std::move(headers), std::move(stream));
   });
   // The server is stopping: the client still gets the head, then the end of the body.
   if (!registered) stream->close();
   return stream;
 }
 
-void AsioExchange::post_response(HttpResponse&& response) {
+void AsioExchange::PostResponse(HttpResponse&& response) {
   // Dropped when the server has stopped: nobody is left to write it.
   core_->post(connection_->executor(), [connection = connection_, response = std::move(response)]() mutable {
-    connection->send_response(std::move(response));
+    connection->SendResponse(std::move(response));
   });
 }
 

@@ -22,12 +22,12 @@ class AsioExchange final : public HttpResponder::Impl {
   AsioExchange& operator=(const AsioExchange&) = delete;
 
   void respond(HttpResponse response) override;
-  std::shared_ptr<HttpResponseStream> start_stream(int status,
+  std::shared_ptr<HttpResponseStream> StartStream(int status,
                                                    std::vector<std::pair<std::string, std::string>> headers) override;
   bool answered() const override { return answered_.load(); }
 
  private:
-  void post_response(HttpResponse&& response);
+  void PostResponse(HttpResponse&& response);
 
   const std::shared_ptr<Core> core_;
   const std::shared_ptr<ConnectionBase> connection_;

@@ -43,7 +43,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
 
   void accept() {
     acceptor_.async_accept(asio::make_strand(core_->next_io()), [self = shared_from_this()](const error_code& ec, tcp::socket socket) {
-      self->on_accept(ec, std::move(socket));
+      self->OnAccept(ec, std::move(socket));
     });
   }
 
@@ -57,7 +57,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
   asio::any_io_executor executor() { return acceptor_.get_executor(); }
 
  private:
-  void on_accept(const error_code& ec, tcp::socket socket) {
+  void OnAccept(const error_code& ec, tcp::socket socket) {
     if (!acceptor_.is_open() || ec == asio::error::operation_aborted) return;
     if (ec) {
       retry_.expires_after(kAcceptRetry);
@@ -71,9 +71,9 @@ class Listener : public std::enable_shared_from_this<Listener> {
       // Replies go out in one write, but streams and 100-continue do not: never wait for Nagle.
       socket.set_option(tcp::no_delay(true), ignored);
       if (auto tls = core_->tls_context()) {
-        asio_server::serve_tls(core_, std::move(socket), std::move(tls));
+        asio_server::ServeTls(core_, std::move(socket), std::move(tls));
       } else {
-        asio_server::serve_plain(core_, std::move(socket));
+        asio_server::ServePlain(core_, std::move(socket));
       }
     }
     accept();
@@ -93,19 +93,19 @@ class AsioHttpServer final : public HttpServer {
     if (core_) throw std::runtime_error("http server: already started");
     auto core = std::make_shared<Core>(options_, std::move(handler));
     // Read now so a missing or bad file is reported by start(), not by the first handshake.
-    if (options_.tls) core->set_tls_context(load_server_tls_context(*options_.tls));
-    auto listener = std::make_shared<Listener>(core, open_acceptor(*core));
+    if (options_.tls) core->SetTlsContext(LoadServerTlsContext(*options_.tls));
+    auto listener = std::make_shared<Listener>(core, OpenAcceptor(*core));
     core_ = std::move(core);
     listener_ = std::move(listener);
-    for (std::size_t i = 0; i < core_->io_count(); ++i) work_.emplace_back(core_->io(i).get_executor());
+    for (std::size_t i = 0; i < core_->IoCount(); ++i) work_.emplace_back(core_->io(i).get_executor());
     listener_->accept();
-    running_threads_ = core_->io_count();
-    for (std::size_t i = 0; i < core_->io_count(); ++i) threads_.emplace_back([this, i] { run_io(core_->io(i)); });
+    running_threads_ = core_->IoCount();
+    for (std::size_t i = 0; i < core_->IoCount(); ++i) threads_.emplace_back([this, i] { RunIo(core_->io(i)); });
   }
 
   uint16_t port() const override { return port_; }
 
-  std::string base_url() const override {
+  std::string BaseUrl() const override {
     const bool v6 = options_.host.find(':') != std::string::npos;
     return std::string(options_.tls ? "https" : "http") + "://" + (v6 ? "[" + options_.host + "]" : options_.host) + ":" +
            std::to_string(port_);
@@ -114,14 +114,14 @@ class AsioHttpServer final : public HttpServer {
   void stop() override {
     if (!core_ || stopped_) return;
     stopped_ = true;
-    core_->begin_stop();
-    close_listener();
-    for (auto& stream : core_->open_streams()) stream->close();
-    core_->wait_for_exchanges(kStopGrace);
+    core_->BeginStop();
+    CloseListener();
+    for (auto& stream : core_->OpenStreams()) stream->close();
+    core_->WaitForExchanges(kStopGrace);
     // From here on answers given late (on other threads) are dropped rather than queued.
-    core_->close_gate();
+    core_->CloseGate();
     for (auto& connection : core_->connections()) {
-      asio::post(connection->executor(), [connection] { connection->force_close(); });
+      asio::post(connection->executor(), [connection] { connection->ForceClose(); });
     }
     listener_.reset();
     work_.clear();
@@ -129,25 +129,25 @@ class AsioHttpServer final : public HttpServer {
     {
       std::unique_lock lock(threads_mutex_);
       if (!threads_done_.wait_for(lock, kWindDown, [&] { return running_threads_ == 0; })) {
-        for (std::size_t i = 0; i < core_->io_count(); ++i) core_->io(i).stop();
+        for (std::size_t i = 0; i < core_->IoCount(); ++i) core_->io(i).stop();
       }
     }
     for (auto& thread : threads_) thread.join();
     threads_.clear();
     // Handlers still queued (only after a forced stop) hold connections, which hold the core: run them
     // out, so nothing is left to reference the io_contexts.
-    for (std::size_t i = 0; i < core_->io_count(); ++i) {
+    for (std::size_t i = 0; i < core_->IoCount(); ++i) {
       core_->io(i).restart();
       core_->io(i).run_for(kWindDown);
     }
-    core_->release_handler();
+    core_->ReleaseHandler();
   }
 
-  std::string reload_tls() override {
+  std::string ReloadTls() override {
     if (!options_.tls) return "http server: TLS is not enabled";
     if (!core_ || stopped_) return "http server: not running";
     try {
-      core_->set_tls_context(load_server_tls_context(*options_.tls));
+      core_->SetTlsContext(LoadServerTlsContext(*options_.tls));
     } catch (const std::exception& e) {
       return e.what();
     }
@@ -155,7 +155,7 @@ class AsioHttpServer final : public HttpServer {
   }
 
  private:
-  tcp::acceptor open_acceptor(Core& core) {
+  tcp::acceptor OpenAcceptor(Core& core) {
     const std::string where = options_.host + ":" + std::to_string(options_.port);
     error_code ec;
     tcp::resolver resolver(core.io(0));
@@ -186,7 +186,7 @@ class AsioHttpServer final : public HttpServer {
     return acceptor;
   }
 
-  void close_listener() {
+  void CloseListener() {
     std::promise<void> closed;
     auto done = closed.get_future();
     asio::post(listener_->executor(), [listener = listener_, &closed] {
@@ -196,7 +196,7 @@ class AsioHttpServer final : public HttpServer {
     done.wait();
   }
 
-  void run_io(asio::io_context& io) {
+  void RunIo(asio::io_context& io) {
     for (;;) {
       try {
         io.run();
@@ -224,7 +224,7 @@ class AsioHttpServer final : public HttpServer {
 
 }  // namespace
 
-std::unique_ptr<HttpServer> make_http_server(HttpServerOptions options) {
+std::unique_ptr<HttpServer> MakeHttpServer(HttpServerOptions options) {
   return std::make_unique<AsioHttpServer>(std::move(options));
 }
 

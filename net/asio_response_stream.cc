@@ -14,12 +14,12 @@ bool AsioResponseStream::write(std::string_view bytes) {
     if (closed_) return false;
     if (pending_.size() + in_flight_ + bytes.size() <= max_buffered_) {
       pending_.append(bytes);
-      request_flush_locked();
+      RequestFlushLocked();
       return true;
     }
   }
   // The client reads slower than the producer writes: treat it as gone, as the apiserver does.
-  client_gone();
+  ClientGone();
   return false;
 }
 
@@ -30,12 +30,12 @@ bool AsioResponseStream::closed() const {
   return closed_;
 }
 
-std::size_t AsioResponseStream::buffered_bytes() const {
+std::size_t AsioResponseStream::BufferedBytes() const {
   std::lock_guard lock(mutex_);
   return closed_ ? 0 : pending_.size() + in_flight_;
 }
 
-void AsioResponseStream::on_closed(std::function<void()> callback) {
+void AsioResponseStream::OnClosed(std::function<void()> callback) {
   {
     std::lock_guard lock(mutex_);
     if (!closed_) {
@@ -50,7 +50,7 @@ void AsioResponseStream::attach(std::shared_ptr<ConnectionBase> connection) {
   std::lock_guard lock(mutex_);
   if (closed_) return;
   connection_ = std::move(connection);
-  if (!pending_.empty()) request_flush_locked();
+  if (!pending_.empty()) RequestFlushLocked();
 }
 
 AsioResponseStream::Batch AsioResponseStream::take() {
@@ -69,12 +69,12 @@ void AsioResponseStream::sent() {
   in_flight_ = 0;
 }
 
-void AsioResponseStream::client_gone() { finish(/*graceful=*/false); }
+void AsioResponseStream::ClientGone() { finish(/*graceful=*/false); }
 
-void AsioResponseStream::request_flush_locked() {
+void AsioResponseStream::RequestFlushLocked() {
   if (!connection_ || flush_posted_) return;
   flush_posted_ = true;
-  core_->post(connection_->executor(), [connection = connection_] { connection->flush_stream(); });
+  core_->post(connection_->executor(), [connection = connection_] { connection->FlushStream(); });
 }
 
 void AsioResponseStream::finish(bool graceful) {
@@ -87,7 +87,7 @@ void AsioResponseStream::finish(bool graceful) {
     callbacks.swap(callbacks_);
     if (graceful) {
       last_requested_ = true;
-      request_flush_locked();
+      RequestFlushLocked();
     } else {
       pending_.clear();
     }
@@ -96,9 +96,9 @@ void AsioResponseStream::finish(bool graceful) {
     connection.swap(connection_);
   }
   if (!graceful && connection) {
-    core_->post(connection->executor(), [connection] { connection->force_close(); });
+    core_->post(connection->executor(), [connection] { connection->ForceClose(); });
   }
-  core_->unregister_stream(this);
+  core_->UnregisterStream(this);
   for (auto& callback : callbacks) {
     try {
       callback();

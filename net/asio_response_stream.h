@@ -25,8 +25,8 @@ class AsioResponseStream final : public HttpResponseStream, public std::enable_s
   bool write(std::string_view bytes) override;
   void close() override;
   bool closed() const override;
-  std::size_t buffered_bytes() const override;
-  void on_closed(std::function<void()> callback) override;
+  std::size_t BufferedBytes() const override;
+  void OnClosed(std::function<void()> callback) override;
 
   // --- Used by the connection (on its executor) -------------------------------------------------
 
@@ -41,13 +41,13 @@ class AsioResponseStream final : public HttpResponseStream, public std::enable_s
   Batch take();
   void sent();
   // The client went away or the connection closed: ends the stream without a final chunk.
-  void client_gone();
+  void ClientGone();
 
  private:
   // Ends the stream once; `graceful` keeps queued bytes for the final flush.
   void finish(bool graceful);
   // Posts one flush to the connection unless one is already queued.
-  void request_flush_locked();
+  void RequestFlushLocked();
 
   const std::shared_ptr<Core> core_;
   const std::size_t max_buffered_;

@@ -10,7 +10,7 @@ Core::Core(HttpServerOptions options, HttpHandler handler) : options_(std::move(
   for (std::size_t i = 0; i < threads; ++i) ios_.push_back(std::make_unique<boost::asio::io_context>(1));
 }
 
-void Core::close_gate() {
+void Core::CloseGate() {
   std::lock_guard lock(gate_mutex_);
   gate_closed_ = true;
 }
@@ -20,7 +20,7 @@ bool Core::gate_closed() const {
   return gate_closed_;
 }
 
-void Core::begin_stop() {
+void Core::BeginStop() {
   std::lock_guard lock(mutex_);
   stopping_ = true;
 }
@@ -30,35 +30,35 @@ bool Core::stopping() const {
   return stopping_;
 }
 
-void Core::exchange_started() {
+void Core::ExchangeStarted() {
   std::lock_guard lock(mutex_);
   ++exchanges_;
 }
 
-void Core::exchange_finished() {
+void Core::ExchangeFinished() {
   std::lock_guard lock(mutex_);
   if (exchanges_ > 0) --exchanges_;
   if (exchanges_ == 0) idle_.notify_all();
 }
 
-bool Core::wait_for_exchanges(std::chrono::milliseconds limit) {
+bool Core::WaitForExchanges(std::chrono::milliseconds limit) {
   std::unique_lock lock(mutex_);
   return idle_.wait_for(lock, limit, [&] { return exchanges_ == 0; });
 }
 
-bool Core::register_stream(const std::shared_ptr<AsioResponseStream>& stream) {
+bool Core::RegisterStream(const std::shared_ptr<AsioResponseStream>& stream) {
   std::lock_guard lock(mutex_);
   if (stopping_) return false;
   streams_[stream.get()] = stream;
   return true;
 }
 
-void Core::unregister_stream(const AsioResponseStream* stream) {
+void Core::UnregisterStream(const AsioResponseStream* stream) {
   std::lock_guard lock(mutex_);
   streams_.erase(stream);
 }
 
-std::vector<std::shared_ptr<AsioResponseStream>> Core::open_streams() {
+std::vector<std::shared_ptr<AsioResponseStream>> Core::OpenStreams() {
   std::lock_guard lock(mutex_);
   std::vector<std::shared_ptr<AsioResponseStream>> out;
   for (auto& [key, weak] : streams_) {
@@ -67,14 +67,14 @@ std::vector<std::shared_ptr<AsioResponseStream>> Core::open_streams() {
   return out;
 }
 
-uint64_t Core::add_connection(std::weak_ptr<ConnectionBase> connection) {
+uint64_t Core::AddConnection(std::weak_ptr<ConnectionBase> connection) {
   std::lock_guard lock(mutex_);
   const uint64_t id = next_connection_id_++;
   connections_.emplace(id, std::move(connection));
   return id;
 }
 
-void Core::remove_connection(uint64_t id) {
+void Core::RemoveConnection(uint64_t id) {
   std::lock_guard lock(mutex_);
   connections_.erase(id);
 }
@@ -93,7 +93,7 @@ std::shared_ptr<boost::asio::ssl::context> Core::tls_context() const {
   return tls_context_;
 }
 
-void Core::set_tls_context(std::shared_ptr<boost::asio::ssl::context> context) {
+void Core::SetTlsContext(std::shared_ptr<boost::asio::ssl::context> context) {
   std::lock_guard lock(mutex_);
   tls_context_ = std::move(context);
 }

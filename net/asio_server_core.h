@@ -34,14 +34,14 @@ class Core {
   // One io_context per io thread, each run by its own thread only: a connection's reads, handler and
   // write all happen on one thread, with no hand-off between threads (a futex wake and a context
   // switch each) for every event, which a single io_context shared by all threads costs.
-  std::size_t io_count() const { return ios_.size(); }
+  std::size_t IoCount() const { return ios_.size(); }
   boost::asio::io_context& io(std::size_t i) { return *ios_[i]; }
   // The io_context for the next new connection: round robin.
   boost::asio::io_context& next_io() { return *ios_[next_io_.fetch_add(1) % ios_.size()]; }
   const HttpServerOptions& options() const { return options_; }
   // Only called on io threads, which stop() joins before it releases the handler.
   const HttpHandler& handler() const { return handler_; }
-  void release_handler() { handler_ = nullptr; }
+  void ReleaseHandler() { handler_ = nullptr; }
 
   // Queues `fn` on `executor` unless the server has stopped; false when dropped.
   template <class Executor, class Fn>
@@ -51,31 +51,31 @@ class Core {
     boost::asio::post(executor, std::forward<Fn>(fn));
     return true;
   }
-  void close_gate();
+  void CloseGate();
   bool gate_closed() const;
 
   // stop() has begun: connections close after their current exchange and new streams end at once.
-  void begin_stop();
+  void BeginStop();
   bool stopping() const;
 
   // Requests read and not yet completely answered (stop() waits for them).
-  void exchange_started();
-  void exchange_finished();
-  bool wait_for_exchanges(std::chrono::milliseconds limit);
+  void ExchangeStarted();
+  void ExchangeFinished();
+  bool WaitForExchanges(std::chrono::milliseconds limit);
 
   // Open streams, so stop() can end them. register_stream is false once stop() has begun.
-  bool register_stream(const std::shared_ptr<AsioResponseStream>& stream);
-  void unregister_stream(const AsioResponseStream* stream);
-  std::vector<std::shared_ptr<AsioResponseStream>> open_streams();
+  bool RegisterStream(const std::shared_ptr<AsioResponseStream>& stream);
+  void UnregisterStream(const AsioResponseStream* stream);
+  std::vector<std::shared_ptr<AsioResponseStream>> OpenStreams();
 
   // Live connections, so stop() can close them.
-  uint64_t add_connection(std::weak_ptr<ConnectionBase> connection);
-  void remove_connection(uint64_t id);
+  uint64_t AddConnection(std::weak_ptr<ConnectionBase> connection);
+  void RemoveConnection(uint64_t id);
   std::vector<std::shared_ptr<ConnectionBase>> connections();
 
   // The TLS context handed to new connections (reload_tls swaps it).
   std::shared_ptr<boost::asio::ssl::context> tls_context() const;
-  void set_tls_context(std::shared_ptr<boost::asio::ssl::context> context);
+  void SetTlsContext(std::shared_ptr<boost::asio::ssl::context> context);
 
  private:
   std::vector<std::unique_ptr<boost::asio::io_context>> ios_;

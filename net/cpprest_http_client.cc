@@ -20,7 +20,7 @@ namespace {
 namespace http = web::http;
 namespace client = web::http::client;
 
-std::string read_file(const std::string& path, const char* what) {
+std::string ReadFile(const std::string& path, const char* what) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::invalid_argument(std::string("cannot read ") + what + " file '" + path + "'");
   std::ostringstream out;
@@ -35,16 +35,16 @@ struct TlsMaterial {
   std::string key_pem;
 };
 
-TlsMaterial load_tls_material(const ClientTlsOptions& tls) {
+TlsMaterial LoadTlsMaterial(const ClientTlsOptions& tls) {
   TlsMaterial m;
   m.ca_pem = !tls.ca_data.empty() ? tls.ca_data
-             : !tls.ca_file.empty() ? read_file(tls.ca_file, "certificate-authority")
+             : !tls.ca_file.empty() ? ReadFile(tls.ca_file, "certificate-authority")
                                     : std::string();
   m.cert_pem = !tls.client_cert_data.empty() ? tls.client_cert_data
-               : !tls.client_cert_file.empty() ? read_file(tls.client_cert_file, "client-certificate")
+               : !tls.client_cert_file.empty() ? ReadFile(tls.client_cert_file, "client-certificate")
                                                : std::string();
   m.key_pem = !tls.client_key_data.empty() ? tls.client_key_data
-              : !tls.client_key_file.empty() ? read_file(tls.client_key_file, "client-key")
+              : !tls.client_key_file.empty() ? ReadFile(tls.client_key_file, "client-key")
                                              : std::string();
   if (m.cert_pem.empty() != m.key_pem.empty()) {
     throw std::invalid_argument("a client certificate needs a client key and vice versa");
@@ -52,7 +52,7 @@ TlsMaterial load_tls_material(const ClientTlsOptions& tls) {
   return m;
 }
 
-void apply_tls_material(const TlsMaterial& m, boost::asio::ssl::context& ctx) {
+void ApplyTlsMaterial(const TlsMaterial& m, boost::asio::ssl::context& ctx) {
   if (!m.ca_pem.empty()) ctx.add_certificate_authority(boost::asio::buffer(m.ca_pem));
   if (!m.cert_pem.empty()) {
     ctx.use_certificate_chain(boost::asio::buffer(m.cert_pem));
@@ -61,7 +61,7 @@ void apply_tls_material(const TlsMaterial& m, boost::asio::ssl::context& ctx) {
 }
 
 // Loads the material into a scratch context so that bad PEM is reported with a clear message now.
-void validate_tls_material(const TlsMaterial& m) {
+void ValidateTlsMaterial(const TlsMaterial& m) {
   boost::asio::ssl::context ctx(boost::asio::ssl::context::sslv23);
   try {
     if (!m.ca_pem.empty()) ctx.add_certificate_authority(boost::asio::buffer(m.ca_pem));
@@ -80,7 +80,7 @@ void validate_tls_material(const TlsMaterial& m) {
   }
 }
 
-bool is_success(int status) { return status >= 200 && status < 300; }
+bool IsSuccess(int status) { return status >= 200 && status < 300; }
 
 class CpprestHttpClient final : public HttpClient {
  public:
@@ -95,16 +95,16 @@ class CpprestHttpClient final : public HttpClient {
     }
     if (base_.host().empty()) throw std::invalid_argument("server URL '" + options.base_url + "' has no host");
     if (base_.scheme() == "https") {
-      tls_ = load_tls_material(options.tls);
-      validate_tls_material(tls_);
+      tls_ = LoadTlsMaterial(options.tls);
+      ValidateTlsMaterial(tls_);
     }
   }
 
   HttpClientResponse send(const HttpClientRequest& request) override {
-    auto& cli = pooled_client(request.timeout);
+    auto& cli = PooledClient(request.timeout);
     try {
-      http::http_response response = cli.request(to_cpprest(request)).get();
-      HttpClientResponse out = from_cpprest_headers(response);
+      http::http_response response = cli.request(ToCpprest(request)).get();
+      HttpClientResponse out = FromCpprestHeaders(response);
       out.body = response.extract_utf8string(true).get();
       return out;
     } catch (const http::http_exception& e) {
@@ -114,19 +114,19 @@ class CpprestHttpClient final : public HttpClient {
 
   HttpClientResponse stream(const HttpClientRequest& request, std::chrono::milliseconds idle_timeout,
                       const std::function<void(std::string_view)>& on_bytes, CancelToken& cancel) override {
-    client::http_client cli(base_, make_config(idle_timeout));
+    client::http_client cli(base_, MakeConfig(idle_timeout));
     pplx::cancellation_token_source source;
-    cancel.on_cancel([source] { source.cancel(); });
+    cancel.OnCancel([source] { source.cancel(); });
     struct ClearOnExit {
       CancelToken& token;
-      ~ClearOnExit() { token.clear_on_cancel(); }
+      ~ClearOnExit() { token.ClearOnCancel(); }
     } clear{cancel};
     auto last_byte = std::chrono::steady_clock::now();
     std::exception_ptr callback_error;
     try {
-      http::http_response response = cli.request(to_cpprest(request), source.get_token()).get();
-      HttpClientResponse out = from_cpprest_headers(response);
-      if (!is_success(out.status)) {
+      http::http_response response = cli.request(ToCpprest(request), source.get_token()).get();
+      HttpClientResponse out = FromCpprestHeaders(response);
+      if (!IsSuccess(out.status)) {
         out.body = response.extract_utf8string(true).get();
         return out;
       }
@@ -170,7 +170,7 @@ class CpprestHttpClient final : public HttpClient {
   }
 
  private:
-  client::http_client_config make_config(std::chrono::milliseconds timeout) const {
+  client::http_client_config MakeConfig(std::chrono::milliseconds timeout) const {
     client::http_client_config config;
     config.set_timeout(timeout);
     if (base_.scheme() == "https") {
@@ -179,7 +179,7 @@ class CpprestHttpClient final : public HttpClient {
       config.set_ssl_context_callback([material](boost::asio::ssl::context& ctx) {
         // cpprest calls this on its own thread; an exception here must not escape into asio.
         try {
-          apply_tls_material(material, ctx);
+          ApplyTlsMaterial(material, ctx);
         } catch (...) {
         }
       });
@@ -187,16 +187,16 @@ class CpprestHttpClient final : public HttpClient {
     return config;
   }
 
-  client::http_client& pooled_client(std::chrono::milliseconds timeout) {
+  client::http_client& PooledClient(std::chrono::milliseconds timeout) {
     std::lock_guard lock(mutex_);
     auto it = clients_.find(timeout.count());
     if (it == clients_.end()) {
-      it = clients_.emplace(timeout.count(), std::make_unique<client::http_client>(base_, make_config(timeout))).first;
+      it = clients_.emplace(timeout.count(), std::make_unique<client::http_client>(base_, MakeConfig(timeout))).first;
     }
     return *it->second;
   }
 
-  http::http_request to_cpprest(const HttpClientRequest& request) const {
+  http::http_request ToCpprest(const HttpClientRequest& request) const {
     http::http_request out(request.method);
     try {
       out.set_request_uri(web::uri(request.target));
@@ -219,7 +219,7 @@ class CpprestHttpClient final : public HttpClient {
     return out;
   }
 
-  static HttpClientResponse from_cpprest_headers(const http::http_response& response) {
+  static HttpClientResponse FromCpprestHeaders(const http::http_response& response) {
     HttpClientResponse out;
     out.status = response.status_code();
     for (const auto& [name, value] : response.headers()) out.headers.emplace_back(name, value);
@@ -248,7 +248,7 @@ class CpprestHttpClient final : public HttpClient {
 
 }  // namespace
 
-std::unique_ptr<HttpClient> make_http_client(const HttpClientOptions& options) {
+std::unique_ptr<HttpClient> MakeHttpClient(const HttpClientOptions& options) {
   return std::make_unique<CpprestHttpClient>(options);
 }
 

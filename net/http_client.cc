@@ -13,7 +13,7 @@ bool iequals(std::string_view a, std::string_view b) {
   return true;
 }
 
-std::optional<std::string> find_header(const HeaderList& headers, std::string_view name) {
+std::optional<std::string> FindHeader(const HeaderList& headers, std::string_view name) {
   for (const auto& [key, value] : headers) {
     if (iequals(key, name)) return value;
   }
@@ -30,7 +30,7 @@ void CancelToken::cancel() {
   if (action) action();
 }
 
-void CancelToken::on_cancel(std::function<void()> action) {
+void CancelToken::OnCancel(std::function<void()> action) {
   {
     std::lock_guard lock(mutex_);
     action_ = action;
@@ -39,7 +39,7 @@ void CancelToken::on_cancel(std::function<void()> action) {
   action();
 }
 
-void CancelToken::clear_on_cancel() {
+void CancelToken::ClearOnCancel() {
   std::lock_guard lock(mutex_);
   action_ = nullptr;
 }

@@ -24,7 +24,7 @@ using HeaderList = std::vector<std::pair<std::string, std::string>>;
 bool iequals(std::string_view a, std::string_view b);
 
 // Case-insensitive header lookup (HTTP header names are case-insensitive).
-std::optional<std::string> find_header(const HeaderList& headers, std::string_view name);
+std::optional<std::string> FindHeader(const HeaderList& headers, std::string_view name);
 
 struct HttpClientRequest {
   std::string method = "GET";
@@ -39,7 +39,7 @@ struct HttpClientResponse {
   HeaderList headers;
   std::string body;
 
-  std::optional<std::string> header(std::string_view name) const { return find_header(headers, name); }
+  std::optional<std::string> header(std::string_view name) const { return FindHeader(headers, name); }
 };
 
 // TLS settings. *_file and *_data are alternatives; data wins when both are set.
@@ -80,8 +80,8 @@ class CancelToken {
   void cancel();
   bool cancelled() const { return cancelled_.load(); }
   // Registers the action that aborts the in-flight I/O; runs it at once if already cancelled.
-  void on_cancel(std::function<void()> action);
-  void clear_on_cancel();
+  void OnCancel(std::function<void()> action);
+  void ClearOnCancel();
 
  private:
   std::atomic<bool> cancelled_{false};
@@ -105,6 +105,6 @@ class HttpClient {
 };
 
 // An HttpClient on cpprestsdk. Throws std::invalid_argument for a bad URL or unreadable TLS files.
-std::unique_ptr<HttpClient> make_http_client(const HttpClientOptions& options);
+std::unique_ptr<HttpClient> MakeHttpClient(const HttpClientOptions& options);
 
 }  // namespace gangplank::net

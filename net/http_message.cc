@@ -8,12 +8,12 @@
 namespace gangplank::net {
 
 std::optional<std::string> HttpRequest::header(std::string_view name) const {
-  auto it = headers.find(ascii_lower(name));
+  auto it = headers.find(AsciiLower(name));
   if (it == headers.end()) return std::nullopt;
   return it->second;
 }
 
-std::vector<std::pair<std::string, std::string>> HttpRequest::query_params() const {
+std::vector<std::pair<std::string, std::string>> HttpRequest::QueryParams() const {
   std::vector<std::pair<std::string, std::string>> out;
   std::size_t start = 0;
   while (start <= query.size()) {
@@ -23,9 +23,9 @@ std::vector<std::pair<std::string, std::string>> HttpRequest::query_params() con
     if (!part.empty()) {
       const auto eq = part.find('=');
       if (eq == std::string_view::npos) {
-        out.emplace_back(percent_decode(part, true), "");
+        out.emplace_back(PercentDecode(part, true), "");
       } else {
-        out.emplace_back(percent_decode(part.substr(0, eq), true), percent_decode(part.substr(eq + 1), true));
+        out.emplace_back(PercentDecode(part.substr(0, eq), true), PercentDecode(part.substr(eq + 1), true));
       }
     }
     start = end + 1;
@@ -33,17 +33,17 @@ std::vector<std::pair<std::string, std::string>> HttpRequest::query_params() con
   return out;
 }
 
-std::optional<std::string> HttpRequest::query_param(std::string_view name) const {
-  for (auto& [key, value] : query_params()) {
+std::optional<std::string> HttpRequest::QueryParam(std::string_view name) const {
+  for (auto& [key, value] : QueryParams()) {
     if (key == name) return value;
   }
   return std::nullopt;
 }
 
-HttpResponse& HttpResponse::set_header(std::string name, std::string value) {
-  const std::string wanted = ascii_lower(name);
+HttpResponse& HttpResponse::SetHeader(std::string name, std::string value) {
+  const std::string wanted = AsciiLower(name);
   for (auto& [n, v] : headers) {
-    if (ascii_lower(n) == wanted) {
+    if (AsciiLower(n) == wanted) {
       v = std::move(value);
       return *this;
     }
@@ -72,7 +72,7 @@ HttpResponse HttpResponse::json(int status, std::string body) {
   return WithContentType(status, std::move(body), "application/json");
 }
 
-HttpHandler make_sync_handler(HttpSyncHandler handler) {
+HttpHandler MakeSyncHandler(HttpSyncHandler handler) {
   return [handler = std::move(handler)](const HttpRequest& request, HttpResponder responder) {
     responder.respond(handler(request));
   };
@@ -86,10 +86,10 @@ HttpResponder::~HttpResponder() = default;
 void HttpResponder::respond(HttpResponse response) {
   if (impl_) impl_->respond(std::move(response));
 }
-std::shared_ptr<HttpResponseStream> HttpResponder::start_stream(int status,
+std::shared_ptr<HttpResponseStream> HttpResponder::StartStream(int status,
                                                                 std::vector<std::pair<std::string, std::string>> headers) {
   if (!impl_) throw std::logic_error("HttpResponder::start_stream on a moved-from responder");
-  return impl_->start_stream(status, std::move(headers));
+  return impl_->StartStream(status, std::move(headers));
 }
 bool HttpResponder::answered() const { return !impl_ || impl_->answered(); }
 

@@ -37,9 +37,9 @@ struct HttpRequest {
   std::optional<std::string> header(std::string_view name) const;
   // Decoded value ('%XX' and '+' as space) of the first query parameter `name`, or nullopt when
   // absent. `a&b=` gives "" for a.
-  std::optional<std::string> query_param(std::string_view name) const;
+  std::optional<std::string> QueryParam(std::string_view name) const;
   // All query parameters, decoded, in order of appearance.
-  std::vector<std::pair<std::string, std::string>> query_params() const;
+  std::vector<std::pair<std::string, std::string>> QueryParams() const;
 };
 
 struct HttpResponse {
@@ -47,7 +47,7 @@ struct HttpResponse {
   std::vector<std::pair<std::string, std::string>> headers;
   std::string body;
 
-  HttpResponse& set_header(std::string name, std::string value);
+  HttpResponse& SetHeader(std::string name, std::string value);
   static HttpResponse text(int status, std::string body);
   static HttpResponse json(int status, std::string body);
 };
@@ -70,10 +70,10 @@ class HttpResponseStream {
   virtual bool closed() const = 0;
   // Bytes queued and not yet taken by the connection (0 when closed or unknown). A producer with a long
   // backlog writes while this is small, so it streams at the client's pace instead of hitting the cap.
-  virtual std::size_t buffered_bytes() const { return 0; }
+  virtual std::size_t BufferedBytes() const { return 0; }
   // Calls `callback` once when the stream ends for any reason (close(), client gone, server stop).
   // Called immediately if that has already happened. The callback must not block.
-  virtual void on_closed(std::function<void()> callback) = 0;
+  virtual void OnClosed(std::function<void()> callback) = 0;
 };
 
 // Completes one request exactly once: either respond() or start_stream(). Movable, cheap; may be
@@ -91,7 +91,7 @@ class HttpResponder {
 
   void respond(HttpResponse response);
   // Sends status and headers now; the body follows through the returned stream.
-  std::shared_ptr<HttpResponseStream> start_stream(int status, std::vector<std::pair<std::string, std::string>> headers);
+  std::shared_ptr<HttpResponseStream> StartStream(int status, std::vector<std::pair<std::string, std::string>> headers);
   bool answered() const;
 
  private:
@@ -102,7 +102,7 @@ class HttpResponder {
 using HttpHandler = std::function<void(const HttpRequest&, HttpResponder)>;
 // Convenience for handlers that always answer at once.
 using HttpSyncHandler = std::function<HttpResponse(const HttpRequest&)>;
-HttpHandler make_sync_handler(HttpSyncHandler handler);
+HttpHandler MakeSyncHandler(HttpSyncHandler handler);
 
 struct HttpTlsFiles {
   std::string cert_file;  // PEM certificate chain
@@ -135,7 +135,7 @@ class HttpServer {
   // Port actually bound (useful when options.port was 0). Valid after start().
   virtual uint16_t port() const = 0;
   // "http://host:port" or "https://host:port". Valid after start().
-  virtual std::string base_url() const = 0;
+  virtual std::string BaseUrl() const = 0;
   // Stops accepting, ends all open streams (their on_closed callbacks run), waits up to 5 s for
   // in-flight requests to be answered, then closes every connection and joins the io threads. No
   // handler runs after it returns; answers given later are dropped. Idempotent; also done by the
@@ -144,10 +144,10 @@ class HttpServer {
   // Re-reads options.tls's certificate and key files and, if they load and match, serves them on new
   // connections (open ones keep theirs). Returns "" on success, else what is wrong; the current
   // certificate then stays in use.
-  virtual std::string reload_tls() = 0;
+  virtual std::string ReloadTls() = 0;
 };
 
 // The Boost.Asio/Beast implementation.
-std::unique_ptr<HttpServer> make_http_server(HttpServerOptions options);
+std::unique_ptr<HttpServer> MakeHttpServer(HttpServerOptions options);
 
 }  // namespace gangplank::net

@@ -3,7 +3,7 @@
 namespace gangplank::net {
 namespace {
 
-int hex_value(char c) {
+int HexValue(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
@@ -12,7 +12,7 @@ int hex_value(char c) {
 
 }  // namespace
 
-std::string ascii_lower(std::string_view text) {
+std::string AsciiLower(std::string_view text) {
   std::string out(text);
   for (char& c : out) {
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
@@ -20,14 +20,14 @@ std::string ascii_lower(std::string_view text) {
   return out;
 }
 
-std::string percent_decode(std::string_view text, bool plus_as_space) {
+std::string PercentDecode(std::string_view text, bool plus_as_space) {
   std::string out;
   out.reserve(text.size());
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (c == '%' && i + 2 < text.size()) {
-      const int hi = hex_value(text[i + 1]);
-      const int lo = hex_value(text[i + 2]);
+      const int hi = HexValue(text[i + 1]);
+      const int lo = HexValue(text[i + 2]);
       if (hi >= 0 && lo >= 0) {
         out.push_back(static_cast<char>(hi * 16 + lo));
         i += 2;

@@ -8,10 +8,10 @@
 namespace gangplank::net {
 
 // ASCII lower-casing (header names); other bytes are left alone.
-std::string ascii_lower(std::string_view text);
+std::string AsciiLower(std::string_view text);
 
 // Decodes '%XX' escapes; malformed escapes are kept as written. With `plus_as_space`, '+' becomes ' '
 // (query strings); paths keep '+'.
-std::string percent_decode(std::string_view text, bool plus_as_space);
+std::string PercentDecode(std::string_view text, bool plus_as_space);
 
 }  // namespace gangplank::net

@@ -11,7 +11,7 @@
 namespace gangplank::net {
 namespace {
 
-std::string read_file(const std::string& path, const char* what) {
+std::string ReadFile(const std::string& path, const char* what) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error(std::string("http server: cannot read TLS ") + what + " file '" + path + "'");
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
@@ -19,11 +19,11 @@ std::string read_file(const std::string& path, const char* what) {
 
 }  // namespace
 
-std::shared_ptr<boost::asio::ssl::context> load_server_tls_context(const HttpTlsFiles& files) {
+std::shared_ptr<boost::asio::ssl::context> LoadServerTlsContext(const HttpTlsFiles& files) {
   namespace ssl = boost::asio::ssl;
   // Read first so a missing file is named as such rather than as an OpenSSL error.
-  const std::string cert = read_file(files.cert_file, "certificate");
-  const std::string key = read_file(files.key_file, "key");
+  const std::string cert = ReadFile(files.cert_file, "certificate");
+  const std::string key = ReadFile(files.key_file, "key");
   auto context = std::make_shared<ssl::context>(ssl::context::tls_server);
   context->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3 |
                        ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1 | ssl::context::single_dh_use);

@@ -11,6 +11,6 @@ namespace gangplank::net {
 
 // Reads and checks both files now. Throws std::runtime_error naming the file and what is wrong with it
 // (unreadable, not PEM, key not matching the certificate).
-std::shared_ptr<boost::asio::ssl::context> load_server_tls_context(const HttpTlsFiles& files);
+std::shared_ptr<boost::asio::ssl::context> LoadServerTlsContext(const HttpTlsFiles& files);
 
 }  // namespace gangplank::net

@@ -11,24 +11,24 @@ void admit(const ResourceType& type, json& object, const json* old, const Object
   schema::FieldErrors errors;
   const std::string& kind = type.kind;
   if (kind == "Pod") {
-    errors = admit_pod(object, old);
+    errors = AdmitPod(object, old);
   } else if (kind == "Deployment") {
-    errors = admit_deployment(object, old);
+    errors = AdmitDeployment(object, old);
   } else if (kind == "Service") {
-    errors = admit_service(object, old, txn.list("services", ""));
+    errors = AdmitService(object, old, txn.list("services", ""));
   } else if (kind == "ConfigMap") {
-    errors = admit_config_map(object, old);
+    errors = AdmitConfigMap(object, old);
   } else if (kind == "Secret") {
-    errors = admit_secret(object, old);
+    errors = AdmitSecret(object, old);
   } else if (kind == "Role" || kind == "ClusterRole") {
-    errors = admit_role(object, type.namespaced);
+    errors = AdmitRole(object, type.namespaced);
   } else if (kind == "RoleBinding" || kind == "ClusterRoleBinding") {
-    errors = admit_role_binding(object, old, type.namespaced);
+    errors = AdmitRoleBinding(object, old, type.namespaced);
   } else if (kind == "MutatingWebhookConfiguration") {
-    errors = admit_mutating_webhook_configuration(object);
+    errors = AdmitMutatingWebhookConfiguration(object);
   }
   if (!errors.empty()) {
-    throw schema::invalid_status(type.group, kind, object.value("/metadata/name"_json_pointer, std::string()), errors);
+    throw schema::InvalidStatus(type.group, kind, object.value("/metadata/name"_json_pointer, std::string()), errors);
   }
 }
 

@@ -20,14 +20,14 @@ namespace gangplank::apiserver_double::builtin {
 void admit(const ResourceType& type, nlohmann::json& object, const nlohmann::json* old, const ObjectStore::Txn& txn);
 
 // One kind each (builtin/<area>.cc); they default in place and return the field errors.
-schema::FieldErrors admit_pod(nlohmann::json& pod, const nlohmann::json* old);
-schema::FieldErrors admit_deployment(nlohmann::json& deployment, const nlohmann::json* old);
-schema::FieldErrors admit_service(nlohmann::json& service, const nlohmann::json* old,
+schema::FieldErrors AdmitPod(nlohmann::json& pod, const nlohmann::json* old);
+schema::FieldErrors AdmitDeployment(nlohmann::json& deployment, const nlohmann::json* old);
+schema::FieldErrors AdmitService(nlohmann::json& service, const nlohmann::json* old,
                                   const std::vector<ObjectPtr>& services);
-schema::FieldErrors admit_config_map(nlohmann::json& config_map, const nlohmann::json* old);
-schema::FieldErrors admit_secret(nlohmann::json& secret, const nlohmann::json* old);
-schema::FieldErrors admit_role(nlohmann::json& role, bool namespaced);
-schema::FieldErrors admit_role_binding(nlohmann::json& binding, const nlohmann::json* old, bool namespaced);
-schema::FieldErrors admit_mutating_webhook_configuration(nlohmann::json& configuration);
+schema::FieldErrors AdmitConfigMap(nlohmann::json& config_map, const nlohmann::json* old);
+schema::FieldErrors AdmitSecret(nlohmann::json& secret, const nlohmann::json* old);
+schema::FieldErrors AdmitRole(nlohmann::json& role, bool namespaced);
+schema::FieldErrors AdmitRoleBinding(nlohmann::json& binding, const nlohmann::json* old, bool namespaced);
+schema::FieldErrors AdmitMutatingWebhookConfiguration(nlohmann::json& configuration);
 
 }  // namespace gangplank::apiserver_double::builtin

@@ -34,12 +34,12 @@ std::string base64(const std::string& bytes) {
 }
 
 // IsConfigMapKey (k8s.io/apimachinery/pkg/util/validation).
-void check_keys(const json& map, const std::string& field, s::FieldErrors& errors) {
-  static const std::regex config_key("[-._a-zA-Z0-9]+");
+void CheckKeys(const json& map, const std::string& field, s::FieldErrors& errors) {
+  static const std::regex ConfigKey("[-._a-zA-Z0-9]+");
   if (!map.is_object()) return;
   for (const auto& [key, value] : map.items()) {
     const std::string path = field + "[" + key + "]";
-    if (!std::regex_match(key, config_key)) {
+    if (!std::regex_match(key, ConfigKey)) {
       errors.push_back(s::invalid(path, key,
                                   "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. "
                                   "'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')"));
@@ -50,7 +50,7 @@ void check_keys(const json& map, const std::string& field, s::FieldErrors& error
 }
 
 // Once `immutable: true` is stored, neither the flag nor the data may change.
-void check_immutable(const json& object, const json* old, const std::vector<const char*>& data_fields, s::FieldErrors& errors) {
+void CheckImmutable(const json& object, const json* old, const std::vector<const char*>& data_fields, s::FieldErrors& errors) {
   if (old == nullptr || !old->value("immutable", false)) return;
   if (!object.value("immutable", false)) {
     errors.push_back(s::forbidden("immutable", "field is immutable when `immutable` is set"));
@@ -64,15 +64,15 @@ void check_immutable(const json& object, const json* old, const std::vector<cons
 
 }  // namespace
 
-s::FieldErrors admit_config_map(json& config_map, const json* old) {
+s::FieldErrors AdmitConfigMap(json& config_map, const json* old) {
   s::FieldErrors errors;
-  check_keys(config_map.value("data", json::object()), "data", errors);
-  check_keys(config_map.value("binaryData", json::object()), "binaryData", errors);
-  check_immutable(config_map, old, {"data", "binaryData"}, errors);
+  CheckKeys(config_map.value("data", json::object()), "data", errors);
+  CheckKeys(config_map.value("binaryData", json::object()), "binaryData", errors);
+  CheckImmutable(config_map, old, {"data", "binaryData"}, errors);
   return errors;
 }
 
-s::FieldErrors admit_secret(json& secret, const json* old) {
+s::FieldErrors AdmitSecret(json& secret, const json* old) {
   if (secret.contains("stringData") && secret["stringData"].is_object()) {
     for (const auto& [key, value] : secret["stringData"].items()) {
       secret["data"][key] = base64(value.is_string() ? value.get<std::string>() : value.dump());
@@ -81,7 +81,7 @@ s::FieldErrors admit_secret(json& secret, const json* old) {
   secret.erase("stringData");
   if (!secret.contains("type") || secret["type"] == "") secret["type"] = "Opaque";
   s::FieldErrors errors;
-  check_keys(secret.value("data", json::object()), "data", errors);
+  CheckKeys(secret.value("data", json::object()), "data", errors);
   const std::string type = secret.value("type", "Opaque");
   const json data = secret.value("data", json::object());
   if (type == "kubernetes.io/tls") {
@@ -96,7 +96,7 @@ s::FieldErrors admit_secret(json& secret, const json* old) {
     s::FieldError e = s::invalid("type", type, "field is immutable");
     errors.push_back(e);
   }
-  check_immutable(secret, old, {"data"}, errors);
+  CheckImmutable(secret, old, {"data"}, errors);
   return errors;
 }
 

@@ -25,16 +25,16 @@ const json& at(const json& object, const char* pointer) {
 
 // v1.LabelSelector as encoding/json writes it (apimachinery 1.35 prints a bad value so): its fields in
 // declaration order (matchLabels, matchExpressions; key, operator, values), empty ones left out.
-std::string json_label_selector(const json& selector) {
+std::string JsonLabelSelector(const json& selector) {
   std::vector<std::string> fields;
   const json& labels = at(selector, "/matchLabels");
-  if (labels.is_object() && !labels.empty()) fields.push_back("\"matchLabels\":" + s::go_json(labels));
+  if (labels.is_object() && !labels.empty()) fields.push_back("\"matchLabels\":" + s::GoJson(labels));
   const json& exprs = at(selector, "/matchExpressions");
   if (exprs.is_array() && !exprs.empty()) {
     std::string list;
     for (const auto& e : exprs) {
-      std::string item = "{\"key\":" + s::go_json(e.value("key", "")) + ",\"operator\":" + s::go_json(e.value("operator", ""));
-      if (e.contains("values") && e["values"].is_array() && !e["values"].empty()) item += ",\"values\":" + s::go_json(e["values"]);
+      std::string item = "{\"key\":" + s::GoJson(e.value("key", "")) + ",\"operator\":" + s::GoJson(e.value("operator", ""));
+      if (e.contains("values") && e["values"].is_array() && !e["values"].empty()) item += ",\"values\":" + s::GoJson(e["values"]);
       list += (list.empty() ? "" : ",") + item + "}";
     }
     fields.push_back("\"matchExpressions\":[" + list + "]");
@@ -44,14 +44,14 @@ std::string json_label_selector(const json& selector) {
   return "{" + out + "}";
 }
 
-void set_default(json& object, const char* pointer, const json& value) {
+void SetDefault(json& object, const char* pointer, const json& value) {
   const json::json_pointer p(pointer);
   if (!object.contains(p) || object[p].is_null()) object[p] = value;
 }
 
 // The pod template rules manifests trip over: containers present, named, with images, names unique,
 // every volumeMount naming a volume of the pod (ValidatePodSpec / ValidateVolumeMounts).
-void validate_pod_template(const json& spec, const std::string& path, s::FieldErrors& errors) {
+void ValidatePodTemplate(const json& spec, const std::string& path, s::FieldErrors& errors) {
   std::set<std::string> volumes;
   if (spec.contains("volumes") && spec["volumes"].is_array()) {
     for (const auto& v : spec["volumes"]) volumes.insert(v.value("name", ""));
@@ -78,26 +78,26 @@ void validate_pod_template(const json& spec, const std::string& path, s::FieldEr
       if (!mounts.is_array()) continue;
       for (std::size_t m = 0; m < mounts.size(); ++m) {
         const std::string mount = mounts[m].value("name", "");
-        if (!volumes.count(mount)) errors.push_back(s::not_found(at_path + ".volumeMounts[" + std::to_string(m) + "].name", mount));
+        if (!volumes.count(mount)) errors.push_back(s::NotFound(at_path + ".volumeMounts[" + std::to_string(m) + "].name", mount));
       }
     }
   }
   const std::string restart = spec.value("restartPolicy", "Always");
-  if (restart != "Always") errors.push_back(s::not_supported(path + ".restartPolicy", restart, {"Always"}));
+  if (restart != "Always") errors.push_back(s::NotSupported(path + ".restartPolicy", restart, {"Always"}));
 }
 
 }  // namespace
 
-s::FieldErrors admit_deployment(json& deployment, const json* old) {
-  set_default(deployment, "/spec/replicas", 1);
-  set_default(deployment, "/spec/revisionHistoryLimit", 10);
-  set_default(deployment, "/spec/progressDeadlineSeconds", 600);
-  set_default(deployment, "/spec/strategy/type", "RollingUpdate");
+s::FieldErrors AdmitDeployment(json& deployment, const json* old) {
+  SetDefault(deployment, "/spec/replicas", 1);
+  SetDefault(deployment, "/spec/revisionHistoryLimit", 10);
+  SetDefault(deployment, "/spec/progressDeadlineSeconds", 600);
+  SetDefault(deployment, "/spec/strategy/type", "RollingUpdate");
   if (deployment["spec"]["strategy"]["type"] == "RollingUpdate") {
-    set_default(deployment, "/spec/strategy/rollingUpdate/maxUnavailable", "25%");
-    set_default(deployment, "/spec/strategy/rollingUpdate/maxSurge", "25%");
+    SetDefault(deployment, "/spec/strategy/rollingUpdate/maxUnavailable", "25%");
+    SetDefault(deployment, "/spec/strategy/rollingUpdate/maxSurge", "25%");
   }
-  set_default(deployment, "/spec/template/spec/restartPolicy", "Always");
+  SetDefault(deployment, "/spec/template/spec/restartPolicy", "Always");
 
   s::FieldErrors errors;
   const json& selector = at(deployment, "/spec/selector");
@@ -114,19 +114,19 @@ s::FieldErrors admit_deployment(json& deployment, const json* old) {
     }
     if (old != nullptr && at(*old, "/spec/selector") != selector) {
       s::FieldError e = s::invalid("spec.selector", nullptr, "field is immutable");
-      e.value_text = json_label_selector(selector);
+      e.value_text = JsonLabelSelector(selector);
       errors.push_back(e);
     }
   }
   const std::string strategy = deployment["spec"]["strategy"].value("type", "");
   if (strategy != "RollingUpdate" && strategy != "Recreate") {
-    errors.push_back(s::not_supported("spec.strategy.type", strategy, {"Recreate", "RollingUpdate"}));
+    errors.push_back(s::NotSupported("spec.strategy.type", strategy, {"Recreate", "RollingUpdate"}));
   }
   const json& replicas = at(deployment, "/spec/replicas");
   if (replicas.is_number_integer() && replicas.get<long long>() < 0) {
     errors.push_back(s::invalid("spec.replicas", replicas, "must be greater than or equal to 0"));
   }
-  validate_pod_template(at(deployment, "/spec/template/spec"), "spec.template.spec", errors);
+  ValidatePodTemplate(at(deployment, "/spec/template/spec"), "spec.template.spec", errors);
   return errors;
 }
 

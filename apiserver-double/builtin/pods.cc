@@ -16,7 +16,7 @@ namespace s = schema;
 namespace {
 
 // helper.IsOvercommitAllowed is false for these: names outside the kubernetes.io domain, and hugepages.
-bool overcommit_forbidden(const std::string& name) {
+bool OvercommitForbidden(const std::string& name) {
   if (name.rfind("hugepages-", 0) == 0) return true;
   const auto slash = name.find('/');
   if (slash == std::string::npos) return false;
@@ -25,7 +25,7 @@ bool overcommit_forbidden(const std::string& name) {
 }
 
 // The quantity as text, as the error prints it.
-std::string quantity_text(const json& q) { return q.is_string() ? q.get<std::string>() : q.dump(); }
+std::string QuantityText(const json& q) { return q.is_string() ? q.get<std::string>() : q.dump(); }
 
 // The quantity in thousandths ("2" -> 2000, "500m" -> 500, "1k" -> 1e6); nullopt when unreadable.
 std::optional<double> milli(const json& q) {
@@ -53,7 +53,7 @@ bool integral(const json& q) {
   return m && std::fmod(*m, 1000.0) == 0;
 }
 
-void default_requests(json& resources) {
+void DefaultRequests(json& resources) {
   if (!resources.contains("limits") || !resources["limits"].is_object()) return;
   for (const auto& [name, limit] : resources["limits"].items()) {
     if (!resources.contains("requests") || !resources["requests"].is_object()) resources["requests"] = json::object();
@@ -61,29 +61,29 @@ void default_requests(json& resources) {
   }
 }
 
-void validate_resources(const json& resources, const std::string& path, s::FieldErrors& errors) {
+void ValidateResources(const json& resources, const std::string& path, s::FieldErrors& errors) {
   const json limits = resources.value("limits", json::object());
   const json requests = resources.value("requests", json::object());
   for (const auto& [name, q] : limits.items()) {
-    if (overcommit_forbidden(name) && !integral(q)) {
-      errors.push_back(s::invalid(path + ".limits[" + name + "]", quantity_text(q), "must be an integer"));
+    if (OvercommitForbidden(name) && !integral(q)) {
+      errors.push_back(s::invalid(path + ".limits[" + name + "]", QuantityText(q), "must be an integer"));
     }
   }
   for (const auto& [name, q] : requests.items()) {
-    if (!overcommit_forbidden(name)) continue;
-    if (!integral(q)) errors.push_back(s::invalid(path + ".requests[" + name + "]", quantity_text(q), "must be an integer"));
+    if (!OvercommitForbidden(name)) continue;
+    if (!integral(q)) errors.push_back(s::invalid(path + ".requests[" + name + "]", QuantityText(q), "must be an integer"));
     if (!limits.contains(name)) {
       errors.push_back(s::required(path + ".limits", "Limit must be set for non overcommitable resources"));
     } else if (milli(q) != milli(limits[name])) {
-      errors.push_back(s::invalid(path + ".requests", quantity_text(q),
-                                  "must be equal to " + name + " limit of " + quantity_text(limits[name])));
+      errors.push_back(s::invalid(path + ".requests", QuantityText(q),
+                                  "must be equal to " + name + " limit of " + QuantityText(limits[name])));
     }
   }
 }
 
 }  // namespace
 
-s::FieldErrors admit_pod(json& pod, const json* old) {
+s::FieldErrors AdmitPod(json& pod, const json* old) {
   s::FieldErrors errors;
   if (old != nullptr || !pod.contains("spec") || !pod["spec"].is_object()) return errors;  // resources are fixed after create
   for (const char* list : {"initContainers", "containers"}) {
@@ -95,8 +95,8 @@ s::FieldErrors admit_pod(json& pod, const json* old) {
     for (std::size_t i = 0; i < containers.size(); ++i) {
       if (!containers[i].contains("resources") || !containers[i]["resources"].is_object()) continue;
       json& resources = containers[i]["resources"];
-      default_requests(resources);
-      validate_resources(resources, "spec." + std::string(list) + "[" + std::to_string(i) + "].resources", errors);
+      DefaultRequests(resources);
+      ValidateResources(resources, "spec." + std::string(list) + "[" + std::to_string(i) + "].resources", errors);
     }
   }
   return errors;

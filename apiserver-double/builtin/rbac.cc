@@ -13,54 +13,54 @@ namespace s = schema;
 
 namespace {
 
-bool non_empty_array(const json& rule, const char* key) {
+bool NonEmptyArray(const json& rule, const char* key) {
   return rule.contains(key) && rule[key].is_array() && !rule[key].empty();
 }
 
-std::string json_role_ref(const json& ref) {
-  return "{\"APIGroup\":" + s::go_json(ref.value("apiGroup", "")) + ",\"Kind\":" + s::go_json(ref.value("kind", "")) +
-         ",\"Name\":" + s::go_json(ref.value("name", "")) + "}";
+std::string JsonRoleRef(const json& ref) {
+  return "{\"APIGroup\":" + s::GoJson(ref.value("apiGroup", "")) + ",\"Kind\":" + s::GoJson(ref.value("kind", "")) +
+         ",\"Name\":" + s::GoJson(ref.value("name", "")) + "}";
 }
 
 }  // namespace
 
-s::FieldErrors admit_role(json& role, bool namespaced) {
+s::FieldErrors AdmitRole(json& role, bool namespaced) {
   s::FieldErrors errors;
   const json rules = role.value("rules", json::array());
   for (std::size_t i = 0; i < rules.size(); ++i) {
     const json& rule = rules[i];
     const std::string path = "rules[" + std::to_string(i) + "]";
-    if (!non_empty_array(rule, "verbs")) errors.push_back(s::required(path + ".verbs", "verbs must contain at least one value"));
-    if (non_empty_array(rule, "nonResourceURLs")) {
+    if (!NonEmptyArray(rule, "verbs")) errors.push_back(s::required(path + ".verbs", "verbs must contain at least one value"));
+    if (NonEmptyArray(rule, "nonResourceURLs")) {
       if (namespaced) {
         errors.push_back(s::invalid(path + ".nonResourceURLs", rule["nonResourceURLs"], "namespaced rules cannot apply to non-resource URLs"));
       }
-      if (non_empty_array(rule, "apiGroups") || non_empty_array(rule, "resources") || non_empty_array(rule, "resourceNames")) {
+      if (NonEmptyArray(rule, "apiGroups") || NonEmptyArray(rule, "resources") || NonEmptyArray(rule, "resourceNames")) {
         errors.push_back(s::invalid(path + ".nonResourceURLs", rule["nonResourceURLs"],
                                     "rules cannot apply to both regular resources and non-resource URLs"));
       }
       continue;
     }
-    if (!non_empty_array(rule, "apiGroups")) {
+    if (!NonEmptyArray(rule, "apiGroups")) {
       errors.push_back(s::required(path + ".apiGroups", "resource rules must supply at least one api group"));
     }
-    if (!non_empty_array(rule, "resources")) {
+    if (!NonEmptyArray(rule, "resources")) {
       errors.push_back(s::required(path + ".resources", "resource rules must supply at least one resource"));
     }
   }
   return errors;
 }
 
-s::FieldErrors admit_role_binding(json& binding, const json* old, bool namespaced) {
+s::FieldErrors AdmitRoleBinding(json& binding, const json* old, bool namespaced) {
   s::FieldErrors errors;
   const json ref = binding.value("roleRef", json::object());
   if (ref.value("apiGroup", "") != "rbac.authorization.k8s.io") {
-    errors.push_back(s::not_supported("roleRef.apiGroup", ref.value("apiGroup", ""), {"rbac.authorization.k8s.io"}));
+    errors.push_back(s::NotSupported("roleRef.apiGroup", ref.value("apiGroup", ""), {"rbac.authorization.k8s.io"}));
   }
   const std::string kind = ref.value("kind", "");
   if (namespaced ? (kind != "Role" && kind != "ClusterRole") : kind != "ClusterRole") {
-    errors.push_back(namespaced ? s::not_supported("roleRef.kind", kind, {"Role", "ClusterRole"})
-                                : s::not_supported("roleRef.kind", kind, {"ClusterRole"}));
+    errors.push_back(namespaced ? s::NotSupported("roleRef.kind", kind, {"Role", "ClusterRole"})
+                                : s::NotSupported("roleRef.kind", kind, {"ClusterRole"}));
   }
   if (ref.value("name", "").empty()) errors.push_back(s::required("roleRef.name"));
   const json subjects = binding.value("subjects", json::array());
@@ -70,19 +70,19 @@ s::FieldErrors admit_role_binding(json& binding, const json* old, bool namespace
     if (subject.value("name", "").empty()) errors.push_back(s::required(path + ".name"));
     const std::string subject_kind = subject.value("kind", "");
     if (subject_kind == "ServiceAccount") {
-      if (!subject.value("apiGroup", "").empty()) errors.push_back(s::not_supported(path + ".apiGroup", subject["apiGroup"], {""}));
+      if (!subject.value("apiGroup", "").empty()) errors.push_back(s::NotSupported(path + ".apiGroup", subject["apiGroup"], {""}));
       if (!namespaced && subject.value("namespace", "").empty()) errors.push_back(s::required(path + ".namespace"));
     } else if (subject_kind == "User" || subject_kind == "Group") {
       if (subject.value("apiGroup", "") != "rbac.authorization.k8s.io") {
-        errors.push_back(s::not_supported(path + ".apiGroup", subject.value("apiGroup", ""), {"rbac.authorization.k8s.io"}));
+        errors.push_back(s::NotSupported(path + ".apiGroup", subject.value("apiGroup", ""), {"rbac.authorization.k8s.io"}));
       }
     } else {
-      errors.push_back(s::not_supported(path + ".kind", subject_kind, {"ServiceAccount", "User", "Group"}));
+      errors.push_back(s::NotSupported(path + ".kind", subject_kind, {"ServiceAccount", "User", "Group"}));
     }
   }
   if (old != nullptr && old->value("roleRef", json::object()) != ref) {
     s::FieldError e = s::invalid("roleRef", nullptr, "cannot change roleRef");
-    e.value_text = json_role_ref(ref);
+    e.value_text = JsonRoleRef(ref);
     errors.push_back(e);
   }
   return errors;

@@ -15,7 +15,7 @@ namespace s = schema;
 
 namespace {
 
-std::string cluster_ip_of(const json& service) {
+std::string ClusterIpOf(const json& service) {
   const json::json_pointer p("/spec/clusterIP");
   return service.contains(p) && service[p].is_string() ? service[p].get<std::string>() : "";
 }
@@ -26,7 +26,7 @@ std::string allocate(const std::vector<ObjectPtr>& services, const std::string& 
   for (const auto& svc : services) {
     const std::string key = svc->value("/metadata/namespace"_json_pointer, std::string()) + "/" +
                             svc->value("/metadata/name"_json_pointer, std::string());
-    if (key != self_key) used.insert(cluster_ip_of(*svc));
+    if (key != self_key) used.insert(ClusterIpOf(*svc));
   }
   for (unsigned n = 2; n < (1u << 20) - 1; ++n) {
     const std::string ip = "10." + std::to_string(96 + (n >> 16)) + "." + std::to_string((n >> 8) & 255) + "." + std::to_string(n & 255);
@@ -37,7 +37,7 @@ std::string allocate(const std::vector<ObjectPtr>& services, const std::string& 
 
 }  // namespace
 
-s::FieldErrors admit_service(json& service, const json* old, const std::vector<ObjectPtr>& services) {
+s::FieldErrors AdmitService(json& service, const json* old, const std::vector<ObjectPtr>& services) {
   json& spec = service["spec"];
   if (!spec.is_object()) spec = json::object();
   if (!spec.contains("type")) spec["type"] = "ClusterIP";
@@ -45,33 +45,33 @@ s::FieldErrors admit_service(json& service, const json* old, const std::vector<O
   const std::string type = spec.value("type", "ClusterIP");
   s::FieldErrors errors;
   if (type != "ClusterIP" && type != "NodePort" && type != "LoadBalancer" && type != "ExternalName") {
-    errors.push_back(s::not_supported("spec.type", type, {"ClusterIP", "ExternalName", "LoadBalancer", "NodePort"}));
+    errors.push_back(s::NotSupported("spec.type", type, {"ClusterIP", "ExternalName", "LoadBalancer", "NodePort"}));
     return errors;
   }
   const std::string affinity = spec.value("sessionAffinity", "None");
   if (affinity != "None" && affinity != "ClientIP") {
-    errors.push_back(s::not_supported("spec.sessionAffinity", affinity, {"ClientIP", "None"}));
+    errors.push_back(s::NotSupported("spec.sessionAffinity", affinity, {"ClientIP", "None"}));
   }
   if (type != "ExternalName") {
     // Updates that leave the address out keep the allocated one; a different one is refused.
-    if (old != nullptr && !cluster_ip_of(*old).empty()) {
-      if (cluster_ip_of(service).empty()) {
+    if (old != nullptr && !ClusterIpOf(*old).empty()) {
+      if (ClusterIpOf(service).empty()) {
         spec["clusterIP"] = (*old)["spec"]["clusterIP"];
         spec["clusterIPs"] = json::array({(*old)["spec"]["clusterIP"]});
-      } else if (cluster_ip_of(service) != cluster_ip_of(*old)) {
-        errors.push_back(s::invalid("spec.clusterIPs[0]", json::array({cluster_ip_of(service)}), "may not change once set"));
+      } else if (ClusterIpOf(service) != ClusterIpOf(*old)) {
+        errors.push_back(s::invalid("spec.clusterIPs[0]", json::array({ClusterIpOf(service)}), "may not change once set"));
       }
-    } else if (cluster_ip_of(service).empty()) {
+    } else if (ClusterIpOf(service).empty()) {
       const std::string key = service.value("/metadata/namespace"_json_pointer, std::string()) + "/" +
                               service.value("/metadata/name"_json_pointer, std::string());
       spec["clusterIP"] = allocate(services, key);
       spec["clusterIPs"] = json::array({spec["clusterIP"]});
-    } else if (cluster_ip_of(service) != "None") {
+    } else if (ClusterIpOf(service) != "None") {
       for (const auto& other : services) {
-        if (cluster_ip_of(*other) == cluster_ip_of(service) &&
+        if (ClusterIpOf(*other) == ClusterIpOf(service) &&
             other->value("/metadata/name"_json_pointer, std::string()) != service.value("/metadata/name"_json_pointer, std::string())) {
-          errors.push_back(s::invalid("spec.clusterIPs", json::array({cluster_ip_of(service)}),
-                                      "failed to allocate IP " + cluster_ip_of(service) + ": provided IP is already allocated"));
+          errors.push_back(s::invalid("spec.clusterIPs", json::array({ClusterIpOf(service)}),
+                                      "failed to allocate IP " + ClusterIpOf(service) + ": provided IP is already allocated"));
         }
       }
       spec["clusterIPs"] = json::array({spec["clusterIP"]});
@@ -80,7 +80,7 @@ s::FieldErrors admit_service(json& service, const json* old, const std::vector<O
     if (!spec.contains("ipFamilyPolicy")) spec["ipFamilyPolicy"] = "SingleStack";
     if (!spec.contains("internalTrafficPolicy")) spec["internalTrafficPolicy"] = "Cluster";
   }
-  const bool headless = cluster_ip_of(service) == "None";
+  const bool headless = ClusterIpOf(service) == "None";
   json& ports = spec["ports"];
   if (!ports.is_array()) ports = json::array();
   if (ports.empty() && !headless && type != "ExternalName") errors.push_back(s::required("spec.ports"));
@@ -99,7 +99,7 @@ s::FieldErrors admit_service(json& service, const json* old, const std::vector<O
     }
     const std::string protocol = port.value("protocol", "TCP");
     if (protocol != "TCP" && protocol != "UDP" && protocol != "SCTP") {
-      errors.push_back(s::not_supported(path + ".protocol", protocol, {"SCTP", "TCP", "UDP"}));
+      errors.push_back(s::NotSupported(path + ".protocol", protocol, {"SCTP", "TCP", "UDP"}));
     }
   }
   return errors;

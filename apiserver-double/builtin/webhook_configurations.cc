@@ -17,37 +17,37 @@ namespace s = schema;
 
 namespace {
 
-void set_default(json& object, const char* key, const json& value) {
+void SetDefault(json& object, const char* key, const json& value) {
   if (!object.contains(key) || object[key].is_null()) object[key] = value;
 }
 
-void one_of(const json& hook, const char* key, const std::string& path, const std::vector<std::string>& allowed,
+void OneOf(const json& hook, const char* key, const std::string& path, const std::vector<std::string>& allowed,
             s::FieldErrors& errors) {
   if (!hook.contains(key)) return;
   const std::string value = hook[key].is_string() ? hook[key].get<std::string>() : hook[key].dump();
   for (const auto& a : allowed) {
     if (a == value) return;
   }
-  errors.push_back(s::not_supported(path + "." + key, value, allowed));
+  errors.push_back(s::NotSupported(path + "." + key, value, allowed));
 }
 
-void validate_rule(const json& rule, const std::string& path, s::FieldErrors& errors) {
+void ValidateRule(const json& rule, const std::string& path, s::FieldErrors& errors) {
   const json operations = rule.value("operations", json::array());
   if (operations.empty()) errors.push_back(s::required(path + ".operations"));
   for (std::size_t i = 0; i < operations.size(); ++i) {
     const std::string op = operations[i].is_string() ? operations[i].get<std::string>() : "";
     if (op != "*" && op != "CREATE" && op != "UPDATE" && op != "DELETE" && op != "CONNECT") {
-      errors.push_back(s::not_supported(path + ".operations[" + std::to_string(i) + "]", op,
+      errors.push_back(s::NotSupported(path + ".operations[" + std::to_string(i) + "]", op,
                                         {"*", "CONNECT", "CREATE", "DELETE", "UPDATE"}));
     }
   }
   for (const char* key : {"apiGroups", "apiVersions", "resources"}) {
     if (!rule.contains(key) || !rule[key].is_array() || rule[key].empty()) errors.push_back(s::required(path + "." + key));
   }
-  one_of(rule, "scope", path, {"*", "Cluster", "Namespaced"}, errors);
+  OneOf(rule, "scope", path, {"*", "Cluster", "Namespaced"}, errors);
 }
 
-void validate_hook(json& hook, const std::string& path, std::set<std::string>& names, s::FieldErrors& errors) {
+void ValidateHook(json& hook, const std::string& path, std::set<std::string>& names, s::FieldErrors& errors) {
   const std::string name = hook.value("name", "");
   int dots = 0;
   for (char c : name) dots += c == '.';
@@ -59,19 +59,19 @@ void validate_hook(json& hook, const std::string& path, std::set<std::string>& n
     errors.push_back(s::duplicate(path + ".name", name));
   }
   const json rules = hook.value("rules", json::array());
-  for (std::size_t i = 0; i < rules.size(); ++i) validate_rule(rules[i], path + ".rules[" + std::to_string(i) + "]", errors);
-  one_of(hook, "failurePolicy", path, {"Fail", "Ignore"}, errors);
-  one_of(hook, "matchPolicy", path, {"Equivalent", "Exact"}, errors);
+  for (std::size_t i = 0; i < rules.size(); ++i) ValidateRule(rules[i], path + ".rules[" + std::to_string(i) + "]", errors);
+  OneOf(hook, "failurePolicy", path, {"Fail", "Ignore"}, errors);
+  OneOf(hook, "matchPolicy", path, {"Equivalent", "Exact"}, errors);
   if (!hook.contains("sideEffects")) {
     errors.push_back(s::required(path + ".sideEffects", "must specify one of None, NoneOnDryRun"));
   } else {
-    one_of(hook, "sideEffects", path, {"None", "NoneOnDryRun"}, errors);
+    OneOf(hook, "sideEffects", path, {"None", "NoneOnDryRun"}, errors);
   }
   const json timeout = hook.value("timeoutSeconds", json(10));
   if (!timeout.is_number_integer() || timeout.get<long long>() < 1 || timeout.get<long long>() > 30) {
     errors.push_back(s::invalid(path + ".timeoutSeconds", timeout, "the timeout value must be between 1 and 30 seconds"));
   }
-  one_of(hook, "reinvocationPolicy", path, {"IfNeeded", "Never"}, errors);
+  OneOf(hook, "reinvocationPolicy", path, {"IfNeeded", "Never"}, errors);
   const json config = hook.value("clientConfig", json::object());
   const bool url = config.contains("url");
   const bool service = config.contains("service");
@@ -112,25 +112,25 @@ void validate_hook(json& hook, const std::string& path, std::set<std::string>& n
 
 }  // namespace
 
-s::FieldErrors admit_mutating_webhook_configuration(json& configuration) {
+s::FieldErrors AdmitMutatingWebhookConfiguration(json& configuration) {
   s::FieldErrors errors;
   if (!configuration.contains("webhooks") || !configuration["webhooks"].is_array()) return errors;
   std::set<std::string> names;
   for (std::size_t i = 0; i < configuration["webhooks"].size(); ++i) {
     json& hook = configuration["webhooks"][i];
-    set_default(hook, "failurePolicy", "Fail");
-    set_default(hook, "matchPolicy", "Equivalent");
-    set_default(hook, "namespaceSelector", json::object());
-    set_default(hook, "objectSelector", json::object());
-    set_default(hook, "timeoutSeconds", 10);
-    set_default(hook, "reinvocationPolicy", "Never");
+    SetDefault(hook, "failurePolicy", "Fail");
+    SetDefault(hook, "matchPolicy", "Equivalent");
+    SetDefault(hook, "namespaceSelector", json::object());
+    SetDefault(hook, "objectSelector", json::object());
+    SetDefault(hook, "timeoutSeconds", 10);
+    SetDefault(hook, "reinvocationPolicy", "Never");
     if (hook.contains("rules") && hook["rules"].is_array()) {
-      for (json& rule : hook["rules"]) set_default(rule, "scope", "*");
+      for (json& rule : hook["rules"]) SetDefault(rule, "scope", "*");
     }
     if (hook.contains("/clientConfig/service"_json_pointer) && hook["clientConfig"]["service"].is_object()) {
-      set_default(hook["clientConfig"]["service"], "port", 443);
+      SetDefault(hook["clientConfig"]["service"], "port", 443);
     }
-    validate_hook(hook, "webhooks[" + std::to_string(i) + "]", names, errors);
+    ValidateHook(hook, "webhooks[" + std::to_string(i) + "]", names, errors);
   }
   return errors;
 }

@@ -12,14 +12,14 @@
 namespace gangplank::apiserver_double::cel {
 namespace {
 
-[[noreturn]] void no_overload() { throw EvalError("no such overload"); }
+[[noreturn]] void NoOverload() { throw EvalError("no such overload"); }
 
 int64_t checked(bool overflow, int64_t result) {
   if (overflow) throw EvalError("integer overflow");
   return result;
 }
 
-Value int_arith(char op, int64_t a, int64_t b) {
+Value IntArith(char op, int64_t a, int64_t b) {
   int64_t r = 0;
   bool overflow = false;
   switch (op) {
@@ -35,7 +35,7 @@ Value int_arith(char op, int64_t a, int64_t b) {
   }
 }
 
-Value uint_arith(char op, uint64_t a, uint64_t b) {
+Value UintArith(char op, uint64_t a, uint64_t b) {
   uint64_t r = 0;
   auto check = [](bool overflow, uint64_t v) -> Value {
     if (overflow) throw EvalError("unsigned integer overflow");
@@ -55,30 +55,30 @@ Value uint_arith(char op, uint64_t a, uint64_t b) {
   }
 }
 
-Value double_arith(char op, double a, double b) {
+Value DoubleArith(char op, double a, double b) {
   switch (op) {
     case '+': return a + b;
     case '-': return a - b;
     case '*': return a * b;
     case '/': return a / b;
-    default: no_overload();
+    default: NoOverload();
   }
 }
 
 Value arith(char op, const Value& a, const Value& b) {
-  if (a.is<int64_t>() && b.is<int64_t>()) return int_arith(op, a.as<int64_t>(), b.as<int64_t>());
-  if (a.is<uint64_t>() && b.is<uint64_t>()) return uint_arith(op, a.as<uint64_t>(), b.as<uint64_t>());
-  if (a.is<double>() && b.is<double>()) return double_arith(op, a.as<double>(), b.as<double>());
+  if (a.is<int64_t>() && b.is<int64_t>()) return IntArith(op, a.as<int64_t>(), b.as<int64_t>());
+  if (a.is<uint64_t>() && b.is<uint64_t>()) return UintArith(op, a.as<uint64_t>(), b.as<uint64_t>());
+  if (a.is<double>() && b.is<double>()) return DoubleArith(op, a.as<double>(), b.as<double>());
   if (op == '+' && a.is<std::string>() && b.is<std::string>()) return a.str() + b.str();
-  if (op == '+' && a.is_list() && b.is_list()) {
+  if (op == '+' && a.IsList() && b.IsList()) {
     List out = a.list();
     out.insert(out.end(), b.list().begin(), b.list().end());
     return out;
   }
-  no_overload();
+  NoOverload();
 }
 
-int64_t list_index(const Value& index, std::size_t size) {
+int64_t ListIndex(const Value& index, std::size_t size) {
   int64_t i = 0;
   if (index.is<int64_t>()) {
     i = index.as<int64_t>();
@@ -87,7 +87,7 @@ int64_t list_index(const Value& index, std::size_t size) {
   } else if (index.is<double>() && index.as<double>() == std::trunc(index.as<double>())) {
     i = static_cast<int64_t>(index.as<double>());
   } else {
-    no_overload();
+    NoOverload();
   }
   if (i < 0 || i >= static_cast<int64_t>(size)) {
     throw EvalError("index '" + std::to_string(i) + "' out of range in list size '" + std::to_string(size) + "'");
@@ -95,29 +95,29 @@ int64_t list_index(const Value& index, std::size_t size) {
   return i;
 }
 
-std::string key_text(const Value& key) {
+std::string KeyText(const Value& key) {
   if (key.is<std::string>()) return key.str();
   if (key.is<int64_t>()) return std::to_string(key.as<int64_t>());
   if (key.is<uint64_t>()) return std::to_string(key.as<uint64_t>());
   if (key.is<bool>()) return key.as<bool>() ? "true" : "false";
-  return key.type_name();
+  return key.TypeName();
 }
 
 Value index(const Value& container, const Value& key) {
-  if (container.is_list()) return container.list()[static_cast<std::size_t>(list_index(key, container.list().size()))];
-  if (container.is_map()) {
+  if (container.IsList()) return container.list()[static_cast<std::size_t>(ListIndex(key, container.list().size()))];
+  if (container.IsMap()) {
     if (const Value* v = find(container.map(), key)) return *v;
-    throw EvalError("no such key: " + key_text(key));
+    throw EvalError("no such key: " + KeyText(key));
   }
-  no_overload();
+  NoOverload();
 }
 
-Value contains_element(const Value& item, const Value& container) {
-  if (container.is_list()) {
+Value ContainsElement(const Value& item, const Value& container) {
+  if (container.IsList()) {
     return std::any_of(container.list().begin(), container.list().end(), [&](const Value& v) { return equal(v, item); });
   }
-  if (container.is_map()) return find(container.map(), item) != nullptr;
-  no_overload();
+  if (container.IsMap()) return find(container.map(), item) != nullptr;
+  NoOverload();
 }
 
 Value relation(const std::string& op, const Value& a, const Value& b) {
@@ -130,18 +130,18 @@ Value relation(const std::string& op, const Value& a, const Value& b) {
   return c >= 0;
 }
 
-int64_t rune_count(const std::string& s) {
+int64_t RuneCount(const std::string& s) {
   return std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; });
 }
 
-Value size_of(const Value& v) {
-  if (v.is<std::string>()) return rune_count(v.str());
-  if (v.is_list()) return static_cast<int64_t>(v.list().size());
-  if (v.is_map()) return static_cast<int64_t>(v.map().entries.size());
-  no_overload();
+Value SizeOf(const Value& v) {
+  if (v.is<std::string>()) return RuneCount(v.str());
+  if (v.IsList()) return static_cast<int64_t>(v.list().size());
+  if (v.IsMap()) return static_cast<int64_t>(v.map().entries.size());
+  NoOverload();
 }
 
-Value to_int(const Value& v) {
+Value ToInt(const Value& v) {
   if (v.is<int64_t>()) return v;
   if (v.is<uint64_t>()) {
     if (v.as<uint64_t>() > static_cast<uint64_t>(INT64_MAX)) throw EvalError("integer overflow");
@@ -161,10 +161,10 @@ Value to_int(const Value& v) {
     }
     throw EvalError("cannot convert '" + v.str() + "' to int");
   }
-  no_overload();
+  NoOverload();
 }
 
-Value to_double(const Value& v) {
+Value ToDouble(const Value& v) {
   if (v.is<double>()) return v;
   if (v.is<int64_t>()) return static_cast<double>(v.as<int64_t>());
   if (v.is<uint64_t>()) return static_cast<double>(v.as<uint64_t>());
@@ -177,25 +177,25 @@ Value to_double(const Value& v) {
     }
     throw EvalError("cannot convert '" + v.str() + "' to double");
   }
-  no_overload();
+  NoOverload();
 }
 
 Value to_string(const Value& v) {
   if (v.is<std::string>()) return v;
   if (v.is<int64_t>()) return std::to_string(v.as<int64_t>());
   if (v.is<uint64_t>()) return std::to_string(v.as<uint64_t>());
-  if (v.is<double>()) return schema::go_float(v.as<double>());
+  if (v.is<double>()) return schema::GoFloat(v.as<double>());
   if (v.is<bool>()) return std::string(v.as<bool>() ? "true" : "false");
-  no_overload();
+  NoOverload();
 }
 
-std::string ascii_case(std::string s, bool upper) {
+std::string AsciiCase(std::string s, bool upper) {
   for (char& c : s) c = static_cast<char>(upper ? std::toupper(static_cast<unsigned char>(c)) : std::tolower(static_cast<unsigned char>(c)));
   return s;
 }
 
-const std::string& str_arg(const std::vector<Value>& args, std::size_t i) {
-  if (i >= args.size() || !args[i].is<std::string>()) no_overload();
+const std::string& StrArg(const std::vector<Value>& args, std::size_t i) {
+  if (i >= args.size() || !args[i].is<std::string>()) NoOverload();
   return args[i].str();
 }
 
@@ -207,19 +207,19 @@ bool matches(const std::string& text, const std::string& pattern) {
   }
 }
 
-Value string_method(const std::string& name, const std::string& s, const std::vector<Value>& args) {
-  if (name == "startsWith") return s.starts_with(str_arg(args, 0));
-  if (name == "endsWith") return s.ends_with(str_arg(args, 0));
-  if (name == "contains") return s.find(str_arg(args, 0)) != std::string::npos;
-  if (name == "matches") return matches(s, str_arg(args, 0));
-  if (name == "lowerAscii" && args.empty()) return ascii_case(s, false);
-  if (name == "upperAscii" && args.empty()) return ascii_case(s, true);
+Value StringMethod(const std::string& name, const std::string& s, const std::vector<Value>& args) {
+  if (name == "startsWith") return s.starts_with(StrArg(args, 0));
+  if (name == "endsWith") return s.ends_with(StrArg(args, 0));
+  if (name == "contains") return s.find(StrArg(args, 0)) != std::string::npos;
+  if (name == "matches") return matches(s, StrArg(args, 0));
+  if (name == "lowerAscii" && args.empty()) return AsciiCase(s, false);
+  if (name == "upperAscii" && args.empty()) return AsciiCase(s, true);
   if (name == "trim" && args.empty()) {
     const auto b = s.find_first_not_of(" \t\n\r\f\v");
     return b == std::string::npos ? std::string() : s.substr(b, s.find_last_not_of(" \t\n\r\f\v") - b + 1);
   }
   if (name == "split") {
-    const std::string& sep = str_arg(args, 0);
+    const std::string& sep = StrArg(args, 0);
     List parts;
     for (std::size_t start = 0;;) {
       const std::size_t at = sep.empty() ? std::string::npos : s.find(sep, start);
@@ -229,15 +229,15 @@ Value string_method(const std::string& name, const std::string& s, const std::ve
     }
     return parts;
   }
-  no_overload();
+  NoOverload();
 }
 
-Value list_method(const std::string& name, const List& list, const std::vector<Value>& args) {
+Value ListMethod(const std::string& name, const List& list, const std::vector<Value>& args) {
   if (name == "join") {
-    const std::string sep = args.empty() ? "" : str_arg(args, 0);
+    const std::string sep = args.empty() ? "" : StrArg(args, 0);
     std::string out;
     for (std::size_t i = 0; i < list.size(); ++i) {
-      if (!list[i].is<std::string>()) no_overload();
+      if (!list[i].is<std::string>()) NoOverload();
       out += (i ? sep : "") + list[i].str();
     }
     return out;
@@ -256,61 +256,61 @@ Value list_method(const std::string& name, const List& list, const std::vector<V
     }
     return true;
   }
-  no_overload();
+  NoOverload();
 }
 
 }  // namespace
 
-bool is_operator(const std::string& name) {
+bool IsOperator(const std::string& name) {
   static const std::set<std::string> ops = {"_+_", "_-_", "_*_", "_/_", "_%_", "_==_", "_!=_", "_<_", "_<=_",
                                             "_>_", "_>=_", "_[_]", "@in", "!_", "-_", "_&&_", "_||_", "_?_:_"};
   return ops.count(name) > 0;
 }
 
-bool is_function(const std::string& name, bool as_method) {
+bool IsFunction(const std::string& name, bool as_method) {
   static const std::set<std::string> globals = {"size", "int", "uint", "double", "string", "bool", "dyn", "matches"};
   static const std::set<std::string> methods = {"size", "startsWith", "endsWith", "contains", "matches", "lowerAscii",
                                                 "upperAscii", "trim", "split", "join", "min", "max", "isSorted"};
   return as_method ? methods.count(name) > 0 : globals.count(name) > 0;
 }
 
-Value apply_operator(const std::string& name, const std::vector<Value>& a) {
+Value ApplyOperator(const std::string& name, const std::vector<Value>& a) {
   if (name == "!_") {
-    if (!a[0].is<bool>()) no_overload();
+    if (!a[0].is<bool>()) NoOverload();
     return !a[0].as<bool>();
   }
   if (name == "-_") {
-    if (a[0].is<int64_t>()) return int_arith('-', 0, a[0].as<int64_t>());
+    if (a[0].is<int64_t>()) return IntArith('-', 0, a[0].as<int64_t>());
     if (a[0].is<double>()) return -a[0].as<double>();
-    no_overload();
+    NoOverload();
   }
   if (name == "_[_]") return index(a[0], a[1]);
-  if (name == "@in") return contains_element(a[0], a[1]);
+  if (name == "@in") return ContainsElement(a[0], a[1]);
   if (name.size() == 3 && std::string("+-*/%").find(name[1]) != std::string::npos) return arith(name[1], a[0], a[1]);
   return relation(name, a[0], a[1]);
 }
 
-Value call_function(const std::string& name, const Value* target, const std::vector<Value>& args) {
+Value CallFunction(const std::string& name, const Value* target, const std::vector<Value>& args) {
   if (target == nullptr) {
-    if (args.size() != 1 && name != "matches") no_overload();
-    if (name == "size") return size_of(args[0]);
-    if (name == "int") return to_int(args[0]);
-    if (name == "double") return to_double(args[0]);
+    if (args.size() != 1 && name != "matches") NoOverload();
+    if (name == "size") return SizeOf(args[0]);
+    if (name == "int") return ToInt(args[0]);
+    if (name == "double") return ToDouble(args[0]);
     if (name == "string") return to_string(args[0]);
     if (name == "dyn") return args[0];
     if (name == "uint") {
-      const Value i = args[0].is<uint64_t>() ? args[0] : to_int(args[0]);
+      const Value i = args[0].is<uint64_t>() ? args[0] : ToInt(args[0]);
       if (i.is<int64_t>() && i.as<int64_t>() < 0) throw EvalError("unsigned integer overflow");
       return i.is<uint64_t>() ? i : Value(static_cast<uint64_t>(i.as<int64_t>()));
     }
     if (name == "bool" && args[0].is<bool>()) return args[0];
-    if (name == "matches" && args.size() == 2) return matches(str_arg(args, 0), str_arg(args, 1));
-    no_overload();
+    if (name == "matches" && args.size() == 2) return matches(StrArg(args, 0), StrArg(args, 1));
+    NoOverload();
   }
-  if (name == "size" && args.empty()) return size_of(*target);
-  if (target->is<std::string>()) return string_method(name, target->str(), args);
-  if (target->is_list()) return list_method(name, target->list(), args);
-  no_overload();
+  if (name == "size" && args.empty()) return SizeOf(*target);
+  if (target->is<std::string>()) return StringMethod(name, target->str(), args);
+  if (target->IsList()) return ListMethod(name, target->list(), args);
+  NoOverload();
 }
 
 }  // namespace gangplank::apiserver_double::cel

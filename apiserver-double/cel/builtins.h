@@ -11,11 +11,11 @@
 namespace gangplank::apiserver_double::cel {
 
 // Operators by their call name ("_+_", "_<_", "_[_]", "@in", "!_", "-_", ...).
-Value apply_operator(const std::string& name, const std::vector<Value>& args);
+Value ApplyOperator(const std::string& name, const std::vector<Value>& args);
 // Global functions (size(x), int(x)) when target is null; methods (x.size(), s.startsWith(p)) otherwise.
-Value call_function(const std::string& name, const Value* target, const std::vector<Value>& args);
+Value CallFunction(const std::string& name, const Value* target, const std::vector<Value>& args);
 
-bool is_operator(const std::string& name);
-bool is_function(const std::string& name, bool as_method);
+bool IsOperator(const std::string& name);
+bool IsFunction(const std::string& name, bool as_method);
 
 }  // namespace gangplank::apiserver_double::cel

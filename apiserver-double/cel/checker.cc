@@ -16,8 +16,8 @@ using K = Type::Kind;
 
 bool fits(const Type& t, K k) { return t.dyn() || t.kind == k; }
 
-Type literal_type(const Value& v) {
-  if (v.is_null()) return Type::of(K::kNull);
+Type LiteralType(const Value& v) {
+  if (v.IsNull()) return Type::of(K::kNull);
   if (v.is<bool>()) return Type::of(K::kBool);
   if (v.is<int64_t>()) return Type::of(K::kInt);
   if (v.is<uint64_t>()) return Type::of(K::kUint);
@@ -33,7 +33,7 @@ Type known(const std::vector<Type>& args) {
   return Type{};
 }
 
-bool all_same(const std::vector<Type>& args, const Type& t) {
+bool AllSame(const std::vector<Type>& args, const Type& t) {
   for (const auto& a : args) {
     if (!a.same(t)) return false;
   }
@@ -41,7 +41,7 @@ bool all_same(const std::vector<Type>& args, const Type& t) {
 }
 
 // Result of an operator for the argument types, or nullopt when no overload matches.
-std::optional<Type> operator_result(const std::string& op, const std::vector<Type>& a) {
+std::optional<Type> OperatorResult(const std::string& op, const std::vector<Type>& a) {
   static const std::set<std::string> ordering = {"_<_", "_<=_", "_>_", "_>=_"};
   const Type t = known(a);
   if (op == "!_") return fits(a[0], K::kBool) ? std::optional(Type::of(K::kBool)) : std::nullopt;
@@ -65,7 +65,7 @@ std::optional<Type> operator_result(const std::string& op, const std::vector<Typ
     return a[0].dyn() ? std::optional(Type{}) : std::nullopt;
   }
   // Arithmetic: operands of one type that the operator supports.
-  if (!all_same(a, t)) return std::nullopt;
+  if (!AllSame(a, t)) return std::nullopt;
   if (t.dyn()) return Type{};
   const bool plus_ok = t.numeric() || t.kind == K::kString || t.kind == K::kList;
   const bool ok = op == "_+_" ? plus_ok : op == "_%_" ? (t.kind == K::kInt || t.kind == K::kUint) : t.numeric();
@@ -73,7 +73,7 @@ std::optional<Type> operator_result(const std::string& op, const std::vector<Typ
 }
 
 // Result of a global function, or nullopt when no overload matches.
-std::optional<Type> global_result(const std::string& name, const std::vector<Type>& a) {
+std::optional<Type> GlobalResult(const std::string& name, const std::vector<Type>& a) {
   if (name == "matches") return a.size() == 2 && fits(a[0], K::kString) && fits(a[1], K::kString) ? std::optional(Type::of(K::kBool)) : std::nullopt;
   if (a.size() != 1) return std::nullopt;
   const Type& x = a[0];
@@ -87,7 +87,7 @@ std::optional<Type> global_result(const std::string& name, const std::vector<Typ
 }
 
 // Result of a method call on `target`, or nullopt when no overload matches.
-std::optional<Type> method_result(const std::string& name, const Type& target, const std::vector<Type>& a) {
+std::optional<Type> MethodResult(const std::string& name, const Type& target, const std::vector<Type>& a) {
   static const std::set<std::string> predicates = {"startsWith", "endsWith", "contains", "matches"};
   static const std::set<std::string> string_to_string = {"lowerAscii", "upperAscii", "trim"};
   if (name == "size" && a.empty()) return fits(target, K::kString) || target.kind == K::kList || target.kind == K::kMap ? std::optional(Type::of(K::kInt)) : std::nullopt;
@@ -115,13 +115,13 @@ std::string signature(const std::vector<Type>& args) {
 class Checker {
  public:
   Checker(const std::string& source, const schema::Schema* self_schema, bool root)
-      : source_(source), self_(Type::from_schema(self_schema)), root_(root) {
+      : source_(source), self_(Type::FromSchema(self_schema)), root_(root) {
     if (root_ && self_.dyn() && self_schema != nullptr) self_ = Type{K::kObject, nullptr, self_schema};
   }
 
   Type check(const Expr& e) {
     switch (e.kind) {
-      case Expr::Kind::kLiteral: return literal_type(e.literal);
+      case Expr::Kind::kLiteral: return LiteralType(e.literal);
       case Expr::Kind::kIdent: return ident(e);
       case Expr::Kind::kSelect: return select(e);
       case Expr::Kind::kCall: return call(e);
@@ -135,7 +135,7 @@ class Checker {
   }
 
   void error(std::size_t pos, const std::string& message) {
-    errors_ += (errors_.empty() ? "" : "\n") + format_diagnostic(source_, pos, message);
+    errors_ += (errors_.empty() ? "" : "\n") + FormatDiagnostic(source_, pos, message);
   }
   bool uses_old_self() const { return uses_old_self_; }
   const std::string& errors() const { return errors_; }
@@ -161,18 +161,18 @@ class Checker {
       error(e.pos, "invalid type for field selection.");
       return Type::of(K::kBool);
     }
-    Type field = field_type(e, operand, from_root);
+    Type field = FieldType(e, operand, from_root);
     return e.test_only ? Type::of(K::kBool) : field;
   }
 
-  Type field_type(const Expr& e, const Type& operand, bool from_root) {
+  Type FieldType(const Expr& e, const Type& operand, bool from_root) {
     if (operand.dyn()) return Type{};
     if (operand.kind == K::kMap) return operand.elem();
     if (operand.kind != K::kObject) {
       error(e.pos, "type '" + operand.name() + "' does not support field selection");
       return Type{};
     }
-    if (const schema::Schema* prop = operand.schema->property(unescape_property(e.name))) return Type::from_schema(prop);
+    if (const schema::Schema* prop = operand.schema->property(UnescapeProperty(e.name))) return Type::FromSchema(prop);
     if (from_root && (e.name == "apiVersion" || e.name == "kind")) return Type::of(K::kString);
     if (from_root && e.name == "metadata") return Type{};
     if (operand.schema->preserve_unknown_fields) return Type{};
@@ -185,14 +185,14 @@ class Checker {
     if (e.target) target = check(*e.target);
     std::vector<Type> args;
     for (const auto& a : e.args) args.push_back(check(*a));
-    const bool known = e.target ? is_function(e.name, true) : (is_operator(e.name) || is_function(e.name, false));
+    const bool known = e.target ? IsFunction(e.name, true) : (IsOperator(e.name) || IsFunction(e.name, false));
     if (!known) {
       error(e.pos, "undeclared reference to '" + e.name + "' (in container '')");
       return Type{};
     }
-    std::optional<Type> result = target ? method_result(e.name, *target, args)
-                                 : is_operator(e.name) ? operator_result(e.name, args)
-                                                       : global_result(e.name, args);
+    std::optional<Type> result = target ? MethodResult(e.name, *target, args)
+                                 : IsOperator(e.name) ? OperatorResult(e.name, args)
+                                                       : GlobalResult(e.name, args);
     if (result) return *result;
     const std::string applied = target ? target->name() + "." + signature(args) : signature(args);
     error(e.pos, "found no matching overload for '" + e.name + "' applied to '" + applied + "'");
@@ -203,7 +203,7 @@ class Checker {
     std::vector<Type> elems;
     for (const auto& a : e.args) elems.push_back(check(*a));
     const Type t = known(elems);
-    return Type::list(all_same(elems, t) ? t : Type{});
+    return Type::list(AllSame(elems, t) ? t : Type{});
   }
 
   Type comprehension(const Expr& e) {
@@ -245,7 +245,7 @@ Compiled compile(const std::string& source, const schema::Schema* self_schema, b
   try {
     program = parse(source);
   } catch (const SyntaxError& e) {
-    out.errors = "compilation failed: " + format_diagnostic(source, e.pos(), e.what());
+    out.errors = "compilation failed: " + FormatDiagnostic(source, e.pos(), e.what());
     return out;
   }
   Checker checker(source, self_schema, resource_root);

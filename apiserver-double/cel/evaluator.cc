@@ -22,7 +22,7 @@ class Evaluator {
         for (const auto& a : e.args) out.push_back(eval(*a));
         return out;
       }
-      case Expr::Kind::kMap: return map_literal(e);
+      case Expr::Kind::kMap: return MapLiteral(e);
       case Expr::Kind::kComprehension: return comprehension(e);
     }
     throw EvalError("unknown expression");
@@ -40,9 +40,9 @@ class Evaluator {
 
   Value select(const Expr& e) {
     const Value operand = eval(*e.target);
-    if (!operand.is_map()) throw EvalError("no such overload");
+    if (!operand.IsMap()) throw EvalError("no such overload");
     const Map& m = operand.map();
-    const Value key = m.object ? unescape_property(e.name) : e.name;
+    const Value key = m.object ? UnescapeProperty(e.name) : e.name;
     const Value* found = find(m, key);
     if (e.test_only) return found != nullptr;
     if (found == nullptr) throw EvalError("no such key: " + e.name);
@@ -58,10 +58,10 @@ class Evaluator {
     }
     std::vector<Value> args;
     for (const auto& a : e.args) args.push_back(eval(*a));
-    if (e.target == nullptr && is_operator(e.name)) return apply_operator(e.name, args);
-    if (e.target == nullptr) return call_function(e.name, nullptr, args);
+    if (e.target == nullptr && IsOperator(e.name)) return ApplyOperator(e.name, args);
+    if (e.target == nullptr) return CallFunction(e.name, nullptr, args);
     const Value target = eval(*e.target);
-    return call_function(e.name, &target, args);
+    return CallFunction(e.name, &target, args);
   }
 
   // CEL's commutative && and ||: a decisive operand wins even when the other one is an error.
@@ -80,7 +80,7 @@ class Evaluator {
     return !is_or;
   }
 
-  Value map_literal(const Expr& e) {
+  Value MapLiteral(const Expr& e) {
     Map m;
     for (std::size_t i = 0; i + 1 < e.args.size(); i += 2) {
       Value key = eval(*e.args[i]);
@@ -94,9 +94,9 @@ class Evaluator {
   Value comprehension(const Expr& e) {
     const Value range = eval(*e.target);
     List items;
-    if (range.is_list()) {
+    if (range.IsList()) {
       items = range.list();
-    } else if (range.is_map()) {
+    } else if (range.IsMap()) {
       for (const auto& [k, v] : range.map().entries) items.push_back(k);
     } else {
       throw EvalError("no such overload");

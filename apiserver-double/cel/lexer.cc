@@ -6,10 +6,10 @@
 namespace gangplank::apiserver_double::cel {
 namespace {
 
-bool ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+bool IdentStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
+bool IdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
-void append_utf8(std::string& out, unsigned long cp) {
+void AppendUtf8(std::string& out, unsigned long cp) {
   if (cp < 0x80) {
     out.push_back(static_cast<char>(cp));
   } else if (cp < 0x800) {
@@ -33,13 +33,13 @@ class Lexer {
 
   std::vector<Token> run() {
     std::vector<Token> out;
-    for (skip_space(); i_ < s_.size(); skip_space()) out.push_back(next());
+    for (SkipSpace(); i_ < s_.size(); SkipSpace()) out.push_back(next());
     out.push_back({TokenKind::kEnd, "<EOF>", s_.size()});
     return out;
   }
 
  private:
-  void skip_space() {
+  void SkipSpace() {
     while (i_ < s_.size()) {
       if (std::isspace(static_cast<unsigned char>(s_[i_]))) {
         ++i_;
@@ -56,20 +56,20 @@ class Lexer {
     const bool raw = (c == 'r' || c == 'R') && i_ + 1 < s_.size() && (s_[i_ + 1] == '"' || s_[i_ + 1] == '\'');
     if (raw) {
       const std::size_t start = i_++;
-      return string_literal(start, true);
+      return StringLiteral(start, true);
     }
-    if (ident_start(c)) return identifier();
+    if (IdentStart(c)) return identifier();
     if (std::isdigit(static_cast<unsigned char>(c)) ||
         (c == '.' && i_ + 1 < s_.size() && std::isdigit(static_cast<unsigned char>(s_[i_ + 1])))) {
       return number();
     }
-    if (c == '"' || c == '\'') return string_literal(i_, false);
+    if (c == '"' || c == '\'') return StringLiteral(i_, false);
     return op();
   }
 
   Token identifier() {
     const std::size_t start = i_;
-    while (i_ < s_.size() && ident_char(s_[i_])) ++i_;
+    while (i_ < s_.size() && IdentChar(s_[i_])) ++i_;
     return {TokenKind::kIdent, s_.substr(start, i_ - start), start};
   }
 
@@ -78,7 +78,7 @@ class Lexer {
     if (s_.compare(i_, 2, "0x") == 0 || s_.compare(i_, 2, "0X") == 0) {
       i_ += 2;
       while (i_ < s_.size() && std::isxdigit(static_cast<unsigned char>(s_[i_]))) ++i_;
-      return integer_suffix(start);
+      return IntegerSuffix(start);
     }
     bool is_double = false;
     while (i_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[i_]))) ++i_;
@@ -97,10 +97,10 @@ class Lexer {
       }
     }
     if (is_double) return {TokenKind::kDouble, s_.substr(start, i_ - start), start};
-    return integer_suffix(start);
+    return IntegerSuffix(start);
   }
 
-  Token integer_suffix(std::size_t start) {
+  Token IntegerSuffix(std::size_t start) {
     if (i_ < s_.size() && (s_[i_] == 'u' || s_[i_] == 'U')) {
       ++i_;
       return {TokenKind::kUint, s_.substr(start, i_ - start - 1), start};
@@ -108,7 +108,7 @@ class Lexer {
     return {TokenKind::kInt, s_.substr(start, i_ - start), start};
   }
 
-  Token string_literal(std::size_t start, bool raw) {
+  Token StringLiteral(std::size_t start, bool raw) {
     const char q = s_[i_];
     const bool triple = s_.compare(i_, 3, std::string(3, q)) == 0;
     const std::string close = triple ? std::string(3, q) : std::string(1, q);
@@ -147,7 +147,7 @@ class Lexer {
                          std::all_of(s_.begin() + static_cast<std::ptrdiff_t>(i_), s_.begin() + static_cast<std::ptrdiff_t>(i_ + digits),
                                      [](char h) { return std::isxdigit(static_cast<unsigned char>(h)); });
         if (!hex) throw SyntaxError(at, "Syntax error: token recognition error at: '\\" + std::string(1, e) + "'");
-        append_utf8(out, std::stoul(s_.substr(i_, digits), nullptr, 16));
+        AppendUtf8(out, std::stoul(s_.substr(i_, digits), nullptr, 16));
         i_ += digits;
         return;
       }
@@ -180,7 +180,7 @@ class Lexer {
 
 std::vector<Token> tokenize(const std::string& source) { return Lexer(source).run(); }
 
-std::string format_diagnostic(const std::string& source, std::size_t pos, const std::string& message) {
+std::string FormatDiagnostic(const std::string& source, std::size_t pos, const std::string& message) {
   std::size_t line_start = 0, line = 1;
   for (std::size_t i = 0; i < pos && i < source.size(); ++i) {
     if (source[i] == '\n') {

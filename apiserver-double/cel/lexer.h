@@ -30,6 +30,6 @@ class SyntaxError : public std::runtime_error {
 std::vector<Token> tokenize(const std::string& source);
 
 // `ERROR: <input>:L:C: message\n | source line\n | ....^` with a 1-based line and column.
-std::string format_diagnostic(const std::string& source, std::size_t pos, const std::string& message);
+std::string FormatDiagnostic(const std::string& source, std::size_t pos, const std::string& message);
 
 }  // namespace gangplank::apiserver_double::cel

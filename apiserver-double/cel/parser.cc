@@ -55,22 +55,22 @@ class Parser {
   }
 
   ExprPtr expr() {
-    ExprPtr cond = binary_chain(0);
+    ExprPtr cond = BinaryChain(0);
     if (!at("?")) return cond;
     const std::size_t pos = peek().pos;
     ++i_;
-    ExprPtr then = binary_chain(0);
+    ExprPtr then = BinaryChain(0);
     expect(":");
     ExprPtr otherwise = expr();
     return call("_?_:_", pos, {cond, then, otherwise});
   }
 
   // Binary operators by precedence level, lowest first; each level is left-associative.
-  ExprPtr binary_chain(int level) {
+  ExprPtr BinaryChain(int level) {
     static const std::vector<std::vector<std::string>> levels = {
         {"||"}, {"&&"}, {"==", "!=", "<", "<=", ">", ">=", "in"}, {"+", "-"}, {"*", "/", "%"}};
     if (level == static_cast<int>(levels.size())) return unary();
-    ExprPtr left = binary_chain(level + 1);
+    ExprPtr left = BinaryChain(level + 1);
     while (true) {
       const Token& t = peek();
       const bool op = (t.kind == TokenKind::kOperator || (t.kind == TokenKind::kIdent && t.text == "in"));
@@ -78,7 +78,7 @@ class Parser {
       const std::string name = t.text == "in" ? "@in" : "_" + t.text + "_";
       const std::size_t pos = t.pos;
       ++i_;
-      left = call(name, pos, {left, binary_chain(level + 1)});
+      left = call(name, pos, {left, BinaryChain(level + 1)});
     }
   }
 
@@ -224,12 +224,12 @@ class Parser {
       e.args = arguments("]");
       return node(std::move(e));
     }
-    if (accept("{")) return map_literal(t.pos);
+    if (accept("{")) return MapLiteral(t.pos);
     if (accept(".") && peek().kind == TokenKind::kIdent) return identifier();  // leading-dot global name
     fail("{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}");
   }
 
-  ExprPtr map_literal(std::size_t pos) {
+  ExprPtr MapLiteral(std::size_t pos) {
     Expr e;
     e.kind = Expr::Kind::kMap;
     e.pos = pos;

@@ -4,19 +4,19 @@
 
 namespace gangplank::apiserver_double::cel {
 
-Type Type::from_schema(const schema::Schema* s) {
+Type Type::FromSchema(const schema::Schema* s) {
   if (s == nullptr || s->int_or_string) return Type{};
   if (s->type == "integer") return of(Kind::kInt);
   if (s->type == "number") return of(Kind::kDouble);
   if (s->type == "string") return of(Kind::kString);
   if (s->type == "boolean") return of(Kind::kBool);
   if (s->type == "array") {
-    Type t = list(from_schema(s->items.get()));
+    Type t = list(FromSchema(s->items.get()));
     t.schema = s;
     return t;
   }
   if (s->type == "object" && s->additional_properties) {
-    Type t = map(from_schema(s->additional_properties.get()));
+    Type t = map(FromSchema(s->additional_properties.get()));
     t.schema = s;
     return t;
   }

@@ -20,7 +20,7 @@ struct Type {
   static Type of(Kind k) { return Type{k, nullptr, nullptr}; }
   static Type list(Type element) { return Type{Kind::kList, std::make_shared<const Type>(std::move(element)), nullptr}; }
   static Type map(Type value) { return Type{Kind::kMap, std::make_shared<const Type>(std::move(value)), nullptr}; }
-  static Type from_schema(const schema::Schema* s);
+  static Type FromSchema(const schema::Schema* s);
 
   bool dyn() const { return kind == Kind::kDyn; }
   bool numeric() const { return kind == Kind::kInt || kind == Kind::kUint || kind == Kind::kDouble; }

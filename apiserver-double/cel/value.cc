@@ -9,22 +9,22 @@ namespace gangplank::apiserver_double::cel {
 
 using nlohmann::json;
 
-std::string Value::type_name() const {
+std::string Value::TypeName() const {
   static const char* const names[] = {"null_type", "bool", "int", "uint", "double", "string", "list", "map"};
   return names[v.index()];
 }
 
 namespace {
 
-double as_double(const Value& x) {
+double AsDouble(const Value& x) {
   if (x.is<int64_t>()) return static_cast<double>(x.as<int64_t>());
   if (x.is<uint64_t>()) return static_cast<double>(x.as<uint64_t>());
   return x.as<double>();
 }
 
 // Exact comparison of two numbers of any CEL numeric type.
-int compare_numbers(const Value& a, const Value& b) {
-  if (a.is<int64_t>() && b.is<uint64_t>()) return a.as<int64_t>() < 0 ? -1 : -compare_numbers(b, a);
+int CompareNumbers(const Value& a, const Value& b) {
+  if (a.is<int64_t>() && b.is<uint64_t>()) return a.as<int64_t>() < 0 ? -1 : -CompareNumbers(b, a);
   if (a.is<uint64_t>() && b.is<int64_t>()) {
     if (b.as<int64_t>() < 0) return 1;
     const auto bu = static_cast<uint64_t>(b.as<int64_t>());
@@ -32,11 +32,11 @@ int compare_numbers(const Value& a, const Value& b) {
   }
   if (a.is<int64_t>() && b.is<int64_t>()) return a.as<int64_t>() < b.as<int64_t>() ? -1 : a.as<int64_t>() > b.as<int64_t>();
   if (a.is<uint64_t>() && b.is<uint64_t>()) return a.as<uint64_t>() < b.as<uint64_t>() ? -1 : a.as<uint64_t>() > b.as<uint64_t>();
-  const double x = as_double(a), y = as_double(b);
+  const double x = AsDouble(a), y = AsDouble(b);
   return x < y ? -1 : x > y;
 }
 
-bool equal_maps(const Map& a, const Map& b) {
+bool EqualMaps(const Map& a, const Map& b) {
   if (a.entries.size() != b.entries.size()) return false;
   for (const auto& [k, v] : a.entries) {
     const Value* other = find(b, k);
@@ -45,7 +45,7 @@ bool equal_maps(const Map& a, const Map& b) {
   return true;
 }
 
-Value object_from_json(const json& value, const schema::Schema* s) {
+Value ObjectFromJson(const json& value, const schema::Schema* s) {
   Map m;
   if (s != nullptr && s->additional_properties) {
     for (auto it = value.begin(); it != value.end(); ++it) m.entries.emplace_back(it.key(), from_json(it.value(), s->additional_properties.get()));
@@ -60,7 +60,7 @@ Value object_from_json(const json& value, const schema::Schema* s) {
   return m;
 }
 
-Value number_from_json(const json& value, const schema::Schema* s) {
+Value NumberFromJson(const json& value, const schema::Schema* s) {
   const bool wants_double = s != nullptr && s->type == "number";
   if (wants_double || (value.is_number_float() && !(s != nullptr && (s->type == "integer" || s->int_or_string)))) {
     return value.get<double>();
@@ -72,9 +72,9 @@ Value number_from_json(const json& value, const schema::Schema* s) {
 }  // namespace
 
 bool equal(const Value& a, const Value& b) {
-  if (a.is_number() && b.is_number()) return compare_numbers(a, b) == 0;
+  if (a.IsNumber() && b.IsNumber()) return CompareNumbers(a, b) == 0;
   if (a.v.index() != b.v.index()) return false;
-  if (a.is_list()) {
+  if (a.IsList()) {
     const auto &x = a.list(), &y = b.list();
     if (x.size() != y.size()) return false;
     for (std::size_t i = 0; i < x.size(); ++i) {
@@ -82,14 +82,14 @@ bool equal(const Value& a, const Value& b) {
     }
     return true;
   }
-  if (a.is_map()) return equal_maps(a.map(), b.map());
+  if (a.IsMap()) return EqualMaps(a.map(), b.map());
   if (a.is<Null>()) return true;
   if (a.is<bool>()) return a.as<bool>() == b.as<bool>();
   return a.str() == b.str();
 }
 
 int compare(const Value& a, const Value& b) {
-  if (a.is_number() && b.is_number()) return compare_numbers(a, b);
+  if (a.IsNumber() && b.IsNumber()) return CompareNumbers(a, b);
   if (a.is<std::string>() && b.is<std::string>()) return a.str().compare(b.str()) < 0 ? -1 : a.str() > b.str();
   if (a.is<bool>() && b.is<bool>()) return static_cast<int>(a.as<bool>()) - static_cast<int>(b.as<bool>());
   throw EvalError("no such overload");
@@ -109,18 +109,18 @@ Value from_json(const json& value, const schema::Schema* s) {
     case json::value_t::string: return value.get<std::string>();
     case json::value_t::number_integer:
     case json::value_t::number_unsigned:
-    case json::value_t::number_float: return number_from_json(value, s);
+    case json::value_t::number_float: return NumberFromJson(value, s);
     case json::value_t::array: {
       List l;
       for (const auto& item : value) l.push_back(from_json(item, s == nullptr ? nullptr : s->items.get()));
       return l;
     }
-    case json::value_t::object: return object_from_json(value, s);
+    case json::value_t::object: return ObjectFromJson(value, s);
     default: return Value();
   }
 }
 
-std::string unescape_property(const std::string& name) {
+std::string UnescapeProperty(const std::string& name) {
   static const std::set<std::string> reserved = {
       "true", "false", "null", "in", "as", "break", "const", "continue", "else", "for", "function", "if",
       "import", "let", "loop", "package", "namespace", "return", "var", "void", "while"};

@@ -39,14 +39,14 @@ struct Value {
 
   template <class T> bool is() const { return std::holds_alternative<T>(v); }
   template <class T> const T& as() const { return std::get<T>(v); }
-  bool is_null() const { return is<Null>(); }
-  bool is_list() const { return is<std::shared_ptr<const List>>(); }
-  bool is_map() const { return is<std::shared_ptr<const Map>>(); }
-  bool is_number() const { return is<int64_t>() || is<uint64_t>() || is<double>(); }
+  bool IsNull() const { return is<Null>(); }
+  bool IsList() const { return is<std::shared_ptr<const List>>(); }
+  bool IsMap() const { return is<std::shared_ptr<const Map>>(); }
+  bool IsNumber() const { return is<int64_t>() || is<uint64_t>() || is<double>(); }
   const List& list() const { return *as<std::shared_ptr<const List>>(); }
   const Map& map() const { return *as<std::shared_ptr<const Map>>(); }
   const std::string& str() const { return as<std::string>(); }
-  std::string type_name() const;  // "int", "string", "list", ...
+  std::string TypeName() const;  // "int", "string", "list", ...
 };
 
 // An evaluation error (cel-go's error values): "no such key: x", "division by zero", "no such overload".
@@ -66,6 +66,6 @@ const Value* find(const Map& map, const Value& key);
 Value from_json(const nlohmann::json& value, const schema::Schema* schema);
 
 // CRD property names are escaped in CEL: "x-y" is self.x__dash__y. Returns the property name.
-std::string unescape_property(const std::string& cel_name);
+std::string UnescapeProperty(const std::string& cel_name);
 
 }  // namespace gangplank::apiserver_double::cel

@@ -32,7 +32,7 @@ void walk(const json& v, const Schema& s, const std::string& path, bool resource
     const std::string child = path + "." + it.key();
     if (root && it.key() == "metadata" && it.value().is_object()) {
       for (auto m = it.value().begin(); m != it.value().end(); ++m) {
-        if (!is_object_meta_field(m.key())) out.push_back(child + "." + m.key());
+        if (!IsObjectMetaField(m.key())) out.push_back(child + "." + m.key());
       }
     } else if (root && (it.key() == "apiVersion" || it.key() == "kind" || it.key() == "metadata")) {
       continue;
@@ -48,7 +48,7 @@ void walk(const json& v, const Schema& s, const std::string& path, bool resource
 
 }  // namespace
 
-std::vector<std::string> undeclared_apply_fields(const json& applied, const Schema& root) {
+std::vector<std::string> UndeclaredApplyFields(const json& applied, const Schema& root) {
   std::vector<std::string> out;
   walk(applied, root, "", true, out);
   return out;

@@ -11,6 +11,6 @@
 
 namespace gangplank::apiserver_double::schema {
 
-std::vector<std::string> undeclared_apply_fields(const nlohmann::json& applied, const Schema& root);
+std::vector<std::string> UndeclaredApplyFields(const nlohmann::json& applied, const Schema& root);
 
 }  // namespace gangplank::apiserver_double::schema

@@ -15,10 +15,10 @@ std::string trimmed(const std::string& s) {
   return b == std::string::npos ? std::string() : s.substr(b, s.find_last_not_of(" \t\n\r") - b + 1);
 }
 
-std::string rule_text(const ValidationRule& r) { return r.message.empty() ? trimmed(r.rule) : trimmed(r.message); }
+std::string RuleText(const ValidationRule& r) { return r.message.empty() ? trimmed(r.rule) : trimmed(r.message); }
 
 // The CEL view of the resource root: declared properties plus apiVersion, kind, metadata.name/generateName.
-cel::Value root_value(const json& object, const Schema& s) {
+cel::Value RootValue(const json& object, const Schema& s) {
   cel::Value v = cel::from_json(object, &s);
   cel::Map m = v.map();
   for (const char* key : {"apiVersion", "kind"}) {
@@ -42,7 +42,7 @@ class RuleRunner {
 
   void walk(const Schema& s, const json& value, const json* old, const std::string& path, bool root) {
     if (value.is_null()) return;  // rules only see non-null values
-    if (!s.rules.empty()) run_rules(s, value, old, path, root);
+    if (!s.rules.empty()) RunRules(s, value, old, path, root);
     if (value.is_object()) {
       auto old_child = [&](const std::string& key) -> const json* {
         if (old == nullptr || !old->is_object() || !old->contains(key)) return nullptr;
@@ -50,23 +50,23 @@ class RuleRunner {
       };
       for (auto it = value.begin(); it != value.end(); ++it) {
         if (const Schema* prop = s.property(it.key())) {
-          walk(*prop, it.value(), old_child(it.key()), child_path(path, it.key()), false);
+          walk(*prop, it.value(), old_child(it.key()), ChildPath(path, it.key()), false);
         } else if (s.additional_properties) {
-          walk(*s.additional_properties, it.value(), old_child(it.key()), key_path(path, it.key()), false);
+          walk(*s.additional_properties, it.value(), old_child(it.key()), KeyPath(path, it.key()), false);
         }
       }
     } else if (value.is_array() && s.items) {
       const json* old_list = old != nullptr && old->is_array() ? old : nullptr;
       for (std::size_t i = 0; i < value.size(); ++i) {
-        walk(*s.items, value[i], correlated_item(s, value[i], old_list), index_path(path, i), false);
+        walk(*s.items, value[i], CorrelatedItem(s, value[i], old_list), IndexPath(path, i), false);
       }
     }
   }
 
  private:
-  void run_rules(const Schema& s, const json& value, const json* old, const std::string& path, bool root) {
-    cel::Activation activation{root ? root_value(value, s) : cel::from_json(value, &s), std::nullopt};
-    if (old != nullptr) activation.old_self = root ? root_value(*old, s) : cel::from_json(*old, &s);
+  void RunRules(const Schema& s, const json& value, const json* old, const std::string& path, bool root) {
+    cel::Activation activation{root ? RootValue(value, s) : cel::from_json(value, &s), std::nullopt};
+    if (old != nullptr) activation.old_self = root ? RootValue(*old, s) : cel::from_json(*old, &s);
     const std::string field = path.empty() ? "<nil>" : path;
     for (const auto& rule : s.rules) {
       if (!rule.program || (rule.uses_old_self && old == nullptr)) continue;
@@ -74,7 +74,7 @@ class RuleRunner {
       try {
         result = cel::evaluate(*rule.program, activation);
       } catch (const cel::EvalError& e) {
-        out_.errors.push_back(evaluation_error(field, s.type, e.what(), rule));
+        out_.errors.push_back(EvaluationError(field, s.type, e.what(), rule));
         continue;
       }
       if (result->is<bool>() && result->as<bool>()) continue;
@@ -87,12 +87,12 @@ class RuleRunner {
     }
   }
 
-  static FieldError evaluation_error(const std::string& field, const std::string& type, const std::string& what,
+  static FieldError EvaluationError(const std::string& field, const std::string& type, const std::string& what,
                                      const ValidationRule& rule) {
     if (what.rfind("no such overload", 0) == 0) {
-      return invalid(field, type, "'" + what + "': call arguments did not match a supported operator, function or macro signature for rule: " + rule_text(rule));
+      return invalid(field, type, "'" + what + "': call arguments did not match a supported operator, function or macro signature for rule: " + RuleText(rule));
     }
-    return invalid(field, type, what + " evaluating rule: " + rule_text(rule));
+    return invalid(field, type, what + " evaluating rule: " + RuleText(rule));
   }
 
   // The rule's message: messageExpression's string when it evaluates to one, else message, else the rule.
@@ -110,7 +110,7 @@ class RuleRunner {
   // The value is the rule's own (a string, a number), omitted for an object or a list (apiextensions 1.35).
   static FieldError failure(const Schema& s, const ValidationRule& rule, const cel::Activation& activation, const json& value,
                             const std::string& path) {
-    std::string field = rule.normalized_field_path.empty() ? path : child_path(path, rule.normalized_field_path);
+    std::string field = rule.normalized_field_path.empty() ? path : ChildPath(path, rule.normalized_field_path);
     if (field.empty()) field = "<nil>";
     const std::string text = detail(rule, activation);
     if (rule.reason == "FieldValueForbidden") return forbidden(field, text);
@@ -125,7 +125,7 @@ class RuleRunner {
 
 }  // namespace
 
-RuleOutcome validate_rules(const Schema& root, const json& object, const json* old) {
+RuleOutcome ValidateRules(const Schema& root, const json& object, const json* old) {
   RuleOutcome out;
   RuleRunner(out).walk(root, object, old, "", true);
   return out;

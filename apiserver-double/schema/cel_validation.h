@@ -18,6 +18,6 @@ struct RuleOutcome {
   std::vector<std::string> warnings;
 };
 
-RuleOutcome validate_rules(const Schema& root, const nlohmann::json& object, const nlohmann::json* old);
+RuleOutcome ValidateRules(const Schema& root, const nlohmann::json& object, const nlohmann::json* old);
 
 }  // namespace gangplank::apiserver_double::schema

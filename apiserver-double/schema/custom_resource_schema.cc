@@ -17,16 +17,16 @@ using nlohmann::json;
 
 namespace {
 
-void integral_numbers_as_integers(json& value) {
-  if (value.is_number_float() && is_integral(value) && std::fabs(value.get<double>()) < 9.2e18) {
+void IntegralNumbersAsIntegers(json& value) {
+  if (value.is_number_float() && IsIntegral(value) && std::fabs(value.get<double>()) < 9.2e18) {
     value = static_cast<int64_t>(value.get<double>());
   } else if (value.is_structured()) {
-    for (auto& child : value) integral_numbers_as_integers(child);
+    for (auto& child : value) IntegralNumbersAsIntegers(child);
   }
 }
 
 // ValidateObjectMetaAccessor's name check for custom resources (DNS-1123 subdomain).
-void validate_name(const json& object, FieldErrors& errors) {
+void ValidateName(const json& object, FieldErrors& errors) {
   const json* name = object.contains("metadata") && object["metadata"].is_object() && object["metadata"].contains("name")
                          ? &object["metadata"]["name"] : nullptr;
   if (name == nullptr || !name->is_string() || name->get<std::string>().empty()) return;
@@ -42,7 +42,7 @@ void validate_name(const json& object, FieldErrors& errors) {
 }
 
 // Schema failures that keep the CEL rules from running (apiextensions' hasBlockingErr).
-bool blocks_rules(const FieldErrors& errors) {
+bool BlocksRules(const FieldErrors& errors) {
   for (const auto& e : errors) {
     switch (e.type) {
       case ErrorType::kNotSupported:
@@ -70,34 +70,34 @@ CustomResourceSchema::CustomResourceSchema(Schema root) : root_(std::move(root))
 
 std::shared_ptr<const CustomResourceSchema> CustomResourceSchema::compile(const json& open_api_v3_schema,
                                                                           const std::string& path, FieldErrors& errors) {
-  check_structural(open_api_v3_schema, path, errors);
+  CheckStructural(open_api_v3_schema, path, errors);
   Schema root = Schema::parse(open_api_v3_schema);
-  compile_rules(root, path, errors);
+  CompileRules(root, path, errors);
   return std::shared_ptr<const CustomResourceSchema>(new CustomResourceSchema(std::move(root)));
 }
 
 std::vector<std::string> CustomResourceSchema::decode(json& object) const {
-  std::vector<std::string> unknown = prune_unknown_fields(object, root_);
-  integral_numbers_as_integers(object);
-  prune_non_nullable_nulls(object, root_);
-  apply_defaults(object, root_);
+  std::vector<std::string> unknown = PruneUnknownFields(object, root_);
+  IntegralNumbersAsIntegers(object);
+  PruneNonNullableNulls(object, root_);
+  ApplyDefaults(object, root_);
   return unknown;
 }
 
-void CustomResourceSchema::default_stored(json& object) const { apply_defaults(object, root_); }
+void CustomResourceSchema::DefaultStored(json& object) const { ApplyDefaults(object, root_); }
 
 CustomResourceSchema::Outcome CustomResourceSchema::validate(const json& object, const json* old) const {
   Outcome out;
-  validate_name(object, out.errors);
-  for (auto& e : validate_structure(root_, object, old)) out.errors.push_back(std::move(e));
-  for (auto& e : validate_list_types(root_, object)) out.errors.push_back(std::move(e));
+  ValidateName(object, out.errors);
+  for (auto& e : ValidateStructure(root_, object, old)) out.errors.push_back(std::move(e));
+  for (auto& e : ValidateListTypes(root_, object)) out.errors.push_back(std::move(e));
   if (!has_rules_) return out;
-  if (blocks_rules(out.errors)) {
+  if (BlocksRules(out.errors)) {
     out.errors.push_back(invalid("<nil>", nullptr, "some validation rules were not checked because the object was invalid; "
                                                    "correct the existing errors to complete validation"));
     return out;
   }
-  RuleOutcome rules = validate_rules(root_, object, old);
+  RuleOutcome rules = ValidateRules(root_, object, old);
   for (auto& e : rules.errors) out.errors.push_back(std::move(e));
   out.warnings = std::move(rules.warnings);
   return out;

@@ -24,7 +24,7 @@ class CustomResourceSchema {
   // numbers as integers (as a Go round trip does), removes non-nullable nulls, applies defaults.
   std::vector<std::string> decode(nlohmann::json& object) const;
   // What a read from storage applies (defaults added to the schema after the object was written).
-  void default_stored(nlohmann::json& object) const;
+  void DefaultStored(nlohmann::json& object) const;
 
   struct Outcome {
     FieldErrors errors;

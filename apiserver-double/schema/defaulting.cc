@@ -4,10 +4,10 @@ namespace gangplank::apiserver_double::schema {
 
 using nlohmann::json;
 
-void apply_defaults(json& value, const Schema& schema) {
+void ApplyDefaults(json& value, const Schema& schema) {
   if (value.is_array()) {
     if (schema.items) {
-      for (auto& item : value) apply_defaults(item, *schema.items);
+      for (auto& item : value) ApplyDefaults(item, *schema.items);
     }
     return;
   }
@@ -19,9 +19,9 @@ void apply_defaults(json& value, const Schema& schema) {
   }
   for (auto it = value.begin(); it != value.end(); ++it) {
     if (const Schema* prop = schema.property(it.key())) {
-      apply_defaults(it.value(), *prop);
+      ApplyDefaults(it.value(), *prop);
     } else if (schema.additional_properties) {
-      apply_defaults(it.value(), *schema.additional_properties);
+      ApplyDefaults(it.value(), *schema.additional_properties);
     }
   }
 }

@@ -10,6 +10,6 @@
 
 namespace gangplank::apiserver_double::schema {
 
-void apply_defaults(nlohmann::json& value, const Schema& schema);
+void ApplyDefaults(nlohmann::json& value, const Schema& schema);
 
 }  // namespace gangplank::apiserver_double::schema

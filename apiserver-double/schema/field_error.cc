@@ -10,7 +10,7 @@ using nlohmann::json;
 
 namespace {
 
-const char* type_words(ErrorType type) {
+const char* TypeWords(ErrorType type) {
   switch (type) {
     case ErrorType::kRequired: return "Required value";
     case ErrorType::kNotSupported: return "Unsupported value";
@@ -27,10 +27,10 @@ const char* type_words(ErrorType type) {
 
 // How ErrorBody prints BadValue (apimachinery 1.35): int64/float64/bool with %v, strings with %q, the rest
 // (maps, slices, nil) as encoding/json writes them.
-std::string bad_value(const json& value) {
-  if (value.is_string()) return go_quote(value.get<std::string>());
-  if (value.is_number() || value.is_boolean()) return go_plain(value);
-  return go_json(value);
+std::string BadValue(const json& value) {
+  if (value.is_string()) return GoQuote(value.get<std::string>());
+  if (value.is_number() || value.is_boolean()) return GoPlain(value);
+  return GoJson(value);
 }
 
 FieldError make(ErrorType type, std::string field, json value, std::string detail) {
@@ -60,10 +60,10 @@ std::string FieldError::reason() const {
 }
 
 std::string FieldError::body() const {
-  std::string s = type_words(type);
+  std::string s = TypeWords(type);
   const bool valueless = type == ErrorType::kRequired || type == ErrorType::kForbidden ||
                          type == ErrorType::kTooLong || omit_value;
-  if (!valueless) s += ": " + (value_text.empty() ? bad_value(value) : value_text);
+  if (!valueless) s += ": " + (value_text.empty() ? BadValue(value) : value_text);
   if (!detail.empty()) s += ": " + detail;
   return s;
 }
@@ -71,7 +71,7 @@ std::string FieldError::body() const {
 FieldError invalid(std::string field, json value, std::string detail) {
   return make(ErrorType::kInvalid, std::move(field), std::move(value), std::move(detail));
 }
-FieldError type_invalid(std::string field, json value, std::string detail) {
+FieldError TypeInvalid(std::string field, json value, std::string detail) {
   return make(ErrorType::kTypeInvalid, std::move(field), std::move(value), std::move(detail));
 }
 FieldError required(std::string field, std::string detail) {
@@ -83,31 +83,31 @@ FieldError forbidden(std::string field, std::string detail) {
 FieldError duplicate(std::string field, json value) {
   return make(ErrorType::kDuplicate, std::move(field), std::move(value), "");
 }
-FieldError not_found(std::string field, json value) {
+FieldError NotFound(std::string field, json value) {
   return make(ErrorType::kNotFound, std::move(field), std::move(value), "");
 }
 
-FieldError not_supported(std::string field, json value, const std::vector<std::string>& supported) {
+FieldError NotSupported(std::string field, json value, const std::vector<std::string>& supported) {
   std::string detail;
-  for (const auto& v : supported) detail += (detail.empty() ? "supported values: " : ", ") + go_quote(v);
+  for (const auto& v : supported) detail += (detail.empty() ? "supported values: " : ", ") + GoQuote(v);
   return make(ErrorType::kNotSupported, std::move(field), std::move(value), std::move(detail));
 }
 
-FieldError too_long(std::string field, long long max_length) {
+FieldError TooLong(std::string field, long long max_length) {
   // field.TooLong as of apimachinery 1.35.
   const std::string unit = max_length == 1 ? " byte" : " bytes";
   return make(ErrorType::kTooLong, std::move(field), "",
               max_length >= 0 ? "may not be more than " + std::to_string(max_length) + unit : "value is too long");
 }
 
-FieldError too_many(std::string field, long long actual, long long max_items) {
+FieldError TooMany(std::string field, long long actual, long long max_items) {
   FieldError e = make(ErrorType::kTooMany, std::move(field), actual,
                       max_items >= 0 ? "must have at most " + std::to_string(max_items) + " items" : "has too many items");
   e.omit_value = actual < 0;
   return e;
 }
 
-ApiError invalid_status(const std::string& group, const std::string& kind, const std::string& name,
+ApiError InvalidStatus(const std::string& group, const std::string& kind, const std::string& name,
                         const FieldErrors& errors) {
   json causes = json::array();
   std::vector<std::string> messages;
@@ -117,7 +117,7 @@ ApiError invalid_status(const std::string& group, const std::string& kind, const
     if (seen.insert(e.text()).second) messages.push_back(e.text());
   }
   const std::string qualified = group.empty() ? kind : kind + "." + group;
-  std::string message = qualified + " " + go_quote(name) + " is invalid";
+  std::string message = qualified + " " + GoQuote(name) + " is invalid";
   if (messages.size() == 1) {
     message += ": " + messages.front();
   } else if (!messages.empty()) {

@@ -27,18 +27,18 @@ struct FieldError {
 using FieldErrors = std::vector<FieldError>;
 
 FieldError invalid(std::string field, nlohmann::json value, std::string detail);
-FieldError type_invalid(std::string field, nlohmann::json value, std::string detail);
+FieldError TypeInvalid(std::string field, nlohmann::json value, std::string detail);
 FieldError required(std::string field, std::string detail = "");
-FieldError not_supported(std::string field, nlohmann::json value, const std::vector<std::string>& supported);
+FieldError NotSupported(std::string field, nlohmann::json value, const std::vector<std::string>& supported);
 FieldError duplicate(std::string field, nlohmann::json value);
-FieldError not_found(std::string field, nlohmann::json value);
+FieldError NotFound(std::string field, nlohmann::json value);
 FieldError forbidden(std::string field, std::string detail);
-FieldError too_long(std::string field, long long max_length);
-FieldError too_many(std::string field, long long actual, long long max_items);
+FieldError TooLong(std::string field, long long max_length);
+FieldError TooMany(std::string field, long long actual, long long max_items);
 
 // 422 Invalid: message `<Kind>.<group> "<name>" is invalid: <error>` or `...: [<e1>, <e2>]` (duplicates
 // dropped, as ErrorList.ToAggregate does), details {name, group, kind, causes}.
-ApiError invalid_status(const std::string& group, const std::string& kind, const std::string& name,
+ApiError InvalidStatus(const std::string& group, const std::string& kind, const std::string& name,
                         const FieldErrors& errors);
 
 }  // namespace gangplank::apiserver_double::schema

@@ -9,7 +9,7 @@ namespace gangplank::apiserver_double::schema {
 namespace {
 
 // Length of the UTF-8 sequence starting at `i`, or 0 when it is not valid UTF-8.
-std::size_t utf8_length(const std::string& s, std::size_t i) {
+std::size_t Utf8Length(const std::string& s, std::size_t i) {
   const auto c = static_cast<unsigned char>(s[i]);
   std::size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
   if (n == 0 || i + n > s.size()) return 0;
@@ -19,13 +19,13 @@ std::size_t utf8_length(const std::string& s, std::size_t i) {
   return n;
 }
 
-std::string hex_escape(unsigned value, int digits, char kind) {
+std::string HexEscape(unsigned value, int digits, char kind) {
   char buf[16];
   std::snprintf(buf, sizeof buf, "\\%c%0*x", kind, digits, value);
   return buf;
 }
 
-void append_escaped_ascii(std::string& out, char c) {
+void AppendEscapedAscii(std::string& out, char c) {
   switch (c) {
     case '\a': out += "\\a"; return;
     case '\b': out += "\\b"; return;
@@ -40,7 +40,7 @@ void append_escaped_ascii(std::string& out, char c) {
   }
   const auto u = static_cast<unsigned char>(c);
   if (u < 0x20 || u == 0x7f) {
-    out += hex_escape(u, 2, 'x');
+    out += HexEscape(u, 2, 'x');
   } else {
     out.push_back(c);
   }
@@ -48,15 +48,15 @@ void append_escaped_ascii(std::string& out, char c) {
 
 }  // namespace
 
-std::string go_quote(const std::string& text) {
+std::string GoQuote(const std::string& text) {
   std::string out = "\"";
   for (std::size_t i = 0; i < text.size();) {
-    const std::size_t n = utf8_length(text, i);
+    const std::size_t n = Utf8Length(text, i);
     if (n == 0) {  // invalid UTF-8: Go escapes the byte
-      out += hex_escape(static_cast<unsigned char>(text[i]), 2, 'x');
+      out += HexEscape(static_cast<unsigned char>(text[i]), 2, 'x');
       ++i;
     } else if (n == 1) {
-      append_escaped_ascii(out, text[i]);
+      AppendEscapedAscii(out, text[i]);
       ++i;
     } else {
       out.append(text, i, n);
@@ -67,7 +67,7 @@ std::string go_quote(const std::string& text) {
   return out;
 }
 
-std::string go_float(double value) {
+std::string GoFloat(double value) {
   if (std::isnan(value)) return "NaN";
   if (std::isinf(value)) return value > 0 ? "+Inf" : "-Inf";
   if (value == 0) return std::signbit(value) ? "-0" : "0";
@@ -96,12 +96,12 @@ std::string go_float(double value) {
   return out + digits.substr(0, int_len) + "." + digits.substr(int_len);
 }
 
-std::string go_plain(const nlohmann::json& value) {
+std::string GoPlain(const nlohmann::json& value) {
   if (value.is_string()) return value.get<std::string>();
   if (value.is_boolean()) return value.get<bool>() ? "true" : "false";
-  if (value.is_number_float()) return go_float(value.get<double>());
+  if (value.is_number_float()) return GoFloat(value.get<double>());
   if (value.is_number()) return value.dump();
-  return go_syntax(value);
+  return GoSyntax(value);
 }
 
 namespace {
@@ -125,7 +125,7 @@ std::string json_string(const std::string& text) {
   std::string out = "\"";
   for (std::size_t i = 0; i < text.size();) {
     const auto c = static_cast<unsigned char>(text[i]);
-    const std::size_t n = utf8_length(text, i);
+    const std::size_t n = Utf8Length(text, i);
     if (n == 0) {
       out += "\\ufffd";
       ++i;
@@ -147,7 +147,7 @@ std::string json_string(const std::string& text) {
       case '\t': out += "\\t"; break;
       default:
         if (c < 0x20 || c == '<' || c == '>' || c == '&') {
-          out += hex_escape(c, 4, 'u');
+          out += HexEscape(c, 4, 'u');
         } else {
           out.push_back(static_cast<char>(c));
         }
@@ -159,42 +159,42 @@ std::string json_string(const std::string& text) {
 
 }  // namespace
 
-std::string go_json(const nlohmann::json& value) {
+std::string GoJson(const nlohmann::json& value) {
   if (value.is_string()) return json_string(value.get<std::string>());
   if (value.is_number_float()) return json_float(value.get<double>());
   if (value.is_array()) {
     std::string out = "[";
-    for (std::size_t i = 0; i < value.size(); ++i) out += (i ? "," : "") + go_json(value[i]);
+    for (std::size_t i = 0; i < value.size(); ++i) out += (i ? "," : "") + GoJson(value[i]);
     return out + "]";
   }
   if (value.is_object()) {
     std::string out = "{";
     for (auto it = value.begin(); it != value.end(); ++it) {  // nlohmann keeps keys sorted, as Marshal writes them
-      out += (it == value.begin() ? "" : ",") + json_string(it.key()) + ":" + go_json(it.value());
+      out += (it == value.begin() ? "" : ",") + json_string(it.key()) + ":" + GoJson(it.value());
     }
     return out + "}";
   }
   return value.dump();  // null, booleans, integers
 }
 
-std::string go_syntax(const nlohmann::json& value) {
+std::string GoSyntax(const nlohmann::json& value) {
   if (value.is_null()) return "interface {}(nil)";
-  if (value.is_string()) return go_quote(value.get<std::string>());
+  if (value.is_string()) return GoQuote(value.get<std::string>());
   if (value.is_array()) {
     std::string out = "[]interface {}{";
-    for (std::size_t i = 0; i < value.size(); ++i) out += (i ? ", " : "") + go_syntax(value[i]);
+    for (std::size_t i = 0; i < value.size(); ++i) out += (i ? ", " : "") + GoSyntax(value[i]);
     return out + "}";
   }
   if (value.is_object()) {
     std::string out = "map[string]interface {}{";
     bool first = true;
     for (auto it = value.begin(); it != value.end(); ++it) {  // nlohmann keeps keys sorted, as %#v prints them
-      out += (first ? "" : ", ") + go_quote(it.key()) + ":" + go_syntax(it.value());
+      out += (first ? "" : ", ") + GoQuote(it.key()) + ":" + GoSyntax(it.value());
       first = false;
     }
     return out + "}";
   }
-  return go_plain(value);
+  return GoPlain(value);
 }
 
 }  // namespace gangplank::apiserver_double::schema

@@ -9,15 +9,15 @@
 namespace gangplank::apiserver_double::schema {
 
 // strconv.Quote: double quotes, Go escapes for control bytes and invalid UTF-8.
-std::string go_quote(const std::string& text);
+std::string GoQuote(const std::string& text);
 // fmt "%v" of a float64: shortest digits, exponent form below 1e-4 and from 1e21 up ("1e+21").
-std::string go_float(double value);
+std::string GoFloat(double value);
 // fmt "%v" of a JSON scalar as Go decodes it (int64, float64, bool); strings unquoted.
-std::string go_plain(const nlohmann::json& value);
+std::string GoPlain(const nlohmann::json& value);
 // fmt "%#v" of a decoded JSON value: "a" quoted, map[string]interface {}{"k":1}, []interface {}{...}.
-std::string go_syntax(const nlohmann::json& value);
+std::string GoSyntax(const nlohmann::json& value);
 // encoding/json Marshal of a decoded JSON value: compact, keys sorted, <, > and & escaped as \u003c...,
 // floats in 'f' form between 1e-6 and 1e21 ("0.00001", "1e+21", "1e-7"), null as null.
-std::string go_json(const nlohmann::json& value);
+std::string GoJson(const nlohmann::json& value);
 
 }  // namespace gangplank::apiserver_double::schema

@@ -8,7 +8,7 @@ using nlohmann::json;
 
 namespace {
 
-json key_fields(const json& item, const std::vector<std::string>& keys) {
+json KeyFields(const json& item, const std::vector<std::string>& keys) {
   json out = json::object();
   for (const auto& k : keys) {
     if (item.is_object() && item.contains(k)) out[k] = item[k];
@@ -17,12 +17,12 @@ json key_fields(const json& item, const std::vector<std::string>& keys) {
 }
 
 // Reports the second appearance of each repeated identity only, as structurallisttype does.
-void check_list(const Schema& s, const json& list, const std::string& path, FieldErrors& out) {
+void CheckList(const Schema& s, const json& list, const std::string& path, FieldErrors& out) {
   if (s.list_type != "set" && s.list_type != "map") return;
   if (s.list_type == "map") {
     for (std::size_t i = 0; i < list.size(); ++i) {
       if (!list[i].is_object() && !list[i].is_null()) {
-        out.push_back(invalid(index_path(path, i), list[i], "must be an object for an array of list-type map"));
+        out.push_back(invalid(IndexPath(path, i), list[i], "must be an object for an array of list-type map"));
         return;
       }
     }
@@ -30,29 +30,29 @@ void check_list(const Schema& s, const json& list, const std::string& path, Fiel
   std::vector<json> seen;
   std::vector<int> times;
   for (std::size_t i = 0; i < list.size(); ++i) {
-    const json identity = s.list_type == "set" ? list[i] : key_fields(list[i], s.list_map_keys);
+    const json identity = s.list_type == "set" ? list[i] : KeyFields(list[i], s.list_map_keys);
     auto it = std::find(seen.begin(), seen.end(), identity);
     if (it == seen.end()) {
       seen.push_back(identity);
       times.push_back(1);
     } else if (times[static_cast<std::size_t>(it - seen.begin())]++ == 1) {
-      out.push_back(duplicate(index_path(path, i), identity));
+      out.push_back(duplicate(IndexPath(path, i), identity));
     }
   }
 }
 
 void walk(const Schema& s, const json& value, const std::string& path, FieldErrors& out) {
   if (value.is_array()) {
-    check_list(s, value, path, out);
+    CheckList(s, value, path, out);
     if (s.items) {
-      for (std::size_t i = 0; i < value.size(); ++i) walk(*s.items, value[i], index_path(path, i), out);
+      for (std::size_t i = 0; i < value.size(); ++i) walk(*s.items, value[i], IndexPath(path, i), out);
     }
   } else if (value.is_object()) {
     for (auto it = value.begin(); it != value.end(); ++it) {
       if (const Schema* prop = s.property(it.key())) {
-        walk(*prop, it.value(), child_path(path, it.key()), out);
+        walk(*prop, it.value(), ChildPath(path, it.key()), out);
       } else if (s.additional_properties) {
-        walk(*s.additional_properties, it.value(), key_path(path, it.key()), out);
+        walk(*s.additional_properties, it.value(), KeyPath(path, it.key()), out);
       }
     }
   }
@@ -60,11 +60,11 @@ void walk(const Schema& s, const json& value, const std::string& path, FieldErro
 
 }  // namespace
 
-std::string child_path(const std::string& path, const std::string& name) { return path.empty() ? name : path + "." + name; }
-std::string index_path(const std::string& path, std::size_t index) { return path + "[" + std::to_string(index) + "]"; }
-std::string key_path(const std::string& path, const std::string& key) { return path + "[" + key + "]"; }
+std::string ChildPath(const std::string& path, const std::string& name) { return path.empty() ? name : path + "." + name; }
+std::string IndexPath(const std::string& path, std::size_t index) { return path + "[" + std::to_string(index) + "]"; }
+std::string KeyPath(const std::string& path, const std::string& key) { return path + "[" + key + "]"; }
 
-FieldErrors validate_list_types(const Schema& root, const json& object) {
+FieldErrors ValidateListTypes(const Schema& root, const json& object) {
   FieldErrors out;
   walk(root, object, "", out);
   return out;

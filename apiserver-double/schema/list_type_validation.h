@@ -10,11 +10,11 @@
 
 namespace gangplank::apiserver_double::schema {
 
-FieldErrors validate_list_types(const Schema& root, const nlohmann::json& object);
+FieldErrors ValidateListTypes(const Schema& root, const nlohmann::json& object);
 
 // field.Path notation: child "a.b", index "a[0]", map key "a[key]".
-std::string child_path(const std::string& path, const std::string& name);
-std::string index_path(const std::string& path, std::size_t index);
-std::string key_path(const std::string& path, const std::string& key);
+std::string ChildPath(const std::string& path, const std::string& name);
+std::string IndexPath(const std::string& path, std::size_t index);
+std::string KeyPath(const std::string& path, const std::string& key);
 
 }  // namespace gangplank::apiserver_double::schema

@@ -9,7 +9,7 @@ using nlohmann::json;
 
 namespace {
 
-const std::set<std::string>& object_meta_fields() {
+const std::set<std::string>& ObjectMetaFields() {
   static const std::set<std::string> fields = {
       "name", "generateName", "namespace", "selfLink", "uid", "resourceVersion", "generation",
       "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "labels", "annotations",
@@ -19,11 +19,11 @@ const std::set<std::string>& object_meta_fields() {
 
 }  // namespace
 
-bool is_object_meta_field(const std::string& key) { return object_meta_fields().count(key) > 0; }
+bool IsObjectMetaField(const std::string& key) { return ObjectMetaFields().count(key) > 0; }
 
 namespace {
 
-std::string join_key(const std::string& path, const std::string& key) { return path.empty() ? key : path + "." + key; }
+std::string JoinKey(const std::string& path, const std::string& key) { return path.empty() ? key : path + "." + key; }
 
 class Pruner {
  public:
@@ -45,7 +45,7 @@ class Pruner {
     std::vector<std::string> unknown;
     for (auto it = v.begin(); it != v.end(); ++it) {
       const std::string& key = it.key();
-      const std::string child = join_key(path, key);
+      const std::string child = JoinKey(path, key);
       if (resource_root && key == "metadata" && it.value().is_object()) {
         metadata(it.value(), child);
       } else if (resource_root && (key == "apiVersion" || key == "kind" || key == "metadata")) {
@@ -59,7 +59,7 @@ class Pruner {
       }
     }
     for (const auto& key : unknown) {
-      dropped_.push_back(join_key(path, key));
+      dropped_.push_back(JoinKey(path, key));
       v.erase(key);
     }
   }
@@ -67,10 +67,10 @@ class Pruner {
   void metadata(json& meta, const std::string& path) {
     std::vector<std::string> unknown;
     for (auto it = meta.begin(); it != meta.end(); ++it) {
-      if (!is_object_meta_field(it.key())) unknown.push_back(it.key());
+      if (!IsObjectMetaField(it.key())) unknown.push_back(it.key());
     }
     for (const auto& key : unknown) {
-      dropped_.push_back(join_key(path, key));
+      dropped_.push_back(JoinKey(path, key));
       meta.erase(key);
     }
   }
@@ -80,15 +80,15 @@ class Pruner {
 
 }  // namespace
 
-std::vector<std::string> prune_unknown_fields(json& object, const Schema& root) {
+std::vector<std::string> PruneUnknownFields(json& object, const Schema& root) {
   Pruner pruner;
   pruner.value(object, root, "", true);
   return pruner.take();
 }
 
-void prune_non_nullable_nulls(json& value, const Schema& schema) {
+void PruneNonNullableNulls(json& value, const Schema& schema) {
   if (value.is_array() && schema.items) {
-    for (auto& item : value) prune_non_nullable_nulls(item, *schema.items);
+    for (auto& item : value) PruneNonNullableNulls(item, *schema.items);
     return;
   }
   if (!value.is_object()) return;
@@ -100,7 +100,7 @@ void prune_non_nullable_nulls(json& value, const Schema& schema) {
     if (it.value().is_null() && !child->nullable && !child->default_value) {
       drop.push_back(it.key());
     } else {
-      prune_non_nullable_nulls(it.value(), *child);
+      PruneNonNullableNulls(it.value(), *child);
     }
   }
   for (const auto& key : drop) value.erase(key);

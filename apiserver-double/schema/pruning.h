@@ -13,12 +13,12 @@
 namespace gangplank::apiserver_double::schema {
 
 // Returns the dropped fields' paths ("spec.foo", "spec.queues[0].bar", "metadata.junk"), sorted.
-std::vector<std::string> prune_unknown_fields(nlohmann::json& object, const Schema& root);
+std::vector<std::string> PruneUnknownFields(nlohmann::json& object, const Schema& root);
 
 // Whether metadata may carry `key` (ObjectMeta's JSON fields); anything else is pruned from metadata.
-bool is_object_meta_field(const std::string& key);
+bool IsObjectMetaField(const std::string& key);
 
 // structuraldefaulting.PruneNonNullableNullsWithoutDefaults.
-void prune_non_nullable_nulls(nlohmann::json& value, const Schema& schema);
+void PruneNonNullableNulls(nlohmann::json& value, const Schema& schema);
 
 }  // namespace gangplank::apiserver_double::schema

@@ -8,16 +8,16 @@ namespace gangplank::apiserver_double::schema {
 namespace {
 
 // %#v of apiextensions.ValidationRule (pointer fields print as typed nils, or a placeholder address).
-std::string rule_struct(const ValidationRule& r) {
+std::string RuleStruct(const ValidationRule& r) {
   const std::string reason = r.reason.empty() ? "(*apiextensions.FieldValueErrorReason)(nil)"
                                               : "(*apiextensions.FieldValueErrorReason)(0xc000000000)";
-  return "apiextensions.ValidationRule{Rule:" + go_quote(r.rule) + ", Message:" + go_quote(r.message) +
-         ", MessageExpression:" + go_quote(r.message_expression) + ", Reason:" + reason +
-         ", FieldPath:" + go_quote(r.field_path) + ", OptionalOldSelf:(*bool)(nil)}";
+  return "apiextensions.ValidationRule{Rule:" + GoQuote(r.rule) + ", Message:" + GoQuote(r.message) +
+         ", MessageExpression:" + GoQuote(r.message_expression) + ", Reason:" + reason +
+         ", FieldPath:" + GoQuote(r.field_path) + ", OptionalOldSelf:(*bool)(nil)}";
 }
 
 // ".a.b" or ".a['b.c']" to "a.b" / "a.b.c", checked against the schema; empty string + error on failure.
-std::string normalize_field_path(const std::string& fp, const Schema* s, std::string& error) {
+std::string NormalizeFieldPath(const std::string& fp, const Schema* s, std::string& error) {
   std::string out;
   std::size_t i = 0;
   while (i < fp.size()) {
@@ -42,7 +42,7 @@ std::string normalize_field_path(const std::string& fp, const Schema* s, std::st
   return out;
 }
 
-void compile_rule(ValidationRule& rule, const Schema& node, bool root, const std::string& at, FieldErrors& errors) {
+void CompileRule(ValidationRule& rule, const Schema& node, bool root, const std::string& at, FieldErrors& errors) {
   if (rule.rule.empty()) {
     errors.push_back(required(at + ".rule", "rule is not specified"));
     return;
@@ -50,7 +50,7 @@ void compile_rule(ValidationRule& rule, const Schema& node, bool root, const std
   cel::Compiled compiled = cel::compile(rule.rule, &node, root);
   if (!compiled.errors.empty()) {
     FieldError e = invalid(at + ".rule", nullptr, compiled.errors);
-    e.value_text = rule_struct(rule);
+    e.value_text = RuleStruct(rule);
     errors.push_back(std::move(e));
     return;
   }
@@ -60,21 +60,21 @@ void compile_rule(ValidationRule& rule, const Schema& node, bool root, const std
     cel::Compiled message = cel::compile(rule.message_expression, &node, root, cel::ResultType::kString);
     if (!message.errors.empty()) {
       FieldError e = invalid(at + ".messageExpression", nullptr, "messageExpression " + message.errors);
-      e.value_text = rule_struct(rule);
+      e.value_text = RuleStruct(rule);
       errors.push_back(std::move(e));
     }
     rule.message_program = message.program;
   }
   if (!rule.field_path.empty()) {
     std::string error;
-    rule.normalized_field_path = normalize_field_path(rule.field_path, &node, error);
+    rule.normalized_field_path = NormalizeFieldPath(rule.field_path, &node, error);
     if (!error.empty()) errors.push_back(invalid(at + ".fieldPath", rule.field_path, "fieldPath must be a valid path: " + error));
   }
 }
 
 void walk(Schema& node, const std::string& path, bool root, FieldErrors& errors) {
   for (std::size_t i = 0; i < node.rules.size(); ++i) {
-    compile_rule(node.rules[i], node, root, path + ".x-kubernetes-validations[" + std::to_string(i) + "]", errors);
+    CompileRule(node.rules[i], node, root, path + ".x-kubernetes-validations[" + std::to_string(i) + "]", errors);
   }
   for (auto& [name, prop] : node.properties) walk(*prop, path + ".properties[" + name + "]", false, errors);
   if (node.items) walk(*node.items, path + ".items", false, errors);
@@ -83,6 +83,6 @@ void walk(Schema& node, const std::string& path, bool root, FieldErrors& errors)
 
 }  // namespace
 
-void compile_rules(Schema& root, const std::string& path, FieldErrors& errors) { walk(root, path, true, errors); }
+void CompileRules(Schema& root, const std::string& path, FieldErrors& errors) { walk(root, path, true, errors); }
 
 }  // namespace gangplank::apiserver_double::schema

@@ -12,6 +12,6 @@ namespace gangplank::apiserver_double::schema {
 
 // `path` names the schema in the CRD, e.g. "spec.versions[0].schema.openAPIV3Schema". Fills each
 // rule's programs; appends one error per rule that fails.
-void compile_rules(Schema& root, const std::string& path, FieldErrors& errors);
+void CompileRules(Schema& root, const std::string& path, FieldErrors& errors);
 
 }  // namespace gangplank::apiserver_double::schema

@@ -23,7 +23,7 @@ bool flag(const json& node, const char* key) {
   return it != node.end() && it->is_boolean() && it->get<bool>();
 }
 
-std::vector<Schema> parse_all(const json& node, const char* key) {
+std::vector<Schema> ParseAll(const json& node, const char* key) {
   std::vector<Schema> out;
   auto it = node.find(key);
   if (it == node.end() || !it->is_array()) return out;
@@ -31,13 +31,13 @@ std::vector<Schema> parse_all(const json& node, const char* key) {
   return out;
 }
 
-std::unique_ptr<Schema> parse_child(const json& node, const char* key) {
+std::unique_ptr<Schema> ParseChild(const json& node, const char* key) {
   auto it = node.find(key);
   if (it == node.end() || !it->is_object()) return nullptr;
   return std::make_unique<Schema>(Schema::parse(*it));
 }
 
-std::vector<ValidationRule> parse_rules(const json& node) {
+std::vector<ValidationRule> ParseRules(const json& node) {
   std::vector<ValidationRule> rules;
   auto it = node.find("x-kubernetes-validations");
   if (it == node.end() || !it->is_array()) return rules;
@@ -53,7 +53,7 @@ std::vector<ValidationRule> parse_rules(const json& node) {
   return rules;
 }
 
-void parse_strings(const json& node, const char* key, std::vector<std::string>& out) {
+void ParseStrings(const json& node, const char* key, std::vector<std::string>& out) {
   auto it = node.find(key);
   if (it == node.end() || !it->is_array()) return;
   for (const auto& v : *it) {
@@ -61,7 +61,7 @@ void parse_strings(const json& node, const char* key, std::vector<std::string>& 
   }
 }
 
-void parse_pattern(const json& node, Schema& s) {
+void ParsePattern(const json& node, Schema& s) {
   s.pattern = text(node, "pattern");
   if (s.pattern->empty()) {
     s.pattern.reset();
@@ -88,9 +88,9 @@ Schema Schema::parse(const json& node) {
   if (auto it = node.find("properties"); it != node.end() && it->is_object()) {
     for (auto p = it->begin(); p != it->end(); ++p) s.properties[p.key()] = std::make_unique<Schema>(parse(p.value()));
   }
-  s.additional_properties = parse_child(node, "additionalProperties");
-  s.items = parse_child(node, "items");
-  parse_strings(node, "required", s.required);
+  s.additional_properties = ParseChild(node, "additionalProperties");
+  s.items = ParseChild(node, "items");
+  ParseStrings(node, "required", s.required);
   if (auto it = node.find("enum"); it != node.end() && it->is_array()) s.enum_values = *it;
   if (auto it = node.find("default"); it != node.end()) s.default_value = *it;
   s.minimum = number<double>(node, "minimum");
@@ -104,14 +104,14 @@ Schema Schema::parse(const json& node) {
   s.max_items = number<int64_t>(node, "maxItems");
   s.min_properties = number<int64_t>(node, "minProperties");
   s.max_properties = number<int64_t>(node, "maxProperties");
-  parse_pattern(node, s);
+  ParsePattern(node, s);
   s.list_type = text(node, "x-kubernetes-list-type");
-  parse_strings(node, "x-kubernetes-list-map-keys", s.list_map_keys);
-  s.all_of = parse_all(node, "allOf");
-  s.any_of = parse_all(node, "anyOf");
-  s.one_of = parse_all(node, "oneOf");
-  s.not_schema = parse_child(node, "not");
-  s.rules = parse_rules(node);
+  ParseStrings(node, "x-kubernetes-list-map-keys", s.list_map_keys);
+  s.all_of = ParseAll(node, "allOf");
+  s.any_of = ParseAll(node, "anyOf");
+  s.one_of = ParseAll(node, "oneOf");
+  s.not_schema = ParseChild(node, "not");
+  s.rules = ParseRules(node);
   return s;
 }
 

@@ -10,7 +10,7 @@ enum class Level { kRoot, kItem, kField };
 
 bool flag(const json& node, const char* key) { return node.value(key, false); }
 
-void check_type(const json& node, const std::string& path, Level level, FieldErrors& errors) {
+void CheckType(const json& node, const std::string& path, Level level, FieldErrors& errors) {
   const std::string type = node.value("type", std::string());
   if (level == Level::kRoot && !type.empty() && type != "object") {
     errors.push_back(invalid(path + ".type", type, "must be object at the root"));
@@ -25,7 +25,7 @@ void check_type(const json& node, const std::string& path, Level level, FieldErr
 
 void walk(const json& node, const std::string& path, Level level, FieldErrors& errors) {
   if (!node.is_object()) return;
-  check_type(node, path, level, errors);
+  CheckType(node, path, level, errors);
   const bool has_properties = node.contains("properties") && node["properties"].is_object();
   if (has_properties) {
     for (auto it = node["properties"].begin(); it != node["properties"].end(); ++it) {
@@ -43,7 +43,7 @@ void walk(const json& node, const std::string& path, Level level, FieldErrors& e
 
 }  // namespace
 
-void check_structural(const json& open_api_v3_schema, const std::string& path, FieldErrors& errors) {
+void CheckStructural(const json& open_api_v3_schema, const std::string& path, FieldErrors& errors) {
   walk(open_api_v3_schema, path, Level::kRoot, errors);
 }
 

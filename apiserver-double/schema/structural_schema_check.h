@@ -12,6 +12,6 @@
 namespace gangplank::apiserver_double::schema {
 
 // `path` names the schema in the CRD ("spec.versions[0].schema.openAPIV3Schema").
-void check_structural(const nlohmann::json& open_api_v3_schema, const std::string& path, FieldErrors& errors);
+void CheckStructural(const nlohmann::json& open_api_v3_schema, const std::string& path, FieldErrors& errors);
 
 }  // namespace gangplank::apiserver_double::schema

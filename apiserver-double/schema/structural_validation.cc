@@ -14,12 +14,12 @@ namespace {
 
 // kube-openapi names the value by a dotted path ("spec.queues[0].weight"); apiextensions turns it into
 // the field by trimming a leading dot, and a missing path prints as a nil field.Path does.
-std::string field_of(const std::string& name) {
+std::string FieldOf(const std::string& name) {
   if (name.empty() || name == ".") return "<nil>";
   return name[0] == '.' ? name.substr(1) : name;
 }
 
-std::string property_path(const std::string& path, const std::string& key) { return path.empty() ? key : path + "." + key; }
+std::string PropertyPath(const std::string& path, const std::string& key) { return path.empty() ? key : path + "." + key; }
 
 bool contains(const std::vector<std::string>& list, const std::string& v) {
   return std::find(list.begin(), list.end(), v) != list.end();
@@ -32,7 +32,7 @@ std::string join(const std::vector<std::string>& list, const char* sep) {
 }
 
 // JSON type and Go format of a decoded value, as kube-openapi's typeValidator infers them.
-std::pair<std::string, std::string> schema_info(const json& data) {
+std::pair<std::string, std::string> SchemaInfo(const json& data) {
   if (data.is_boolean()) return {"boolean", ""};
   if (data.is_string()) return {"string", ""};
   if (data.is_number_float()) return {"number", "float64"};
@@ -42,12 +42,12 @@ std::pair<std::string, std::string> schema_info(const json& data) {
 }
 
 // How a number limit prints: as an int64 when the data is an integer (kube-openapi's *Int checks).
-std::string limit_text(double limit, const json& data) {
-  if (data.is_number_float()) return go_float(limit);
+std::string LimitText(double limit, const json& data) {
+  if (data.is_number_float()) return GoFloat(limit);
   return std::to_string(static_cast<long long>(limit));
 }
 
-bool enum_equal(const json& data, const json& candidate) {
+bool EnumEqual(const json& data, const json& candidate) {
   if (data.is_number() && candidate.is_number()) {
     if (candidate.is_number_float()) return data.get<double>() == candidate.get<double>();
     return static_cast<long long>(data.get<double>()) == candidate.get<long long>();
@@ -55,15 +55,15 @@ bool enum_equal(const json& data, const json& candidate) {
   return data == candidate;
 }
 
-std::string enum_text(const json& v) {
+std::string EnumText(const json& v) {
   if (v.is_string()) return v.get<std::string>();
-  if (v.is_number_float() && is_integral(v) && std::fabs(v.get<double>()) < 1e21) {
+  if (v.is_number_float() && IsIntegral(v) && std::fabs(v.get<double>()) < 1e21) {
     return std::to_string(static_cast<long long>(v.get<double>()));
   }
   return v.dump();
 }
 
-bool multiple_of(const json& data, double factor) {
+bool MultipleOf(const json& data, double factor) {
   if (!data.is_number_float()) {
     const auto f = static_cast<long long>(factor);
     return f == 0 || data.get<long long>() % f == 0;
@@ -72,14 +72,14 @@ bool multiple_of(const json& data, double factor) {
   return std::isfinite(m) && std::fabs(m - std::round(m)) < 1e-9;
 }
 
-bool valid_date_time(const std::string& s) {
+bool ValidDateTime(const std::string& s) {
   static const std::regex re(R"(^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})?$)");
   return std::regex_match(s, re);
 }
 
 // A schema's format as validation sees it: apiextensions 1.35 drops every format it does not support
 // (StripUnsupportedFormatsPostProcessorForVersion), int32, int64, float and double included.
-std::string kept_format(const std::string& format) {
+std::string KeptFormat(const std::string& format) {
   static const std::set<std::string> supported = {
       "bsonobjectid", "uri",      "email", "hostname", "ipv4",   "ipv6",       "cidr",     "mac",
       "uuid",         "uuid3",    "uuid4", "uuid5",    "isbn",   "isbn10",     "isbn13",   "creditcard",
@@ -91,8 +91,8 @@ std::string kept_format(const std::string& format) {
 }
 
 // The string formats apiextensions keeps (others are stripped and so never checked).
-std::optional<bool> format_ok(const std::string& format, const std::string& s) {
-  if (format == "date-time" || format == "datetime") return valid_date_time(s);
+std::optional<bool> FormatOk(const std::string& format, const std::string& s) {
+  if (format == "date-time" || format == "datetime") return ValidDateTime(s);
   if (format == "date") return std::regex_match(s, std::regex(R"(^\d{4}-\d{2}-\d{2}$)"));
   if (format == "uuid") {
     return std::regex_match(s, std::regex(R"(^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$)"));
@@ -110,7 +110,7 @@ class Validator {
   void value(const Schema& s, const json& data, const std::string& path, const json* old) {
     if (old != nullptr && *old == data) return;  // ratcheting: an unchanged value keeps validating
     if (data.is_null()) {
-      null_value(s, path);
+      NullValue(s, path);
       return;
     }
     type(s, data, path);
@@ -123,73 +123,73 @@ class Validator {
   }
 
  private:
-  void null_value(const Schema& s, const std::string& path) {
+  void NullValue(const Schema& s, const std::string& path) {
     const auto types = s.types();
     if (!types.empty() && !s.nullable) {
-      out_.push_back(type_invalid(field_of(path), "null",
-                                  path + " in body must be of type " + join(types, ",") + ": " + go_quote("null")));
+      out_.push_back(TypeInvalid(FieldOf(path), "null",
+                                  path + " in body must be of type " + join(types, ",") + ": " + GoQuote("null")));
     }
     enumeration(s, nullptr, path);
   }
 
   void type(const Schema& s, const json& data, const std::string& path) {
     const auto types = s.types();
-    const std::string kept = kept_format(s.format);
+    const std::string kept = KeptFormat(s.format);
     if (types.empty() && kept.empty()) return;
-    const auto [sch_type, format] = schema_info(data);
-    const bool float_int = sch_type == "number" && is_integral(data) && contains(types, "integer");
+    const auto [sch_type, format] = SchemaInfo(data);
+    const bool float_int = sch_type == "number" && IsIntegral(data) && contains(types, "integer");
     const bool int_float = sch_type == "integer" && contains(types, "number");
     const bool stringish = data.is_string() || data.is_array();
     if (!stringish && !kept.empty() && !(contains(types, sch_type) || format == kept || float_int || int_float)) {
-      out_.push_back(type_invalid(field_of(path), format,
-                                  path + " in body must be of type " + kept + ": " + go_quote(format)));
+      out_.push_back(TypeInvalid(FieldOf(path), format,
+                                  path + " in body must be of type " + kept + ": " + GoQuote(format)));
       return;
     }
     if (!contains(types, "number") && !contains(types, "integer") && !kept.empty() && stringish) return;
     if (!(contains(types, sch_type) || float_int || int_float)) {
-      out_.push_back(type_invalid(field_of(path), sch_type,
-                                  path + " in body must be of type " + join(types, ",") + ": " + go_quote(sch_type)));
+      out_.push_back(TypeInvalid(FieldOf(path), sch_type,
+                                  path + " in body must be of type " + join(types, ",") + ": " + GoQuote(sch_type)));
     }
   }
 
   void string(const Schema& s, const json& data, const std::string& path) {
     const auto& text = data.get_ref<const std::string&>();
     const auto runes = static_cast<int64_t>(std::count_if(text.begin(), text.end(), [](char c) { return (c & 0xC0) != 0x80; }));
-    if (s.max_length && runes > *s.max_length) out_.push_back(too_long(field_of(path), *s.max_length));
+    if (s.max_length && runes > *s.max_length) out_.push_back(TooLong(FieldOf(path), *s.max_length));
     if (s.min_length && runes < *s.min_length) {
-      out_.push_back(invalid(field_of(path), data,
+      out_.push_back(invalid(FieldOf(path), data,
                              path + " in body should be at least " + std::to_string(*s.min_length) + " chars long"));
     }
     if (s.pattern && (!s.pattern_regex || !std::regex_search(text, *s.pattern_regex))) {
-      out_.push_back(invalid(field_of(path), data, path + " in body should match '" + *s.pattern + "'"));
+      out_.push_back(invalid(FieldOf(path), data, path + " in body should match '" + *s.pattern + "'"));
     }
-    if (auto ok = format_ok(s.format, text); ok && !*ok) {
-      out_.push_back(type_invalid(field_of(path), data,
-                                  path + " in body must be of type " + s.format + ": " + go_quote(text)));
+    if (auto ok = FormatOk(s.format, text); ok && !*ok) {
+      out_.push_back(TypeInvalid(FieldOf(path), data,
+                                  path + " in body must be of type " + s.format + ": " + GoQuote(text)));
     }
   }
 
   void number(const Schema& s, const json& data, const std::string& path) {
     const double v = data.get<double>();
     const bool integer = !data.is_number_float();
-    if (s.multiple_of && *s.multiple_of > 0 && !multiple_of(data, *s.multiple_of)) {
-      out_.push_back(invalid(field_of(path), data,
-                             path + " in body should be a multiple of " + limit_text(*s.multiple_of, data)));
+    if (s.multiple_of && *s.multiple_of > 0 && !MultipleOf(data, *s.multiple_of)) {
+      out_.push_back(invalid(FieldOf(path), data,
+                             path + " in body should be a multiple of " + LimitText(*s.multiple_of, data)));
     }
     if (s.maximum) {
       const double max = integer ? std::trunc(*s.maximum) : *s.maximum;
       if (s.exclusive_maximum ? v >= max : v > max) {
-        out_.push_back(invalid(field_of(path), data, path + " in body should be less than " +
+        out_.push_back(invalid(FieldOf(path), data, path + " in body should be less than " +
                                                          std::string(s.exclusive_maximum ? "" : "or equal to ") +
-                                                         limit_text(*s.maximum, data)));
+                                                         LimitText(*s.maximum, data)));
       }
     }
     if (s.minimum) {
       const double min = integer ? std::trunc(*s.minimum) : *s.minimum;
       if (s.exclusive_minimum ? v <= min : v < min) {
-        out_.push_back(invalid(field_of(path), data, path + " in body should be greater than " +
+        out_.push_back(invalid(FieldOf(path), data, path + " in body should be greater than " +
                                                          std::string(s.exclusive_minimum ? "" : "or equal to ") +
-                                                         limit_text(*s.minimum, data)));
+                                                         LimitText(*s.minimum, data)));
       }
     }
   }
@@ -198,36 +198,36 @@ class Validator {
     if (s.items) {
       const json* old_list = old != nullptr && old->is_array() ? old : nullptr;
       for (std::size_t i = 0; i < data.size(); ++i) {
-        value(*s.items, data[i], path + "[" + std::to_string(i) + "]", correlated_item(s, data[i], old_list));
+        value(*s.items, data[i], path + "[" + std::to_string(i) + "]", CorrelatedItem(s, data[i], old_list));
       }
     }
     const auto size = static_cast<int64_t>(data.size());
     if (s.min_items && size < *s.min_items) {
-      out_.push_back(invalid(field_of(path), size,
+      out_.push_back(invalid(FieldOf(path), size,
                              path + " in body should have at least " + std::to_string(*s.min_items) + " items"));
     }
-    if (s.max_items && size > *s.max_items) out_.push_back(too_many(field_of(path), size, *s.max_items));
+    if (s.max_items && size > *s.max_items) out_.push_back(TooMany(FieldOf(path), size, *s.max_items));
   }
 
   void enumeration(const Schema& s, const json& data, const std::string& path) {
     if (!s.enum_values || s.enum_values->empty()) return;
     std::vector<std::string> allowed;
     for (const auto& candidate : *s.enum_values) {
-      if (!data.is_null() && enum_equal(data, candidate)) return;
-      allowed.push_back(enum_text(candidate));
+      if (!data.is_null() && EnumEqual(data, candidate)) return;
+      allowed.push_back(EnumText(candidate));
     }
-    out_.push_back(not_supported(field_of(path), data, allowed));
+    out_.push_back(NotSupported(FieldOf(path), data, allowed));
   }
 
   void object(const Schema& s, const json& data, const std::string& path, const json* old) {
     const auto keys = static_cast<int64_t>(data.size());
     if (s.min_properties && keys < *s.min_properties) {  // kube-openapi stops at a property-count failure
-      out_.push_back(invalid(field_of(path), keys,
+      out_.push_back(invalid(FieldOf(path), keys,
                              path + " in body should have at least " + std::to_string(*s.min_properties) + " properties"));
       return;
     }
     if (s.max_properties && keys > *s.max_properties) {
-      out_.push_back(too_many(field_of(path), keys, *s.max_properties));
+      out_.push_back(TooMany(FieldOf(path), keys, *s.max_properties));
       return;
     }
     auto old_child = [&](const std::string& key) -> const json* {
@@ -241,16 +241,16 @@ class Validator {
       }
     }
     for (const auto& [name, prop] : s.properties) {
-      if (auto it = data.find(name); it != data.end()) value(*prop, *it, property_path(path, name), old_child(name));
+      if (auto it = data.find(name); it != data.end()) value(*prop, *it, PropertyPath(path, name), old_child(name));
     }
     for (const auto& name : s.required) {
-      if (!data.contains(name)) out_.push_back(required(field_of(path + "." + name)));
+      if (!data.contains(name)) out_.push_back(required(FieldOf(path + "." + name)));
     }
   }
 
   // allOf/anyOf/oneOf/not: their summary errors come back without a field (apiextensions passes a nil path).
   void junctors(const Schema& s, const json& data, const std::string& path) {
-    const std::string quoted = go_quote(path);
+    const std::string quoted = GoQuote(path);
     if (!s.any_of.empty()) {
       auto best = alternatives(s.any_of, data, path);
       if (best.second > 0) {
@@ -258,7 +258,7 @@ class Validator {
         out_.insert(out_.end(), best.first.begin(), best.first.end());
       }
     }
-    if (!s.one_of.empty()) one_of(s, data, path, quoted);
+    if (!s.one_of.empty()) OneOf(s, data, path, quoted);
     if (!s.all_of.empty()) {
       std::size_t valid = 0;
       for (const auto& sub : s.all_of) {
@@ -275,7 +275,7 @@ class Validator {
     }
   }
 
-  void one_of(const Schema& s, const json& data, const std::string& path, const std::string& quoted) {
+  void OneOf(const Schema& s, const json& data, const std::string& path, const std::string& quoted) {
     std::size_t valid = 0;
     for (const auto& sub : s.one_of) valid += run(sub, data, path).empty();
     if (valid == 1) return;
@@ -308,7 +308,7 @@ class Validator {
   FieldErrors& out_;
 };
 
-bool same_keys(const json& a, const json& b, const std::vector<std::string>& keys) {
+bool SameKeys(const json& a, const json& b, const std::vector<std::string>& keys) {
   if (!a.is_object() || !b.is_object()) return false;
   for (const auto& k : keys) {
     auto x = a.find(k), y = b.find(k);
@@ -320,22 +320,22 @@ bool same_keys(const json& a, const json& b, const std::vector<std::string>& key
 
 }  // namespace
 
-bool is_integral(const json& number) {
+bool IsIntegral(const json& number) {
   if (!number.is_number_float()) return number.is_number();
   const double v = number.get<double>();
   return std::isfinite(v) && v == std::trunc(v);
 }
 
-const json* correlated_item(const Schema& list, const json& item, const json* old_list) {
+const json* CorrelatedItem(const Schema& list, const json& item, const json* old_list) {
   if (old_list == nullptr) return nullptr;
   for (const auto& candidate : *old_list) {
-    if (list.list_type == "map" && same_keys(candidate, item, list.list_map_keys)) return &candidate;
+    if (list.list_type == "map" && SameKeys(candidate, item, list.list_map_keys)) return &candidate;
     if (list.list_type == "set" && candidate == item) return &candidate;
   }
   return nullptr;
 }
 
-FieldErrors validate_structure(const Schema& root, const json& object, const json* old) {
+FieldErrors ValidateStructure(const Schema& root, const json& object, const json* old) {
   FieldErrors errors;
   Validator(errors).value(root, object, "", old);
   return errors;

@@ -11,12 +11,12 @@
 namespace gangplank::apiserver_double::schema {
 
 // `old` is the stored object on update, null on create.
-FieldErrors validate_structure(const Schema& root, const nlohmann::json& object, const nlohmann::json* old);
+FieldErrors ValidateStructure(const Schema& root, const nlohmann::json& object, const nlohmann::json* old);
 
 // The old list item correlated with `item` (same list-map keys, or an equal set member), or null.
-const nlohmann::json* correlated_item(const Schema& list, const nlohmann::json& item, const nlohmann::json* old_list);
+const nlohmann::json* CorrelatedItem(const Schema& list, const nlohmann::json& item, const nlohmann::json* old_list);
 
 // Whether a JSON number is integral (kube-openapi accepts 2.0 where an integer is expected).
-bool is_integral(const nlohmann::json& number);
+bool IsIntegral(const nlohmann::json& number);
 
 }  // namespace gangplank::apiserver_double::schema

@@ -170,7 +170,7 @@ LoadResult Load(const net::HttpHandler& inner, const std::string& path, const st
   };
   net::HttpServerOptions options;
   options.max_request_body_bytes = 64u << 20;
-  auto server = net::make_http_server(options);
+  auto server = net::MakeHttpServer(options);
   server->start(timed);
   std::vector<std::vector<double>> client_us(static_cast<size_t>(clients));
   std::vector<double> client_cpu_us(static_cast<size_t>(clients), 0);
@@ -215,14 +215,14 @@ void BM_Http(benchmark::State& bench, cache::ClusterState& state, std::string ve
   ExtenderHandlers handlers(state, metrics, {});
   const net::HttpHandler router = MakeRouter(handlers, state, metrics, RouteConfig{});
   // The baseline: same server, same bodies, a handler that only answers.
-  const net::HttpHandler noop = net::make_sync_handler(
+  const net::HttpHandler noop = net::MakeSyncHandler(
       [](const net::HttpRequest&) { return net::HttpResponse::json(200, R"({"Error":""})"); });
   const std::string body = Body(verb, names);
   // A second baseline answers with the verb's real reply bytes, precomputed: what the HTTP stack costs
   // for the same request and response sizes, without decoding or deciding anything.
   std::string reply_body = body;
   const std::string reply = Call(handlers, verb, reply_body).body;
-  const net::HttpHandler canned = net::make_sync_handler(
+  const net::HttpHandler canned = net::MakeSyncHandler(
       [&reply](const net::HttpRequest&) { return net::HttpResponse::json(200, reply); });
   constexpr int kClients = 4;
   const int calls = names > 1000 ? 200 : 600;

@@ -81,8 +81,8 @@ struct Figures {
 
 Figures Load(std::size_t reply_bytes) {
   const std::string reply(reply_bytes, 'r');
-  auto server = net::make_http_server({});
-  server->start(net::make_sync_handler([&reply](const net::HttpRequest&) { return net::HttpResponse::json(200, reply); }));
+  auto server = net::MakeHttpServer({});
+  server->start(net::MakeSyncHandler([&reply](const net::HttpRequest&) { return net::HttpResponse::json(200, reply); }));
   const std::string body(7 * 1024, 'b');
   const std::string request = "POST /filter HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: " +
                               std::to_string(body.size()) + "\r\n\r\n" + body;

@@ -68,8 +68,8 @@ int main() {
   gangplank::apiserver_double::ApiServerDouble api;
   api.start();
   api.put(Json{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", "ml"}}}});
-  api.seed_file(GANGPLANK_SOURCE_DIR "/crds/gpupool.gangplank.io.yaml");
-  api.seed_file(GANGPLANK_SOURCE_DIR "/crds/queue.gangplank.io.yaml");
+  api.SeedFile(GANGPLANK_SOURCE_DIR "/crds/gpupool.gangplank.io.yaml");
+  api.SeedFile(GANGPLANK_SOURCE_DIR "/crds/queue.gangplank.io.yaml");
   for (int i = 0; i < kNodes; ++i) api.put(Node(i));
   api.put(Json{{"apiVersion", "gangplank.io/v1alpha1"}, {"kind", "GPUPool"}, {"metadata", {{"name", "pool"}}},
                {"spec", {{"topologyLevels", {"rack", "kubernetes.io/hostname"}}}}});
@@ -77,14 +77,14 @@ int main() {
   const fs::path dir = fs::temp_directory_path() / ("operator-throughput-" + std::to_string(::getpid()));
   fs::create_directories(dir);
   const std::string kubeconfig = (dir / "kubeconfig").string();
-  std::ofstream(kubeconfig) << api.kubeconfig_yaml("ml");
+  std::ofstream(kubeconfig) << api.KubeconfigYaml("ml");
 
   // Baseline: the pod writes admission needs (two patches per pod), from one client, back to back.
   gangplank::kube::RestOptions unlimited;
   unlimited.qps = 1e6;
   unlimited.burst = 1000000;
   auto client = std::make_shared<gangplank::kube::Client>(
-      std::make_shared<gangplank::kube::RestClient>(gangplank::kube::load_kubeconfig({kubeconfig}), unlimited));
+      std::make_shared<gangplank::kube::RestClient>(gangplank::kube::LoadKubeconfig({kubeconfig}), unlimited));
   for (int p = 0; p < kGangs * kMembers; ++p) api.put(Pod("base-" + std::to_string(p), "base-" + std::to_string(p / kMembers)));
   const auto base_start = Clock::now();
   for (int p = 0; p < kGangs * kMembers; ++p) {

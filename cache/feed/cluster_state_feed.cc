@@ -34,29 +34,29 @@ void Guarded(const char* kind, F&& apply) {
 
 ClusterStateFeed::ClusterStateFeed(SharedInformers& informers, std::vector<QueueConfig> static_queues)
     : informers_(informers), static_queues_(std::move(static_queues)) {
-  informers_.nodes().add_handlers({
+  informers_.nodes().AddHandlers({
       [this](const auto& n) { ForEachState([&](ClusterState& s) { s.UpsertNode(ToNodeInfo(*n)); }); },
       [this](const auto&, const auto& n) { ForEachState([&](ClusterState& s) { s.UpsertNode(ToNodeInfo(*n)); }); },
       [this](const auto& n, bool) { ForEachState([&](ClusterState& s) { s.DeleteNode(n->meta.name); }); },
   });
-  informers_.namespaces().add_handlers({
+  informers_.namespaces().AddHandlers({
       [this](const auto& n) { ForEachState([&](ClusterState& s) { s.SetNamespaceQueue(n->meta.name, NamespaceQueue(*n)); }); },
       [this](const auto&, const auto& n) {
         ForEachState([&](ClusterState& s) { s.SetNamespaceQueue(n->meta.name, NamespaceQueue(*n)); });
       },
       [this](const auto& n, bool) { ForEachState([&](ClusterState& s) { s.SetNamespaceQueue(n->meta.name, ""); }); },
   });
-  informers_.pods().add_handlers({
+  informers_.pods().AddHandlers({
       [this](const auto& p) { ForEachState([&](ClusterState& s) { s.UpsertPod(ToPodInfo(*p)); }); },
       [this](const auto&, const auto& p) { ForEachState([&](ClusterState& s) { s.UpsertPod(ToPodInfo(*p)); }); },
       [this](const auto& p, bool) { ForEachState([&](ClusterState& s) { s.DeletePod(p->meta.uid); }); },
   });
-  informers_.objects(resources::gpu_pools()).add_handlers({
+  informers_.objects(resources::gpu_pools()).AddHandlers({
       [this](const auto& p) { SetPool(*p, false); },
       [this](const auto&, const auto& p) { SetPool(*p, false); },
       [this](const auto& p, bool) { SetPool(*p, true); },
   });
-  informers_.objects(resources::queues()).add_handlers({
+  informers_.objects(resources::queues()).AddHandlers({
       [this](const auto& q) { SetQueue(*q, false); },
       [this](const auto&, const auto& q) { SetQueue(*q, false); },
       [this](const auto& q, bool) { SetQueue(*q, true); },

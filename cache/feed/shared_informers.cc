@@ -83,7 +83,7 @@ bool SharedInformers::WaitForCoreSync(std::chrono::milliseconds timeout) {
                     std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()));
   };
   auto synced = [&](auto* informer) {
-    return informer == nullptr || (informer->wait_for_sync(left()) && informer->wait_idle(left()));
+    return informer == nullptr || (informer->WaitForSync(left()) && informer->WaitIdle(left()));
   };
   kube::Informer<kube::Node>* nodes;
   kube::Informer<kube::GenericObject>* namespaces;

@@ -43,7 +43,7 @@ NoticeReading ReadTerminationNotice(const NodeInfo& node, bool known_spot) {
   NoticeReading out;
   const std::string annotation(kTerminateAtAnnotation);
   if (auto it = node.annotations.find(annotation); it != node.annotations.end()) {
-    if (auto t = kube::parse_time(it->second)) {
+    if (auto t = kube::ParseTime(it->second)) {
       const double at = std::chrono::duration<double>(t->time_since_epoch()).count();
       out.notice = TerminationNotice{"annotation", "annotation " + annotation, at, 0};
       return out;

@@ -57,7 +57,7 @@ void KubeBinder::Work() {
 std::string KubeBinder::BindNow(const ExtenderBindingArgs& args) {
   const std::string who = "pod " + args.pod_namespace + "/" + args.pod_name;
   try {
-    switch (kube::Client(client_).bind_pod(args.pod_namespace, args.pod_name, args.node, args.pod_uid)) {
+    switch (kube::Client(client_).BindPod(args.pod_namespace, args.pod_name, args.node, args.pod_uid)) {
       case kube::BindOutcome::kBound:
       case kube::BindOutcome::kAlreadyBoundHere:
         return "";

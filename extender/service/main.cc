@@ -58,7 +58,7 @@ int Run(const ServiceConfig& config) {
   std::unique_ptr<PodBinder> binder;
 #if GANGPLANK_EXTENDER_WITH_KUBE
   kube::ClusterConfig kube_config =
-      config.kubeconfig.empty() ? kube::load_in_cluster_config() : kube::load_kubeconfig({config.kubeconfig});
+      config.kubeconfig.empty() ? kube::LoadInClusterConfig() : kube::LoadKubeconfig({config.kubeconfig});
   cache::SharedInformers informers(std::make_shared<kube::RestClient>(std::move(kube_config)));
   cache::ClusterStateFeed feed(informers, config.queues);
   feed.Attach(&state);
@@ -74,9 +74,9 @@ int Run(const ServiceConfig& config) {
 #endif
   const net::HttpHandler router = MakeRouter(handlers, state, metrics, config.routes, bind.get());
 
-  auto server = net::make_http_server(ServerOptions(config));
+  auto server = net::MakeHttpServer(ServerOptions(config));
   server->start(router);
-  spdlog::info(logging::JsonFields("serving", "url", server->base_url(), "filter", config.routes.filter_verb,
+  spdlog::info(logging::JsonFields("serving", "url", server->BaseUrl(), "filter", config.routes.filter_verb,
                           "prioritize", config.routes.prioritize_verb, "preempt", config.routes.preempt_verb, "bind",
                           config.routes.bind_verb));
 
@@ -96,7 +96,7 @@ int Run(const ServiceConfig& config) {
     } else if (renewal.change == net::TlsFileWatch::Change::kRenewed) {
       // New connections get the new pair; open ones finish with the old (no restart, no refused
       // connections while the certificate rotates).
-      if (std::string error = server->reload_tls(); !error.empty()) {
+      if (std::string error = server->ReloadTls(); !error.empty()) {
         spdlog::error(logging::JsonFields("cannot load the new certificate; keeping the current one", "error", error));
       } else {
         spdlog::info(logging::JsonFields("TLS certificate or key changed; new connections use it"));

@@ -14,7 +14,7 @@ std::string VerbPath(const std::string& prefix, const std::string& verb) {
 }
 
 net::HttpResponse MethodNotAllowed(const std::string& method) {
-  return net::HttpResponse::json(405, EncodeErrorBody("extender verbs take POST, not " + method)).set_header("Allow", "POST");
+  return net::HttpResponse::json(405, EncodeErrorBody("extender verbs take POST, not " + method)).SetHeader("Allow", "POST");
 }
 
 net::HttpResponse JsonReply(Reply reply) { return net::HttpResponse::json(reply.status, std::move(reply.body)); }
@@ -27,7 +27,7 @@ net::HttpHandler MakeRouter(ExtenderHandlers& handlers, const cache::ClusterStat
   const std::string prioritize = VerbPath(config.prefix, config.prioritize_verb);
   const std::string preempt = VerbPath(config.prefix, config.preempt_verb);
   const std::string bind_path = bind != nullptr ? VerbPath(config.prefix, config.bind_verb) : std::string();
-  net::HttpHandler routes = net::make_sync_handler([&handlers, &state, &metrics, filter, prioritize, preempt](
+  net::HttpHandler routes = net::MakeSyncHandler([&handlers, &state, &metrics, filter, prioritize, preempt](
                                     const net::HttpRequest& request) -> net::HttpResponse {
     const std::string& path = request.path;
     const bool is_verb = !path.empty() && (path == filter || path == prioritize || path == preempt);
@@ -48,7 +48,7 @@ net::HttpHandler MakeRouter(ExtenderHandlers& handlers, const cache::ClusterStat
     }
     if (path == "/metrics") {
       std::string text = state.Read([&](const cache::StateView& view) { return metrics.Scrape(view, state.synced()); });
-      return net::HttpResponse::text(200, std::move(text)).set_header("Content-Type", "text/plain; version=0.0.4");
+      return net::HttpResponse::text(200, std::move(text)).SetHeader("Content-Type", "text/plain; version=0.0.4");
     }
     return net::HttpResponse::json(404, EncodeErrorBody("no route for " + request.method + " " + path));
   });

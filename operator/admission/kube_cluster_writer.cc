@@ -28,7 +28,7 @@ std::string Key(const cache::PodInfo& pod) { return pod.namespace_ + "/" + pod.n
 
 cache::PodInfo PodInfoFromJson(const Json& pod) {
   kube::ObjectDecoder<kube::Pod> decoder;
-  return cache::ToPodInfo(decoder.decode_object(pod.dump()));
+  return cache::ToPodInfo(decoder.DecodeObject(pod.dump()));
 }
 
 KubeClusterWriter::KubeClusterWriter(std::shared_ptr<kube::Client> client, std::string component)
@@ -74,7 +74,7 @@ cache::PodInfo KubeClusterWriter::ReleasePod(const cache::PodInfo& pod) {
 }
 
 std::optional<cache::PodInfo> KubeClusterWriter::ReadPod(const std::string& namespace_, const std::string& name) {
-  auto pod = client_->try_get(kube::resources::pods(), namespace_, name);
+  auto pod = client_->TryGet(kube::resources::pods(), namespace_, name);
   if (!pod) return std::nullopt;
   return PodInfoFromJson(*pod);
 }
@@ -105,7 +105,7 @@ EvictResult KubeClusterWriter::EvictPod(const cache::PodInfo& pod, std::optional
   try {
     std::optional<int64_t> grace;
     if (grace_seconds) grace = *grace_seconds;
-    return client_->evict_pod(pod.namespace_, pod.name, grace, pod.uid) == kube::EvictOutcome::kEvicted
+    return client_->EvictPod(pod.namespace_, pod.name, grace, pod.uid) == kube::EvictOutcome::kEvicted
                ? EvictResult::kEvicted
                : EvictResult::kGone;
   } catch (const kube::DisruptionBudgetError&) {
@@ -116,7 +116,7 @@ EvictResult KubeClusterWriter::EvictPod(const cache::PodInfo& pod, std::optional
 }
 
 std::vector<Json> KubeClusterWriter::DisruptionBudgets(const std::string& namespace_) {
-  const Json list = client_->list(kube::resources::pod_disruption_budgets(), namespace_);
+  const Json list = client_->list(kube::resources::PodDisruptionBudgets(), namespace_);
   std::vector<Json> out;
   if (list.contains("items") && list["items"].is_array()) {
     for (const Json& item : list["items"]) out.push_back(item);
@@ -126,7 +126,7 @@ std::vector<Json> KubeClusterWriter::DisruptionBudgets(const std::string& namesp
 
 void KubeClusterWriter::SetPodCondition(const cache::PodInfo& pod, const ConditionWrite& c) {
   Json condition{{"type", c.type}, {"status", c.status}, {"reason", c.reason}, {"message", c.message}};
-  if (c.status_changed) condition["lastTransitionTime"] = kube::format_time(std::chrono::system_clock::now());
+  if (c.status_changed) condition["lastTransitionTime"] = kube::FormatTime(std::chrono::system_clock::now());
   const Json patch{{"status", {{"conditions", Json::array({condition})}}}};
   try {
     client_->patch(kube::resources::pods(), pod.namespace_, pod.name, kube::PatchType::kStrategicMerge, patch, "status");
@@ -143,11 +143,11 @@ void KubeClusterWriter::RecordEvent(const EventWrite& e) {
 bool KubeClusterWriter::WriteStatus(const std::string& plural, const std::string& name, const Json& fields,
                                     const std::vector<ConditionWrite>& conditions) {
   try {
-    client_->write_status(Gangplank(plural), "", name, [&](Json& status, const Json& object) {
+    client_->WriteStatus(Gangplank(plural), "", name, [&](Json& status, const Json& object) {
       for (const auto& [key, value] : fields.items()) status[key] = value;
       const std::int64_t generation = object.value("/metadata/generation"_json_pointer, std::int64_t{0});
       for (const ConditionWrite& c : conditions) {
-        kube::set_condition(status["conditions"], {c.type, c.status, c.reason, c.message, generation},
+        kube::SetCondition(status["conditions"], {c.type, c.status, c.reason, c.message, generation},
                             std::chrono::system_clock::now());
       }
     });

@@ -56,7 +56,7 @@ Member MemberOf(const cache::PodInfo& pod) {
             pod.scheduling_gates.end();
   m.planned_node = Annotation(pod, cache::kPlannedNodeAnnotation);
   m.admission_id = Annotation(pod, cache::kAdmissionIdAnnotation);
-  if (auto t = kube::parse_time(pod.creation_timestamp)) {
+  if (auto t = kube::ParseTime(pod.creation_timestamp)) {
     m.created = std::chrono::duration<double>(t->time_since_epoch()).count();
   }
   return m;

@@ -19,7 +19,7 @@ kube::ResourceDescriptor DescriptorOf(const std::string& api_version, const std:
 std::optional<nlohmann::json> KubeObjectReader::Get(const std::string& api_version, const std::string& kind,
                                                     const std::string& namespace_, const std::string& name) {
   // A 404 means the object, or its kind (CRD not installed), does not exist: both leave the size unknown.
-  return client_->try_get(DescriptorOf(api_version, kind), namespace_, name);
+  return client_->TryGet(DescriptorOf(api_version, kind), namespace_, name);
 }
 
 }  // namespace gangplank::op

@@ -18,7 +18,7 @@ std::string Annotation(const cache::PodInfo& pod, std::string_view key) {
 std::optional<double> CheckpointOf(const cache::PodInfo& pod) {
   const std::string text = Annotation(pod, cache::kLastCheckpointAnnotation);
   if (text.empty()) return std::nullopt;
-  auto t = kube::parse_time(text);
+  auto t = kube::ParseTime(text);
   if (!t) return std::nullopt;  // Malformed: treated as unknown (work since the start is at stake).
   return std::chrono::duration<double>(t->time_since_epoch()).count();
 }

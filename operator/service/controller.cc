@@ -52,12 +52,12 @@ Controller::Controller(cache::SharedInformers& informers, cache::ClusterStateFee
       tracker_(options_.scheduler_names), sizes_(reader),
       conditions_(writer, [this] { return Now(); }, options_.condition_rewrite_seconds),
       reconciler_(tracker_, sizes_, writer, conditions_, &metrics, options_.reconciler) {
-  informers_.pods().add_handlers({
+  informers_.pods().AddHandlers({
       [this](const auto& p) { OnPod(cache::ToPodInfo(*p), false, false); },
       [this](const auto& old, const auto& p) { OnPod(cache::ToPodInfo(*p), false, HoldsCapacity(*old) && !HoldsCapacity(*p)); },
       [this](const auto& p, bool) { OnPod(cache::ToPodInfo(*p), true, HoldsCapacity(*p)); },
   });
-  informers_.nodes().add_handlers({
+  informers_.nodes().AddHandlers({
       [this](const auto& n) {
         ObserveNotice(*n);
         OnNodeChange();
@@ -71,15 +71,15 @@ Controller::Controller(cache::SharedInformers& informers, cache::ClusterStateFee
         OnNodeChange();
       },
   });
-  informers_.namespaces().add_handlers({
+  informers_.namespaces().AddHandlers({
       [this](const auto& n) { OnNamespace(n->meta.name, NamespaceQueue(*n)); },
       [this](const auto&, const auto& n) { OnNamespace(n->meta.name, NamespaceQueue(*n)); },
       [this](const auto& n, bool) { OnNamespace(n->meta.name, ""); },
   });
   auto pools = [this](auto&&...) { OnPoolsChanged(); };
-  informers_.objects(cache::resources::gpu_pools()).add_handlers({pools, pools, pools});
+  informers_.objects(cache::resources::gpu_pools()).AddHandlers({pools, pools, pools});
   auto queues = [this](auto&&...) { OnQueuesChanged(); };
-  informers_.objects(cache::resources::queues()).add_handlers({queues, queues, queues});
+  informers_.objects(cache::resources::queues()).AddHandlers({queues, queues, queues});
 }
 
 Controller::~Controller() { Stop(); }
@@ -94,8 +94,8 @@ void Controller::Start() {
   sync_watcher_ = std::thread([this] {
     while (!stopping_) {
       const bool core = informers_.WaitForCoreSync(std::chrono::milliseconds(200));
-      if (!core || !informers_.objects(cache::resources::gpu_pools()).has_synced() ||
-          !informers_.objects(cache::resources::queues()).has_synced()) {
+      if (!core || !informers_.objects(cache::resources::gpu_pools()).HasSynced() ||
+          !informers_.objects(cache::resources::queues()).HasSynced()) {
         continue;
       }
       synced_ = true;
@@ -335,7 +335,7 @@ void Controller::Work() {
     } catch (const std::exception& e) {
       // A failed round (the API server down, say) is retried with backoff; nothing escapes the worker.
       spdlog::warn(logging::JsonFields("reconcile failed; retrying", "key", *key, "error", e.what()));
-      queue_.add_rate_limited(*key);
+      queue_.AddRateLimited(*key);
     }
     queue_.done(*key);
   }
@@ -375,16 +375,16 @@ void Controller::ReconcilePool(const std::string& name) {
     // The API server holds newer pods than the cache planned from (a condition written just before,
     // say): the informer's event for them requeues the pool. Planning again before that meets the same
     // stale versions, in a loop; the delay is only a safety net.
-    queue_.add_after(key, kReplanAfterConflict);
+    queue_.AddAfter(key, kReplanAfterConflict);
   } else if (report.again || model->HasChanges()) {
     queue_.add(key);
   }
   const double wait = report.next_wakeup - Now();
   if (std::isfinite(wait) && wait < 1e9) {
-    queue_.add_after(key, std::chrono::milliseconds(static_cast<long long>(std::max(0.0, wait) * 1000) + 1));
+    queue_.AddAfter(key, std::chrono::milliseconds(static_cast<long long>(std::max(0.0, wait) * 1000) + 1));
   }
-  queue_.add_after(key, options_.resync);
-  queue_.add_after(kQueuesKey, options_.queue_status_delay);
+  queue_.AddAfter(key, options_.resync);
+  queue_.AddAfter(kQueuesKey, options_.queue_status_delay);
 }
 
 void Controller::WriteQueueStatus() {

@@ -62,7 +62,7 @@ std::unique_ptr<net::HttpServer> StartServer(const std::string& host, std::uint1
   o.host = host;
   o.port = port;
   o.tls = std::move(tls);
-  auto server = net::make_http_server(o);
+  auto server = net::MakeHttpServer(o);
   server->start(std::move(handler));
   return server;
 }
@@ -76,7 +76,7 @@ int Run(const OperatorConfig& config) {
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
   kube::ClusterConfig kube_config =
-      config.kubeconfig.empty() ? kube::load_in_cluster_config() : kube::load_kubeconfig({config.kubeconfig});
+      config.kubeconfig.empty() ? kube::LoadInClusterConfig() : kube::LoadKubeconfig({config.kubeconfig});
   kube::RestOptions rest_options;
   rest_options.qps = config.kube_api_qps;
   rest_options.burst = config.kube_api_burst;
@@ -126,8 +126,8 @@ int Run(const OperatorConfig& config) {
                           net::HttpTlsFiles{config.webhook_cert_file, config.webhook_key_file},
                           MakeWebhookRouter(config.webhook_path, options, metrics));
   }
-  spdlog::info(logging::JsonFields("serving", "url", server->base_url(), "webhook",
-                                   webhook ? webhook->base_url() + config.webhook_path : std::string("off")));
+  spdlog::info(logging::JsonFields("serving", "url", server->BaseUrl(), "webhook",
+                                   webhook ? webhook->BaseUrl() + config.webhook_path : std::string("off")));
 
   std::optional<net::TlsFileWatch> watch;
   if (tls) watch.emplace(net::HttpTlsFiles{config.webhook_cert_file, config.webhook_key_file});
@@ -144,7 +144,7 @@ int Run(const OperatorConfig& config) {
       spdlog::warn(logging::JsonFields("new webhook TLS files not usable yet; keeping the current certificate", "error",
                                        renewal.problem));
     } else if (renewal.change == net::TlsFileWatch::Change::kRenewed) {
-      if (std::string error = webhook->reload_tls(); !error.empty()) {
+      if (std::string error = webhook->ReloadTls(); !error.empty()) {
         spdlog::error(logging::JsonFields("cannot load the new webhook certificate; keeping the current one", "error", error));
       } else {
         spdlog::info(logging::JsonFields("webhook certificate or key changed; new connections use it"));
@@ -174,7 +174,7 @@ int DryRunCommand(const std::string& url, const std::string& file) {
     }
     body.assign(std::istreambuf_iterator<char>(in), {});
   }
-  auto http = net::make_http_client({url, {}});
+  auto http = net::MakeHttpClient({url, {}});
   net::HttpClientRequest request;
   request.method = "POST";
   request.target = "/dry-run";

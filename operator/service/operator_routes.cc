@@ -24,7 +24,7 @@ const char* OutcomeName(WebhookOutcome o) {
 }  // namespace
 
 net::HttpHandler MakeOperatorRouter(Controller& controller, OperatorMetrics& metrics, std::size_t max_body_bytes) {
-  return net::make_sync_handler([&controller, &metrics, max_body_bytes](const net::HttpRequest& request) -> net::HttpResponse {
+  return net::MakeSyncHandler([&controller, &metrics, max_body_bytes](const net::HttpRequest& request) -> net::HttpResponse {
     const std::string& path = request.path;
     if (path == "/healthz") return net::HttpResponse::text(200, "ok\n");
     if (path == "/readyz") {
@@ -32,10 +32,10 @@ net::HttpHandler MakeOperatorRouter(Controller& controller, OperatorMetrics& met
       return why.empty() ? net::HttpResponse::text(200, "ok\n") : net::HttpResponse::text(503, why + "\n");
     }
     if (path == "/metrics") {
-      return net::HttpResponse::text(200, metrics.Scrape()).set_header("Content-Type", "text/plain; version=0.0.4");
+      return net::HttpResponse::text(200, metrics.Scrape()).SetHeader("Content-Type", "text/plain; version=0.0.4");
     }
     if (path == "/dry-run") {
-      if (request.method != "POST") return JsonError(405, "POST a JSON body {\"pods\": [Pod, ...]}").set_header("Allow", "POST");
+      if (request.method != "POST") return JsonError(405, "POST a JSON body {\"pods\": [Pod, ...]}").SetHeader("Allow", "POST");
       if (request.body.size() > max_body_bytes) return JsonError(413, "body larger than " + std::to_string(max_body_bytes) + " bytes");
       const Json body = Json::parse(request.body, nullptr, /*allow_exceptions=*/false);
       if (body.is_discarded() || !body.is_object()) return JsonError(400, "body is not a JSON object");
@@ -49,10 +49,10 @@ net::HttpHandler MakeOperatorRouter(Controller& controller, OperatorMetrics& met
 }
 
 net::HttpHandler MakeWebhookRouter(const std::string& path, WebhookOptions options, OperatorMetrics& metrics) {
-  return net::make_sync_handler([path, options, &metrics](const net::HttpRequest& request) -> net::HttpResponse {
+  return net::MakeSyncHandler([path, options, &metrics](const net::HttpRequest& request) -> net::HttpResponse {
     if (request.path == "/healthz") return net::HttpResponse::text(200, "ok\n");
     if (request.path != path) return JsonError(404, "no route for " + request.method + " " + request.path);
-    if (request.method != "POST") return JsonError(405, "the webhook takes POST").set_header("Allow", "POST");
+    if (request.method != "POST") return JsonError(405, "the webhook takes POST").SetHeader("Allow", "POST");
     WebhookReply reply = ReviewPod(request.body, options);
     metrics.Webhook(OutcomeName(reply.outcome));
     return std::move(reply.response);

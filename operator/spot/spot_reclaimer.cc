@@ -36,7 +36,7 @@ std::optional<double> LatestTime(const Gang& gang, std::string_view key) {
   for (const Member& m : gang.members) {
     auto it = m.pod.annotations.find(std::string(key));
     if (it == m.pod.annotations.end()) continue;
-    if (auto t = kube::parse_time(it->second)) out = std::max(out.value_or(ToSeconds(*t)), ToSeconds(*t));
+    if (auto t = kube::ParseTime(it->second)) out = std::max(out.value_or(ToSeconds(*t)), ToSeconds(*t));
   }
   return out;
 }
@@ -124,7 +124,7 @@ SpotOutcome SpotReclaimer::Run(PoolModel& model, const NoticeSnapshot& snapshot,
 
 void SpotReclaimer::RequestCheckpoint(PoolModel& model, const Gang& gang, const engine::SpotDecision& d,
                                       const std::string& node) {
-  const std::string deadline = kube::format_time(FromSeconds(d.deadline));
+  const std::string deadline = kube::FormatTime(FromSeconds(d.deadline));
   int asked = 0;
   for (const Member& m : gang.members) {
     if (m.deleting()) continue;
@@ -136,7 +136,7 @@ void SpotReclaimer::RequestCheckpoint(PoolModel& model, const Gang& gang, const 
     }
   }
   conditions_.Event(gang, "Warning", "CheckpointRequested",
-                    "node " + node + " goes at " + kube::format_time(FromSeconds(d.terminate_at)) + ": asked all " +
+                    "node " + node + " goes at " + kube::FormatTime(FromSeconds(d.terminate_at)) + ": asked all " +
                         std::to_string(asked) + " members to checkpoint by " + deadline +
                         " (annotation " + std::string(cache::kCheckpointRequestedAnnotation) + "; acknowledge with " +
                         std::string(cache::kCheckpointDoneAnnotation) + "), then the gang is evicted whole and requeued");
@@ -183,7 +183,7 @@ bool SpotReclaimer::Evict(PoolModel& model, const Gang& gang, const engine::Spot
   const double lost_hours = lost_gpu_seconds / 3600;
   conditions_.Event(gang, "Warning", "SpotReclaimed",
                     "node " + node + " (" + notice.notice.signal + ") goes at " +
-                        kube::format_time(FromSeconds(d.terminate_at)) + ": evicted all " + std::to_string(pods.size()) +
+                        kube::FormatTime(FromSeconds(d.terminate_at)) + ": evicted all " + std::to_string(pods.size()) +
                         " members (" + d.reason + "), requeued whole in its place; lost " + Text(lost_hours, "%.2f") +
                         " GPU-hours" + bypassed);
   const char* checkpoint = d.checkpointed ? "in_time" : (model.config().spot_handling.checkpoint_then_evict ? "late" : "none");

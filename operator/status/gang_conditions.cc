@@ -97,7 +97,7 @@ void GangConditions::Process(const std::string& key) {
   // Only the numbers moved (same status and reason): wait out the rewrite interval on a timer.
   const double wait = d.written_at + min_rewrite_seconds_ - now_();
   if (d.written_status == d.status && d.written_reason == d.reason && wait > 0) {
-    queue_.add_after(key, std::chrono::milliseconds(static_cast<long long>(std::min(wait, 3600.0) * 1000) + 1));
+    queue_.AddAfter(key, std::chrono::milliseconds(static_cast<long long>(std::min(wait, 3600.0) * 1000) + 1));
     return;
   }
   Desired snapshot = d;

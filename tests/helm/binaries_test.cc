@@ -73,7 +73,7 @@ LocalContainer localize(const RenderedObjects& objects, const json& deployment, 
 }
 
 json load_yaml_file(const std::string& path) {
-  const auto docs = apiserver_double::parse_yaml_documents(read_text_file(path));
+  const auto docs = apiserver_double::ParseYamlDocuments(read_text_file(path));
   return docs.front();
 }
 
@@ -127,7 +127,7 @@ TEST_F(ChartBinariesTest, RenderedContainersRunTheRealBinariesReadyOverTlsWithin
   double_options.record_requests = true;
   apiserver_double::ApiServerDouble api(double_options);
   api.start();
-  std::ofstream(dir_ / "kubeconfig") << api.kubeconfig_yaml();
+  std::ofstream(dir_ / "kubeconfig") << api.KubeconfigYaml();
   // The cluster the chart is installed into: its namespace, its CRDs, a GPU node, a pool, a queue, and a
   // pod of gangplank's that the webhook has gated.
   for (const char* ns : {kNamespace, "ml"}) api.put({{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", ns}}}});
@@ -163,7 +163,7 @@ TEST_F(ChartBinariesTest, RenderedContainersRunTheRealBinariesReadyOverTlsWithin
   // kube-scheduler's view of the extender: the rendered urlPrefix, caFile (ca.crt of the extender's
   // Secret) and serverName.
   const json scheduler_cm = objects.get("ConfigMap", "gangplank-scheduler");
-  const json entry = apiserver_double::parse_yaml_documents(scheduler_cm["data"]["config.yaml"].get<std::string>()).front()["extenders"][0];
+  const json entry = apiserver_double::ParseYamlDocuments(scheduler_cm["data"]["config.yaml"].get<std::string>()).front()["extenders"][0];
   const std::string url_prefix = entry["urlPrefix"];
   const std::string server_name = entry["tlsConfig"]["serverName"];
   write_secret_files(objects.get("Secret", "gangplank-extender-tls"), dir_ / "scheduler-ca");
@@ -185,7 +185,7 @@ TEST_F(ChartBinariesTest, RenderedContainersRunTheRealBinariesReadyOverTlsWithin
 
   // The API server's view of the webhook: caBundle, Service name, port 443 -> the webhook port, path.
   const json hook = objects.get("MutatingWebhookConfiguration", "gangplank-operator")["webhooks"][0];
-  std::ofstream(dir_ / "ca-bundle.crt") << base64_decode(hook["clientConfig"]["caBundle"]);
+  std::ofstream(dir_ / "ca-bundle.crt") << Base64Decode(hook["clientConfig"]["caBundle"]);
   const std::string webhook_host = hook["clientConfig"]["service"]["name"].get<std::string>() + "." + kNamespace + ".svc";
   const json review = {{"apiVersion", "admission.k8s.io/v1"}, {"kind", "AdmissionReview"},
                        {"request", {{"uid", "r-1"}, {"operation", "CREATE"}, {"namespace", "ml"},
@@ -199,7 +199,7 @@ TEST_F(ChartBinariesTest, RenderedContainersRunTheRealBinariesReadyOverTlsWithin
   const json answer = json::parse(gated.out.substr(0, gated.out.size() - 4));
   EXPECT_EQ(answer["response"]["uid"], "r-1");
   EXPECT_TRUE(answer["response"]["allowed"].get<bool>());
-  EXPECT_NE(base64_decode(answer["response"]["patch"]).find("gangplank.io/admission"), std::string::npos);
+  EXPECT_NE(Base64Decode(answer["response"]["patch"]).find("gangplank.io/admission"), std::string::npos);
 
   // The operator leads on its own Lease in the release namespace and admits the waiting gang.
   EXPECT_TRUE(eventually([&] {
@@ -225,7 +225,7 @@ TEST_F(ChartBinariesTest, RenderedContainersRunTheRealBinariesReadyOverTlsWithin
   const auto extender_grants = grants_of(objects, kNamespace, extender_deployment["spec"]["template"]["spec"]["serviceAccountName"]);
   const auto operator_grants = grants_of(objects, kNamespace, operator_deployment["spec"]["template"]["spec"]["serviceAccountName"]);
   std::set<std::string> extender_calls, operator_calls;
-  for (const auto& r : api.recorded_requests()) {
+  for (const auto& r : api.RecordedRequests()) {
     const RequestAttributes a = attributes_of(r.method, r.path, r.query);
     if (!a.resource_request) continue;
     if (r.user_agent.rfind("gangplank-operator/", 0) == 0) {

@@ -32,7 +32,7 @@ RenderedObjects render(const std::vector<std::string>& values = {}, const std::v
 
 json scheduler_config(const RenderedObjects& objects, const std::string& name = "gangplank-scheduler") {
   const json cm = objects.get("ConfigMap", name);
-  auto docs = apiserver_double::parse_yaml_documents(cm.value("/data/config.yaml"_json_pointer, std::string()));
+  auto docs = apiserver_double::ParseYamlDocuments(cm.value("/data/config.yaml"_json_pointer, std::string()));
   return docs.empty() ? json::object() : docs.front();
 }
 
@@ -250,7 +250,7 @@ TEST_F(ChartObjectsTest, SelfSignedCertificatesChainToTheCaEachClientTrusts) {
   write_secret_files(objects.get("Secret", "gangplank-webhook-tls"), dir / "webhook");
   write_secret_files(objects.get("Secret", "gangplank-extender-tls"), dir / "extender");
   const std::string ca_bundle =
-      base64_decode(objects.get("MutatingWebhookConfiguration", "gangplank-operator")["webhooks"][0]["clientConfig"]["caBundle"]);
+      Base64Decode(objects.get("MutatingWebhookConfiguration", "gangplank-operator")["webhooks"][0]["clientConfig"]["caBundle"]);
   EXPECT_EQ(ca_bundle, read_text_file((dir / "webhook" / "ca.crt").string()));  // the API server trusts the webhook's CA
   EXPECT_EQ(ca_bundle, read_text_file((dir / "extender" / "ca.crt").string()));  // kube-scheduler trusts the same CA
   const std::string ca = (dir / "webhook" / "ca.crt").string();

@@ -134,7 +134,7 @@ json load_yaml(const std::string& path) {
   std::ifstream in(path);
   std::stringstream text;
   text << in.rdbuf();
-  auto docs = apiserver_double::parse_yaml_documents(text.str());
+  auto docs = apiserver_double::ParseYamlDocuments(text.str());
   return docs.empty() ? json::object() : docs.front();
 }
 

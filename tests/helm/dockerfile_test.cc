@@ -224,7 +224,7 @@ TEST_F(DockerfileTest, TheImageRunsBothBinariesWhereTheChartLooksAsItsNonRootUse
     EXPECT_TRUE(copied.count(c["command"][0].get<std::string>())) << c["command"][0] << " is not in the image";
   }
   EXPECT_TRUE(std::regex_match(user, std::regex("[1-9][0-9]*(:[0-9]+)?"))) << "USER " << user << " is not a numeric non-root user";
-  const json values = apiserver_double::parse_yaml_documents(read_text_file(chart_dir() + "/values.yaml")).front();
+  const json values = apiserver_double::ParseYamlDocuments(read_text_file(chart_dir() + "/values.yaml")).front();
   EXPECT_EQ(user.substr(0, user.find(':')), std::to_string(values["podSecurityContext"]["runAsUser"].get<int>()));
 }
 
@@ -234,12 +234,12 @@ TEST_F(DockerfileTest, VersionsAgreeWithTheChartAndCMake) {
     std::smatch m;
     if (i.keyword == "LABEL" && std::regex_search(i.arguments, m, std::regex("org\\.opencontainers\\.image\\.version=\"([^\"]+)\""))) version = m[1];
   }
-  const json chart = apiserver_double::parse_yaml_documents(read_text_file(chart_dir() + "/Chart.yaml")).front();
+  const json chart = apiserver_double::ParseYamlDocuments(read_text_file(chart_dir() + "/Chart.yaml")).front();
   EXPECT_EQ(version, chart["appVersion"]);
   EXPECT_NE(read_text_file(source_dir() + "/CMakeLists.txt").find("project(gangplank VERSION " + version), std::string::npos);
   const std::string header = read_text_file(source_dir() + "/Dockerfile");
   EXPECT_NE(header.find("ghcr.io/gangplank/gangplank:" + version), std::string::npos);
-  const json values = apiserver_double::parse_yaml_documents(read_text_file(chart_dir() + "/values.yaml")).front();
+  const json values = apiserver_double::ParseYamlDocuments(read_text_file(chart_dir() + "/values.yaml")).front();
   EXPECT_EQ(values["image"]["repository"], "ghcr.io/gangplank/gangplank");
 }
 

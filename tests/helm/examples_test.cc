@@ -17,7 +17,7 @@ namespace {
 using nlohmann::json;
 
 std::vector<json> load(const std::string& file) {
-  return apiserver_double::parse_yaml_documents(read_text_file(source_dir() + "/examples/" + file));
+  return apiserver_double::ParseYamlDocuments(read_text_file(source_dir() + "/examples/" + file));
 }
 
 TEST(Examples, ApplyToTheDoubleAgainstTheRealCrds) {
@@ -53,7 +53,7 @@ TEST(Examples, ReferToEachOtherAsTheOperatorResolvesThem) {
     }
     for (const auto& p : q["spec"].value("pools", json::array())) EXPECT_TRUE(pools.count(p["name"])) << name << " -> " << p["name"];
   }
-  const json values = apiserver_double::parse_yaml_documents(read_text_file(chart_dir() + "/values.yaml")).front();
+  const json values = apiserver_double::ParseYamlDocuments(read_text_file(chart_dir() + "/values.yaml")).front();
   int members = 0;
   for (const auto& doc : load("pytorchjob.yaml")) {
     if (doc["kind"] == "Namespace") {

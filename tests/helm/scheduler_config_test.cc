@@ -26,7 +26,7 @@ json rendered_config(const std::string& values_file) {
   const RenderedObjects objects(helm3().render_ok(options));
   for (const auto& cm : objects.of_kind("ConfigMap")) {
     if (cm.contains("/data/config.yaml"_json_pointer)) {
-      auto docs = apiserver_double::parse_yaml_documents(cm["data"]["config.yaml"].get<std::string>());
+      auto docs = apiserver_double::ParseYamlDocuments(cm["data"]["config.yaml"].get<std::string>());
       return docs.empty() ? json() : docs.front();
     }
   }

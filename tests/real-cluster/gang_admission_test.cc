@@ -132,7 +132,7 @@ TEST_F(GangsOnRealCluster, TheExtendersQueueLimitReachesTheUserInKubeSchedulersE
     return false;
   };
   EXPECT_TRUE(WaitFor(said)) << Logs();
-  const auto stored = client().try_get(kube::resources::pods(), "gangplank-system", "over");
+  const auto stored = client().TryGet(kube::resources::pods(), "gangplank-system", "over");
   EXPECT_TRUE(stored && stored->value("/spec/nodeName"_json_pointer, std::string()).empty());
   client().remove(kube::resources::pods(), "gangplank-system", "over");
 }

@@ -95,7 +95,7 @@ TEST_F(ReclaimOnRealCluster, KubeSchedulersOwnPreemptionAsksTheExtenderAndTakesO
   const Json stored = client().create(kube::resources::pods(), "gangplank-system", urgent);
   ASSERT_FALSE(stored["spec"].contains("schedulingGates")) << "the webhook must not see gangplank's own namespace";
   const auto urgent_node = [&] {
-    const auto p = client().try_get(kube::resources::pods(), "gangplank-system", "urgent");
+    const auto p = client().TryGet(kube::resources::pods(), "gangplank-system", "urgent");
     return p ? p->value("/spec/nodeName"_json_pointer, std::string()) : "";
   };
   ASSERT_TRUE(WaitFor([&] { return !urgent_node().empty(); }, std::chrono::seconds(90))) << Logs();
@@ -124,7 +124,7 @@ TEST_F(ReclaimOnRealCluster, ASpotNoticeCheckpointsTheWholeGangThenEvictsItWhole
   CreateGang("train", 4, spec);
   ASSERT_TRUE(WaitFor([&] { return AllBound(Names("train", 4)); })) << Logs();
   const std::string doomed = NodeOf("train-2");
-  const std::string at = kube::format_time(std::chrono::system_clock::now() + std::chrono::minutes(5));
+  const std::string at = kube::FormatTime(std::chrono::system_clock::now() + std::chrono::minutes(5));
   client().patch(kube::resources::nodes(), "", doomed, kube::PatchType::kMerge,
                  Json{{"metadata", {{"annotations", {{"gangplank.io/terminate-at", at}}}}}});
   ASSERT_TRUE(WaitFor([&] {
@@ -140,7 +140,7 @@ TEST_F(ReclaimOnRealCluster, ASpotNoticeCheckpointsTheWholeGangThenEvictsItWhole
   EXPECT_EQ(Members("train"), 4u) << "nothing is evicted before the acknowledgement or the deadline";
 
   client().patch(kube::resources::pods(), ns(), "train-3", kube::PatchType::kMerge,
-                 Json{{"metadata", {{"annotations", {{"gangplank.io/checkpoint-done", kube::format_time(std::chrono::system_clock::now())}}}}}});
+                 Json{{"metadata", {{"annotations", {{"gangplank.io/checkpoint-done", kube::FormatTime(std::chrono::system_clock::now())}}}}}});
   // Evicted through the API; KWOK completes the graceful deletion.
   ASSERT_TRUE(WaitFor([&] { return Members("train") == 0; })) << Logs();
   EXPECT_TRUE(WaitFor([&] { return Said("SpotReclaimed", "checkpoint done"); })) << Logs();

@@ -30,7 +30,7 @@ bool SameTolerations(const std::vector<kube::Toleration>& a, const std::vector<k
 bool SameAmounts(const std::vector<kube::ResourceAmount>& a, const std::vector<kube::ResourceAmount>& b) {
   if (a.size() != b.size()) return false;
   for (const auto& amount : a) {
-    const kube::ResourceAmount* other = kube::find_amount(b, amount.name);
+    const kube::ResourceAmount* other = kube::FindAmount(b, amount.name);
     if (other == nullptr || other->milli != amount.milli) return false;
   }
   return true;

@@ -14,7 +14,7 @@ ClusterView::PodChange ClusterView::UpsertPod(const std::shared_ptr<const kube::
   auto it = pods_.find(key);
   if (it != pods_.end()) change.before = it->second.pod;
   try {
-    change.after = std::make_shared<const kube::Pod>(decoder_.decode_object(raw->json));
+    change.after = std::make_shared<const kube::Pod>(decoder_.DecodeObject(raw->json));
   } catch (const std::exception& e) {
     // Left out of scheduling and of node usage, as a pod kube-scheduler could not decode.
     spdlog::warn(logging::JsonFields("cannot decode pod; ignoring it", "pod", key, "error", e.what()));

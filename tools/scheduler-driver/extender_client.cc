@@ -44,7 +44,7 @@ const Json* FindField(const Json& object, std::string_view name) {
 
 ExtenderClient::ExtenderClient(ExtenderOptions options, std::unique_ptr<net::HttpClient> http)
     : options_(std::move(options)), http_(std::move(http)) {
-  if (!http_) http_ = net::make_http_client({options_.base_url, {}});
+  if (!http_) http_ = net::MakeHttpClient({options_.base_url, {}});
 }
 
 Json ExtenderClient::Post(const std::string& verb, std::string body) {

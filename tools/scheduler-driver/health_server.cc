@@ -7,8 +7,8 @@ std::unique_ptr<net::HttpServer> ServeHealth(SchedulerDriver& driver, const std:
   options.host = address;
   options.port = port;
   options.io_threads = 1;
-  auto server = net::make_http_server(options);
-  server->start(net::make_sync_handler([&driver](const net::HttpRequest& request) {
+  auto server = net::MakeHttpServer(options);
+  server->start(net::MakeSyncHandler([&driver](const net::HttpRequest& request) {
     if (request.method != "GET") return net::HttpResponse::text(405, "method not allowed\n");
     if (request.path == "/healthz") return net::HttpResponse::text(200, "ok\n");
     if (request.path == "/readyz") {
@@ -16,7 +16,7 @@ std::unique_ptr<net::HttpServer> ServeHealth(SchedulerDriver& driver, const std:
     }
     if (request.path == "/metrics") {
       net::HttpResponse response = net::HttpResponse::text(200, driver.metrics().Scrape());
-      response.set_header("Content-Type", "text/plain; version=0.0.4");
+      response.SetHeader("Content-Type", "text/plain; version=0.0.4");
       return response;
     }
     return net::HttpResponse::text(404, "not found\n");

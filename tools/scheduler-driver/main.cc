@@ -30,7 +30,7 @@ int Run(const DriverFlags& flags) {
   rest_options.qps = flags.kube_api_qps;
   rest_options.burst = flags.kube_api_burst;
   kube::ClusterConfig config =
-      flags.kubeconfig.empty() ? kube::load_in_cluster_config() : kube::load_kubeconfig({flags.kubeconfig});
+      flags.kubeconfig.empty() ? kube::LoadInClusterConfig() : kube::LoadKubeconfig({flags.kubeconfig});
   SchedulerDriver driver(flags.driver, std::make_shared<kube::RestClient>(std::move(config), rest_options));
   driver.Start();
   std::unique_ptr<net::HttpServer> health;
@@ -41,7 +41,7 @@ int Run(const DriverFlags& flags) {
   spdlog::info(logging::JsonFields(
       "started", "schedulerName", flags.driver.scheduler_name, "extender", flags.extender_url, "weight",
       std::to_string(ext.weight), "bind", ext.bind_via_extender ? "extender:" + ext.bind_verb : "apiserver",
-      "ignorable", ext.ignorable ? "true" : "false", "metrics", health ? health->base_url() : "off"));
+      "ignorable", ext.ignorable ? "true" : "false", "metrics", health ? health->BaseUrl() : "off"));
 
   int sig = 0;
   sigwait(&signals, &sig);

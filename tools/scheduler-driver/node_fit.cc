@@ -6,7 +6,7 @@ namespace {
 constexpr const char* kUnschedulableTaint = "node.kubernetes.io/unschedulable";
 
 std::int64_t AmountOf(const std::vector<kube::ResourceAmount>& amounts, std::string_view name) {
-  const kube::ResourceAmount* a = kube::find_amount(amounts, name);
+  const kube::ResourceAmount* a = kube::FindAmount(amounts, name);
   return a == nullptr ? 0 : a->milli;
 }
 
@@ -20,7 +20,7 @@ bool MatchesNodeSelector(const kube::Pod& pod, const kube::Node& node) {
 
 std::vector<std::string> ResourceFit(const kube::Pod& pod, const kube::Node& node, const NodeUsage& used) {
   std::vector<std::string> reasons;
-  if (const kube::ResourceAmount* allowed = kube::find_amount(node.allocatable, "pods");
+  if (const kube::ResourceAmount* allowed = kube::FindAmount(node.allocatable, "pods");
       allowed != nullptr && static_cast<std::int64_t>(used.pods + 1) * 1000 > allowed->milli) {
     reasons.emplace_back("Too many pods");
   }

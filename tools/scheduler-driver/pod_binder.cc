@@ -14,7 +14,7 @@ struct Lookup {
 };
 
 Lookup LookUp(kube::Client& client, const kube::Pod& pod, const std::string& node) {
-  const auto current = client.try_get(kube::resources::pods(), pod.meta.namespace_, pod.meta.name);
+  const auto current = client.TryGet(kube::resources::pods(), pod.meta.namespace_, pod.meta.name);
   if (!current) return {BindStatus::kPodGone, ""};
   const kube::Json& meta = (*current)["metadata"];
   if (meta.value("uid", "") != pod.meta.uid) return {BindStatus::kPodGone, ""};
@@ -28,7 +28,7 @@ Lookup LookUp(kube::Client& client, const kube::Pod& pod, const std::string& nod
 
 BindReport PodBinder::BindThroughApi(const kube::Pod& pod, const std::string& node) {
   try {
-    switch (client_->bind_pod(pod.meta.namespace_, pod.meta.name, node, pod.meta.uid)) {
+    switch (client_->BindPod(pod.meta.namespace_, pod.meta.name, node, pod.meta.uid)) {
       case kube::BindOutcome::kBound:
         return {BindStatus::kBound, ""};
       case kube::BindOutcome::kAlreadyBoundHere:

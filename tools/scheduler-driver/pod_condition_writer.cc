@@ -21,7 +21,7 @@ bool PodConditionWriter::SetNotScheduled(const kube::GenericObject& pod, const s
   if (was_false && current.value("reason", "") == reason && current.value("message", "") == message) return false;
   const kube::Json since = was_false && current.contains("lastTransitionTime")
                                ? current["lastTransitionTime"]
-                               : kube::Json(kube::format_time(std::chrono::system_clock::now()));
+                               : kube::Json(kube::FormatTime(std::chrono::system_clock::now()));
   const kube::Json patch{{"status",
                           {{"conditions", kube::Json::array({{{"type", "PodScheduled"},
                                                               {"status", "False"},

@@ -20,12 +20,12 @@ SchedulerDriver::SchedulerDriver(DriverOptions options, std::shared_ptr<kube::Re
       conditions_(client_),
       events_(client_, options_.component),
       cycle_(options_, {view_, nodes_, extender_, binder_, conditions_, events_, metrics_}) {
-  pods_.add_handlers({
+  pods_.AddHandlers({
       .on_add = [this](const auto& pod) { OnPod(pod); },
       .on_update = [this](const auto&, const auto& pod) { OnPod(pod); },
       .on_delete = [this](const auto& last, bool) { OnPodDeleted(last->meta.key()); },
   });
-  nodes_.add_handlers({
+  nodes_.AddHandlers({
       .on_add = [this](const auto& node) { OnNode(nullptr, *node); },
       .on_update = [this](const auto& before, const auto& after) { OnNode(before.get(), *after); },
       .on_delete = {},
@@ -87,8 +87,8 @@ bool SchedulerDriver::WaitForSync(std::chrono::milliseconds timeout) {
 void SchedulerDriver::Run() {
   // kube-scheduler waits for its informers before the first cycle; so does the driver.
   const auto step = std::chrono::milliseconds(100);
-  while (running_ && !(nodes_.wait_for_sync(step) && pods_.wait_for_sync(step) && nodes_.wait_idle(step) &&
-                       pods_.wait_idle(step))) {
+  while (running_ && !(nodes_.WaitForSync(step) && pods_.WaitForSync(step) && nodes_.WaitIdle(step) &&
+                       pods_.WaitIdle(step))) {
   }
   if (!running_) return;
   synced_ = true;

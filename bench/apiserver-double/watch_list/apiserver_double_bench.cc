@@ -52,7 +52,7 @@ void BM_WatchEvents_Double(benchmark::State& state) {
   ApiServerDouble server;
   server.start();
   for (int i = 0; i < 100; ++i) server.put(gpu_node(i, 0));
-  RawStream watch(server.port(), "/api/v1/nodes?watch=1&resourceVersion=" + server.resource_version());
+  RawStream watch(server.port(), "/api/v1/nodes?watch=1&resourceVersion=" + server.ResourceVersion());
   int generation = 1;
   std::size_t bytes = 0;
   for (auto _ : state) {
@@ -73,11 +73,11 @@ void BM_WatchEvents_Double(benchmark::State& state) {
 // Baseline: the same number of watch-event-sized lines pushed through a bare HttpResponseStream.
 void BM_WatchEvents_PlainStreamBaseline(benchmark::State& state) {
   const std::string line = json{{"type", "MODIFIED"}, {"object", gpu_node(1, 123456)}}.dump() + "\n";
-  auto server = net::make_http_server({});
+  auto server = net::MakeHttpServer({});
   std::mutex m;
   std::shared_ptr<net::HttpResponseStream> stream;
   server->start([&](const net::HttpRequest&, net::HttpResponder responder) {
-    auto s = responder.start_stream(200, {{"Content-Type", "application/json"}});
+    auto s = responder.StartStream(200, {{"Content-Type", "application/json"}});
     std::lock_guard lock(m);
     stream = s;
   });
@@ -164,8 +164,8 @@ void BM_ListPods_PlainDownloadBaseline(benchmark::State& state) {
     source.start();
     body = http_request(source.port(), "GET", "/api/v1/namespaces/default/pods", "", {}, std::chrono::seconds(60)).body;
   }
-  auto server = net::make_http_server({});
-  server->start(net::make_sync_handler([&body](const net::HttpRequest&) { return net::HttpResponse::json(200, body); }));
+  auto server = net::MakeHttpServer({});
+  server->start(net::MakeSyncHandler([&body](const net::HttpRequest&) { return net::HttpResponse::json(200, body); }));
   std::size_t bytes = 0;
   for (auto _ : state) {
     auto r = http_request(server->port(), "GET", "/api/v1/namespaces/default/pods", "", {}, std::chrono::seconds(60));

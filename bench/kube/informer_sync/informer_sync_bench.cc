@@ -210,7 +210,7 @@ size_t plain_download(RestClient& rest, const ResourceDescriptor& resource) {
   options.limit = 500;
   options.resource_version = "0";
   size_t bytes = 0;
-  list_pages(rest, resource, "", options, [&](std::string_view body) {
+  ListPages(rest, resource, "", options, [&](std::string_view body) {
     bytes += body.size();
     // Only the continue token is needed to page on; find it without decoding items.
     ListMetaInfo meta;
@@ -234,7 +234,7 @@ void BM_InformerSync(benchmark::State& state) {
   RestOptions options;
   options.qps = 0;
   options.request_timeout = 120s;
-  auto rest = std::make_shared<RestClient>(load_kubeconfig({server.kubeconfig()}), options);
+  auto rest = std::make_shared<RestClient>(LoadKubeconfig({server.kubeconfig()}), options);
   for (auto _ : state) {
     auto t0 = Clock::now();
     size_t bytes = plain_download(*rest, resources::nodes()) + plain_download(*rest, resources::pods());
@@ -246,21 +246,21 @@ void BM_InformerSync(benchmark::State& state) {
     auto t1 = Clock::now();
     Informer<Node> node_informer(rest, resources::nodes(), io);
     Informer<Pod> pod_informer(rest, resources::pods(), io);
-    pod_informer.add_index("node", indexes::pod_node_name);
-    pod_informer.add_index("gang", [](const Pod& p) { return indexes::by_label(p, "gangplank.io/gang"); });
+    pod_informer.AddIndex("node", indexes::PodNodeName);
+    pod_informer.AddIndex("gang", [](const Pod& p) { return indexes::ByLabel(p, "gangplank.io/gang"); });
     node_informer.start();
-    if (!node_informer.wait_for_sync(300s)) state.SkipWithError("node informer did not sync");
+    if (!node_informer.WaitForSync(300s)) state.SkipWithError("node informer did not sync");
     double node_sync = seconds_since(t1);
-    node_informer.wait_idle(60s);
+    node_informer.WaitIdle(60s);
     malloc_trim(0);
     long rss_nodes = rss_bytes();
     long heap_nodes = heap_in_use();
     auto t2 = Clock::now();
     pod_informer.start();
-    if (!pod_informer.wait_for_sync(300s)) state.SkipWithError("pod informer did not sync");
+    if (!pod_informer.WaitForSync(300s)) state.SkipWithError("pod informer did not sync");
     double pod_sync = seconds_since(t2);
     double informer_total = seconds_since(t1);
-    pod_informer.wait_idle(60s);  // steady state: no notification still queued
+    pod_informer.WaitIdle(60s);  // steady state: no notification still queued
     malloc_trim(0);
     long rss_pods = rss_bytes();
     long heap_pods = heap_in_use();
@@ -304,7 +304,7 @@ void BM_WatchThroughput(benchmark::State& state) {
   apiserver_double::ApiServerDouble server(options);
   server.start();
   for (int t = 0; t < 20; ++t) server.put({{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", "team-" + std::to_string(t)}}}});
-  std::string from_rv = server.resource_version();
+  std::string from_rv = server.ResourceVersion();
   for (int i = 0; i < events; ++i) server.put(make_pod(i, 100));
   ClusterConfig cfg;
   cfg.server = server.url();
@@ -319,7 +319,7 @@ void BM_WatchThroughput(benchmark::State& state) {
     int seen = 0;
     auto start = Clock::now();
     try {
-      watch_lines(rest, resources::pods(), "", watch, 10s, [&](std::string_view line) {
+      WatchLines(rest, resources::pods(), "", watch, 10s, [&](std::string_view line) {
         on_line(line);
         if (++seen == events) cancel.cancel();
       }, cancel);
@@ -334,7 +334,7 @@ void BM_WatchThroughput(benchmark::State& state) {
     double raw = consume([&](std::string_view line) { bytes += line.size(); });
     ObjectDecoder<Pod> decoder;
     size_t checksum = 0;
-    double decoded = consume([&](std::string_view line) { checksum += decoder.decode_event(line).object.meta.name.size(); });
+    double decoded = consume([&](std::string_view line) { checksum += decoder.DecodeEvent(line).object.meta.name.size(); });
     benchmark::DoNotOptimize(checksum);
     state.counters["events"] = events;
     state.counters["raw_events_per_s"] = events / raw;

@@ -125,10 +125,10 @@ TEST(CelEvaluator, OldSelfIsBoundOnlyWhenGiven) {
 }
 
 TEST(CelEvaluator, UnescapesPropertyNames) {
-  EXPECT_EQ(unescape_property("a__dash__b__dot__c__slash__d"), "a-b.c/d");
-  EXPECT_EQ(unescape_property("x__underscores__y"), "x__y");
-  EXPECT_EQ(unescape_property("__namespace__"), "namespace");
-  EXPECT_EQ(unescape_property("plain"), "plain");
+  EXPECT_EQ(UnescapeProperty("a__dash__b__dot__c__slash__d"), "a-b.c/d");
+  EXPECT_EQ(UnescapeProperty("x__underscores__y"), "x__y");
+  EXPECT_EQ(UnescapeProperty("__namespace__"), "namespace");
+  EXPECT_EQ(UnescapeProperty("plain"), "plain");
 }
 
 }  // namespace

@@ -42,8 +42,8 @@ TEST(CelLexer, UnknownCharactersAndOpenStringsFail) {
 }
 
 TEST(CelLexer, DiagnosticsPointAtTheColumn) {
-  EXPECT_EQ(format_diagnostic("ab\ncd ef", 6, "boom"), "ERROR: <input>:2:4: boom\n | cd ef\n | ...^");
-  EXPECT_EQ(format_diagnostic("x", 0, "m"), "ERROR: <input>:1:1: m\n | x\n | ^");
+  EXPECT_EQ(FormatDiagnostic("ab\ncd ef", 6, "boom"), "ERROR: <input>:2:4: boom\n | cd ef\n | ...^");
+  EXPECT_EQ(FormatDiagnostic("x", 0, "m"), "ERROR: <input>:1:1: m\n | x\n | ^");
 }
 
 }  // namespace

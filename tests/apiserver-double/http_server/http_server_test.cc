@@ -26,16 +26,16 @@ bool eventually(Pred pred, std::chrono::milliseconds limit = std::chrono::second
 }
 
 TEST(HttpServer, ParsesRequestAndPicksEphemeralPort) {
-  auto server = make_http_server({});
+  auto server = MakeHttpServer({});
   HttpRequest seen;
   std::mutex m;
-  server->start(make_sync_handler([&](const HttpRequest& req) {
+  server->start(MakeSyncHandler([&](const HttpRequest& req) {
     std::lock_guard lock(m);
     seen = req;
-    return HttpResponse::json(201, R"({"ok":true})").set_header("X-Test", "yes");
+    return HttpResponse::json(201, R"({"ok":true})").SetHeader("X-Test", "yes");
   }));
   ASSERT_NE(server->port(), 0);
-  EXPECT_EQ(server->base_url(), "http://127.0.0.1:" + std::to_string(server->port()));
+  EXPECT_EQ(server->BaseUrl(), "http://127.0.0.1:" + std::to_string(server->port()));
   auto r = http_request(server->port(), "POST", "/a%20b/c?x=1&label=app%3Dweb&flag&plus=a+b", "hello", {{"X-Custom", "V"}});
   EXPECT_EQ(r.status, 201);
   EXPECT_EQ(r.body, R"({"ok":true})");
@@ -47,18 +47,18 @@ TEST(HttpServer, ParsesRequestAndPicksEphemeralPort) {
   EXPECT_EQ(seen.body, "hello");
   EXPECT_EQ(seen.header("x-custom").value_or(""), "V");
   EXPECT_EQ(seen.header("X-CUSTOM").value_or(""), "V");
-  EXPECT_EQ(seen.query_param("label").value_or(""), "app=web");
-  EXPECT_EQ(seen.query_param("flag").value_or("absent"), "");
-  EXPECT_EQ(seen.query_param("plus").value_or(""), "a b");
-  EXPECT_FALSE(seen.query_param("missing"));
+  EXPECT_EQ(seen.QueryParam("label").value_or(""), "app=web");
+  EXPECT_EQ(seen.QueryParam("flag").value_or("absent"), "");
+  EXPECT_EQ(seen.QueryParam("plus").value_or(""), "a b");
+  EXPECT_FALSE(seen.QueryParam("missing"));
 }
 
 TEST(HttpServer, OversizedBodyIs413AndNeverReachesHandler) {
   HttpServerOptions options;
   options.max_request_body_bytes = 100;
-  auto server = make_http_server(options);
+  auto server = MakeHttpServer(options);
   std::atomic<int> calls{0};
-  server->start(make_sync_handler([&](const HttpRequest&) {
+  server->start(MakeSyncHandler([&](const HttpRequest&) {
     ++calls;
     return HttpResponse::text(200, "ok");
   }));
@@ -68,7 +68,7 @@ TEST(HttpServer, OversizedBodyIs413AndNeverReachesHandler) {
 }
 
 TEST(HttpServer, HandlerExceptionsAndUnansweredRequestsBecome500) {
-  auto server = make_http_server({});
+  auto server = MakeHttpServer({});
   server->start([](const HttpRequest& req, HttpResponder responder) {
     if (req.path == "/throw") throw std::runtime_error("boom");
     if (req.path == "/drop") return;  // responder destroyed without an answer
@@ -82,7 +82,7 @@ TEST(HttpServer, HandlerExceptionsAndUnansweredRequestsBecome500) {
 }
 
 TEST(HttpServer, RespondersCanAnswerLaterFromAnotherThread) {
-  auto server = make_http_server({});
+  auto server = MakeHttpServer({});
   std::mutex m;
   std::vector<std::thread> workers;
   server->start([&](const HttpRequest&, HttpResponder responder) {
@@ -107,11 +107,11 @@ TEST(HttpServer, RespondersCanAnswerLaterFromAnotherThread) {
 }
 
 TEST(HttpServer, StreamsChunksAsWrittenAndEndsOnClose) {
-  auto server = make_http_server({});
+  auto server = MakeHttpServer({});
   std::mutex m;
   std::shared_ptr<HttpResponseStream> stream;
   server->start([&](const HttpRequest&, HttpResponder responder) {
-    auto s = responder.start_stream(200, {{"Content-Type", "application/json"}});
+    auto s = responder.StartStream(200, {{"Content-Type", "application/json"}});
     std::lock_guard lock(m);
     stream = s;
   });
@@ -129,7 +129,7 @@ TEST(HttpServer, StreamsChunksAsWrittenAndEndsOnClose) {
   EXPECT_TRUE(s->write(":2}\n"));
   EXPECT_EQ(client.next_line().value_or(""), "{\"b\":2}");
   bool closed_called = false;
-  s->on_closed([&] { closed_called = true; });
+  s->OnClosed([&] { closed_called = true; });
   s->close();
   EXPECT_TRUE(closed_called);
   EXPECT_FALSE(s->write("late\n"));
@@ -138,13 +138,13 @@ TEST(HttpServer, StreamsChunksAsWrittenAndEndsOnClose) {
 }
 
 TEST(HttpServer, StreamNoticesClientThatWentAway) {
-  auto server = make_http_server({});
+  auto server = MakeHttpServer({});
   std::mutex m;
   std::shared_ptr<HttpResponseStream> stream;
   std::atomic<bool> gone{false};
   server->start([&](const HttpRequest&, HttpResponder responder) {
-    auto s = responder.start_stream(200, {});
-    s->on_closed([&] { gone = true; });
+    auto s = responder.StartStream(200, {});
+    s->OnClosed([&] { gone = true; });
     std::lock_guard lock(m);
     stream = s;
   });
@@ -171,11 +171,11 @@ TEST(HttpServer, StreamNoticesClientThatWentAway) {
 TEST(HttpServer, SlowReaderIsCutOffAtTheBufferLimit) {
   HttpServerOptions options;
   options.max_stream_buffer_bytes = 1 << 20;
-  auto server = make_http_server(options);
+  auto server = MakeHttpServer(options);
   std::mutex m;
   std::shared_ptr<HttpResponseStream> stream;
   server->start([&](const HttpRequest&, HttpResponder responder) {
-    auto s = responder.start_stream(200, {});
+    auto s = responder.StartStream(200, {});
     std::lock_guard lock(m);
     stream = s;
   });
@@ -185,13 +185,13 @@ TEST(HttpServer, SlowReaderIsCutOffAtTheBufferLimit) {
     return stream != nullptr;
   }));
   std::atomic<int> closed_calls{0};
-  stream->on_closed([&] { ++closed_calls; });
+  stream->OnClosed([&] { ++closed_calls; });
   const std::string block(64 * 1024, 'y');
   int accepted = 0;
   while (stream->write(block) && accepted < 10000) ++accepted;
   EXPECT_LT(accepted, 10000);
   EXPECT_TRUE(stream->closed());
-  EXPECT_EQ(stream->buffered_bytes(), 0u);
+  EXPECT_EQ(stream->BufferedBytes(), 0u);
   EXPECT_EQ(closed_calls.load(), 1);
   stream->close();  // already ended: no second callback
   EXPECT_EQ(closed_calls.load(), 1);
@@ -200,10 +200,10 @@ TEST(HttpServer, SlowReaderIsCutOffAtTheBufferLimit) {
 }
 
 TEST(HttpServer, StopEndsStreamsAndRefusesNewConnections) {
-  auto server = make_http_server({});
+  auto server = MakeHttpServer({});
   std::atomic<bool> ended{false};
   server->start([&](const HttpRequest&, HttpResponder responder) {
-    responder.start_stream(200, {})->on_closed([&] { ended = true; });
+    responder.StartStream(200, {})->OnClosed([&] { ended = true; });
   });
   const uint16_t port = server->port();
   RawStream client(port, "/watch");
@@ -215,13 +215,13 @@ TEST(HttpServer, StopEndsStreamsAndRefusesNewConnections) {
 }
 
 TEST(HttpServer, BusyPortIsReported) {
-  auto first = make_http_server({});
-  first->start(make_sync_handler([](const HttpRequest&) { return HttpResponse::text(200, "a"); }));
+  auto first = MakeHttpServer({});
+  first->start(MakeSyncHandler([](const HttpRequest&) { return HttpResponse::text(200, "a"); }));
   HttpServerOptions options;
   options.port = first->port();
-  auto second = make_http_server(options);
+  auto second = MakeHttpServer(options);
   try {
-    second->start(make_sync_handler([](const HttpRequest&) { return HttpResponse::text(200, "b"); }));
+    second->start(MakeSyncHandler([](const HttpRequest&) { return HttpResponse::text(200, "b"); }));
     ADD_FAILURE() << "a second server bound a busy port";
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("127.0.0.1:" + std::to_string(first->port())), std::string::npos) << e.what();
@@ -229,18 +229,18 @@ TEST(HttpServer, BusyPortIsReported) {
   }
   HttpServerOptions bad_host;
   bad_host.host = "no-such-host.invalid";
-  EXPECT_THROW(make_http_server(bad_host)->start(make_sync_handler([](const HttpRequest&) { return HttpResponse{}; })),
+  EXPECT_THROW(MakeHttpServer(bad_host)->start(MakeSyncHandler([](const HttpRequest&) { return HttpResponse{}; })),
                std::runtime_error);
 }
 
 TEST(HttpServer, StopEndsStreamsAndWaitsBoundedForAnUnansweredRequest) {
-  auto server = make_http_server({});
+  auto server = MakeHttpServer({});
   std::mutex m;
   std::vector<HttpResponder> parked;
   std::atomic<int> stream_closed{0};
   server->start([&](const HttpRequest& req, HttpResponder r) {
     if (req.path == "/watch") {
-      r.start_stream(200, {})->on_closed([&] { ++stream_closed; });
+      r.StartStream(200, {})->OnClosed([&] { ++stream_closed; });
       return;
     }
     std::lock_guard lock(m);
@@ -269,7 +269,7 @@ TEST(HttpServer, StopEndsStreamsAndWaitsBoundedForAnUnansweredRequest) {
 }
 
 TEST(HttpServer, StopLetsAnAnswerInProgressFinish) {
-  auto server = make_http_server({});
+  auto server = MakeHttpServer({});
   std::mutex m;
   std::vector<std::thread> workers;
   server->start([&](const HttpRequest&, HttpResponder r) {
@@ -299,11 +299,11 @@ TEST(HttpServer, RespondersOutliveTheServerSafely) {
   std::shared_ptr<HttpResponseStream> stream;
   {
     std::mutex m;
-    auto server = make_http_server({});
+    auto server = MakeHttpServer({});
     server->start([&](const HttpRequest& req, HttpResponder r) {
       std::lock_guard lock(m);
       if (req.path == "/watch") {
-        stream = r.start_stream(200, {});
+        stream = r.StartStream(200, {});
       } else {
         kept.push_back(std::move(r));
       }

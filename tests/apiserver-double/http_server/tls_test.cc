@@ -82,16 +82,16 @@ TEST(HttpServerTls, ServesHttpsWithCertificateFiles) {
   write_self_signed(cert, key);
   HttpServerOptions options;
   options.tls = HttpTlsFiles{cert, key};
-  auto server = make_http_server(options);
-  server->start(make_sync_handler([](const HttpRequest& req) { return HttpResponse::text(200, "secure " + req.path); }));
-  EXPECT_EQ(server->base_url().rfind("https://", 0), 0u);
+  auto server = MakeHttpServer(options);
+  server->start(MakeSyncHandler([](const HttpRequest& req) { return HttpResponse::text(200, "secure " + req.path); }));
+  EXPECT_EQ(server->BaseUrl().rfind("https://", 0), 0u);
   ASSERT_EQ(::access(GANGPLANK_CURL, X_OK), 0) << "curl is needed (scripts/install-deps.sh installs it)";
-  auto r = apiserver_double::testing::run_process({GANGPLANK_CURL, "-sk", server->base_url() + "/hello"});
+  auto r = apiserver_double::testing::run_process({GANGPLANK_CURL, "-sk", server->BaseUrl() + "/hello"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "secure /hello");
   // A 2 KB body makes curl send Expect: 100-continue over TLS.
   auto post = apiserver_double::testing::run_process(
-      {GANGPLANK_CURL, "-sk", "-H", "Content-Type: text/plain", "--data-binary", std::string(2048, 'z'), server->base_url() + "/p"});
+      {GANGPLANK_CURL, "-sk", "-H", "Content-Type: text/plain", "--data-binary", std::string(2048, 'z'), server->BaseUrl() + "/p"});
   EXPECT_EQ(post.exit_code, 0) << post.err;
   EXPECT_EQ(post.out, "secure /p");
   EXPECT_EQ(presented_serial(server->port(), TLS1_1_VERSION), -1);  // TLS 1.1 and older are refused
@@ -106,7 +106,7 @@ TEST(HttpServerTls, StartNamesAMissingOrBadFile) {
     HttpServerOptions options;
     options.tls = files;
     try {
-      make_http_server(options)->start(make_sync_handler([](const HttpRequest&) { return HttpResponse{}; }));
+      MakeHttpServer(options)->start(MakeSyncHandler([](const HttpRequest&) { return HttpResponse{}; }));
       ADD_FAILURE() << "started with " << files.cert_file << " / " << files.key_file;
     } catch (const std::runtime_error& e) {
       EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
@@ -124,22 +124,22 @@ TEST(HttpServerTls, ReloadServesTheNewCertificateToNewConnectionsAndKeepsTheOldO
   write_self_signed(cert, key, 7);
   HttpServerOptions options;
   options.tls = HttpTlsFiles{cert, key};
-  auto server = make_http_server(options);
-  server->start(make_sync_handler([](const HttpRequest&) { return HttpResponse::text(200, "ok"); }));
+  auto server = MakeHttpServer(options);
+  server->start(MakeSyncHandler([](const HttpRequest&) { return HttpResponse::text(200, "ok"); }));
   EXPECT_EQ(presented_serial(server->port()), 7);
   // A half-written renewal (new certificate, old key) is refused; the old pair stays in use.
   const std::string new_cert = temp_path("r2.crt"), new_key = temp_path("r2.key");
   write_self_signed(new_cert, new_key, 8);
   std::filesystem::copy_file(new_cert, cert, std::filesystem::copy_options::overwrite_existing);
-  const std::string why = server->reload_tls();
+  const std::string why = server->ReloadTls();
   EXPECT_NE(why.find("does not match"), std::string::npos) << why;
   EXPECT_EQ(presented_serial(server->port()), 7);
   std::filesystem::copy_file(new_key, key, std::filesystem::copy_options::overwrite_existing);
-  EXPECT_EQ(server->reload_tls(), "");
+  EXPECT_EQ(server->ReloadTls(), "");
   EXPECT_EQ(presented_serial(server->port()), 8);
-  auto plain = make_http_server({});
-  plain->start(make_sync_handler([](const HttpRequest&) { return HttpResponse{}; }));
-  EXPECT_NE(plain->reload_tls(), "");
+  auto plain = MakeHttpServer({});
+  plain->start(MakeSyncHandler([](const HttpRequest&) { return HttpResponse{}; }));
+  EXPECT_NE(plain->ReloadTls(), "");
 }
 
 // A renewal is taken once, and only when both files form a usable pair again.

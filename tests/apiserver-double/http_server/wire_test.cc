@@ -18,11 +18,11 @@ using namespace std::chrono_literals;
 
 // Answers every request with "<method> <path> <body>".
 HttpHandler echo() {
-  return make_sync_handler([](const HttpRequest& req) { return HttpResponse::text(200, req.method + " " + req.path + " " + req.body); });
+  return MakeSyncHandler([](const HttpRequest& req) { return HttpResponse::text(200, req.method + " " + req.path + " " + req.body); });
 }
 
 TEST(HttpServerWire, KeepAliveServesSeveralRequestsThenHonoursConnectionClose) {
-  auto server = make_http_server({});
+  auto server = MakeHttpServer({});
   server->start(echo());
   RawSocket c(server->port());
   c.send("GET /one HTTP/1.1\r\nHost: x\r\n\r\n");
@@ -37,7 +37,7 @@ TEST(HttpServerWire, KeepAliveServesSeveralRequestsThenHonoursConnectionClose) {
 }
 
 TEST(HttpServerWire, ExpectContinueIsAnsweredBeforeTheBodyIsSent) {
-  auto server = make_http_server({});
+  auto server = MakeHttpServer({});
   server->start(echo());
   RawSocket c(server->port());
   c.send("PUT /up HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n");
@@ -53,7 +53,7 @@ struct TenByteServer {
   TenByteServer() {
     HttpServerOptions options;
     options.max_request_body_bytes = 10;
-    server = make_http_server(options);
+    server = MakeHttpServer(options);
     server->start([this](const HttpRequest&, HttpResponder r) {
       ++calls;
       r.respond(HttpResponse::text(200, "ok"));
@@ -76,7 +76,7 @@ TEST(HttpServerWire, OversizedExpectContinueIs413WithoutContinue) {
 }
 
 TEST(HttpServerWire, ChunkedRequestBodyArrivesWhole) {
-  auto server = make_http_server({});
+  auto server = MakeHttpServer({});
   server->start(echo());
   RawSocket c(server->port());
   c.send("POST /c HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n");
@@ -97,7 +97,7 @@ TEST(HttpServerWire, ChunkedBodyOverTheLimitIs413AndClosesTheConnection) {
 }
 
 TEST(HttpServerWire, PipelinedRequestsAreAnsweredInOrder) {
-  auto server = make_http_server({});
+  auto server = MakeHttpServer({});
   std::mutex m;
   std::vector<std::thread> late;
   std::atomic<int> handled{0};
@@ -129,7 +129,7 @@ TEST(HttpServerWire, PipelinedRequestsAreAnsweredInOrder) {
 }
 
 TEST(HttpServerWire, Http10RequestGetsAnHttp10AnswerAndAClose) {
-  auto server = make_http_server({});
+  auto server = MakeHttpServer({});
   server->start(echo());
   RawSocket c(server->port());
   c.send("GET /old HTTP/1.0\r\n\r\n");
@@ -141,9 +141,9 @@ TEST(HttpServerWire, Http10RequestGetsAnHttp10AnswerAndAClose) {
 }
 
 TEST(HttpServerWire, Http10StreamIsSentUnchunkedAndEndsWithTheConnection) {
-  auto server = make_http_server({});
+  auto server = MakeHttpServer({});
   server->start([](const HttpRequest&, HttpResponder r) {
-    auto s = r.start_stream(200, {{"Content-Type", "application/json"}});
+    auto s = r.StartStream(200, {{"Content-Type", "application/json"}});
     s->write("{\"a\":1}\n");
     s->close();
   });
@@ -157,7 +157,7 @@ TEST(HttpServerWire, Http10StreamIsSentUnchunkedAndEndsWithTheConnection) {
 }
 
 TEST(HttpServerWire, MalformedRequestLineIs400AndClosed) {
-  auto server = make_http_server({});
+  auto server = MakeHttpServer({});
   std::atomic<int> calls{0};
   server->start([&](const HttpRequest&, HttpResponder r) {
     ++calls;
@@ -175,7 +175,7 @@ TEST(HttpServerWire, MalformedRequestLineIs400AndClosed) {
 }
 
 TEST(HttpServerWire, HugeHeaderIs431) {
-  auto server = make_http_server({});
+  auto server = MakeHttpServer({});
   server->start(echo());
   RawSocket c(server->port());
   c.send("GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + std::string(70 * 1024, 'a') + "\r\n\r\n");
@@ -183,7 +183,7 @@ TEST(HttpServerWire, HugeHeaderIs431) {
 }
 
 TEST(HttpServerWire, HeadersAreLowerCasedRepeatsCombinedAndContentTypeOnlyWhenSet) {
-  auto server = make_http_server({});
+  auto server = MakeHttpServer({});
   HttpRequest seen;
   std::mutex m;
   server->start([&](const HttpRequest& req, HttpResponder r) {
@@ -193,7 +193,7 @@ TEST(HttpServerWire, HeadersAreLowerCasedRepeatsCombinedAndContentTypeOnlyWhenSe
     }
     HttpResponse plain;
     plain.body = "x";
-    plain.set_header("X-One", "1");
+    plain.SetHeader("X-One", "1");
     r.respond(std::move(plain));
   });
   RawSocket c(server->port());
@@ -212,7 +212,7 @@ TEST(HttpServerWire, IdleAndSlowClientsAreDisconnected) {
   HttpServerOptions options;
   options.idle_timeout = 200ms;
   options.request_read_timeout = 200ms;
-  auto server = make_http_server(options);
+  auto server = MakeHttpServer(options);
   server->start(echo());
   RawSocket idle(server->port());
   idle.send("GET /a HTTP/1.1\r\nHost: x\r\n\r\n");
@@ -234,7 +234,7 @@ TEST(HttpServerWire, BusyConnectionOutlivesTheIdleTimeoutAndAStalledOneDoesNot) 
   HttpServerOptions options;
   options.idle_timeout = 300ms;
   options.request_read_timeout = 300ms;
-  auto server = make_http_server(options);
+  auto server = MakeHttpServer(options);
   server->start(echo());
   RawSocket busy(server->port());
   const auto start = std::chrono::steady_clock::now();
@@ -253,9 +253,9 @@ TEST(HttpServerWire, BusyConnectionOutlivesTheIdleTimeoutAndAStalledOneDoesNot) 
 }
 
 TEST(HttpServerWire, StreamNoticesAClientThatHangsUpWithoutAWrite) {
-  auto server = make_http_server({});
+  auto server = MakeHttpServer({});
   std::atomic<bool> gone{false};
-  server->start([&](const HttpRequest&, HttpResponder r) { r.start_stream(200, {})->on_closed([&] { gone = true; }); });
+  server->start([&](const HttpRequest&, HttpResponder r) { r.StartStream(200, {})->OnClosed([&] { gone = true; }); });
   {
     RawSocket c(server->port());
     c.send("GET /watch HTTP/1.1\r\nHost: x\r\n\r\n");
@@ -267,10 +267,10 @@ TEST(HttpServerWire, StreamNoticesAClientThatHangsUpWithoutAWrite) {
 }
 
 TEST(HttpServerWire, ConnectionStaysUsableAfterAStreamEnds) {
-  auto server = make_http_server({});
+  auto server = MakeHttpServer({});
   server->start([](const HttpRequest& req, HttpResponder r) {
     if (req.path != "/watch") return r.respond(HttpResponse::text(200, "plain"));
-    auto s = r.start_stream(200, {});
+    auto s = r.StartStream(200, {});
     s->write("line\n");
     s->close();
   });

@@ -181,7 +181,7 @@ TEST_P(KubectlTest, StaleReplaceIsConflict) {
 // Double-only: compacts the double's history on demand (a real etcd compacts every five minutes).
 TEST_F(KubectlDoubleOnlyTest, WatchFromCompactedVersionIsGone) {
   put_node("n1");
-  const std::string old_rv = server_.resource_version();
+  const std::string old_rv = server_.ResourceVersion();
   put_node("n2");
   server_.compact();
   auto r = kubectl({"get", "--raw", "/api/v1/nodes?watch=1&resourceVersion=" + old_rv});

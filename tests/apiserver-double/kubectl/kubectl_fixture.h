@@ -65,7 +65,7 @@ class KubectlFixture : public ::testing::Test {
       set_up_real();
     } else {
       server_.start();
-      std::ofstream(dir_ / "kubeconfig") << server_.kubeconfig_yaml();
+      std::ofstream(dir_ / "kubeconfig") << server_.KubeconfigYaml();
     }
   }
   void TearDown() override {

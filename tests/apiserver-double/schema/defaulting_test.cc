@@ -12,7 +12,7 @@ using nlohmann::json;
 TEST(Defaulting, FillsAbsentFieldsInsidePresentObjectsAndListItems) {
   const auto s = compiled(gpupool_open_api());
   json p = pool({{"spot", json::object()}, {"queues", {{{"name", "a"}}, {{"name", "b"}, {"weight", 3}}}}});
-  apply_defaults(p, s->root());
+  ApplyDefaults(p, s->root());
   EXPECT_EQ(p["spec"]["spot"]["reclaimPolicy"], "CheckpointThenEvict");
   EXPECT_EQ(p["spec"]["spot"]["checkpointGraceSeconds"], 90);
   EXPECT_EQ(p["spec"]["spot"]["avoidSpotOnRequeue"], true);
@@ -30,7 +30,7 @@ TEST(Defaulting, NonNullableNullTakesTheDefaultAndDefaultsNest) {
                                                   {"o", {{"type", "object"}, {"default", json::object()},
                                                          {"properties", {{"inner", {{"type", "integer"}, {"default", 5}}}}}}}}}});
   json v = {{"a", nullptr}, {"n", nullptr}};
-  apply_defaults(v, s);
+  ApplyDefaults(v, s);
   EXPECT_EQ(v["a"], "x");
   EXPECT_TRUE(v["n"].is_null());
   EXPECT_EQ(v["o"]["inner"], 5);  // a defaulted object is itself defaulted

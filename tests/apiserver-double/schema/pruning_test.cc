@@ -16,7 +16,7 @@ TEST(Pruning, DropsUndeclaredFieldsAndReportsTheirPathsSorted) {
   p["metadata"]["junk"] = true;
   p["metadata"]["labels"] = {{"a", "b"}};
   p["extra"] = {{"deep", 1}};
-  const auto dropped = prune_unknown_fields(p, s->root());
+  const auto dropped = PruneUnknownFields(p, s->root());
   EXPECT_EQ(dropped, (std::vector<std::string>{"extra", "metadata.junk", "spec.queues[0].colour", "spec.zeta"}));
   EXPECT_FALSE(p.contains("extra"));
   EXPECT_FALSE(p["spec"].contains("zeta"));
@@ -31,7 +31,7 @@ TEST(Pruning, PreserveUnknownFieldsKeepsTheSubtree) {
                                   {"properties", {{"free", {{"type", "object"}, {"x-kubernetes-preserve-unknown-fields", true},
                                                             {"properties", {{"typed", {{"type", "object"}, {"properties", json::object()}}}}}}}}}});
   json v = {{"free", {{"anything", {{"goes", 1}}}, {"typed", {{"dropped", 1}}}}}};
-  EXPECT_EQ(prune_unknown_fields(v, s), std::vector<std::string>{"free.typed.dropped"});
+  EXPECT_EQ(PruneUnknownFields(v, s), std::vector<std::string>{"free.typed.dropped"});
   EXPECT_EQ(v["free"]["anything"]["goes"], 1);
 }
 
@@ -41,7 +41,7 @@ TEST(Pruning, NonNullableNullsWithoutDefaultsGo) {
                                                   {"b", {{"type", "string"}, {"nullable", true}}},
                                                   {"c", {{"type", "string"}, {"default", "x"}}}}}});
   json v = {{"a", nullptr}, {"b", nullptr}, {"c", nullptr}};
-  prune_non_nullable_nulls(v, s);
+  PruneNonNullableNulls(v, s);
   EXPECT_FALSE(v.contains("a"));
   EXPECT_TRUE(v.contains("b"));
   EXPECT_TRUE(v.contains("c"));  // left for defaulting
@@ -51,9 +51,9 @@ TEST(ApplyTyping, UndeclaredFieldsInStructuredMergeDiffNotation) {
   const auto s = compiled(gpupool_open_api());
   json p = pool({{"zeta", 1}, {"queues", {{{"name", "a"}, {"colour", "red"}}}}, {"topologyLevels", {"zone"}}});
   p["metadata"]["junk"] = true;
-  EXPECT_EQ(undeclared_apply_fields(p, s->root()),
+  EXPECT_EQ(UndeclaredApplyFields(p, s->root()),
             (std::vector<std::string>{".metadata.junk", R"(.spec.queues[name="a"].colour)", ".spec.zeta"}));
-  EXPECT_TRUE(undeclared_apply_fields(pool({{"queues", {{{"name", "a"}}}}}), s->root()).empty());
+  EXPECT_TRUE(UndeclaredApplyFields(pool({{"queues", {{{"name", "a"}}}}}), s->root()).empty());
 }
 
 }  // namespace

@@ -12,7 +12,7 @@ using nlohmann::json;
 FieldErrors compile_errors(const json& open_api) {
   Schema s = Schema::parse(open_api);
   FieldErrors errors;
-  compile_rules(s, "spec.versions[0].schema.openAPIV3Schema", errors);
+  CompileRules(s, "spec.versions[0].schema.openAPIV3Schema", errors);
   return errors;
 }
 

@@ -11,7 +11,7 @@ using nlohmann::json;
 
 std::vector<std::string> problems(const json& schema) {
   FieldErrors errors;
-  check_structural(schema, "spec.versions[0].schema.openAPIV3Schema", errors);
+  CheckStructural(schema, "spec.versions[0].schema.openAPIV3Schema", errors);
   return texts(errors);
 }
 

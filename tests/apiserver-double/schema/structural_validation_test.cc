@@ -12,11 +12,11 @@ using nlohmann::json;
 
 FieldErrors check(const json& object, const json* old = nullptr) {
   static const auto s = compiled(gpupool_open_api());
-  return validate_structure(s->root(), object, old);
+  return ValidateStructure(s->root(), object, old);
 }
 
 FieldErrors check_schema(const json& open_api, const json& value) {
-  return validate_structure(Schema::parse(open_api), value, nullptr);
+  return ValidateStructure(Schema::parse(open_api), value, nullptr);
 }
 
 TEST(StructuralValidation, ValidPoolHasNoErrors) {

@@ -14,7 +14,7 @@ constexpr const char* kPools = "/apis/gangplank.io/v1alpha1/gpupools";
 
 json gpupool_crd() {
   std::ifstream in(std::string(GANGPLANK_TESTDATA_DIR) + "/gpupool-with-queues.crd.yaml");
-  return parse_yaml_documents(std::string(std::istreambuf_iterator<char>(in), {})).at(0);
+  return ParseYamlDocuments(std::string(std::istreambuf_iterator<char>(in), {})).at(0);
 }
 
 json pool(const std::string& name, json spec) {

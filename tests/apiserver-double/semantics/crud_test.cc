@@ -293,13 +293,13 @@ TEST_F(CrudTest, ServerSideApplyCreatesAndMerges) {
 
 TEST_F(CrudTest, DryRunNeverPersists) {
   call("POST", "/api/v1/nodes", {{"metadata", {{"name", "n"}}}});
-  const std::string rv = server_->resource_version();
+  const std::string rv = server_->ResourceVersion();
   EXPECT_EQ(call("POST", "/api/v1/nodes?dryRun=All", {{"metadata", {{"name", "m"}}}}).status, 201);
   auto patched = patch("/api/v1/nodes/n?dryRun=All", {{"spec", {{"unschedulable", true}}}}, "application/merge-patch+json");
   EXPECT_EQ(patched.status, 200);
   EXPECT_EQ(patched.body["spec"]["unschedulable"], true);
   EXPECT_EQ(call("DELETE", "/api/v1/nodes/n?dryRun=All").status, 200);
-  EXPECT_EQ(server_->resource_version(), rv);
+  EXPECT_EQ(server_->ResourceVersion(), rv);
   EXPECT_FALSE(server_->get("nodes", "", "m"));
   EXPECT_FALSE(server_->get("nodes", "", "n")->contains("spec"));
 }
@@ -321,7 +321,7 @@ TEST_F(CrudTest, SeedFileLoadsYamlAndReportsBadInput) {
     out << "apiVersion: v1\nkind: Node\nmetadata:\n  name: seeded\n  labels: {gpu: \"8\"}\n---\n"
         << "apiVersion: v1\nkind: Pod\nmetadata: {name: sp}\nspec: {nodeName: seeded}\nstatus: {phase: Running}\n";
   }
-  EXPECT_EQ(server_->seed_file(path), 2u);
+  EXPECT_EQ(server_->SeedFile(path), 2u);
   EXPECT_EQ(server_->get("nodes", "", "seeded")->at("metadata").at("labels").at("gpu"), "8");
   EXPECT_EQ(server_->get("pods", "default", "sp")->at("status").at("phase"), "Running");
   const std::string bad = ::testing::TempDir() + "/bad.yaml";
@@ -330,7 +330,7 @@ TEST_F(CrudTest, SeedFileLoadsYamlAndReportsBadInput) {
     out << "apiVersion: v1\nkind: Gadget\nmetadata: {name: x}\n";
   }
   try {
-    server_->seed_file(bad);
+    server_->SeedFile(bad);
     FAIL() << "expected an error";
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("bad.yaml"), std::string::npos);

@@ -20,8 +20,8 @@ class ListWatchTest : public DoubleTest {
     }
   }
   void wait_for_watches(std::size_t n) {
-    for (int i = 0; i < 500 && server_->open_watches() < n; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    ASSERT_EQ(server_->open_watches(), n);
+    for (int i = 0; i < 500 && server_->OpenWatches() < n; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    ASSERT_EQ(server_->OpenWatches(), n);
   }
   static json event(RawStream& s) {
     auto line = s.next_line(std::chrono::seconds(5));
@@ -126,7 +126,7 @@ TEST_F(ListWatchTest, WatchWithoutResourceVersionStartsWithCurrentState) {
   auto d = event(s);
   EXPECT_EQ(d["type"], "DELETED");
   EXPECT_EQ(d["object"]["metadata"]["name"], "p0");
-  EXPECT_EQ(d["object"]["metadata"]["resourceVersion"], server_->resource_version());
+  EXPECT_EQ(d["object"]["metadata"]["resourceVersion"], server_->ResourceVersion());
 }
 
 TEST_F(ListWatchTest, WatchFromResourceVersionReplaysOnlyLaterChanges) {
@@ -141,7 +141,7 @@ TEST_F(ListWatchTest, WatchFromResourceVersionReplaysOnlyLaterChanges) {
 }
 
 TEST_F(ListWatchTest, WatchFromFutureVersionWaitsForIt) {
-  const uint64_t future = std::stoull(server_->resource_version()) + 2;
+  const uint64_t future = std::stoull(server_->ResourceVersion()) + 2;
   RawStream s(server_->port(), "/api/v1/nodes?watch=1&resourceVersion=" + std::to_string(future));
   wait_for_watches(1);
   server_->put({{"apiVersion", "v1"}, {"kind", "Node"}, {"metadata", {{"name", "a"}}}});  // rv future-1
@@ -153,7 +153,7 @@ TEST_F(ListWatchTest, WatchFromFutureVersionWaitsForIt) {
 }
 
 TEST_F(ListWatchTest, BookmarksAndTimeout) {
-  RawStream s(server_->port(), "/api/v1/nodes?watch=1&allowWatchBookmarks=true&timeoutSeconds=1&resourceVersion=" + server_->resource_version());
+  RawStream s(server_->port(), "/api/v1/nodes?watch=1&allowWatchBookmarks=true&timeoutSeconds=1&resourceVersion=" + server_->ResourceVersion());
   int bookmarks = 0;
   std::string last_rv;
   while (auto line = s.next_line(std::chrono::seconds(3))) {
@@ -165,12 +165,12 @@ TEST_F(ListWatchTest, BookmarksAndTimeout) {
   }
   EXPECT_TRUE(s.ended());  // timeoutSeconds ended the stream
   EXPECT_GE(bookmarks, 3);
-  EXPECT_EQ(last_rv, server_->resource_version());
+  EXPECT_EQ(last_rv, server_->ResourceVersion());
 }
 
 TEST_F(ListWatchTest, FieldSelectorTransitionsBecomeAddedAndDeleted) {
   make_pods(1);
-  RawStream s(server_->port(), "/api/v1/pods?watch=1&fieldSelector=spec.nodeName%3Dn1&resourceVersion=" + server_->resource_version());
+  RawStream s(server_->port(), "/api/v1/pods?watch=1&fieldSelector=spec.nodeName%3Dn1&resourceVersion=" + server_->ResourceVersion());
   ASSERT_EQ(call("POST", "/api/v1/namespaces/default/pods/p0/binding",
                  {{"apiVersion", "v1"}, {"kind", "Binding"}, {"metadata", {{"name", "p0"}}}, {"target", {{"kind", "Node"}, {"name", "n1"}}}})
                 .status,
@@ -194,7 +194,7 @@ TEST_F(ListWatchTest, SendInitialEventsEndsWithMarkedBookmark) {
 
 TEST_F(ListWatchTest, WatchFromCompactedVersionIsHttp410) {
   make_pods(1);
-  const std::string old_rv = server_->resource_version();
+  const std::string old_rv = server_->ResourceVersion();
   make_pods(0);
   call("POST", "/api/v1/namespaces/default/pods", pod("later"));
   server_->compact();
@@ -209,7 +209,7 @@ TEST(ListWatchExpired, WatchFromCompactedVersionAsInStreamError) {
   o.expired_watch_as_event = true;
   ApiServerDouble server(o);
   server.start();
-  const std::string old_rv = server.resource_version();
+  const std::string old_rv = server.ResourceVersion();
   server.put({{"apiVersion", "v1"}, {"kind", "Node"}, {"metadata", {{"name", "n"}}}});
   server.compact();
   RawStream s(server.port(), "/api/v1/nodes?watch=1&resourceVersion=" + old_rv);
@@ -223,7 +223,7 @@ TEST(ListWatchExpired, WatchFromCompactedVersionAsInStreamError) {
 }
 
 TEST_F(ListWatchTest, CompactionEndsOpenWatchesWithError) {
-  RawStream s(server_->port(), "/api/v1/nodes?watch=1&resourceVersion=" + server_->resource_version());
+  RawStream s(server_->port(), "/api/v1/nodes?watch=1&resourceVersion=" + server_->ResourceVersion());
   wait_for_watches(1);
   server_->compact();
   auto e = event(s);
@@ -236,7 +236,7 @@ TEST_F(ListWatchTest, HistoryLimitCompactsOldEvents) {
   o.history_limit = 3;
   ApiServerDouble small(o);
   small.start();
-  const std::string start_rv = small.resource_version();
+  const std::string start_rv = small.ResourceVersion();
   for (int i = 0; i < 5; ++i) small.put({{"apiVersion", "v1"}, {"kind", "Node"}, {"metadata", {{"name", "n" + std::to_string(i)}}}});
   EXPECT_EQ(http_request(small.port(), "GET", "/api/v1/nodes?watch=1&resourceVersion=" + start_rv).status, 410);
 }

@@ -22,7 +22,7 @@ class RegressionTest : public DoubleTest {
   }
   std::string seed_error(const std::string& path) {
     try {
-      server_->seed_file(path);
+      server_->SeedFile(path);
     } catch (const std::runtime_error& e) {
       return e.what();
     }
@@ -32,7 +32,7 @@ class RegressionTest : public DoubleTest {
 
 TEST_F(RegressionTest, WatchFromOldVersionDeliversTenThousandEventsInOrderThenLiveOnes) {
   constexpr int kBacklog = 10000;
-  const std::string start_rv = server_->resource_version();
+  const std::string start_rv = server_->ResourceVersion();
   for (int i = 0; i < kBacklog; ++i) server_->put(node(i));
   RawStream s(server_->port(), "/api/v1/nodes?watch=1&resourceVersion=" + start_rv);
   ASSERT_EQ(s.status(), 200);
@@ -63,7 +63,7 @@ TEST(RegressionPacing, ReplayOverrunByTheHistoryLimitEndsWithExpired) {
   o.history_limit = 700;
   ApiServerDouble server(o);
   server.start();
-  const std::string start_rv = server.resource_version();
+  const std::string start_rv = server.ResourceVersion();
   const std::string padding(50000, 'x');  // 600 x 50 KB: more than socket buffers and one replay slice hold
   for (int i = 0; i < 600; ++i) {
     server.put({{"apiVersion", "v1"}, {"kind", "Node"},
@@ -71,7 +71,7 @@ TEST(RegressionPacing, ReplayOverrunByTheHistoryLimitEndsWithExpired) {
   }
   RawStream s(server.port(), "/api/v1/nodes?watch=1&resourceVersion=" + start_rv);
   ASSERT_EQ(s.status(), 200);
-  for (int i = 0; i < 100 && server.open_watches() == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  for (int i = 0; i < 100 && server.OpenWatches() == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
   std::this_thread::sleep_for(std::chrono::milliseconds(300));  // replay runs into the unread buffer
   for (int i = 0; i < 700; ++i) server.put(RegressionTest::node(i, "moved"));
   int added = 0;
@@ -93,9 +93,9 @@ TEST(RegressionPacing, ReplayOverrunByTheHistoryLimitEndsWithExpired) {
 // keeps the resourceVersion, as in the apiserver, so a watcher waiting for it waits forever.
 TEST_F(RegressionTest, IdenticalPutIsNoEventAndKeepsResourceVersion) {
   server_->put(node(1));
-  const std::string rv = server_->resource_version();
+  const std::string rv = server_->ResourceVersion();
   server_->put(node(1));
-  EXPECT_EQ(server_->resource_version(), rv);
+  EXPECT_EQ(server_->ResourceVersion(), rv);
   RawStream s(server_->port(), "/api/v1/nodes?watch=1&resourceVersion=" + rv);
   EXPECT_FALSE(s.next_line(std::chrono::milliseconds(200)));
 }
@@ -106,7 +106,7 @@ TEST_F(RegressionTest, SeedAcceptsKindListInYaml) {
                                "- apiVersion: v1\n  kind: Node\n  metadata: {name: a}\n"
                                "- apiVersion: v1\n  kind: Node\n  metadata: {name: b}\n"
                                "- apiVersion: v1\n  kind: Pod\n  metadata: {name: p, namespace: default}\n");
-  EXPECT_EQ(server_->seed_file(path), 3u);
+  EXPECT_EQ(server_->SeedFile(path), 3u);
   EXPECT_TRUE(server_->get("nodes", "", "a"));
   EXPECT_TRUE(server_->get("nodes", "", "b"));
   EXPECT_TRUE(server_->get("pods", "default", "p"));
@@ -115,18 +115,18 @@ TEST_F(RegressionTest, SeedAcceptsKindListInYaml) {
 TEST_F(RegressionTest, SeedAcceptsJsonListTypedListArrayAndMultiDocumentYaml) {
   const auto list = write_file("list.json", R"({"apiVersion":"v1","kind":"List","metadata":{},"items":[
       {"apiVersion":"v1","kind":"Node","metadata":{"name":"j1"}},{"apiVersion":"v1","kind":"Node","metadata":{"name":"j2"}}]})");
-  EXPECT_EQ(server_->seed_file(list), 2u);
+  EXPECT_EQ(server_->SeedFile(list), 2u);
   // An API list response: items carry no apiVersion/kind; they come from the list.
   const auto typed = write_file("podlist.json", R"({"apiVersion":"v1","kind":"PodList","metadata":{"resourceVersion":"7"},
       "items":[{"metadata":{"name":"t1","namespace":"default","resourceVersion":"5"}}]})");
-  EXPECT_EQ(server_->seed_file(typed), 1u);
+  EXPECT_EQ(server_->SeedFile(typed), 1u);
   const auto array = write_file("array.json", R"([{"apiVersion":"v1","kind":"Node","metadata":{"name":"arr"}}])");
-  EXPECT_EQ(server_->seed_file(array), 1u);
+  EXPECT_EQ(server_->SeedFile(array), 1u);
   const auto multi = write_file("multi.yaml",
                                 "apiVersion: v1\nkind: Node\nmetadata: {name: m1}\n---\n"
                                 "apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Node, metadata: {name: m2}}\n---\n"
                                 "- {apiVersion: v1, kind: Node, metadata: {name: m3}}\n");
-  EXPECT_EQ(server_->seed_file(multi), 3u);
+  EXPECT_EQ(server_->SeedFile(multi), 3u);
   for (const char* name : {"j1", "j2", "arr", "m1", "m2", "m3"}) EXPECT_TRUE(server_->get("nodes", "", name)) << name;
   EXPECT_TRUE(server_->get("pods", "default", "t1"));
 }

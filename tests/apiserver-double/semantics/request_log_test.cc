@@ -18,7 +18,7 @@ TEST_F(RequestLogTest, RecordsMethodPathQueryAndUserAgentInOrder) {
   call("GET", "/api/v1/namespaces/default/pods?labelSelector=app%3Dx&limit=5", nullptr, {{"User-Agent", "gangplank-operator/0.1"}});
   call("POST", "/api/v1/namespaces/default/pods", pod("a"), {{"User-Agent", "kubectl/v1.31"}});
   call("GET", "/_double/state");  // control requests are not part of the API
-  const auto log = server_->recorded_requests();
+  const auto log = server_->RecordedRequests();
   ASSERT_EQ(log.size(), 2u);
   EXPECT_EQ(log[0].method, "GET");
   EXPECT_EQ(log[0].path, "/api/v1/namespaces/default/pods");
@@ -32,8 +32,8 @@ TEST(RequestLogOff, RecordsNothingUnlessAsked) {
   ApiServerDouble server;
   server.start();
   http_request(server.port(), "GET", "/api/v1/nodes");
-  EXPECT_TRUE(server.recorded_requests().empty());
-  EXPECT_EQ(server.request_count(), 1u);
+  EXPECT_TRUE(server.RecordedRequests().empty());
+  EXPECT_EQ(server.RequestCount(), 1u);
   server.stop();
 }
 

@@ -26,7 +26,7 @@ TEST(ExtenderBinary, ServesWhenSyncedAndStopsCleanlyOnSigterm) {
            {"status", {{"allocatable", {{"cpu", "8"}, {"memory", "32Gi"}, {"nvidia.com/gpu", "4"}}}}}});
   const auto dir = std::filesystem::temp_directory_path() / ("extender-bin-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
-  std::ofstream(dir / "kubeconfig") << api.kubeconfig_yaml();
+  std::ofstream(dir / "kubeconfig") << api.KubeconfigYaml();
   const std::string log = (dir / "log").string();
   const std::uint16_t port = testing::FreePort();
 

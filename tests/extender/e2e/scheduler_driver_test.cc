@@ -62,8 +62,8 @@ class EndToEnd : public ::testing::Test {
   void SetUp() override {
     api_.start();
     api_.put(Json{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", "ml"}}}});
-    ASSERT_EQ(api_.seed_file(GANGPLANK_SOURCE_DIR "/crds/gpupool.gangplank.io.yaml"), 1u);
-    ASSERT_EQ(api_.seed_file(GANGPLANK_SOURCE_DIR "/crds/queue.gangplank.io.yaml"), 1u);
+    ASSERT_EQ(api_.SeedFile(GANGPLANK_SOURCE_DIR "/crds/gpupool.gangplank.io.yaml"), 1u);
+    ASSERT_EQ(api_.SeedFile(GANGPLANK_SOURCE_DIR "/crds/queue.gangplank.io.yaml"), 1u);
     api_.put(Json{{"apiVersion", "gangplank.io/v1alpha1"}, {"kind", "GPUPool"}, {"metadata", {{"name", "pool"}}}, {"spec", Json::object()}});
     api_.put(Json{{"apiVersion", "gangplank.io/v1alpha1"},
                   {"kind", "Queue"},
@@ -73,10 +73,10 @@ class EndToEnd : public ::testing::Test {
     api_.put(PodObject("running", 6, "gpu-0"));
     api_.put(PodObject("planned", 8, "", "gpu-2"));
     kubeconfig_ = std::filesystem::temp_directory_path() / ("extender-e2e-" + std::to_string(::getpid()) + ".yaml");
-    std::ofstream(kubeconfig_) << api_.kubeconfig_yaml("ml");
+    std::ofstream(kubeconfig_) << api_.KubeconfigYaml("ml");
 
     informers_ = std::make_unique<cache::SharedInformers>(
-        std::make_shared<kube::RestClient>(kube::load_kubeconfig({kubeconfig_.string()})));
+        std::make_shared<kube::RestClient>(kube::LoadKubeconfig({kubeconfig_.string()})));
     feed_ = std::make_unique<cache::ClusterStateFeed>(*informers_);
     feed_->Attach(&state_);
     informers_->Start();
@@ -84,7 +84,7 @@ class EndToEnd : public ::testing::Test {
     handlers_ = std::make_unique<ExtenderHandlers>(state_, metrics_, HandlerOptions{{}, "bestfit", 1000});
     binder_ = std::make_unique<KubeBinder>(informers_->client());
     bind_ = std::make_unique<BindVerb>(state_, *binder_, metrics_);
-    server_ = net::make_http_server({});
+    server_ = net::MakeHttpServer({});
     server_->start(MakeRouter(*handlers_, state_, metrics_,
                               RouteConfig{"/gangplank", "filter", "prioritize", "preempt", "bind"}, bind_.get()));
     ASSERT_TRUE(WaitFor([&] { return state_.synced() && HasQueueLimit(); })) << "cache never synced";
@@ -274,15 +274,15 @@ TEST_F(EndToEnd, BindVerbBindsThroughTheApiServerAndTheCacheHoldsThePodAtOnce) {
   cut.count = 1000000;
   cut.path_contains = "pods";
   cut.method = "GET";
-  api_.fail_next(cut);
-  api_.drop_watches();
+  api_.FailNext(cut);
+  api_.DropWatches();
   const std::string first = Schedule("via-bind-a", true).node;
   ASSERT_FALSE(first.empty());
   // The second pod is filtered next: the first one's GPUs must already be taken in the cache.
   const std::string second = Schedule("via-bind-b", true).node;
   EXPECT_NE(second, first) << "both 6-GPU pods were put on the same 8-GPU node";
   // Once the informer is back it reports both bindings, and nothing is charged twice.
-  api_.clear_faults();
+  api_.ClearFaults();
   api_.put(PodObject("marker", 0));
   ASSERT_TRUE(WaitFor([&] { return Cached("marker"); })) << "the pod informer never recovered";
   EXPECT_EQ(FreeGpus(first), 2);

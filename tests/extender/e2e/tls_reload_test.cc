@@ -35,7 +35,7 @@ bool TrustedBy(std::uint16_t port, const fs::path& ca) {
   options.base_url = "https://127.0.0.1:" + std::to_string(port);
   options.tls.ca_file = ca.string();
   try {
-    auto client = net::make_http_client(options);
+    auto client = net::MakeHttpClient(options);
     net::HttpClientRequest request;
     request.target = "/healthz";
     request.timeout = std::chrono::milliseconds(2000);
@@ -57,7 +57,7 @@ TEST(ExtenderBinary, ReloadsItsCertificateWhenTheFilesChange) {
   fs::copy_file(dir / "a.key", dir / "tls.key");
   apiserver_double::ApiServerDouble api;
   api.start();
-  std::ofstream(dir / "kubeconfig") << api.kubeconfig_yaml();
+  std::ofstream(dir / "kubeconfig") << api.KubeconfigYaml();
   const std::uint16_t port = testing::FreePort();
   const pid_t child = ::fork();
   ASSERT_GE(child, 0);

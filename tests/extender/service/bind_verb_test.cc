@@ -32,7 +32,7 @@ class BindVerbTest : public ::testing::Test {
     state_.SetAssumedPodTtl(std::chrono::seconds(60));
     state_.UpsertNode(cache::testing::GpuNode("n1", 8));
     state_.MarkSynced();
-    server_ = net::make_http_server(net::HttpServerOptions{});
+    server_ = net::MakeHttpServer(net::HttpServerOptions{});
     server_->start(MakeRouter(handlers_, state_, metrics_, RouteConfig{"/gp", "filter", "prioritize", "preempt", "bind"},
                               &bind_));
   }

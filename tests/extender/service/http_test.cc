@@ -18,7 +18,7 @@ class HttpTest : public ::testing::Test {
     state_.UpsertNode(cache::testing::GpuNode("n2", 8));
     net::HttpServerOptions options;
     options.max_request_body_bytes = 1 << 20;
-    server_ = net::make_http_server(options);
+    server_ = net::MakeHttpServer(options);
     server_->start(MakeRouter(handlers_, state_, metrics_, RouteConfig{"/gangplank/", "filter", "prioritize", "preempt"}));
   }
   ~HttpTest() override { server_->stop(); }

@@ -13,7 +13,7 @@ KubectlOnDouble::KubectlOnDouble(const std::string& name, apiserver_double::Doub
   dir_ = fs::temp_directory_path() / ("gangplank-" + name + "-" + std::to_string(::getpid()));
   fs::remove_all(dir_);
   fs::create_directories(dir_);
-  std::ofstream(kubeconfig()) << api_.kubeconfig_yaml();
+  std::ofstream(kubeconfig()) << api_.KubeconfigYaml();
 }
 
 KubectlOnDouble::~KubectlOnDouble() {

@@ -8,7 +8,7 @@ namespace gangplank::helm_testing {
 
 RenderedObjects::RenderedObjects(const std::string& yaml) {
   try {
-    for (auto& doc : apiserver_double::parse_yaml_documents(yaml)) {
+    for (auto& doc : apiserver_double::ParseYamlDocuments(yaml)) {
       if (doc.is_object() && !doc.empty()) objects_.push_back(std::move(doc));
     }
   } catch (const std::exception& e) {

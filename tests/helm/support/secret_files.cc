@@ -4,7 +4,7 @@
 
 namespace gangplank::helm_testing {
 
-std::string base64_decode(const std::string& text) {
+std::string Base64Decode(const std::string& text) {
   auto value = [](char c) -> int {
     if (c >= 'A' && c <= 'Z') return c - 'A';
     if (c >= 'a' && c <= 'z') return c - 'a' + 26;
@@ -33,7 +33,7 @@ void write_secret_files(const json& secret, const std::filesystem::path& dir) {
   std::filesystem::create_directories(dir);
   const json data = secret.value("data", json::object());
   for (const auto& [key, value] : data.items()) {
-    std::ofstream(dir / key, std::ios::binary) << base64_decode(value.get<std::string>());
+    std::ofstream(dir / key, std::ios::binary) << Base64Decode(value.get<std::string>());
   }
 }
 

@@ -8,7 +8,7 @@
 
 namespace gangplank::helm_testing {
 
-std::string base64_decode(const std::string& text);
+std::string Base64Decode(const std::string& text);
 // Writes every data key of `secret` (base64-decoded) as a file of `dir`, which it creates.
 void write_secret_files(const json& secret, const std::filesystem::path& dir);
 

@@ -57,15 +57,15 @@ TEST_P(ClientIntegrationTest, CreateGetUpdateDeleteWithOptimisticConcurrency) {
   EXPECT_EQ(modified["metadata"]["labels"]["x"], "1");
   EXPECT_EQ(modified["metadata"]["labels"]["y"], "2");
 
-  Pod typed = client_->get_as<Pod>(resources::pods(), ns, "p1");
+  Pod typed = client_->GetAs<Pod>(resources::pods(), ns, "p1");
   EXPECT_EQ(typed.meta.name, "p1");
-  EXPECT_EQ(find_amount(typed.requests, "nvidia.com/gpu")->milli, 1000);
+  EXPECT_EQ(FindAmount(typed.requests, "nvidia.com/gpu")->milli, 1000);
 
   // Grace period 0: a real pod bound to no node is gone at once either way, but say it.
   EXPECT_TRUE(client_->remove(resources::pods(), ns, "p1", testing::immediately()));
   EXPECT_FALSE(client_->remove(resources::pods(), ns, "p1"));
   EXPECT_THROW(client_->get(resources::pods(), ns, "p1"), NotFoundError);
-  EXPECT_EQ(client_->try_get(resources::pods(), ns, "p1"), std::nullopt);
+  EXPECT_EQ(client_->TryGet(resources::pods(), ns, "p1"), std::nullopt);
 }
 
 TEST_P(ClientIntegrationTest, PatchesMergeJsonAndServerSideApply) {
@@ -84,7 +84,7 @@ TEST_P(ClientIntegrationTest, PatchesMergeJsonAndServerSideApply) {
       if (taints[i]["key"] == "a") taints.erase(i);
     }
     try {
-      patched = client_->patch(resources::nodes(), "", "n1", PatchType::kJson, make_json_patch(before, after));
+      patched = client_->patch(resources::nodes(), "", "n1", PatchType::kJson, MakeJsonPatch(before, after));
     } catch (const InvalidError&) {
       if (attempt == 4) throw;
     }
@@ -98,7 +98,7 @@ TEST_P(ClientIntegrationTest, PatchesMergeJsonAndServerSideApply) {
   EXPECT_EQ(keys, std::vector<std::string>{"b"}) << patched["spec"]["taints"].dump();
   // The same guarded patch again is stale now and must be refused: a bare 422 naming nothing.
   try {
-    client_->patch(resources::nodes(), "", "n1", PatchType::kJson, make_json_patch(before, after));
+    client_->patch(resources::nodes(), "", "n1", PatchType::kJson, MakeJsonPatch(before, after));
     ADD_FAILURE() << "a stale guarded JSON patch was applied";
   } catch (const InvalidError& e) {
     EXPECT_EQ(e.message(), "the server rejected our request due to an error in our request");
@@ -118,12 +118,12 @@ TEST_P(ClientIntegrationTest, PatchesMergeJsonAndServerSideApply) {
 
 TEST_P(ClientIntegrationTest, PaginatedListLoopsOnContinue) {
   for (int i = 0; i < 23; ++i) put(resources::pods(), pod_json(ns(), "p" + std::to_string(i)));
-  long before = rest_->sent_requests();
+  long before = rest_->SentRequests();
   ListOptions o;
   o.limit = 4;
-  auto result = list_all<Pod>(*rest_, resources::pods(), ns(), o);
+  auto result = ListAll<Pod>(*rest_, resources::pods(), ns(), o);
   EXPECT_EQ(result.items.size(), 23u);
-  EXPECT_EQ(rest_->sent_requests() - before, 6);  // ceil(23 / 4)
+  EXPECT_EQ(rest_->SentRequests() - before, 6);  // ceil(23 / 4)
   EXPECT_FALSE(result.resource_version.empty());
   Json all = client_->list(resources::pods(), ns(), o);
   EXPECT_EQ(all["items"].size(), 23u);
@@ -154,7 +154,7 @@ TEST_P(ClientIntegrationTest, GpuRequestsNeedEqualIntegerLimits) {
   EXPECT_EQ(refusal(gpu_pod("half", {{"limits", {{"nvidia.com/gpu", "500m"}}}})),
             "Pod \"half\" is invalid: [spec.containers[0].resources.limits[nvidia.com/gpu]: Invalid value: \"500m\": must be "
             "an integer, spec.containers[0].resources.requests[nvidia.com/gpu]: Invalid value: \"500m\": must be an integer]");
-  EXPECT_FALSE(client_->try_get(resources::pods(), ns(), "no-limit"));
+  EXPECT_FALSE(client_->TryGet(resources::pods(), ns(), "no-limit"));
   const Json limited = client_->create(resources::pods(), ns(), gpu_pod("limited", {{"limits", {{"nvidia.com/gpu", "2"}}}}));
   EXPECT_EQ(limited["spec"]["containers"][0]["resources"]["requests"]["nvidia.com/gpu"], "2");
   // cpu and memory may be overcommitted: a request alone is fine.
@@ -175,10 +175,10 @@ TEST(ClientIntegration, ExpiredContinueTokenRestartsTheList) {
   int pages = 0;
   int restarts = 0;
   size_t items = 0;
-  std::string rv = list_pages(
+  std::string rv = ListPages(
       *rest, resources::pods(), "default", o,
       [&](std::string_view body) {
-        auto page = decoder.decode_list(body);
+        auto page = decoder.DecodeList(body);
         if (pages++ == 0) std::this_thread::sleep_for(2100ms);  // let the token expire
         items += page.items.size();
         return ListMetaInfo{page.resource_version, page.continue_token};
@@ -199,7 +199,7 @@ TEST_F(ClientDoubleOnlyTest, RetriesHonourRetryAfterFromTheServer) {
   rule.count = 1;
   rule.retry_after_seconds = 1;
   rule.path_contains = "/pods/p";
-  server_.fail_next(rule);
+  server_.FailNext(rule);
   auto start = std::chrono::steady_clock::now();
   Json pod = client_->get(resources::pods(), "default", "p");
   EXPECT_GE(std::chrono::steady_clock::now() - start, 950ms);
@@ -207,7 +207,7 @@ TEST_F(ClientDoubleOnlyTest, RetriesHonourRetryAfterFromTheServer) {
 
   rule.status = 500;
   rule.retry_after_seconds.reset();
-  server_.fail_next(rule);
+  server_.FailNext(rule);
   EXPECT_THROW(client_->get(resources::pods(), "default", "p"), ServerError);
 }
 
@@ -218,18 +218,18 @@ TEST_P(ClientIntegrationTest, ClientSideQpsLimiterSpacesRequests) {
   auto rest = rest_for_target(limited);
   Client client(rest);
   auto start = std::chrono::steady_clock::now();
-  for (int i = 0; i < 6; ++i) client.try_get(resources::nodes(), "", "none");
+  for (int i = 0; i < 6; ++i) client.TryGet(resources::nodes(), "", "none");
   EXPECT_GE(std::chrono::steady_clock::now() - start, 240ms);  // 5 waits of 50 ms
 }
 
 TEST_P(ClientIntegrationTest, BindingRules) {
   put(resources::pods(), pod_json(ns(), "p"));
   std::string uid = client_->get(resources::pods(), ns(), "p")["metadata"]["uid"];
-  EXPECT_EQ(client_->bind_pod(ns(), "p", "n1", uid), BindOutcome::kBound);
+  EXPECT_EQ(client_->BindPod(ns(), "p", "n1", uid), BindOutcome::kBound);
   EXPECT_EQ(client_->get(resources::pods(), ns(), "p")["spec"]["nodeName"], "n1");
-  EXPECT_EQ(client_->bind_pod(ns(), "p", "n1", uid), BindOutcome::kAlreadyBoundHere);
-  EXPECT_THROW(client_->bind_pod(ns(), "p", "n2", uid), ConflictError);
-  EXPECT_EQ(client_->bind_pod(ns(), "ghost", "n1"), BindOutcome::kPodGone);
+  EXPECT_EQ(client_->BindPod(ns(), "p", "n1", uid), BindOutcome::kAlreadyBoundHere);
+  EXPECT_THROW(client_->BindPod(ns(), "p", "n2", uid), ConflictError);
+  EXPECT_EQ(client_->BindPod(ns(), "ghost", "n1"), BindOutcome::kPodGone);
 }
 
 TEST_P(ClientIntegrationTest, EvictionBlockedByPdbIsADistinctError) {
@@ -239,19 +239,19 @@ TEST_P(ClientIntegrationTest, EvictionBlockedByPdbIsADistinctError) {
     pod["status"] = {{"phase", "Running"}, {"conditions", {{{"type", "Ready"}, {"status", "True"}}}}};
     put(resources::pods(), pod);
   }
-  client_->create(resources::pod_disruption_budgets(), ns(),
+  client_->create(resources::PodDisruptionBudgets(), ns(),
                   {{"apiVersion", "policy/v1"},
                    {"kind", "PodDisruptionBudget"},
                    {"metadata", {{"name", "guard"}, {"namespace", ns()}}},
                    {"spec", {{"minAvailable", 2}, {"selector", {{"matchLabels", {{"app", "guarded"}}}}}}}});
-  long before = rest_->sent_requests();
-  EXPECT_THROW(client_->evict_pod(ns(), "a", 0), DisruptionBudgetError);
-  EXPECT_EQ(rest_->sent_requests() - before, 1) << "a PDB refusal is not throttling: no automatic retry";
-  EXPECT_TRUE(client_->try_get(resources::pods(), ns(), "a"));
+  long before = rest_->SentRequests();
+  EXPECT_THROW(client_->EvictPod(ns(), "a", 0), DisruptionBudgetError);
+  EXPECT_EQ(rest_->SentRequests() - before, 1) << "a PDB refusal is not throttling: no automatic retry";
+  EXPECT_TRUE(client_->TryGet(resources::pods(), ns(), "a"));
   put(resources::pods(), pod_json(ns(), "free", "n1"));
-  EXPECT_EQ(client_->evict_pod(ns(), "free", 0), EvictOutcome::kEvicted);
-  EXPECT_FALSE(client_->try_get(resources::pods(), ns(), "free"));
-  EXPECT_EQ(client_->evict_pod(ns(), "never-existed"), EvictOutcome::kAlreadyGone);
+  EXPECT_EQ(client_->EvictPod(ns(), "free", 0), EvictOutcome::kEvicted);
+  EXPECT_FALSE(client_->TryGet(resources::pods(), ns(), "free"));
+  EXPECT_EQ(client_->EvictPod(ns(), "never-existed"), EvictOutcome::kAlreadyGone);
 }
 
 TEST_P(ClientIntegrationTest, CustomResourcesWithStatusSubresourceAndConditions) {
@@ -274,11 +274,11 @@ TEST_P(ClientIntegrationTest, CustomResourcesWithStatusSubresourceAndConditions)
                {"properties",
                 {{"spec", {{"type", "object"}, {"x-kubernetes-preserve-unknown-fields", true}}},
                  {"status", {{"type", "object"}, {"x-kubernetes-preserve-unknown-fields", true}}}}}}}}}}}}}}};
-  client_->create(resources::custom_resource_definitions(), "", crd);
+  client_->create(resources::CustomResourceDefinitions(), "", crd);
   ASSERT_TRUE(testing::eventually([&] {
-    const Json got = client_->get(resources::custom_resource_definitions(), "", "gpupools.gangplank.io");
+    const Json got = client_->get(resources::CustomResourceDefinitions(), "", "gpupools.gangplank.io");
     if (!got.contains("status") || !got["status"].contains("conditions")) return false;
-    const Json* c = find_condition(got["status"]["conditions"], "Established");
+    const Json* c = FindCondition(got["status"]["conditions"], "Established");
     return c != nullptr && c->value("status", "") == "True";
   }));
   ResourceDescriptor pools{"gangplank.io", "v1alpha1", "gpupools", "GPUPool", false};
@@ -287,9 +287,9 @@ TEST_P(ClientIntegrationTest, CustomResourcesWithStatusSubresourceAndConditions)
   client_->create(pools, "", {{"apiVersion", "gangplank.io/v1alpha1"}, {"kind", "GPUPool"},
                               {"metadata", {{"name", "a"}}}, {"spec", {{"gpus", 8}}}});
   auto write_ready = [&](const std::string& status_value, const std::string& reason) {
-    return client_->write_status(pools, "", "a", [&](Json& status, const Json& object) {
+    return client_->WriteStatus(pools, "", "a", [&](Json& status, const Json& object) {
       Json conditions = status.value("conditions", Json::array());
-      set_condition(conditions, {"Ready", status_value, reason, "", object["metadata"].value("generation", 0)},
+      SetCondition(conditions, {"Ready", status_value, reason, "", object["metadata"].value("generation", 0)},
                     std::chrono::system_clock::now());
       status["conditions"] = conditions;
     });

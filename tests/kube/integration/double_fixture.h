@@ -29,8 +29,8 @@ inline std::string write_temp_file(const std::string& stem, const std::string& t
 }
 
 inline ClusterConfig config_for(const apiserver_double::ApiServerDouble& server) {
-  std::string path = write_temp_file("gangplank-kubeconfig", server.kubeconfig_yaml());
-  ClusterConfig cfg = load_kubeconfig({path});
+  std::string path = write_temp_file("gangplank-kubeconfig", server.KubeconfigYaml());
+  ClusterConfig cfg = LoadKubeconfig({path});
   std::filesystem::remove(path);
   return cfg;
 }
@@ -108,7 +108,7 @@ class ApiTargetTest : public ::testing::TestWithParam<gangplank::testing::ApiTar
   // A further REST client for the target.
   std::shared_ptr<RestClient> rest_for_target(RestOptions options = unlimited()) const {
     if (!real()) return rest_for(server_, options);
-    return std::make_shared<RestClient>(load_kubeconfig({plane_->kubeconfig()}), options);
+    return std::make_shared<RestClient>(LoadKubeconfig({plane_->kubeconfig()}), options);
   }
   const std::string& ns() const { return ns_; }
   std::string ns_of(const ResourceDescriptor& r) const { return r.namespaced ? ns_ : ""; }
@@ -121,7 +121,7 @@ class ApiTargetTest : public ::testing::TestWithParam<gangplank::testing::ApiTar
     const std::string name = object["metadata"]["name"];
     const nlohmann::json status = object.value("status", nlohmann::json());
     nlohmann::json stored;
-    if (auto existing = client_->try_get(r, ns_of(r), name)) {
+    if (auto existing = client_->TryGet(r, ns_of(r), name)) {
       object["metadata"]["resourceVersion"] = (*existing)["metadata"]["resourceVersion"];
       stored = client_->update(r, ns_of(r), object);
     } else {
@@ -129,7 +129,7 @@ class ApiTargetTest : public ::testing::TestWithParam<gangplank::testing::ApiTar
     }
     if (status.is_null()) return stored;
     stored["status"] = status;
-    return client_->update_status(r, ns_of(r), stored);
+    return client_->UpdateStatus(r, ns_of(r), stored);
   }
   // Deletes at once on both targets (immediately()).
   void remove_object(const ResourceDescriptor& r, const std::string& name) {

@@ -111,24 +111,24 @@ TEST_P(InformerIntegration, SyncsIndexesAndFollowsChanges) {
   }
   Recorder recorder;  // Before the informer: its handlers must outlive the informer's threads.
   Informer<Pod> informer(rest_for_target(), resources::pods(), fast_options_in(ns()));
-  informer.add_index("node", indexes::pod_node_name);
-  informer.add_index("gang", [](const Pod& p) { return indexes::by_label(p, "gangplank.io/gang"); });
-  informer.add_handlers(recorder.handlers());
+  informer.AddIndex("node", indexes::PodNodeName);
+  informer.AddIndex("gang", [](const Pod& p) { return indexes::ByLabel(p, "gangplank.io/gang"); });
+  informer.AddHandlers(recorder.handlers());
   informer.start();
-  ASSERT_TRUE(informer.wait_for_sync(10s));
+  ASSERT_TRUE(informer.WaitForSync(10s));
   EXPECT_EQ(informer.size(), 120u);
-  EXPECT_EQ(informer.by_index("node", "n1").size(), 60u);
-  EXPECT_EQ(informer.by_index("gang", "g0").size(), 40u);
-  EXPECT_THROW(informer.by_index("nope", "x"), std::invalid_argument);
+  EXPECT_EQ(informer.ByIndex("node", "n1").size(), 60u);
+  EXPECT_EQ(informer.ByIndex("gang", "g0").size(), 40u);
+  EXPECT_THROW(informer.ByIndex("nope", "x"), std::invalid_argument);
 
-  EXPECT_EQ(client_->bind_pod(ns(), "p0", "n1"), BindOutcome::kBound);
+  EXPECT_EQ(client_->BindPod(ns(), "p0", "n1"), BindOutcome::kBound);
   remove_object(resources::pods(), "p1");
   put(resources::pods(), pod_json(ns(), "new", "n2"));
   ASSERT_TRUE(eventually([&] { return cache_pods(informer) == server_pods(); }))
       << ::testing::PrintToString(cache_pods(informer)) << "\n" << ::testing::PrintToString(server_pods());
-  EXPECT_EQ(informer.by_index("node", "n1").size(), 60u);  // +p0, -p1
-  EXPECT_EQ(informer.by_index("node", "n2").size(), 1u);
-  ASSERT_TRUE(informer.wait_idle(5s));
+  EXPECT_EQ(informer.ByIndex("node", "n1").size(), 60u);  // +p0, -p1
+  EXPECT_EQ(informer.ByIndex("node", "n2").size(), 1u);
+  ASSERT_TRUE(informer.WaitIdle(5s));
   EXPECT_EQ(recorder.view(), server_pods());
   EXPECT_EQ(recorder.duplicates.load(), 0);
   EXPECT_EQ(recorder.tombstones.load(), 0);
@@ -142,14 +142,14 @@ TEST_P(InformerIntegration, SlowHandlersDoNotBlockTheWatchReader) {
   h.on_add = [&](const Informer<Pod>::Ptr&) {
     while (!release) std::this_thread::sleep_for(1ms);
   };
-  informer.add_handlers(h);
+  informer.AddHandlers(h);
   informer.start();
-  ASSERT_TRUE(informer.wait_for_sync(5s));
+  ASSERT_TRUE(informer.WaitForSync(5s));
   for (int i = 0; i < 50; ++i) put(resources::pods(), pod_json(ns(), "p" + std::to_string(i)));
   // The cache keeps up although the handler is stuck on the first add.
   EXPECT_TRUE(eventually([&] { return informer.size() == 50; }, 10s));
   release = true;
-  EXPECT_TRUE(informer.wait_idle(5s));
+  EXPECT_TRUE(informer.WaitIdle(5s));
 }
 
 void missed_deletes_become_tombstones(bool expired_as_event) {
@@ -160,9 +160,9 @@ void missed_deletes_become_tombstones(bool expired_as_event) {
   for (int i = 0; i < 10; ++i) server.put(pod_json("default", "p" + std::to_string(i)));
   Recorder recorder;  // Before the informer: its handlers must outlive the informer's threads.
   Informer<Pod> informer(rest_for(server), resources::pods(), fast_options());
-  informer.add_handlers(recorder.handlers());
+  informer.AddHandlers(recorder.handlers());
   informer.start();
-  ASSERT_TRUE(informer.wait_for_sync(5s));
+  ASSERT_TRUE(informer.WaitForSync(5s));
   // While the client is cut off, pods vanish and history is compacted: resuming gets 410, the relist must
   // report the missed deletions with the last known state.
   server.stop();
@@ -174,7 +174,7 @@ void missed_deletes_become_tombstones(bool expired_as_event) {
   ASSERT_TRUE(eventually([&] { return cache_pods(informer) == server_pods(server); }))
       << "lists=" << informer.stats().lists << " watches=" << informer.stats().watches
       << " errors=" << informer.stats().watch_errors << " relists_after_410=" << informer.stats().relists_after_expired;
-  ASSERT_TRUE(informer.wait_idle(5s));
+  ASSERT_TRUE(informer.WaitIdle(5s));
   EXPECT_EQ(recorder.tombstones.load(), 2);
   EXPECT_EQ(recorder.view(), server_pods(server));
   EXPECT_EQ(recorder.duplicates.load(), 0);
@@ -192,10 +192,10 @@ TEST(InformerIntegrationTest, CleanStreamEndResumesWithoutRelist) {
   for (int i = 0; i < 5; ++i) server.put(pod_json("default", "p" + std::to_string(i)));
   Informer<Pod> informer(rest_for(server), resources::pods(), fast_options());
   informer.start();
-  ASSERT_TRUE(informer.wait_for_sync(5s));
-  ASSERT_TRUE(eventually([&] { return server.open_watches() == 1; }));
+  ASSERT_TRUE(informer.WaitForSync(5s));
+  ASSERT_TRUE(eventually([&] { return server.OpenWatches() == 1; }));
   for (int round = 0; round < 3; ++round) {
-    server.drop_watches();
+    server.DropWatches();
     server.put(pod_json("default", "r" + std::to_string(round)));
     ASSERT_TRUE(eventually([&] { return cache_pods(informer) == server_pods(server); }));
   }
@@ -214,10 +214,10 @@ TEST(InformerIntegrationTest, BookmarksAdvanceTheResumePointWithoutTouchingTheCa
   o.field_selector = "metadata.name=watched";
   Informer<Pod> informer(rest_for(server), resources::pods(), o);
   informer.start();
-  ASSERT_TRUE(informer.wait_for_sync(5s));
-  std::string start_rv = informer.last_resource_version();
+  ASSERT_TRUE(informer.WaitForSync(5s));
+  std::string start_rv = informer.LastResourceVersion();
   for (int i = 0; i < 5; ++i) server.put(pod_json("default", "other" + std::to_string(i)));  // filtered out
-  ASSERT_TRUE(eventually([&] { return informer.stats().bookmarks > 0 && informer.last_resource_version() != start_rv; }, 5s));
+  ASSERT_TRUE(eventually([&] { return informer.stats().bookmarks > 0 && informer.LastResourceVersion() != start_rv; }, 5s));
   EXPECT_EQ(informer.size(), 1u);
   informer.stop();
 }
@@ -245,9 +245,9 @@ TEST(InformerIntegrationTest, ConvergesUnderRandomizedFaults) {
   };
   Recorder recorder;  // Before the informer: its handlers must outlive the informer's threads.
   Informer<Pod> informer(rest_for(server, rest_options), resources::pods(), informer_options);
-  informer.add_handlers(recorder.handlers());
+  informer.AddHandlers(recorder.handlers());
   informer.start();
-  ASSERT_TRUE(informer.wait_for_sync(10s));
+  ASSERT_TRUE(informer.WaitForSync(10s));
 
   std::map<std::string, int> fault_counts;
   int faults = 0;
@@ -274,17 +274,17 @@ TEST(InformerIntegrationTest, ConvergesUnderRandomizedFaults) {
     // the client retries would just queue failures for every future request (a dead server, not faults).
     // The open watch is cut at the same time, so the client's reconnect meets the fault.
     auto inject = [&](const FaultRule& r) {
-      auto before = server.request_count();
-      server.fail_next(r);
-      server.drop_watches();
-      if (eventually([&] { return server.request_count() >= before + static_cast<size_t>(r.count); }, 3s)) return true;
-      server.clear_faults();
+      auto before = server.RequestCount();
+      server.FailNext(r);
+      server.DropWatches();
+      if (eventually([&] { return server.RequestCount() >= before + static_cast<size_t>(r.count); }, 3s)) return true;
+      server.ClearFaults();
       return false;
     };
     switch (kind) {
       case 0:
       case 1:
-        server.drop_watches();
+        server.DropWatches();
         fault_counts["drop"]++;
         break;
       case 2:
@@ -324,7 +324,7 @@ TEST(InformerIntegrationTest, ConvergesUnderRandomizedFaults) {
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(std::uniform_int_distribution<int>(20, 120)(rng)));
   }
-  server.clear_faults();
+  server.ClearFaults();
   {
     std::lock_guard lock(errors_mutex);
     for (const auto& [what, n] : errors) std::cout << "[ errors ] " << n << " x " << what << "\n";
@@ -334,7 +334,7 @@ TEST(InformerIntegrationTest, ConvergesUnderRandomizedFaults) {
   EXPECT_GE(faults, 200);
   ASSERT_TRUE(eventually([&] { return cache_pods(informer) == server_pods(server); }, 30s))
       << "cache " << cache_pods(informer).size() << " vs server " << server_pods(server).size();
-  ASSERT_TRUE(informer.wait_idle(10s));
+  ASSERT_TRUE(informer.WaitIdle(10s));
   EXPECT_EQ(recorder.view(), server_pods(server)) << "handlers missed an add or a delete";
   EXPECT_EQ(recorder.duplicates.load(), 0);
   EXPECT_EQ(recorder.same_rv_updates.load(), 0);

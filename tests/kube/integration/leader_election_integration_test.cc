@@ -38,7 +38,7 @@ class LeaderWatch {
     thread_ = std::thread([this] {
       while (!stop_) {
         int leaders = 0;
-        for (auto* c : candidates_) leaders += c->is_leader() ? 1 : 0;
+        for (auto* c : candidates_) leaders += c->IsLeader() ? 1 : 0;
         if (leaders > 1) ++overlaps_;
         std::this_thread::sleep_for(2ms);
       }
@@ -60,7 +60,7 @@ class LeaderWatch {
 int leader_index(const std::vector<std::unique_ptr<LeaderElector>>& electors) {
   int found = -1;
   for (size_t i = 0; i < electors.size(); ++i) {
-    if (electors[i]->is_leader()) found = static_cast<int>(i);
+    if (electors[i]->IsLeader()) found = static_cast<int>(i);
   }
   return found;
 }
@@ -141,12 +141,12 @@ TEST(LeaderElectionTest, LeaderStopsActingWhenItCannotRenewAndNobodyOverlaps) {
   rule.count = 100000;
   rule.path_contains = "/leases/";
   rule.method = "PUT";
-  server.fail_next(rule);
+  server.FailNext(rule);
   auto failing_since = std::chrono::steady_clock::now();
   ASSERT_TRUE(eventually([&] { return leader_index(electors) < 0; }, 2 * kLease));
   EXPECT_LE(std::chrono::steady_clock::now() - failing_since, kRenew + kRetry + 200ms);
   EXPECT_TRUE(eventually([&] { return stopped.load() == 1; }, kLease));
-  server.clear_faults();
+  server.ClearFaults();
   ASSERT_TRUE(eventually([&] { return leader_index(electors) >= 0; }, 3 * kLease));
   EXPECT_EQ(watch.overlaps(), 0);
   for (auto& e : electors) e->stop();
@@ -157,17 +157,17 @@ TEST(LeaderElectionTest, ReleaseOnStopHandsOverImmediately) {
   server.start();
   LeaderElector a(std::make_shared<Client>(rest_for(server)), config("a", /*release=*/true));
   a.start();
-  ASSERT_TRUE(eventually([&] { return a.is_leader(); }, 5s));
+  ASSERT_TRUE(eventually([&] { return a.IsLeader(); }, 5s));
   LeaderElector b(std::make_shared<Client>(rest_for(server)), config("b"));
   b.start();
   std::this_thread::sleep_for(2 * kRetry);
-  EXPECT_FALSE(b.is_leader());
+  EXPECT_FALSE(b.IsLeader());
   auto stop_at = std::chrono::steady_clock::now();
   a.stop();
   auto lease = server.get("leases.coordination.k8s.io", "kube-system", "gangplank-operator");
   ASSERT_TRUE(lease);
   EXPECT_EQ((*lease)["spec"]["holderIdentity"], "");
-  ASSERT_TRUE(eventually([&] { return b.is_leader(); }, 3 * kLease));
+  ASSERT_TRUE(eventually([&] { return b.IsLeader(); }, 3 * kLease));
   EXPECT_LT(std::chrono::steady_clock::now() - stop_at, kLease) << "a released lease needs no expiry wait";
   b.stop();
 }

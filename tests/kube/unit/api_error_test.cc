@@ -32,40 +32,40 @@ void expect_type(const std::exception_ptr& error, int code, StatusReason reason)
 }
 
 TEST(ApiErrorTest, EachStatusReasonBecomesItsTypedError) {
-  expect_type<NotFoundError>(make_api_error(response(404, status_json(404, "NotFound"))), 404, StatusReason::kNotFound);
-  expect_type<ConflictError>(make_api_error(response(409, status_json(409, "Conflict"))), 409, StatusReason::kConflict);
-  expect_type<AlreadyExistsError>(make_api_error(response(409, status_json(409, "AlreadyExists"))), 409,
+  expect_type<NotFoundError>(MakeApiError(response(404, status_json(404, "NotFound"))), 404, StatusReason::kNotFound);
+  expect_type<ConflictError>(MakeApiError(response(409, status_json(409, "Conflict"))), 409, StatusReason::kConflict);
+  expect_type<AlreadyExistsError>(MakeApiError(response(409, status_json(409, "AlreadyExists"))), 409,
                                   StatusReason::kAlreadyExists);
-  expect_type<ExpiredError>(make_api_error(response(410, status_json(410, "Expired"))), 410, StatusReason::kExpired);
-  expect_type<ExpiredError>(make_api_error(response(410, status_json(410, "Gone"))), 410, StatusReason::kGone);
-  expect_type<InvalidError>(make_api_error(response(422, status_json(422, "Invalid"))), 422, StatusReason::kInvalid);
-  expect_type<ForbiddenError>(make_api_error(response(403, status_json(403, "Forbidden"))), 403, StatusReason::kForbidden);
-  expect_type<UnauthorizedError>(make_api_error(response(401, status_json(401, "Unauthorized"))), 401,
+  expect_type<ExpiredError>(MakeApiError(response(410, status_json(410, "Expired"))), 410, StatusReason::kExpired);
+  expect_type<ExpiredError>(MakeApiError(response(410, status_json(410, "Gone"))), 410, StatusReason::kGone);
+  expect_type<InvalidError>(MakeApiError(response(422, status_json(422, "Invalid"))), 422, StatusReason::kInvalid);
+  expect_type<ForbiddenError>(MakeApiError(response(403, status_json(403, "Forbidden"))), 403, StatusReason::kForbidden);
+  expect_type<UnauthorizedError>(MakeApiError(response(401, status_json(401, "Unauthorized"))), 401,
                                  StatusReason::kUnauthorized);
-  expect_type<TooManyRequestsError>(make_api_error(response(429, status_json(429, "TooManyRequests"))), 429,
+  expect_type<TooManyRequestsError>(MakeApiError(response(429, status_json(429, "TooManyRequests"))), 429,
                                     StatusReason::kTooManyRequests);
-  expect_type<ServerError>(make_api_error(response(500, status_json(500, "InternalError"))), 500,
+  expect_type<ServerError>(MakeApiError(response(500, status_json(500, "InternalError"))), 500,
                            StatusReason::kInternalError);
-  expect_type<TimeoutError>(make_api_error(response(504, status_json(504, "Timeout"))), 504, StatusReason::kTimeout);
+  expect_type<TimeoutError>(MakeApiError(response(504, status_json(504, "Timeout"))), 504, StatusReason::kTimeout);
 }
 
 TEST(ApiErrorTest, ReasonWinsOverMessageAndNonJsonBodiesFallBackToTheHttpCode) {
   // A message that mentions "not found" must not matter; reason Conflict decides.
-  expect_type<ConflictError>(make_api_error(response(409, R"({"reason":"Conflict","message":"not found","code":409})")),
+  expect_type<ConflictError>(MakeApiError(response(409, R"({"reason":"Conflict","message":"not found","code":409})")),
                              409, StatusReason::kConflict);
-  expect_type<ServerError>(make_api_error(response(502, "<html>bad gateway</html>")), 502, StatusReason::kUnknown);
-  expect_type<NotFoundError>(make_api_error(response(404, "")), 404, StatusReason::kNotFound);
+  expect_type<ServerError>(MakeApiError(response(502, "<html>bad gateway</html>")), 502, StatusReason::kUnknown);
+  expect_type<NotFoundError>(MakeApiError(response(404, "")), 404, StatusReason::kNotFound);
 }
 
 TEST(ApiErrorTest, RetryAfterFromHeaderOrDetails) {
   try {
-    throw_api_error(response(429, status_json(429, "TooManyRequests"), {{"retry-after", "7"}}));
+    ThrowApiError(response(429, status_json(429, "TooManyRequests"), {{"retry-after", "7"}}));
   } catch (const TooManyRequestsError& e) {
     ASSERT_TRUE(e.retry_after());
     EXPECT_EQ(e.retry_after()->count(), 7);
   }
   try {
-    throw_api_error(response(429, status_json(429, "TooManyRequests", R"(,"details":{"retryAfterSeconds":3})")));
+    ThrowApiError(response(429, status_json(429, "TooManyRequests", R"(,"details":{"retryAfterSeconds":3})")));
   } catch (const TooManyRequestsError& e) {
     ASSERT_TRUE(e.retry_after());
     EXPECT_EQ(e.retry_after()->count(), 3);
@@ -75,23 +75,23 @@ TEST(ApiErrorTest, RetryAfterFromHeaderOrDetails) {
 TEST(ApiErrorTest, Eviction429FromPdbIsNotThrottling) {
   std::string pdb = status_json(429, "TooManyRequests",
                                 R"(,"details":{"causes":[{"reason":"DisruptionBudget","message":"needs 2 healthy"}]})");
-  expect_type<DisruptionBudgetError>(make_api_error(response(429, pdb), /*eviction=*/true), 429,
+  expect_type<DisruptionBudgetError>(MakeApiError(response(429, pdb), /*eviction=*/true), 429,
                                      StatusReason::kTooManyRequests);
   // Without the eviction flag, it is plain throttling.
-  expect_type<TooManyRequestsError>(make_api_error(response(429, pdb)), 429, StatusReason::kTooManyRequests);
+  expect_type<TooManyRequestsError>(MakeApiError(response(429, pdb)), 429, StatusReason::kTooManyRequests);
   // An APF 429 on the eviction endpoint carries Retry-After and no budget cause.
   expect_type<TooManyRequestsError>(
-      make_api_error(response(429, status_json(429, "TooManyRequests"), {{"Retry-After", "1"}}), true), 429,
+      MakeApiError(response(429, status_json(429, "TooManyRequests"), {{"Retry-After", "1"}}), true), 429,
       StatusReason::kTooManyRequests);
 }
 
 TEST(ApiErrorTest, RelistErrorsAreExpiredGoneAndTooLargeResourceVersion) {
-  EXPECT_TRUE(is_relist_error(make_api_error(response(410, status_json(410, "Expired")))));
-  EXPECT_TRUE(is_relist_error(make_api_error(response(410, status_json(410, "Gone")))));
-  EXPECT_TRUE(is_relist_error(make_api_error(response(
+  EXPECT_TRUE(IsRelistError(MakeApiError(response(410, status_json(410, "Expired")))));
+  EXPECT_TRUE(IsRelistError(MakeApiError(response(410, status_json(410, "Gone")))));
+  EXPECT_TRUE(IsRelistError(MakeApiError(response(
       504, status_json(504, "Timeout", R"(,"details":{"causes":[{"reason":"ResourceVersionTooLarge"}]})")))));
-  EXPECT_FALSE(is_relist_error(make_api_error(response(500, status_json(500, "InternalError")))));
-  EXPECT_FALSE(is_relist_error(std::make_exception_ptr(std::runtime_error("x"))));
+  EXPECT_FALSE(IsRelistError(MakeApiError(response(500, status_json(500, "InternalError")))));
+  EXPECT_FALSE(IsRelistError(std::make_exception_ptr(std::runtime_error("x"))));
 }
 
 }  // namespace

@@ -11,62 +11,62 @@ using namespace std::chrono_literals;
 
 TEST(ConditionsTest, LastTransitionTimeChangesOnlyWhenStatusFlips) {
   nlohmann::json conditions;
-  SystemTime t0 = *parse_time("2026-01-01T00:00:00Z");
-  EXPECT_TRUE(set_condition(conditions, {"Ready", "False", "Pending", "waiting", 1}, t0));
+  SystemTime t0 = *ParseTime("2026-01-01T00:00:00Z");
+  EXPECT_TRUE(SetCondition(conditions, {"Ready", "False", "Pending", "waiting", 1}, t0));
   ASSERT_EQ(conditions.size(), 1u);
   EXPECT_EQ(conditions[0]["lastTransitionTime"], "2026-01-01T00:00:00Z");
 
   // Same status, new reason/message/generation: fields update, transition time stays.
-  EXPECT_TRUE(set_condition(conditions, {"Ready", "False", "StillPending", "still waiting", 2}, t0 + 60s));
+  EXPECT_TRUE(SetCondition(conditions, {"Ready", "False", "StillPending", "still waiting", 2}, t0 + 60s));
   EXPECT_EQ(conditions[0]["lastTransitionTime"], "2026-01-01T00:00:00Z");
   EXPECT_EQ(conditions[0]["reason"], "StillPending");
   EXPECT_EQ(conditions[0]["observedGeneration"], 2);
 
   // Nothing new: no change reported.
-  EXPECT_FALSE(set_condition(conditions, {"Ready", "False", "StillPending", "still waiting", 2}, t0 + 90s));
+  EXPECT_FALSE(SetCondition(conditions, {"Ready", "False", "StillPending", "still waiting", 2}, t0 + 90s));
 
   // Status flips: transition time moves.
-  EXPECT_TRUE(set_condition(conditions, {"Ready", "True", "Placed", "", 2}, t0 + 120s));
+  EXPECT_TRUE(SetCondition(conditions, {"Ready", "True", "Placed", "", 2}, t0 + 120s));
   EXPECT_EQ(conditions[0]["lastTransitionTime"], "2026-01-01T00:02:00Z");
 
   // Other types are kept side by side (list-map keyed by type).
-  EXPECT_TRUE(set_condition(conditions, {"Degraded", "False", "AsExpected", "", 2}, t0 + 130s));
+  EXPECT_TRUE(SetCondition(conditions, {"Degraded", "False", "AsExpected", "", 2}, t0 + 130s));
   EXPECT_EQ(conditions.size(), 2u);
-  ASSERT_NE(find_condition(conditions, "Degraded"), nullptr);
-  EXPECT_EQ(find_condition(conditions, "Missing"), nullptr);
+  ASSERT_NE(FindCondition(conditions, "Degraded"), nullptr);
+  EXPECT_EQ(FindCondition(conditions, "Missing"), nullptr);
 }
 
 TEST(ConditionsTest, RejectsInvalidConditions) {
   nlohmann::json conditions;
   SystemTime now{};
-  EXPECT_THROW(set_condition(conditions, {"", "True", "Ok", "", 0}, now), std::invalid_argument);
-  EXPECT_THROW(set_condition(conditions, {"Ready", "Yes", "Ok", "", 0}, now), std::invalid_argument);
-  EXPECT_THROW(set_condition(conditions, {"Ready", "True", "", "", 0}, now), std::invalid_argument);
-  EXPECT_THROW(set_condition(conditions, {"Ready", "True", "not camel", "", 0}, now), std::invalid_argument);
-  EXPECT_THROW(set_condition(conditions, {"Ready", "True", "Ends,", "", 0}, now), std::invalid_argument);
-  EXPECT_NO_THROW(set_condition(conditions, {"Ready", "True", "A_b:c,D", "", 0}, now));
+  EXPECT_THROW(SetCondition(conditions, {"", "True", "Ok", "", 0}, now), std::invalid_argument);
+  EXPECT_THROW(SetCondition(conditions, {"Ready", "Yes", "Ok", "", 0}, now), std::invalid_argument);
+  EXPECT_THROW(SetCondition(conditions, {"Ready", "True", "", "", 0}, now), std::invalid_argument);
+  EXPECT_THROW(SetCondition(conditions, {"Ready", "True", "not camel", "", 0}, now), std::invalid_argument);
+  EXPECT_THROW(SetCondition(conditions, {"Ready", "True", "Ends,", "", 0}, now), std::invalid_argument);
+  EXPECT_NO_THROW(SetCondition(conditions, {"Ready", "True", "A_b:c,D", "", 0}, now));
 }
 
 TEST(ConditionsTest, ObservedGenerationCopiesMetadataGeneration) {
   nlohmann::json status = nlohmann::json::object();
-  set_observed_generation(status, {{"metadata", {{"generation", 7}}}});
+  SetObservedGeneration(status, {{"metadata", {{"generation", 7}}}});
   EXPECT_EQ(status["observedGeneration"], 7);
 }
 
 TEST(TimeFormatTest, FormatsAndParsesMetaTimeAndMicroTime) {
-  SystemTime t = *parse_time("2026-03-04T05:06:07.123456Z");
-  EXPECT_EQ(format_micro_time(t), "2026-03-04T05:06:07.123456Z");
-  EXPECT_EQ(format_time(t), "2026-03-04T05:06:07Z");
-  EXPECT_EQ(format_time(*parse_time("2026-03-04T07:06:07+02:00")), "2026-03-04T05:06:07Z");
-  EXPECT_FALSE(parse_time("2026-02-30T00:00:00Z"));
-  EXPECT_FALSE(parse_time("yesterday"));
-  EXPECT_FALSE(parse_time("2026-03-04T05:06:07"));
+  SystemTime t = *ParseTime("2026-03-04T05:06:07.123456Z");
+  EXPECT_EQ(FormatMicroTime(t), "2026-03-04T05:06:07.123456Z");
+  EXPECT_EQ(FormatTime(t), "2026-03-04T05:06:07Z");
+  EXPECT_EQ(FormatTime(*ParseTime("2026-03-04T07:06:07+02:00")), "2026-03-04T05:06:07Z");
+  EXPECT_FALSE(ParseTime("2026-02-30T00:00:00Z"));
+  EXPECT_FALSE(ParseTime("yesterday"));
+  EXPECT_FALSE(ParseTime("2026-03-04T05:06:07"));
 }
 
 TEST(PatchTest, MergePatchRemovesWithNullAndReplacesArrays) {
   nlohmann::json from = {{"metadata", {{"labels", {{"a", "1"}, {"b", "2"}}}}}, {"spec", {{"taints", {1, 2}}}}};
   nlohmann::json to = {{"metadata", {{"labels", {{"a", "1"}, {"c", "3"}}}}}, {"spec", {{"taints", {1}}}}};
-  nlohmann::json patch = make_merge_patch(from, to);
+  nlohmann::json patch = MakeMergePatch(from, to);
   EXPECT_EQ(patch, nlohmann::json::parse(R"({"metadata":{"labels":{"b":null,"c":"3"}},"spec":{"taints":[1]}})"));
   nlohmann::json applied = from;
   applied.merge_patch(patch);
@@ -77,13 +77,13 @@ TEST(PatchTest, GuardedJsonPatchStartsWithResourceVersionTest) {
   nlohmann::json from = {{"metadata", {{"resourceVersion", "42"}, {"finalizers", {"a/x", "b/y"}}}}};
   nlohmann::json to = from;
   to["metadata"]["finalizers"] = {"b/y"};
-  nlohmann::json ops = make_json_patch(from, to);
+  nlohmann::json ops = MakeJsonPatch(from, to);
   ASSERT_GE(ops.size(), 2u);
   EXPECT_EQ(ops[0], nlohmann::json({{"op", "test"}, {"path", "/metadata/resourceVersion"}, {"value", "42"}}));
   EXPECT_EQ(from.patch(ops), to);
-  EXPECT_THROW(make_json_patch(nlohmann::json::object(), to), std::invalid_argument);
-  EXPECT_EQ(content_type(PatchType::kApply), "application/apply-patch+yaml");
-  EXPECT_EQ(content_type(PatchType::kMerge), "application/merge-patch+json");
+  EXPECT_THROW(MakeJsonPatch(nlohmann::json::object(), to), std::invalid_argument);
+  EXPECT_EQ(ContentType(PatchType::kApply), "application/apply-patch+yaml");
+  EXPECT_EQ(ContentType(PatchType::kMerge), "application/merge-patch+json");
 }
 
 }  // namespace

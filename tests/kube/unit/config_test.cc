@@ -77,7 +77,7 @@ contexts:
 TEST(KubeconfigTest, CurrentContextWithCaDataTokenAndServerName) {
   TempDir dir;
   auto file = dir.write("config", two_context_config());
-  ClusterConfig cfg = load_kubeconfig({file});
+  ClusterConfig cfg = LoadKubeconfig({file});
   EXPECT_EQ(cfg.server, "https://10.0.0.1:6443");
   EXPECT_EQ(cfg.tls.ca_data, "hello");
   EXPECT_EQ(cfg.tls.server_name, "kubernetes.default");
@@ -91,7 +91,7 @@ TEST(KubeconfigTest, NamedContextResolvesRelativePathsAgainstTheFilesFolder) {
   dir.write("kube/certs/ca.pem", "CA");
   dir.write("kube/certs/client.pem", "CERT");
   auto file = dir.write("kube/config", two_context_config());
-  ClusterConfig cfg = load_kubeconfig({file}, "prod");
+  ClusterConfig cfg = LoadKubeconfig({file}, "prod");
   EXPECT_EQ(cfg.server, "https://prod.example:443");
   EXPECT_EQ(cfg.tls.ca_file, (dir.path() / "kube/certs/ca.pem").string());
   EXPECT_TRUE(cfg.tls.insecure_skip_verify);
@@ -111,7 +111,7 @@ clusters: [{name: x, cluster: {server: "http://127.0.0.1:8080"}}]
 users: [{name: u, user: {tokenFile: token, client-certificate: c.pem, client-key: k.pem}}]
 contexts: [{name: c, context: {cluster: x, user: u}}]
 )");
-  ClusterConfig cfg = load_kubeconfig({file});
+  ClusterConfig cfg = LoadKubeconfig({file});
   EXPECT_EQ(cfg.token_file, (dir.path() / "token").string());
   EXPECT_EQ(cfg.tls.client_cert_file, (dir.path() / "c.pem").string());
   EXPECT_EQ(cfg.tls.client_key_file, (dir.path() / "k.pem").string());
@@ -129,22 +129,22 @@ contexts: [{name: one, context: {cluster: x}}]
 clusters: [{name: x, cluster: {server: "https://second:2"}}, {name: y, cluster: {server: "https://y:3"}}]
 contexts: [{name: two, context: {cluster: y}}]
 )");
-  EXPECT_EQ(load_kubeconfig({first, second}).server, "https://first:1");
-  EXPECT_EQ(load_kubeconfig({first, second}, "two").server, "https://y:3");
+  EXPECT_EQ(LoadKubeconfig({first, second}).server, "https://first:1");
+  EXPECT_EQ(LoadKubeconfig({first, second}, "two").server, "https://y:3");
   std::map<std::string, std::string> env = {{"KUBECONFIG", first + ":" + second}};
   auto lookup = [&](const std::string& k) -> std::optional<std::string> {
     auto it = env.find(k);
     if (it == env.end()) return std::nullopt;
     return it->second;
   };
-  EXPECT_EQ(load_default_kubeconfig("", lookup).server, "https://first:1");
+  EXPECT_EQ(LoadDefaultKubeconfig("", lookup).server, "https://first:1");
 }
 
 void expect_config_error(const std::string& text, const std::string& context, const std::string& needle) {
   TempDir dir;
   auto file = dir.write("config", text);
   try {
-    load_kubeconfig({file}, context);
+    LoadKubeconfig({file}, context);
     FAIL() << "expected ConfigError containing '" << needle << "'";
   } catch (const ConfigError& e) {
     std::string what = e.what();
@@ -189,7 +189,7 @@ contexts: [{name: c, context: {cluster: y}}]
 
 TEST(KubeconfigTest, MissingFileIsAClearError) {
   try {
-    load_kubeconfig({"/nonexistent/gangplank/kubeconfig"});
+    LoadKubeconfig({"/nonexistent/gangplank/kubeconfig"});
     FAIL();
   } catch (const ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find("/nonexistent/gangplank/kubeconfig: cannot read file"), std::string::npos);
@@ -205,7 +205,7 @@ TEST(InClusterConfigTest, BuildsServerFromEnvAndReadsFiles) {
     if (it == env.end()) return std::nullopt;
     return it->second;
   };
-  ClusterConfig cfg = load_in_cluster_config(lookup, paths);
+  ClusterConfig cfg = LoadInClusterConfig(lookup, paths);
   EXPECT_EQ(cfg.server, "https://10.96.0.1:443");
   EXPECT_EQ(cfg.token_file, paths.token);
   EXPECT_EQ(cfg.tls.ca_file, paths.ca);
@@ -213,10 +213,10 @@ TEST(InClusterConfigTest, BuildsServerFromEnvAndReadsFiles) {
   EXPECT_FALSE(cfg.tls.insecure_skip_verify);
 
   env["KUBERNETES_SERVICE_HOST"] = "fd00::1";
-  EXPECT_EQ(load_in_cluster_config(lookup, paths).server, "https://[fd00::1]:443");
+  EXPECT_EQ(LoadInClusterConfig(lookup, paths).server, "https://[fd00::1]:443");
 
   env.erase("KUBERNETES_SERVICE_PORT");
-  EXPECT_THROW(load_in_cluster_config(lookup, paths), ConfigError);
+  EXPECT_THROW(LoadInClusterConfig(lookup, paths), ConfigError);
 }
 
 TEST(TokenSourceTest, RereadsTheFileAfterThePeriodAndAfterInvalidate) {
@@ -240,10 +240,10 @@ TEST(TokenSourceTest, RereadsTheFileAfterThePeriodAndAfterInvalidate) {
 }
 
 TEST(Base64Test, DecodesAndRejectsGarbage) {
-  EXPECT_EQ(base64_decode("aGVsbG8gd29ybGQ="), "hello world");
-  EXPECT_EQ(base64_decode("aGVs\nbG8="), "hello");
-  EXPECT_THROW(base64_decode("a$b="), std::invalid_argument);
-  EXPECT_THROW(base64_decode("aGVsbG8=x"), std::invalid_argument);
+  EXPECT_EQ(Base64Decode("aGVsbG8gd29ybGQ="), "hello world");
+  EXPECT_EQ(Base64Decode("aGVs\nbG8="), "hello");
+  EXPECT_THROW(Base64Decode("a$b="), std::invalid_argument);
+  EXPECT_THROW(Base64Decode("aGVsbG8=x"), std::invalid_argument);
 }
 
 }  // namespace

@@ -97,8 +97,8 @@ class HttpsClientTest : public ::testing::Test {
     std::ofstream(dir_ / "ca.crt") << ca_pem_;
     HttpServerOptions options;
     options.tls = HttpTlsFiles{(dir_ / "server.crt").string(), (dir_ / "server.key").string()};
-    server_ = make_http_server(options);
-    server_->start(make_sync_handler([](const HttpRequest& req) { return HttpResponse::text(200, "hello " + req.path); }));
+    server_ = MakeHttpServer(options);
+    server_->start(MakeSyncHandler([](const HttpRequest& req) { return HttpResponse::text(200, "hello " + req.path); }));
   }
   void TearDown() override {
     server_->stop();
@@ -106,7 +106,7 @@ class HttpsClientTest : public ::testing::Test {
   }
 
   HttpClientResponse get(const ClientTlsOptions& tls) {
-    auto client = make_http_client({server_->base_url(), tls});
+    auto client = MakeHttpClient({server_->BaseUrl(), tls});
     HttpClientRequest request;
     request.target = "/x";
     request.timeout = std::chrono::seconds(5);
@@ -119,7 +119,7 @@ class HttpsClientTest : public ::testing::Test {
 };
 
 TEST_F(HttpsClientTest, VerifiesTheServerAgainstTheConfiguredCaAndName) {
-  ASSERT_EQ(server_->base_url().rfind("https://127.0.0.1:", 0), 0u);
+  ASSERT_EQ(server_->BaseUrl().rfind("https://127.0.0.1:", 0), 0u);
   ClientTlsOptions tls;
   tls.ca_data = ca_pem_;
   // Right CA, but the certificate does not name 127.0.0.1: must be refused.
@@ -144,31 +144,31 @@ TEST_F(HttpsClientTest, UnknownCaIsRefusedUnlessVerificationIsSkipped) {
 }
 
 TEST(HttpClientOptionsTest, BadUrlsAndTlsMaterialAreClearErrors) {
-  EXPECT_THROW(make_http_client({"ftp://x:1", {}}), std::invalid_argument);
-  EXPECT_THROW(make_http_client({"not a url", {}}), std::invalid_argument);
+  EXPECT_THROW(MakeHttpClient({"ftp://x:1", {}}), std::invalid_argument);
+  EXPECT_THROW(MakeHttpClient({"not a url", {}}), std::invalid_argument);
   ClientTlsOptions bad_ca;
   bad_ca.ca_data = "-----BEGIN CERTIFICATE-----\nnot base64\n-----END CERTIFICATE-----\n";
   try {
-    make_http_client({"https://127.0.0.1:1", bad_ca});
+    MakeHttpClient({"https://127.0.0.1:1", bad_ca});
     FAIL();
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("certificate-authority"), std::string::npos) << e.what();
   }
   ClientTlsOptions missing;
   missing.ca_file = "/nonexistent/ca.crt";
-  EXPECT_THROW(make_http_client({"https://127.0.0.1:1", missing}), std::invalid_argument);
+  EXPECT_THROW(MakeHttpClient({"https://127.0.0.1:1", missing}), std::invalid_argument);
   ClientTlsOptions cert_without_key;
   cert_without_key.client_cert_data = "x";
-  EXPECT_THROW(make_http_client({"https://127.0.0.1:1", cert_without_key}), std::invalid_argument);
+  EXPECT_THROW(MakeHttpClient({"https://127.0.0.1:1", cert_without_key}), std::invalid_argument);
 }
 
 TEST(HttpClientStreamTest, StreamsChunksAndHonoursIdleTimeoutAndCancel) {
-  auto server = make_http_server({});
+  auto server = MakeHttpServer({});
   std::mutex writers_mutex;
   std::vector<std::thread> writers;  // joined before the server goes away
   std::atomic<bool> finish{false};
   server->start([&](const HttpRequest& req, HttpResponder responder) {
-    auto stream = responder.start_stream(200, {{"Content-Type", "application/json"}});
+    auto stream = responder.StartStream(200, {{"Content-Type", "application/json"}});
     std::lock_guard lock(writers_mutex);
     writers.emplace_back([stream, path = req.path, &finish] {
       stream->write("{\"a\":1}\n{\"b\"");
@@ -179,7 +179,7 @@ TEST(HttpClientStreamTest, StreamsChunksAndHonoursIdleTimeoutAndCancel) {
       stream->close();
     });
   });
-  auto client = make_http_client({server->base_url(), {}});
+  auto client = MakeHttpClient({server->BaseUrl(), {}});
   HttpClientRequest request;
   request.target = "/end";
   std::string received;

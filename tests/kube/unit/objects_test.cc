@@ -20,7 +20,7 @@ const char* kPod = R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"w-0","
 
 TEST(ObjectsTest, DecodesThePodFieldsTheProjectNeeds) {
   ObjectDecoder<Pod> decoder;
-  Pod pod = decoder.decode_object(kPod);
+  Pod pod = decoder.DecodeObject(kPod);
   EXPECT_EQ(pod.meta.key(), "ml/w-0");
   EXPECT_EQ(pod.meta.uid, "u-1");
   EXPECT_EQ(pod.meta.resource_version, "17");
@@ -37,9 +37,9 @@ TEST(ObjectsTest, DecodesThePodFieldsTheProjectNeeds) {
   EXPECT_EQ(pod.phase, "Running");
   EXPECT_EQ(pod.scheduling_gates, std::vector<std::string>{"gangplank.io/gang"});
   // cpu: max(500m + 250m, init 2) = 2000m; memory: max(512Mi, 1Gi) = 1Gi; gpu 1.
-  EXPECT_EQ(find_amount(pod.requests, "cpu")->milli, 2000);
-  EXPECT_EQ(find_amount(pod.requests, "memory")->milli, 1024LL * 1024 * 1024 * 1000);
-  EXPECT_EQ(find_amount(pod.requests, "nvidia.com/gpu")->milli, 1000);
+  EXPECT_EQ(FindAmount(pod.requests, "cpu")->milli, 2000);
+  EXPECT_EQ(FindAmount(pod.requests, "memory")->milli, 1024LL * 1024 * 1024 * 1000);
+  EXPECT_EQ(FindAmount(pod.requests, "nvidia.com/gpu")->milli, 1000);
   ASSERT_EQ(pod.conditions.size(), 1u);
   EXPECT_EQ(pod.conditions.find("PodScheduled"), "True");
 }
@@ -48,7 +48,7 @@ TEST(ObjectsTest, DecodesThePodFieldsTheProjectNeeds) {
 // kube-scheduler sees it (limits stand in for missing requests, overhead is added).
 TEST(ObjectsTest, DecodesSchedulingConstraintsAndDefaultsRequestsFromLimits) {
   ObjectDecoder<Pod> decoder;
-  Pod pod = decoder.decode_object(R"({"metadata":{"name":"p","namespace":"ml"},"spec":{
+  Pod pod = decoder.DecodeObject(R"({"metadata":{"name":"p","namespace":"ml"},"spec":{
     "nodeSelector":{"pool":"a100","zone":"z1"},
     "tolerations":[{"key":"nvidia.com/gpu","operator":"Exists","effect":"NoSchedule"},{"key":"spot","value":"yes"}],
     "overhead":{"cpu":"100m"},
@@ -58,13 +58,13 @@ TEST(ObjectsTest, DecodesSchedulingConstraintsAndDefaultsRequestsFromLimits) {
   ASSERT_EQ(pod.tolerations.size(), 2u);
   EXPECT_EQ(pod.tolerations[0].op, "Exists");
   EXPECT_EQ(pod.tolerations[1].value, "yes");
-  EXPECT_EQ(find_amount(pod.requests, "nvidia.com/gpu")->milli, 8000);  // From the limit.
-  EXPECT_EQ(find_amount(pod.requests, "cpu")->milli, 2100);             // The request wins; plus overhead.
+  EXPECT_EQ(FindAmount(pod.requests, "nvidia.com/gpu")->milli, 8000);  // From the limit.
+  EXPECT_EQ(FindAmount(pod.requests, "cpu")->milli, 2100);             // The request wins; plus overhead.
 }
 
 TEST(ObjectsTest, DecodesNodes) {
   ObjectDecoder<Node> decoder;
-  Node node = decoder.decode_object(R"({"metadata":{"name":"n1","resourceVersion":"3"},
+  Node node = decoder.DecodeObject(R"({"metadata":{"name":"n1","resourceVersion":"3"},
     "spec":{"unschedulable":true,"taints":[{"key":"k","value":"v","effect":"NoSchedule"}]},
     "status":{"capacity":{"nvidia.com/gpu":"8","cpu":"96"},"allocatable":{"nvidia.com/gpu":"8","cpu":"95500m"},
     "conditions":[{"type":"Ready","status":"True"}]}})");
@@ -72,49 +72,49 @@ TEST(ObjectsTest, DecodesNodes) {
   EXPECT_TRUE(node.unschedulable);
   ASSERT_EQ(node.taints.size(), 1u);
   EXPECT_EQ(node.taints[0].effect, "NoSchedule");
-  EXPECT_EQ(find_amount(node.allocatable, "cpu")->milli, 95500);
-  EXPECT_EQ(find_amount(node.capacity, "nvidia.com/gpu")->milli, 8000);
+  EXPECT_EQ(FindAmount(node.allocatable, "cpu")->milli, 95500);
+  EXPECT_EQ(FindAmount(node.capacity, "nvidia.com/gpu")->milli, 8000);
 }
 
 TEST(ObjectsTest, ListPageMetadataMayComeAfterItems) {
   ObjectDecoder<Node> decoder;
-  auto page = decoder.decode_list(
+  auto page = decoder.DecodeList(
       R"({"kind":"NodeList","items":[{"metadata":{"name":"a"}},{"metadata":{"name":"b"}}],"metadata":{"resourceVersion":"99","continue":"tok"}})");
   EXPECT_EQ(page.resource_version, "99");
   EXPECT_EQ(page.continue_token, "tok");
   ASSERT_EQ(page.items.size(), 2u);
   EXPECT_EQ(page.items[1].meta.name, "b");
-  auto empty = decoder.decode_list(R"({"metadata":{"resourceVersion":"5"},"items":null})");
+  auto empty = decoder.DecodeList(R"({"metadata":{"resourceVersion":"5"},"items":null})");
   EXPECT_TRUE(empty.items.empty());
 }
 
 TEST(ObjectsTest, WatchEventsIncludingBookmarkAndInStreamError) {
   ObjectDecoder<Pod> decoder;
-  auto added = decoder.decode_event(R"({"type":"ADDED","object":{"metadata":{"name":"p","namespace":"d","resourceVersion":"5"}}})");
+  auto added = decoder.DecodeEvent(R"({"type":"ADDED","object":{"metadata":{"name":"p","namespace":"d","resourceVersion":"5"}}})");
   EXPECT_EQ(added.type, WatchEventType::kAdded);
   EXPECT_EQ(added.resource_version, "5");
   EXPECT_EQ(added.object.meta.key(), "d/p");
   // "object" before "type" must work too.
-  auto modified = decoder.decode_event(R"({"object":{"metadata":{"name":"p","resourceVersion":"6"}},"type":"MODIFIED"})");
+  auto modified = decoder.DecodeEvent(R"({"object":{"metadata":{"name":"p","resourceVersion":"6"}},"type":"MODIFIED"})");
   EXPECT_EQ(modified.type, WatchEventType::kModified);
   EXPECT_EQ(modified.resource_version, "6");
-  auto bookmark = decoder.decode_event(
+  auto bookmark = decoder.DecodeEvent(
       R"({"type":"BOOKMARK","object":{"kind":"Pod","apiVersion":"v1","metadata":{"resourceVersion":"12"}}})");
   EXPECT_EQ(bookmark.type, WatchEventType::kBookmark);
   EXPECT_EQ(bookmark.resource_version, "12");
-  auto error = decoder.decode_event(
+  auto error = decoder.DecodeEvent(
       R"j({"type":"ERROR","object":{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"too old resource version: 1 (50)","reason":"Expired","code":410}})j");
   EXPECT_EQ(error.type, WatchEventType::kError);
   ASSERT_TRUE(error.error);
-  EXPECT_TRUE(is_relist_error(error.error));
-  EXPECT_THROW(decoder.decode_event(R"({"type":"EXPLODED","object":{}})"), DecodeError);
-  EXPECT_THROW(decoder.decode_event(R"({"type":"ADDED","object":{"metadata":{"name":5}}})"), DecodeError);
-  EXPECT_THROW(decoder.decode_event(R"({"type":"ADDED","obj)"), DecodeError);
+  EXPECT_TRUE(IsRelistError(error.error));
+  EXPECT_THROW(decoder.DecodeEvent(R"({"type":"EXPLODED","object":{}})"), DecodeError);
+  EXPECT_THROW(decoder.DecodeEvent(R"({"type":"ADDED","object":{"metadata":{"name":5}}})"), DecodeError);
+  EXPECT_THROW(decoder.DecodeEvent(R"({"type":"ADDED","obj)"), DecodeError);
 }
 
 TEST(ObjectsTest, GenericObjectsKeepRawJsonAndMetadata) {
   ObjectDecoder<GenericObject> decoder;
-  auto obj = decoder.decode_object(R"({"apiVersion":"gangplank.io/v1","kind":"GPUPool","metadata":{"name":"p","generation":3,"labels":{"a":"b"}},"spec":{"x":[1,2]}})");
+  auto obj = decoder.DecodeObject(R"({"apiVersion":"gangplank.io/v1","kind":"GPUPool","metadata":{"name":"p","generation":3,"labels":{"a":"b"}},"spec":{"x":[1,2]}})");
   EXPECT_EQ(obj.meta.name, "p");
   EXPECT_EQ(obj.meta.generation, 3);
   EXPECT_NE(obj.json.find("\"spec\":{\"x\":[1,2]}"), std::string::npos);
@@ -137,18 +137,18 @@ TEST(CompactStringMapTest, KeepsOrderAndFindsByKey) {
 }
 
 TEST(QuantityTest, ParsesKubernetesQuantities) {
-  EXPECT_EQ(parse_quantity_milli("100m"), 100);
-  EXPECT_EQ(parse_quantity_milli("1"), 1000);
-  EXPECT_EQ(parse_quantity_milli("1.5"), 1500);
-  EXPECT_EQ(parse_quantity_milli("2Ki"), 2048000);
-  EXPECT_EQ(parse_quantity_milli("1k"), 1000000);
-  EXPECT_EQ(parse_quantity_milli("1e3"), 1000000);
-  EXPECT_EQ(parse_quantity_milli("0.5m"), 1);  // rounds up
-  EXPECT_EQ(parse_quantity_milli("-1"), -1000);
-  EXPECT_FALSE(parse_quantity_milli(""));
-  EXPECT_FALSE(parse_quantity_milli("abc"));
-  EXPECT_FALSE(parse_quantity_milli("1Xi"));
-  EXPECT_FALSE(parse_quantity_milli("99999999999999999P"));
+  EXPECT_EQ(ParseQuantityMilli("100m"), 100);
+  EXPECT_EQ(ParseQuantityMilli("1"), 1000);
+  EXPECT_EQ(ParseQuantityMilli("1.5"), 1500);
+  EXPECT_EQ(ParseQuantityMilli("2Ki"), 2048000);
+  EXPECT_EQ(ParseQuantityMilli("1k"), 1000000);
+  EXPECT_EQ(ParseQuantityMilli("1e3"), 1000000);
+  EXPECT_EQ(ParseQuantityMilli("0.5m"), 1);  // rounds up
+  EXPECT_EQ(ParseQuantityMilli("-1"), -1000);
+  EXPECT_FALSE(ParseQuantityMilli(""));
+  EXPECT_FALSE(ParseQuantityMilli("abc"));
+  EXPECT_FALSE(ParseQuantityMilli("1Xi"));
+  EXPECT_FALSE(ParseQuantityMilli("99999999999999999P"));
 }
 
 }  // namespace

@@ -127,18 +127,18 @@ TEST(RestClientTest, EvictionBlockedByPdbIsNotRetried) {
   h.http->script = {reply(429,
                           R"({"kind":"Status","reason":"TooManyRequests","code":429,"message":"Cannot evict pod as it would violate the pod's disruption budget.","details":{"causes":[{"reason":"DisruptionBudget"}]}})")};
   Client client(h.client);
-  EXPECT_THROW(client.evict_pod("d", "p"), DisruptionBudgetError);
+  EXPECT_THROW(client.EvictPod("d", "p"), DisruptionBudgetError);
   EXPECT_EQ(h.http->seen.size(), 1u);
   EXPECT_NE(h.http->seen[0].target.find("/api/v1/namespaces/d/pods/p/eviction"), std::string::npos);
 
   Harness apf;  // throttling on the eviction endpoint is retried
   apf.http->script = {reply(429, R"({"reason":"TooManyRequests","code":429})", {{"Retry-After", "1"}}), reply(201)};
   Client apf_client(apf.client);
-  EXPECT_EQ(apf_client.evict_pod("d", "p"), EvictOutcome::kEvicted);
+  EXPECT_EQ(apf_client.EvictPod("d", "p"), EvictOutcome::kEvicted);
 
   Harness gone;
   gone.http->script = {reply(404, R"({"reason":"NotFound","code":404})")};
-  EXPECT_EQ(Client(gone.client).evict_pod("d", "p"), EvictOutcome::kAlreadyGone);
+  EXPECT_EQ(Client(gone.client).EvictPod("d", "p"), EvictOutcome::kAlreadyGone);
 }
 
 TEST(RestClientTest, ConnectionErrorsRetriedWithBackoffForReads) {
@@ -172,8 +172,8 @@ TEST(RestClientTest, SendsBearerTokenAndRereadsTokenFileOn401) {
   h.client->execute(get_request());
   h.client->execute(get_request());
   ASSERT_EQ(h.http->seen.size(), 3u);
-  EXPECT_EQ(net::find_header(h.http->seen[0].headers, "authorization"), "Bearer old");
-  EXPECT_EQ(net::find_header(h.http->seen[2].headers, "Authorization"), "Bearer new");
+  EXPECT_EQ(net::FindHeader(h.http->seen[0].headers, "authorization"), "Bearer old");
+  EXPECT_EQ(net::FindHeader(h.http->seen[2].headers, "Authorization"), "Bearer new");
   std::filesystem::remove_all(dir);
 }
 
@@ -182,17 +182,17 @@ TEST(RestClientTest, BindingTreatsAlreadyBoundToSameNodeAsSuccess) {
   h.http->script = {reply(409, R"({"reason":"Conflict","code":409,"message":"pod p is already assigned to node \"n1\""})"),
                     reply(200, R"({"metadata":{"name":"p","uid":"u"},"spec":{"nodeName":"n1"}})")};
   Client client(h.client);
-  EXPECT_EQ(client.bind_pod("d", "p", "n1", "u"), BindOutcome::kAlreadyBoundHere);
+  EXPECT_EQ(client.BindPod("d", "p", "n1", "u"), BindOutcome::kAlreadyBoundHere);
 
   Harness elsewhere;
   elsewhere.http->script = {reply(409, R"({"reason":"Conflict","code":409})"),
                             reply(200, R"({"metadata":{"name":"p"},"spec":{"nodeName":"n2"}})")};
-  EXPECT_THROW(Client(elsewhere.client).bind_pod("d", "p", "n1"), ConflictError);
+  EXPECT_THROW(Client(elsewhere.client).BindPod("d", "p", "n1"), ConflictError);
 
   Harness flaky;  // a binding POST is never blindly repeated after a 500: the pod is re-read instead
   flaky.http->script = {reply(500, "{}", {{"Retry-After", "1"}}),
                         reply(200, R"({"metadata":{"name":"p"},"spec":{"nodeName":"n1"}})")};
-  EXPECT_EQ(Client(flaky.client).bind_pod("d", "p", "n1"), BindOutcome::kBound);
+  EXPECT_EQ(Client(flaky.client).BindPod("d", "p", "n1"), BindOutcome::kBound);
   EXPECT_EQ(flaky.http->seen[1].method, "GET");
 }
 
@@ -204,22 +204,22 @@ TEST(RestClientTest, UpdateRequiresResourceVersion) {
 }
 
 TEST(ResourceTest, PathsForCoreGroupedClusterScopedAndSubresources) {
-  EXPECT_EQ(resources::pods().collection_path(), "/api/v1/pods");
-  EXPECT_EQ(resources::pods().collection_path("ml"), "/api/v1/namespaces/ml/pods");
-  EXPECT_EQ(resources::pods().object_path("ml", "p", "binding"), "/api/v1/namespaces/ml/pods/p/binding");
-  EXPECT_EQ(resources::nodes().object_path("", "n1"), "/api/v1/nodes/n1");
-  EXPECT_EQ(resources::leases().object_path("kube-system", "l"),
+  EXPECT_EQ(resources::pods().CollectionPath(), "/api/v1/pods");
+  EXPECT_EQ(resources::pods().CollectionPath("ml"), "/api/v1/namespaces/ml/pods");
+  EXPECT_EQ(resources::pods().ObjectPath("ml", "p", "binding"), "/api/v1/namespaces/ml/pods/p/binding");
+  EXPECT_EQ(resources::nodes().ObjectPath("", "n1"), "/api/v1/nodes/n1");
+  EXPECT_EQ(resources::leases().ObjectPath("kube-system", "l"),
             "/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/l");
   ResourceDescriptor pools{"gangplank.io", "v1alpha1", "gpupools", "GPUPool", false};
-  EXPECT_EQ(pools.object_path("", "a", "status"), "/apis/gangplank.io/v1alpha1/gpupools/a/status");
-  EXPECT_THROW(resources::pods().object_path("", "p"), std::invalid_argument);
-  EXPECT_EQ(build_target("/x", {{"labelSelector", "gang=a,b in [c]"}}), "/x?labelSelector=gang%3Da%2Cb%20in%20%5Bc%5D");
+  EXPECT_EQ(pools.ObjectPath("", "a", "status"), "/apis/gangplank.io/v1alpha1/gpupools/a/status");
+  EXPECT_THROW(resources::pods().ObjectPath("", "p"), std::invalid_argument);
+  EXPECT_EQ(BuildTarget("/x", {{"labelSelector", "gang=a,b in [c]"}}), "/x?labelSelector=gang%3Da%2Cb%20in%20%5Bc%5D");
   ListOptions o;
   o.watch = true;
   o.resource_version = "0";
   o.allow_watch_bookmarks = true;
   o.timeout_seconds = 300;
-  EXPECT_EQ(build_target("/p", o.to_query()), "/p?watch=1&resourceVersion=0&timeoutSeconds=300&allowWatchBookmarks=true");
+  EXPECT_EQ(BuildTarget("/p", o.ToQuery()), "/p?watch=1&resourceVersion=0&timeoutSeconds=300&allowWatchBookmarks=true");
 }
 
 }  // namespace

@@ -22,16 +22,16 @@ TEST(TokenBucketTest, BurstIsFreeThenRequestsAreSpacedAtQps) {
 TEST(TokenBucketTest, RefillsOverTimeUpToBurst) {
   TokenBucket bucket(2, 2);
   auto t0 = TokenBucket::Clock::now();
-  EXPECT_TRUE(bucket.try_acquire(t0));
-  EXPECT_TRUE(bucket.try_acquire(t0));
-  EXPECT_FALSE(bucket.try_acquire(t0));
-  EXPECT_FALSE(bucket.try_acquire(t0 + 400ms));
-  EXPECT_TRUE(bucket.try_acquire(t0 + 500ms));
+  EXPECT_TRUE(bucket.TryAcquire(t0));
+  EXPECT_TRUE(bucket.TryAcquire(t0));
+  EXPECT_FALSE(bucket.TryAcquire(t0));
+  EXPECT_FALSE(bucket.TryAcquire(t0 + 400ms));
+  EXPECT_TRUE(bucket.TryAcquire(t0 + 500ms));
   // A long idle period refills at most `burst` tokens.
   auto later = t0 + 100s;
-  EXPECT_TRUE(bucket.try_acquire(later));
-  EXPECT_TRUE(bucket.try_acquire(later));
-  EXPECT_FALSE(bucket.try_acquire(later));
+  EXPECT_TRUE(bucket.TryAcquire(later));
+  EXPECT_TRUE(bucket.TryAcquire(later));
+  EXPECT_FALSE(bucket.TryAcquire(later));
 }
 
 TEST(TokenBucketTest, ZeroQpsDisablesLimiting) {

@@ -26,22 +26,22 @@ TEST(WorkQueueTest, DuplicateAddsBeforeProcessingCollapse) {
   q.add("ns/a");
   q.add("ns/a");
   EXPECT_EQ(q.length(), 2u);
-  EXPECT_EQ(q.get_for(10ms), "ns/a");
-  EXPECT_EQ(q.get_for(10ms), "ns/b");
-  EXPECT_EQ(q.get_for(10ms), std::nullopt);
+  EXPECT_EQ(q.GetFor(10ms), "ns/a");
+  EXPECT_EQ(q.GetFor(10ms), "ns/b");
+  EXPECT_EQ(q.GetFor(10ms), std::nullopt);
 }
 
 TEST(WorkQueueTest, KeyAddedWhileProcessingIsRequeuedOnDoneNotHandedOut) {
   WorkQueue q(no_overall_limit());
   q.add("k");
-  auto key = q.get_for(10ms);
+  auto key = q.GetFor(10ms);
   ASSERT_EQ(key, "k");
   q.add("k");  // an event arrives while a worker reconciles k
-  EXPECT_EQ(q.get_for(20ms), std::nullopt) << "k must not go to a second worker while processing";
+  EXPECT_EQ(q.GetFor(20ms), std::nullopt) << "k must not go to a second worker while processing";
   q.done("k");
-  EXPECT_EQ(q.get_for(10ms), "k");
+  EXPECT_EQ(q.GetFor(10ms), "k");
   q.done("k");
-  EXPECT_EQ(q.get_for(10ms), std::nullopt);
+  EXPECT_EQ(q.GetFor(10ms), std::nullopt);
 }
 
 TEST(WorkQueueTest, ManyWorkersNeverProcessOneKeyConcurrently) {
@@ -83,16 +83,16 @@ TEST(WorkQueueTest, RateLimitedBackoffGrowsExponentiallyAndForgetResets) {
   o.base_delay = 10ms;
   o.max_delay = 50ms;
   WorkQueue q(o);
-  EXPECT_EQ(q.peek_backoff("k"), 10ms);
-  q.add_rate_limited("k");
+  EXPECT_EQ(q.PeekBackoff("k"), 10ms);
+  q.AddRateLimited("k");
   EXPECT_EQ(q.failures("k"), 1);
-  EXPECT_EQ(q.peek_backoff("k"), 20ms);
-  q.add_rate_limited("k");
-  q.add_rate_limited("k");
-  EXPECT_EQ(q.peek_backoff("k"), 50ms);  // capped (10 * 2^3 = 80)
+  EXPECT_EQ(q.PeekBackoff("k"), 20ms);
+  q.AddRateLimited("k");
+  q.AddRateLimited("k");
+  EXPECT_EQ(q.PeekBackoff("k"), 50ms);  // capped (10 * 2^3 = 80)
   q.forget("k");
   EXPECT_EQ(q.failures("k"), 0);
-  EXPECT_EQ(q.peek_backoff("k"), 10ms);
+  EXPECT_EQ(q.PeekBackoff("k"), 10ms);
 }
 
 TEST(WorkQueueTest, RateLimitedAddBecomesReadyOnlyAfterItsDelay) {
@@ -100,33 +100,33 @@ TEST(WorkQueueTest, RateLimitedAddBecomesReadyOnlyAfterItsDelay) {
   o.base_delay = 80ms;
   WorkQueue q(o);
   auto start = std::chrono::steady_clock::now();
-  q.add_rate_limited("k");
+  q.AddRateLimited("k");
   EXPECT_EQ(q.length(), 0u);
-  auto key = q.get_for(2s);
+  auto key = q.GetFor(2s);
   ASSERT_EQ(key, "k");
   EXPECT_GE(std::chrono::steady_clock::now() - start, 75ms);
 }
 
 TEST(WorkQueueTest, AddAfterOrdersByDueTime) {
   WorkQueue q(no_overall_limit());
-  q.add_after("late", 60ms);
-  q.add_after("early", 20ms);
-  EXPECT_EQ(q.get_for(1s), "early");
-  EXPECT_EQ(q.get_for(1s), "late");
+  q.AddAfter("late", 60ms);
+  q.AddAfter("early", 20ms);
+  EXPECT_EQ(q.GetFor(1s), "early");
+  EXPECT_EQ(q.GetFor(1s), "late");
 }
 
 // A key requeued again and again while it waits keeps one timer, at the earliest time asked for, so a
 // busy controller's periodic requeues never multiply into extra rounds.
 TEST(WorkQueueTest, AddAfterKeepsOneTimerPerKeyAtTheEarliestTime) {
   WorkQueue q(no_overall_limit());
-  for (int i = 0; i < 100; ++i) q.add_after("busy", 200ms);
-  q.add_after("busy", 20ms);  // Earlier: replaces the waiting one.
-  q.add_after("busy", 500ms);  // Later: ignored.
+  for (int i = 0; i < 100; ++i) q.AddAfter("busy", 200ms);
+  q.AddAfter("busy", 20ms);  // Earlier: replaces the waiting one.
+  q.AddAfter("busy", 500ms);  // Later: ignored.
   const auto start = std::chrono::steady_clock::now();
-  EXPECT_EQ(q.get_for(1s), "busy");
+  EXPECT_EQ(q.GetFor(1s), "busy");
   EXPECT_LT(std::chrono::steady_clock::now() - start, 150ms);
   q.done("busy");
-  EXPECT_EQ(q.get_for(400ms), std::nullopt);  // Nothing else was left waiting.
+  EXPECT_EQ(q.GetFor(400ms), std::nullopt);  // Nothing else was left waiting.
 }
 
 TEST(WorkQueueTest, ShutdownWakesBlockedWorkers) {
@@ -148,10 +148,10 @@ TEST(WorkQueueTest, OverallTokenBucketDelaysRetriesBeyondBurst) {
   o.overall_burst = 1;
   WorkQueue q(o);
   auto start = std::chrono::steady_clock::now();
-  q.add_rate_limited("a");
-  q.add_rate_limited("b");  // over the burst: ~100 ms from the overall limiter
-  ASSERT_TRUE(q.get_for(1s));
-  ASSERT_TRUE(q.get_for(1s));
+  q.AddRateLimited("a");
+  q.AddRateLimited("b");  // over the burst: ~100 ms from the overall limiter
+  ASSERT_TRUE(q.GetFor(1s));
+  ASSERT_TRUE(q.GetFor(1s));
   EXPECT_GE(std::chrono::steady_clock::now() - start, 90ms);
 }
 

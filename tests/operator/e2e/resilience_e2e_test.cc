@@ -62,22 +62,22 @@ TEST_F(OperatorEndToEnd, KilledMidAdmissionAndRestartedLeavesNoHalfAdmittedGangA
   PodOptions o;
   o.queue = "team-a";
   o.gpus = 4;  // Two such gangs fit the pool side by side.
-  api_->set_response_delay(std::chrono::milliseconds(120));
+  api_->SetResponseDelay(std::chrono::milliseconds(120));
   SubmitGang("first", 8, o);
   // Phase 1 under way: at least one member planned, not all.
   ASSERT_TRUE(WaitFor([&] { return AtLeast(Names("first", 8), 2, [&](const std::string& p) { return !PlannedNodeOf(p).empty(); }); })) << Logs();
   KillOperator();
-  api_->set_response_delay(std::chrono::milliseconds(0));
+  api_->SetResponseDelay(std::chrono::milliseconds(0));
   StartOperator();
   ASSERT_TRUE(WaitFor([&] { return AllBound(Names("first", 8)); })) << Logs();
   ExpectLandedWhole(*this, Names("first", 8));
 
   // Killed in phase 2 this time: every member planned, some released.
-  api_->set_response_delay(std::chrono::milliseconds(120));
+  api_->SetResponseDelay(std::chrono::milliseconds(120));
   SubmitGang("second", 8, o);
   ASSERT_TRUE(WaitFor([&] { return AtLeast(Names("second", 8), 1, [&](const std::string& p) { return !Gated(p); }); })) << Logs();
   KillOperator();
-  api_->set_response_delay(std::chrono::milliseconds(0));
+  api_->SetResponseDelay(std::chrono::milliseconds(0));
   StartOperator();
   ASSERT_TRUE(WaitFor([&] { return AllBound(Names("second", 8)); })) << Logs();
   ExpectLandedWhole(*this, Names("second", 8));
@@ -102,11 +102,11 @@ TEST_F(OperatorEndToEnd, LeaderHandoverFinishesTheAdmissionWithoutDoubleWork) {
   HalfAdmissionWatch watch(*this);
   PodOptions o;
   o.queue = "team-a";
-  api_->set_response_delay(std::chrono::milliseconds(120));
+  api_->SetResponseDelay(std::chrono::milliseconds(120));
   SubmitGang("handed", 8, o);
   ASSERT_TRUE(WaitFor([&] { return AtLeast(Names("handed", 8), 2, [&](const std::string& p) { return !PlannedNodeOf(p).empty(); }); })) << Logs();
   KillOperator(leader);
-  api_->set_response_delay(std::chrono::milliseconds(0));
+  api_->SetResponseDelay(std::chrono::milliseconds(0));
   ASSERT_TRUE(WaitFor([&] { return OperatorMetric("gangplank_operator_leader", 1 - leader) == 1; }, std::chrono::seconds(15)))
       << Logs();
   ASSERT_TRUE(WaitFor([&] { return AllBound(Names("handed", 8)); })) << Logs();
@@ -135,14 +135,14 @@ TEST_F(OperatorEndToEnd, FaultsChangeNothingInTheOutcome) {
     const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(12);
     while (std::chrono::steady_clock::now() < until) {
       switch (round++ % 5) {
-        case 0: api_->drop_watches(); break;
+        case 0: api_->DropWatches(); break;
         case 1: api_->compact(); break;
         case 2: {
           apiserver_double::FaultRule r;
           r.status = 429;
           r.count = 3;
           r.retry_after_seconds = 1;
-          api_->fail_next(r);
+          api_->FailNext(r);
           break;
         }
         case 3: {
@@ -151,7 +151,7 @@ TEST_F(OperatorEndToEnd, FaultsChangeNothingInTheOutcome) {
           r.count = 2;
           r.path_contains = "/pods";
           r.method = "GET";  // The test's own creates must go through (a POST is not retried on 500).
-          api_->fail_next(r);
+          api_->FailNext(r);
           break;
         }
         case 4:

@@ -105,7 +105,7 @@ std::string ControlPlane::Start(const std::vector<std::string>& extra) {
   }
   kube::RestOptions unlimited;
   unlimited.qps = 0;  // The tests poll; client-go's default 5 QPS would make each look take seconds.
-  client_ = std::make_shared<kube::Client>(std::make_shared<kube::RestClient>(kube::load_kubeconfig({kubeconfig()}), unlimited));
+  client_ = std::make_shared<kube::Client>(std::make_shared<kube::RestClient>(kube::LoadKubeconfig({kubeconfig()}), unlimited));
   return "";
 }
 

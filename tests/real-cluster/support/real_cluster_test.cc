@@ -56,7 +56,7 @@ void RealClusterTest::TearDown() {
   for (const auto& q : queues_) client().remove(queues(), "", q);
   for (const auto& p : pools_) client().remove(gpu_pools(), "", p);
   // The namespace's pods go first (KWOK finishes their graceful deletion), then the nodes.
-  EXPECT_TRUE(WaitFor([&] { return !client().try_get(kube::resources::namespaces(), "", namespace_); }, std::chrono::seconds(120)))
+  EXPECT_TRUE(WaitFor([&] { return !client().TryGet(kube::resources::namespaces(), "", namespace_); }, std::chrono::seconds(120)))
       << "namespace " << namespace_ << " was not removed";
   for (const auto& n : nodes_) client().remove(kube::resources::nodes(), "", n);
   EXPECT_TRUE(WaitFor([&] {
@@ -138,7 +138,7 @@ void RealClusterTest::CreateGang(const std::string& gang, int size, PodSpec spec
 }
 
 std::optional<Json> RealClusterTest::Pod(const std::string& name) {
-  return client().try_get(kube::resources::pods(), namespace_, name);
+  return client().TryGet(kube::resources::pods(), namespace_, name);
 }
 
 std::string RealClusterTest::NodeOf(const std::string& pod) {
@@ -175,7 +175,7 @@ Json RealClusterTest::GangCondition(const std::string& pod) {
 }
 
 std::string RealClusterTest::LabelOf(const std::string& node, const std::string& key) {
-  const auto n = client().try_get(kube::resources::nodes(), "", node);
+  const auto n = client().TryGet(kube::resources::nodes(), "", node);
   return n ? n->value("/metadata/labels"_json_pointer, Json::object()).value(key, "") : "";
 }
 

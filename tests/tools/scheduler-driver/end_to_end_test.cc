@@ -113,15 +113,15 @@ TEST_F(DriverEndToEnd, FaultsOnBindingsAndWatchesChangeNothingAndNothingIsBoundT
   fail.count = 3;
   fail.path_contains = "/binding";
   fail.method = "POST";
-  api_->fail_next(fail);
+  api_->FailNext(fail);
   fail.status = 429;
   fail.retry_after_seconds = 1;
-  api_->fail_next(fail);
+  api_->FailNext(fail);
   std::vector<std::string> names;
   for (int i = 0; i < 10; ++i) {
     names.push_back("job-" + std::to_string(i));
     api_->put(PodObject(names.back(), 2));
-    if (i % 3 == 0) api_->drop_watches();  // Every informer (driver and extender) re-watches.
+    if (i % 3 == 0) api_->DropWatches();  // Every informer (driver and extender) re-watches.
     std::this_thread::sleep_for(std::chrono::milliseconds(150));
   }
   ASSERT_TRUE(WaitFor([&] {
@@ -134,7 +134,7 @@ TEST_F(DriverEndToEnd, FaultsOnBindingsAndWatchesChangeNothingAndNothingIsBoundT
   // A restarted driver starts clean from its informers: it binds the newcomers and nothing else.
   EXPECT_EQ(StopDriver(), 0);
   StartDriver();
-  api_->drop_watches();
+  api_->DropWatches();
   for (int i = 10; i < 13; ++i) {
     names.push_back("job-" + std::to_string(i));
     api_->put(PodObject(names.back(), 2));

@@ -16,15 +16,15 @@ using Json = nlohmann::json;
 class StubExtender : public ::testing::Test {
  protected:
   void SetUp() override {
-    server_ = net::make_http_server({});
-    server_->start(net::make_sync_handler([this](const net::HttpRequest& r) {
+    server_ = net::MakeHttpServer({});
+    server_->start(net::MakeSyncHandler([this](const net::HttpRequest& r) {
       std::lock_guard lock(mu_);
       last_path_ = r.path;
       last_body_ = r.body;
       return net::HttpResponse::json(status_, reply_);
     }));
     ExtenderOptions options;
-    options.base_url = server_->base_url();
+    options.base_url = server_->BaseUrl();
     options.path_prefix = "/gp";
     options.timeout = std::chrono::milliseconds(2000);
     client_ = std::make_unique<ExtenderClient>(options);
@@ -80,7 +80,7 @@ TEST_F(StubExtender, FailuresAreExtenderErrorsInKubeSchedulersWords) {
     client_->Filter("{}", {"a"});
     ADD_FAILURE() << "no error for a 500";
   } catch (const ExtenderError& e) {
-    EXPECT_EQ(std::string(e.what()), "failed filter with extender at URL " + server_->base_url() + "/gp/filter, code 500");
+    EXPECT_EQ(std::string(e.what()), "failed filter with extender at URL " + server_->BaseUrl() + "/gp/filter, code 500");
   }
   Reply(200, "{not json");
   EXPECT_THROW(client_->Prioritize("{}", {"a"}), ExtenderError);

@@ -26,15 +26,15 @@ class PodBinderAgainstTheDouble : public ::testing::Test {
     api_.put(testing::PodObject("taken", 1, "gpu-1"));
     api_.put(testing::PodObject("free", 1));
     kubeconfig_ = std::filesystem::temp_directory_path() / ("binder-" + std::to_string(::getpid()) + ".yaml");
-    std::ofstream(kubeconfig_) << api_.kubeconfig_yaml("ml");
-    client_ = std::make_shared<kube::Client>(std::make_shared<kube::RestClient>(kube::load_kubeconfig({kubeconfig_})));
+    std::ofstream(kubeconfig_) << api_.KubeconfigYaml("ml");
+    client_ = std::make_shared<kube::Client>(std::make_shared<kube::RestClient>(kube::LoadKubeconfig({kubeconfig_})));
   }
   void TearDown() override { std::filesystem::remove(kubeconfig_); }
 
   // The pod as a lagging informer would still show it: not bound.
   kube::Pod Unbound(const std::string& name) {
     kube::ObjectDecoder<kube::Pod> decoder;
-    kube::Pod pod = decoder.decode_object(api_.get("pods", "ml", name)->dump());
+    kube::Pod pod = decoder.DecodeObject(api_.get("pods", "ml", name)->dump());
     pod.node_name.clear();
     return pod;
   }
@@ -59,7 +59,7 @@ TEST_F(PodBinderAgainstTheDouble, ConflictsAreToldApartAndNothingIsBoundTwice) {
   apiserver_double::FaultRule fail;
   fail.status = 500;
   fail.path_contains = "/binding";
-  api_.fail_next(fail);
+  api_.FailNext(fail);
   r = binder.Bind(Unbound("free"), "gpu-0");
   EXPECT_EQ(r.status, BindStatus::kFailed);
   EXPECT_NE(r.message.find("500"), std::string::npos) << r.message;

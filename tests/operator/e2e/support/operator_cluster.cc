@@ -58,15 +58,15 @@ void OperatorCluster::SetUp() {
   api_ = std::make_unique<apiserver_double::ApiServerDouble>(options);
   api_->start();
   api_->put(Json{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", "ml"}}}});
-  ASSERT_EQ(api_->seed_file(GANGPLANK_SOURCE_DIR "/crds/gpupool.gangplank.io.yaml"), 1u);
-  ASSERT_EQ(api_->seed_file(GANGPLANK_SOURCE_DIR "/crds/queue.gangplank.io.yaml"), 1u);
+  ASSERT_EQ(api_->SeedFile(GANGPLANK_SOURCE_DIR "/crds/gpupool.gangplank.io.yaml"), 1u);
+  ASSERT_EQ(api_->SeedFile(GANGPLANK_SOURCE_DIR "/crds/queue.gangplank.io.yaml"), 1u);
   const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
   dir_ = std::filesystem::temp_directory_path() / ("gangplank-operator-e2e-" + std::to_string(::getpid()) + "-" + test->name());
   std::filesystem::remove_all(dir_);
   std::filesystem::create_directories(dir_);
   kubeconfig_ = (dir_ / "kubeconfig").string();
-  std::ofstream(kubeconfig_) << api_->kubeconfig_yaml("ml");
-  client_ = std::make_shared<kube::Client>(std::make_shared<kube::RestClient>(kube::load_kubeconfig({kubeconfig_})));
+  std::ofstream(kubeconfig_) << api_->KubeconfigYaml("ml");
+  client_ = std::make_shared<kube::Client>(std::make_shared<kube::RestClient>(kube::LoadKubeconfig({kubeconfig_})));
   MakeCertificate(dir_, webhook_cert_, webhook_key_);
   extender_port_ = FreePort();
   driver_port_ = FreePort();
@@ -142,7 +142,7 @@ Json OperatorCluster::Submit(Json pod) {
     net::HttpClientOptions https;
     https.base_url = "https://127.0.0.1:" + std::to_string(port);
     https.tls.ca_file = webhook_cert_;
-    auto http = net::make_http_client(https);
+    auto http = net::MakeHttpClient(https);
     net::HttpClientRequest request;
     request.method = "POST";
     request.target = "/mutate-pods";

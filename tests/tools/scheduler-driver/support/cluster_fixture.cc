@@ -55,8 +55,8 @@ void ClusterFixture::SetUp() {
   api_ = std::make_unique<apiserver_double::ApiServerDouble>(options);
   api_->start();
   api_->put(Json{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", "ml"}}}});
-  ASSERT_EQ(api_->seed_file(GANGPLANK_SOURCE_DIR "/crds/gpupool.gangplank.io.yaml"), 1u);
-  ASSERT_EQ(api_->seed_file(GANGPLANK_SOURCE_DIR "/crds/queue.gangplank.io.yaml"), 1u);
+  ASSERT_EQ(api_->SeedFile(GANGPLANK_SOURCE_DIR "/crds/gpupool.gangplank.io.yaml"), 1u);
+  ASSERT_EQ(api_->SeedFile(GANGPLANK_SOURCE_DIR "/crds/queue.gangplank.io.yaml"), 1u);
   api_->put(Json{{"apiVersion", "gangplank.io/v1alpha1"}, {"kind", "GPUPool"}, {"metadata", {{"name", "pool"}}},
                 {"spec", Json::object()}});
   for (int i = 0; i < 4; ++i) api_->put(NodeObject("gpu-" + std::to_string(i)));
@@ -67,8 +67,8 @@ void ClusterFixture::SetUp() {
   std::filesystem::remove_all(dir_);
   std::filesystem::create_directories(dir_);
   kubeconfig_ = (dir_ / "kubeconfig").string();
-  std::ofstream(kubeconfig_) << api_->kubeconfig_yaml("ml");
-  client_ = std::make_shared<kube::Client>(std::make_shared<kube::RestClient>(kube::load_kubeconfig({kubeconfig_})));
+  std::ofstream(kubeconfig_) << api_->KubeconfigYaml("ml");
+  client_ = std::make_shared<kube::Client>(std::make_shared<kube::RestClient>(kube::LoadKubeconfig({kubeconfig_})));
   extender_port_ = FreePort();
   metrics_port_ = FreePort();
   StartExtender();
