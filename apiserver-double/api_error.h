@@ -46,7 +46,7 @@ inline ApiError AlreadyExists(const std::string& resource, const std::string& na
                   ObjectDetails(name, group, resource));
 }
 
-inline ApiError conflict(const std::string& resource, const std::string& name, const std::string& group,
+inline ApiError Conflict(const std::string& resource, const std::string& name, const std::string& group,
                          const std::string& why) {
   const std::string qualified = group.empty() ? resource : resource + "." + group;
   return ApiError(409, "Conflict", "Operation cannot be fulfilled on " + qualified + " \"" + name + "\": " + why,
@@ -67,7 +67,7 @@ inline uint64_t ParseRv(const std::string& text) {
   }
 }
 
-inline ApiError invalid(const std::string& kind, const std::string& name, const std::string& field,
+inline ApiError Invalid(const std::string& kind, const std::string& name, const std::string& field,
                         const std::string& why) {
   return ApiError(422, "Invalid", kind + " \"" + name + "\" is invalid: " + field + ": " + why,
                   {{"name", name}, {"kind", kind},

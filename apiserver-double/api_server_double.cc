@@ -24,7 +24,7 @@ ApiServerDouble::Impl::Impl(DoubleOptions options)
 }
 
 ApiServerDouble::Impl::~Impl() {
-  stop();
+  Stop();
   {
     std::lock_guard lock(liveness_->mutex);
     liveness_->alive = false;
@@ -33,22 +33,22 @@ ApiServerDouble::Impl::~Impl() {
 }
 
 
-void ApiServerDouble::Impl::start() {
+void ApiServerDouble::Impl::Start() {
   if (server_) return;
   net::HttpServerOptions http;
   http.host = options_.host;
   http.port = port_;
   http.max_request_body_bytes = options_.max_request_body_bytes;
   auto server = net::MakeHttpServer(http);
-  server->start([this](const net::HttpRequest& req, net::HttpResponder responder) { handle(req, std::move(responder)); });
+  server->Start([this](const net::HttpRequest& req, net::HttpResponder responder) { Handle(req, std::move(responder)); });
   port_ = server->port();
   server_ = std::move(server);
 }
 
-void ApiServerDouble::Impl::stop() {
+void ApiServerDouble::Impl::Stop() {
   if (!server_) return;
   DropWatches();
-  server_->stop();
+  server_->Stop();
   server_.reset();
 }
 
@@ -109,8 +109,8 @@ json ApiServerDouble::Impl::PutObject(const json& object) {
   }
   std::vector<std::string> ignored;
   DecodeCustom(type, desired, FieldValidation::kIgnore, "", ignored);  // pruned and defaulted like a request
-  return *store_.transact([&](ObjectStore::Txn& txn) {
-    ObjectPtr current = txn.get(type.GroupResource(), ns, name);
+  return *store_.Transact([&](ObjectStore::Txn& txn) {
+    ObjectPtr current = txn.Get(type.GroupResource(), ns, name);
     desired["metadata"].erase("resourceVersion");
     ObjectPtr stored = current ? WriteInTxn(txn, type, current, desired, false) : CreateInTxn(txn, type, desired);
     // Seeding sets status too, even for types with a status subresource (which create and update ignore).
@@ -178,7 +178,7 @@ void ApiServerDouble::Impl::DropWatches() {
   for (const auto& session : SessionsSnapshot()) session->end();
 }
 
-void ApiServerDouble::Impl::compact() { store_.compact(); }
+void ApiServerDouble::Impl::Compact() { store_.Compact(); }
 
 std::size_t ApiServerDouble::Impl::OpenWatches() const {
   std::lock_guard lock(sessions_mutex_);
@@ -226,14 +226,14 @@ bool ApiServerDouble::Impl::WantsTable(const net::HttpRequest& req) {
   return accept.find("as=Table") != std::string::npos;
 }
 
-void ApiServerDouble::Impl::handle(const net::HttpRequest& req, net::HttpResponder responder) {
+void ApiServerDouble::Impl::Handle(const net::HttpRequest& req, net::HttpResponder responder) {
   ++requests_;
   if (options_.record_requests && req.path.rfind("/_double/", 0) != 0) {
     std::lock_guard lock(recorded_mutex_);
     recorded_.push_back({req.method, req.path, req.query, req.header("user-agent").value_or("")});
   }
   if (req.path.rfind("/_double/", 0) == 0) {
-    responder.respond(control(req));
+    responder.Respond(control(req));
     return;
   }
   if (auto fault = TakeFault(req)) {
@@ -242,7 +242,7 @@ void ApiServerDouble::Impl::handle(const net::HttpRequest& req, net::HttpRespond
     json details = json::object();
     if (fault->retry_after_seconds) details["retryAfterSeconds"] = *fault->retry_after_seconds;
     ApiError error(code, reason, "injected fault: " + reason, details.empty() ? json() : details);
-    responder.respond(ErrorResponse(error));
+    responder.Respond(ErrorResponse(error));
     return;
   }
   std::chrono::milliseconds delay;
@@ -253,7 +253,7 @@ void ApiServerDouble::Impl::handle(const net::HttpRequest& req, net::HttpRespond
   auto run = [this, req](net::HttpResponder& r) {
     net::HttpResponse response;
     try {
-      response = serve(req, r);
+      response = Serve(req, r);
     } catch (const ApiError& e) {
       response = ErrorResponse(e);
     } catch (const json::exception& e) {
@@ -261,7 +261,7 @@ void ApiServerDouble::Impl::handle(const net::HttpRequest& req, net::HttpRespond
     } catch (const std::exception& e) {
       response = ErrorResponse(ApiError(500, "InternalError", std::string("internal error: ") + e.what()));
     }
-    if (!r.answered()) r.respond(std::move(response));
+    if (!r.answered()) r.Respond(std::move(response));
   };
   if (delay.count() > 0) {
     auto shared = std::make_shared<net::HttpResponder>(std::move(responder));
@@ -299,7 +299,7 @@ net::HttpResponse ApiServerDouble::Impl::control(const net::HttpRequest& req) {
     }
     if (body.contains("delayMs")) SetDelay(std::chrono::milliseconds(body["delayMs"].get<long>()));
     if (body.value("dropWatches", false)) DropWatches();
-    if (body.value("compact", false)) compact();
+    if (body.value("compact", false)) Compact();
     return JsonResponse(200, {{"ok", true}, {"resourceVersion", std::to_string(store_.CurrentRv())}});
   } catch (const ApiError& e) {
     return ErrorResponse(e);
@@ -313,10 +313,10 @@ net::HttpResponse ApiServerDouble::Impl::control(const net::HttpRequest& req) {
 
 ApiServerDouble::ApiServerDouble(DoubleOptions options) : impl_(std::make_unique<Impl>(std::move(options))) {}
 ApiServerDouble::~ApiServerDouble() = default;
-void ApiServerDouble::start() { impl_->start(); }
-void ApiServerDouble::stop() { impl_->stop(); }
-void ApiServerDouble::restart(bool keep_state) {
-  impl_->stop();
+void ApiServerDouble::Start() { impl_->Start(); }
+void ApiServerDouble::Stop() { impl_->Stop(); }
+void ApiServerDouble::Restart(bool keep_state) {
+  impl_->Stop();
   if (!keep_state) {
     {
       std::unique_lock lock(impl_->catalog_mutex());
@@ -327,7 +327,7 @@ void ApiServerDouble::restart(bool keep_state) {
       impl_->PutObject({{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", ns}}}});
     }
   }
-  impl_->start();
+  impl_->Start();
 }
 bool ApiServerDouble::running() const { return impl_->running(); }
 uint16_t ApiServerDouble::port() const { return impl_->port(); }
@@ -418,26 +418,26 @@ std::size_t ApiServerDouble::SeedFile(const std::string& path) {
   return objects.size();
 }
 
-std::optional<json> ApiServerDouble::get(const std::string& resource, const std::string& namespace_name,
+std::optional<json> ApiServerDouble::Get(const std::string& resource, const std::string& namespace_name,
                                          const std::string& name) const {
   const ResourceType type = impl_->TypeForGroupResource(resource);
-  auto object = impl_->store().transact([&](ObjectStore::Txn& txn) { return txn.get(type.GroupResource(), namespace_name, name); });
+  auto object = impl_->store().Transact([&](ObjectStore::Txn& txn) { return txn.Get(type.GroupResource(), namespace_name, name); });
   if (!object) return std::nullopt;
   return *object;
 }
 
-std::vector<json> ApiServerDouble::list(const std::string& resource, const std::string& namespace_name) const {
+std::vector<json> ApiServerDouble::List(const std::string& resource, const std::string& namespace_name) const {
   const ResourceType type = impl_->TypeForGroupResource(resource);
-  auto objects = impl_->store().transact([&](ObjectStore::Txn& txn) { return txn.list(type.GroupResource(), namespace_name); });
+  auto objects = impl_->store().Transact([&](ObjectStore::Txn& txn) { return txn.List(type.GroupResource(), namespace_name); });
   std::vector<json> out;
   out.reserve(objects.size());
   for (const auto& o : objects) out.push_back(*o);
   return out;
 }
 
-bool ApiServerDouble::remove(const std::string& resource, const std::string& namespace_name, const std::string& name) {
+bool ApiServerDouble::Remove(const std::string& resource, const std::string& namespace_name, const std::string& name) {
   const ResourceType type = impl_->TypeForGroupResource(resource);
-  return impl_->store().transact([&](ObjectStore::Txn& txn) {
+  return impl_->store().Transact([&](ObjectStore::Txn& txn) {
     return txn.erase(type.GroupResource(), namespace_name, name) != nullptr;
   });
 }
@@ -447,7 +447,7 @@ void ApiServerDouble::FailNext(FaultRule rule) { impl_->FailNext(std::move(rule)
 void ApiServerDouble::ClearFaults() { impl_->ClearFaults(); }
 void ApiServerDouble::SetResponseDelay(std::chrono::milliseconds delay) { impl_->SetDelay(delay); }
 void ApiServerDouble::DropWatches() { impl_->DropWatches(); }
-void ApiServerDouble::compact() { impl_->compact(); }
+void ApiServerDouble::Compact() { impl_->Compact(); }
 std::size_t ApiServerDouble::OpenWatches() const { return impl_->OpenWatches(); }
 std::size_t ApiServerDouble::RequestCount() const { return impl_->RequestCount(); }
 

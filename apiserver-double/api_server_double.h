@@ -70,12 +70,12 @@ class ApiServerDouble {
   ApiServerDouble& operator=(const ApiServerDouble&) = delete;
 
   // Starts serving; throws std::runtime_error if the port cannot be bound.
-  void start();
+  void Start();
   // Stops serving and closes every open watch. State is kept in memory.
-  void stop();
+  void Stop();
   // Stop + start on the same port. keep_state=false drops every object and CRD (resourceVersions keep
   // increasing, and every older resourceVersion becomes too old: watches resuming from it get 410).
-  void restart(bool keep_state);
+  void Restart(bool keep_state);
   bool running() const;
   uint16_t port() const;
   std::string url() const;  // "http://127.0.0.1:PORT"
@@ -93,12 +93,12 @@ class ApiServerDouble {
   // Returns how many objects were stored; throws std::runtime_error naming the file and the problem.
   std::size_t SeedFile(const std::string& path);
   // `resource` is "pods", "nodes", "leases.coordination.k8s.io", "<plural>.<group>" for CRs.
-  std::optional<nlohmann::json> get(const std::string& resource, const std::string& namespace_name,
+  std::optional<nlohmann::json> Get(const std::string& resource, const std::string& namespace_name,
                                     const std::string& name) const;
   // All objects of a resource; empty namespace_name = all namespaces.
-  std::vector<nlohmann::json> list(const std::string& resource, const std::string& namespace_name = "") const;
+  std::vector<nlohmann::json> List(const std::string& resource, const std::string& namespace_name = "") const;
   // Deletes immediately (ignores finalizers). Returns false if it did not exist.
-  bool remove(const std::string& resource, const std::string& namespace_name, const std::string& name);
+  bool Remove(const std::string& resource, const std::string& namespace_name, const std::string& name);
   // The current value of the single resourceVersion counter.
   std::string ResourceVersion() const;
 
@@ -111,7 +111,7 @@ class ApiServerDouble {
   void DropWatches();
   // Forgets all watch history: any watch or snapshot list from an older resourceVersion gets 410, and
   // open watches receive an in-stream ERROR 410 Expired event, then close.
-  void compact();
+  void Compact();
   std::size_t OpenWatches() const;
   // Requests served since start (all paths, including failed ones); handy to assert on retries.
   std::size_t RequestCount() const;

@@ -30,7 +30,7 @@ FieldValidation ApiServerDouble::Impl::FieldValidationOf(const net::HttpRequest&
 void ApiServerDouble::Impl::DecodeCustom(const ResourceType& type, json& object, FieldValidation mode,
                                           const std::string& strict_prefix, std::vector<std::string>& warnings) {
   if (!type.schema || !object.is_object()) return;
-  const std::vector<std::string> unknown = type.schema->decode(object);
+  const std::vector<std::string> unknown = type.schema->Decode(object);
   if (unknown.empty() || mode == FieldValidation::kIgnore) return;
   if (mode == FieldValidation::kStrict) {
     throw BadRequest(strict_prefix + "strict decoding error: " + UnknownFields(unknown));
@@ -57,7 +57,7 @@ void ApiServerDouble::Impl::CheckApplyPatch(const ResourceType& type, const json
 void ApiServerDouble::Impl::ValidateCustom(const ResourceType& type, const json& object, const json* old,
                                             std::vector<std::string>* warnings) {
   if (!type.schema) return;
-  auto outcome = type.schema->validate(object, old);
+  auto outcome = type.schema->Validate(object, old);
   if (warnings != nullptr) warnings->insert(warnings->end(), outcome.warnings.begin(), outcome.warnings.end());
   if (outcome.errors.empty()) return;
   const std::string name = object.value("/metadata/name"_json_pointer, std::string());

@@ -40,8 +40,8 @@ class ApiServerDouble::Impl {
   ~Impl();
 
   // lifecycle (api_server_double.cc)
-  void start();
-  void stop();
+  void Start();
+  void Stop();
   bool running() const;
   uint16_t port() const { return port_; }
   std::string url() const;
@@ -56,7 +56,7 @@ class ApiServerDouble::Impl {
   void ClearFaults();
   void SetDelay(std::chrono::milliseconds delay);
   void DropWatches();
-  void compact();
+  void Compact();
   std::size_t OpenWatches() const;
   std::size_t RequestCount() const { return requests_.load(); }
 
@@ -64,8 +64,8 @@ class ApiServerDouble::Impl {
   const DoubleOptions& options() const { return options_; }
 
   // request handling
-  void handle(const net::HttpRequest& request, net::HttpResponder responder);
-  net::HttpResponse serve(const net::HttpRequest& request, net::HttpResponder& responder);  // rest_handlers.cc
+  void Handle(const net::HttpRequest& request, net::HttpResponder responder);
+  net::HttpResponse Serve(const net::HttpRequest& request, net::HttpResponder& responder);  // rest_handlers.cc
   net::HttpResponse control(const net::HttpRequest& request);                             // api_server_double.cc
   std::optional<net::HttpResponse> discovery(const net::HttpRequest& request) const;      // discovery.cc
   std::optional<Target> ParseTarget(const std::string& path) const;                      // rest_handlers.cc

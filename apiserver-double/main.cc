@@ -60,7 +60,7 @@ int main(int argc, char** argv) {
       server.FailNext(rule);
     }
     if (delay_ms > 0) server.SetResponseDelay(std::chrono::milliseconds(delay_ms));
-    server.start();
+    server.Start();
     if (!kubeconfig_out.empty()) {
       std::ofstream out(kubeconfig_out);
       if (!out) throw std::runtime_error("cannot write kubeconfig '" + kubeconfig_out + "'");
@@ -70,7 +70,7 @@ int main(int argc, char** argv) {
     int received = 0;
     sigwait(&signals, &received);
     std::cerr << "stopping on signal " << received << "\n";
-    server.stop();
+    server.Stop();
   } catch (const std::exception& e) {
     std::cerr << "gangplank-apiserver-double: " << e.what() << "\n";
     return 1;

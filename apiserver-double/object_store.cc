@@ -20,14 +20,14 @@ ApiError TooOld(uint64_t requested, uint64_t floor) {
 
 }  // namespace
 
-ObjectPtr ObjectStore::Txn::get(const std::string& gr, const std::string& ns, const std::string& name) const {
+ObjectPtr ObjectStore::Txn::Get(const std::string& gr, const std::string& ns, const std::string& name) const {
   auto resource = store_.objects_.find(gr);
   if (resource == store_.objects_.end()) return nullptr;
   auto it = resource->second.find(ObjectKey(ns, name));
   return it == resource->second.end() ? nullptr : it->second;
 }
 
-std::vector<ObjectPtr> ObjectStore::Txn::list(const std::string& gr, const std::string& ns) const {
+std::vector<ObjectPtr> ObjectStore::Txn::List(const std::string& gr, const std::string& ns) const {
   std::vector<ObjectPtr> out;
   auto resource = store_.objects_.find(gr);
   if (resource == store_.objects_.end()) return out;
@@ -51,7 +51,7 @@ ObjectPtr ObjectStore::Txn::put(const std::string& gr, nlohmann::json object) {
   auto& slot = store_.objects_[gr][key];
   ObjectPtr previous = slot;
   slot = stored;
-  store_.emit({rv, gr, key, previous ? "MODIFIED" : "ADDED", stored, previous});
+  store_.Emit({rv, gr, key, previous ? "MODIFIED" : "ADDED", stored, previous});
   return stored;
 }
 
@@ -67,17 +67,17 @@ ObjectPtr ObjectStore::Txn::erase(const std::string& gr, const std::string& ns, 
   nlohmann::json final_state = *previous;
   final_state["metadata"]["resourceVersion"] = std::to_string(rv);
   ObjectPtr last = std::make_shared<const StoredObject>(std::move(final_state));
-  store_.emit({rv, gr, key, "DELETED", last, previous});
+  store_.Emit({rv, gr, key, "DELETED", last, previous});
   return last;
 }
 
 void ObjectStore::Txn::EraseAll(const std::string& gr) {
-  for (const auto& object : list(gr, "")) {
+  for (const auto& object : List(gr, "")) {
     erase(gr, MetaString(*object, "namespace"), MetaString(*object, "name"));
   }
 }
 
-void ObjectStore::emit(StoreEvent event) {
+void ObjectStore::Emit(StoreEvent event) {
   history_.push_back(event);
   while (history_.size() > history_limit_) {
     floor_ = history_.front().rv;
@@ -218,7 +218,7 @@ std::size_t ObjectStore::WatcherCount() const {
   return watchers_.size();
 }
 
-void ObjectStore::compact() {
+void ObjectStore::Compact() {
   std::lock_guard lock(mutex_);
   history_.clear();
   floor_ = rv_;

@@ -56,9 +56,9 @@ class ObjectStore {
   class Txn {
    public:
     explicit Txn(ObjectStore& store) : store_(store) {}
-    ObjectPtr get(const std::string& gr, const std::string& ns, const std::string& name) const;
+    ObjectPtr Get(const std::string& gr, const std::string& ns, const std::string& name) const;
     // Sorted by namespace then name; empty ns = all namespaces.
-    std::vector<ObjectPtr> list(const std::string& gr, const std::string& ns) const;
+    std::vector<ObjectPtr> List(const std::string& gr, const std::string& ns) const;
     // Stores the object (metadata.namespace/name taken from it), assigns the next resourceVersion and
     // emits ADDED or MODIFIED. Returns what was stored.
     ObjectPtr put(const std::string& gr, nlohmann::json object);
@@ -73,7 +73,7 @@ class ObjectStore {
   };
 
   template <class F>
-  auto transact(F&& f) {
+  auto Transact(F&& f) {
     std::lock_guard lock(mutex_);
     Txn txn(*this);
     return f(txn);
@@ -113,13 +113,13 @@ class ObjectStore {
   std::size_t WatcherCount() const;
 
   // Drops all history (and tells watchers), so every older resourceVersion is now too old.
-  void compact();
+  void Compact();
   // Drops every object and all history; the counter keeps increasing.
   void clear();
   uint64_t CompactionFloor() const;
 
  private:
-  void emit(StoreEvent event);
+  void Emit(StoreEvent event);
 
   mutable std::mutex mutex_;
   std::size_t history_limit_;

@@ -95,9 +95,9 @@ json ApiServerDouble::Impl::PdbStatus(const json& pdb, const std::vector<ObjectP
 }
 
 void ApiServerDouble::Impl::RefreshPdbsInTxn(ObjectStore::Txn& txn, const std::string& ns) {
-  const auto pdbs = txn.list("poddisruptionbudgets.policy", ns);
+  const auto pdbs = txn.List("poddisruptionbudgets.policy", ns);
   if (pdbs.empty()) return;
-  const auto pods = txn.list("pods", ns);
+  const auto pods = txn.List("pods", ns);
   for (const auto& pdb : pdbs) {
     json status = PdbStatus(*pdb, pods);
     if (pdb->contains("status") && (*pdb)["status"] == status) continue;
@@ -110,24 +110,24 @@ void ApiServerDouble::Impl::RefreshPdbsInTxn(ObjectStore::Txn& txn, const std::s
 net::HttpResponse ApiServerDouble::Impl::BindPod(const net::HttpRequest& req, const Target& t) {
   const json binding = ParseBody(req);
   const std::string node = binding.value("/target/name"_json_pointer, std::string());
-  if (node.empty()) throw invalid("Binding", t.name, "target.name", "Required value");
+  if (node.empty()) throw Invalid("Binding", t.name, "target.name", "Required value");
   const std::string target_kind = binding.value("/target/kind"_json_pointer, std::string());
   if (!target_kind.empty() && target_kind != "Node") {
-    throw invalid("Binding", t.name, "target.kind", "Unsupported value: \"" + target_kind + "\": supported values: \"Node\"");
+    throw Invalid("Binding", t.name, "target.kind", "Unsupported value: \"" + target_kind + "\": supported values: \"Node\"");
   }
   const std::string wanted_uid = binding.value("/metadata/uid"_json_pointer, std::string());
-  store_.transact([&](ObjectStore::Txn& txn) {
-    ObjectPtr pod = txn.get("pods", t.namespace_name, t.name);
+  store_.Transact([&](ObjectStore::Txn& txn) {
+    ObjectPtr pod = txn.Get("pods", t.namespace_name, t.name);
     if (!pod) throw NotFound("pods", t.name);
     if (!wanted_uid.empty() && wanted_uid != meta(*pod, "uid")) {
-      throw conflict("pods", t.name, "", "Precondition failed: UID in precondition: " + wanted_uid + ", UID in object meta: " + meta(*pod, "uid"));
+      throw Conflict("pods", t.name, "", "Precondition failed: UID in precondition: " + wanted_uid + ", UID in object meta: " + meta(*pod, "uid"));
     }
     if (pod->contains("/metadata/deletionTimestamp"_json_pointer)) {
-      throw conflict("pods", t.name, "", "pod " + t.name + " is being deleted, cannot be assigned to a host");
+      throw Conflict("pods", t.name, "", "pod " + t.name + " is being deleted, cannot be assigned to a host");
     }
     const std::string bound = pod->value("/spec/nodeName"_json_pointer, std::string());
     if (!bound.empty()) {
-      throw conflict("pods", t.name, "", "pod " + t.name + " is already assigned to node \"" + bound + "\"");
+      throw Conflict("pods", t.name, "", "pod " + t.name + " is already assigned to node \"" + bound + "\"");
     }
     json next = *pod;
     next["spec"]["nodeName"] = node;
@@ -152,12 +152,12 @@ net::HttpResponse ApiServerDouble::Impl::BindPod(const net::HttpRequest& req, co
 net::HttpResponse ApiServerDouble::Impl::EvictPod(const net::HttpRequest& req, const Target& t) {
   const json eviction = ParseBody(req);
   const json options = eviction.contains("deleteOptions") ? eviction["deleteOptions"] : json::object();
-  store_.transact([&](ObjectStore::Txn& txn) {
-    ObjectPtr pod = txn.get("pods", t.namespace_name, t.name);
+  store_.Transact([&](ObjectStore::Txn& txn) {
+    ObjectPtr pod = txn.Get("pods", t.namespace_name, t.name);
     if (!pod) throw NotFound("pods", t.name);
     if (!pod->contains("/metadata/deletionTimestamp"_json_pointer) && PodHealthy(*pod)) {
       std::vector<ObjectPtr> covering;
-      for (const auto& pdb : txn.list("poddisruptionbudgets.policy", t.namespace_name)) {
+      for (const auto& pdb : txn.List("poddisruptionbudgets.policy", t.namespace_name)) {
         if (PdbSelects(*pdb, *pod)) covering.push_back(pdb);
       }
       if (covering.size() > 1) {
@@ -165,7 +165,7 @@ net::HttpResponse ApiServerDouble::Impl::EvictPod(const net::HttpRequest& req, c
                        "This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.");
       }
       if (covering.size() == 1) {
-        const json status = PdbStatus(*covering.front(), txn.list("pods", t.namespace_name));
+        const json status = PdbStatus(*covering.front(), txn.List("pods", t.namespace_name));
         if (status["disruptionsAllowed"].get<long>() <= 0) {
           const std::string pdb_name = meta(*covering.front(), "name");
           throw ApiError(429, "TooManyRequests", "Cannot evict pod as it would violate the pod's disruption budget.",

@@ -11,7 +11,7 @@ namespace {
 
 using nlohmann::json;
 
-ApiError malformed(const std::string& why) { return ApiError(400, "BadRequest", "the protobuf request body is malformed: " + why); }
+ApiError Malformed(const std::string& why) { return ApiError(400, "BadRequest", "the protobuf request body is malformed: " + why); }
 
 // A protobuf message's fields in order: field number, wire type, and the varint or the bytes.
 class Reader {
@@ -26,16 +26,16 @@ class Reader {
       const int number = static_cast<int>(key >> 3);
       switch (key & 7) {
         case 0: last_varint_ = varint(); on_field(number, {}); break;
-        case 1: skip(8); break;
+        case 1: Skip(8); break;
         case 2: {
           const std::uint64_t length = varint();
-          if (length > data_.size() - pos_) throw malformed("a field runs past the end");
+          if (length > data_.size() - pos_) throw Malformed("a field runs past the end");
           on_field(number, data_.substr(pos_, length));
           pos_ += length;
           break;
         }
-        case 5: skip(4); break;
-        default: throw malformed("unsupported wire type " + std::to_string(key & 7));
+        case 5: Skip(4); break;
+        default: throw Malformed("unsupported wire type " + std::to_string(key & 7));
       }
     }
   }
@@ -45,15 +45,15 @@ class Reader {
   std::uint64_t varint() {
     std::uint64_t value = 0;
     for (int shift = 0; shift < 64; shift += 7) {
-      if (pos_ >= data_.size()) throw malformed("a varint runs past the end");
+      if (pos_ >= data_.size()) throw Malformed("a varint runs past the end");
       const auto byte = static_cast<unsigned char>(data_[pos_++]);
       value |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
       if ((byte & 0x80) == 0) return value;
     }
-    throw malformed("a varint is too long");
+    throw Malformed("a varint is too long");
   }
-  void skip(std::size_t n) {
-    if (n > data_.size() - pos_) throw malformed("a field runs past the end");
+  void Skip(std::size_t n) {
+    if (n > data_.size() - pos_) throw Malformed("a field runs past the end");
     pos_ += n;
   }
 
@@ -105,7 +105,7 @@ json NamespaceObject(std::string_view raw) {
 
 json DecodeProtobufObject(const std::string& body) {
   static constexpr std::string_view magic("k8s\0", 4);
-  if (std::string_view(body).substr(0, 4) != magic) throw malformed("no k8s envelope");
+  if (std::string_view(body).substr(0, 4) != magic) throw Malformed("no k8s envelope");
   std::string api_version, kind;
   std::string_view raw;
   // runtime.Unknown: typeMeta 1 (apiVersion 1, kind 2), raw 2, contentEncoding 3, contentType 4.

@@ -29,33 +29,33 @@ ResourceCatalog::ResourceCatalog() {
   auto pods = builtin("", "pods", "pod", "Pod", true, true, {"po"});
   pods.categories = {"all"};
   pods.extra_subresources = {"binding", "eviction"};
-  add(pods);
-  add(builtin("", "nodes", "node", "Node", false, true, {"no"}));
-  add(builtin("", "namespaces", "namespace", "Namespace", false, true, {"ns"}));
-  add(builtin("", "events", "event", "Event", true, false, {"ev"}));
-  add(builtin("policy", "poddisruptionbudgets", "poddisruptionbudget", "PodDisruptionBudget", true, true, {"pdb"}));
-  add(builtin("coordination.k8s.io", "leases", "lease", "Lease", true, false));
-  add(builtin("apiextensions.k8s.io", "customresourcedefinitions", "customresourcedefinition",
+  Add(pods);
+  Add(builtin("", "nodes", "node", "Node", false, true, {"no"}));
+  Add(builtin("", "namespaces", "namespace", "Namespace", false, true, {"ns"}));
+  Add(builtin("", "events", "event", "Event", true, false, {"ev"}));
+  Add(builtin("policy", "poddisruptionbudgets", "poddisruptionbudget", "PodDisruptionBudget", true, true, {"pdb"}));
+  Add(builtin("coordination.k8s.io", "leases", "lease", "Lease", true, false));
+  Add(builtin("apiextensions.k8s.io", "customresourcedefinitions", "customresourcedefinition",
               "CustomResourceDefinition", false, true, {"crd", "crds"}));
   // What an installation (the Helm chart, the plain manifests) creates: builtin/ defaults and checks them.
   auto services = builtin("", "services", "service", "Service", true, true, {"svc"});
   services.categories = {"all"};
-  add(services);
-  add(builtin("", "serviceaccounts", "serviceaccount", "ServiceAccount", true, false, {"sa"}));
-  add(builtin("", "configmaps", "configmap", "ConfigMap", true, false, {"cm"}));
-  add(builtin("", "secrets", "secret", "Secret", true, false));
+  Add(services);
+  Add(builtin("", "serviceaccounts", "serviceaccount", "ServiceAccount", true, false, {"sa"}));
+  Add(builtin("", "configmaps", "configmap", "ConfigMap", true, false, {"cm"}));
+  Add(builtin("", "secrets", "secret", "Secret", true, false));
   auto deployments = builtin("apps", "deployments", "deployment", "Deployment", true, true, {"deploy"});
   deployments.categories = {"all"};
-  add(deployments);
-  add(builtin("rbac.authorization.k8s.io", "roles", "role", "Role", true, false));
-  add(builtin("rbac.authorization.k8s.io", "rolebindings", "rolebinding", "RoleBinding", true, false));
-  add(builtin("rbac.authorization.k8s.io", "clusterroles", "clusterrole", "ClusterRole", false, false));
-  add(builtin("rbac.authorization.k8s.io", "clusterrolebindings", "clusterrolebinding", "ClusterRoleBinding", false, false));
-  add(builtin("admissionregistration.k8s.io", "mutatingwebhookconfigurations", "mutatingwebhookconfiguration",
+  Add(deployments);
+  Add(builtin("rbac.authorization.k8s.io", "roles", "role", "Role", true, false));
+  Add(builtin("rbac.authorization.k8s.io", "rolebindings", "rolebinding", "RoleBinding", true, false));
+  Add(builtin("rbac.authorization.k8s.io", "clusterroles", "clusterrole", "ClusterRole", false, false));
+  Add(builtin("rbac.authorization.k8s.io", "clusterrolebindings", "clusterrolebinding", "ClusterRoleBinding", false, false));
+  Add(builtin("admissionregistration.k8s.io", "mutatingwebhookconfigurations", "mutatingwebhookconfiguration",
               "MutatingWebhookConfiguration", false, false));
 }
 
-void ResourceCatalog::add(ResourceType type, const std::string& owner_crd) {
+void ResourceCatalog::Add(ResourceType type, const std::string& owner_crd) {
   types_.push_back(std::move(type));
   owners_.push_back(owner_crd);
 }
@@ -91,32 +91,32 @@ ResourceCatalog::CompiledSchemas ResourceCatalog::ValidateCrd(const nlohmann::js
     return spec.contains(ptr) && spec[ptr].is_string() ? spec[ptr].get<std::string>() : std::string();
   };
   const std::string kind = "CustomResourceDefinition";
-  if (text("/group").empty()) throw invalid(kind, name, "spec.group", "Required value");
-  if (text("/names/plural").empty()) throw invalid(kind, name, "spec.names.plural", "Required value");
-  if (text("/names/kind").empty()) throw invalid(kind, name, "spec.names.kind", "Required value");
+  if (text("/group").empty()) throw Invalid(kind, name, "spec.group", "Required value");
+  if (text("/names/plural").empty()) throw Invalid(kind, name, "spec.names.plural", "Required value");
+  if (text("/names/kind").empty()) throw Invalid(kind, name, "spec.names.kind", "Required value");
   if (name != text("/names/plural") + "." + text("/group")) {
-    throw invalid(kind, name, "metadata.name", "must be spec.names.plural+\".\"+spec.group");
+    throw Invalid(kind, name, "metadata.name", "must be spec.names.plural+\".\"+spec.group");
   }
   const std::string scope = text("/scope");
   if (scope != "Namespaced" && scope != "Cluster") {
-    throw invalid(kind, name, "spec.scope", "Unsupported value: \"" + scope + "\": supported values: \"Cluster\", \"Namespaced\"");
+    throw Invalid(kind, name, "spec.scope", "Unsupported value: \"" + scope + "\": supported values: \"Cluster\", \"Namespaced\"");
   }
   if (!spec.contains("versions") || !spec["versions"].is_array() || spec["versions"].empty()) {
-    throw invalid(kind, name, "spec.versions", "Required value: must have exactly one version marked as storage version");
+    throw Invalid(kind, name, "spec.versions", "Required value: must have exactly one version marked as storage version");
   }
   int storage = 0;
   std::set<std::string> seen;
   for (const auto& v : spec["versions"]) {
     const std::string vname = v.value("name", std::string());
-    if (vname.empty()) throw invalid(kind, name, "spec.versions[].name", "Required value");
-    if (!seen.insert(vname).second) throw invalid(kind, name, "spec.versions", "Duplicate value: \"" + vname + "\"");
+    if (vname.empty()) throw Invalid(kind, name, "spec.versions[].name", "Required value");
+    if (!seen.insert(vname).second) throw Invalid(kind, name, "spec.versions", "Duplicate value: \"" + vname + "\"");
     if (v.value("storage", false)) ++storage;
     if (!v.contains("schema") || !v["schema"].contains("openAPIV3Schema")) {
-      throw invalid(kind, name, "spec.versions[" + vname + "].schema.openAPIV3Schema", "Required value: schemas are required");
+      throw Invalid(kind, name, "spec.versions[" + vname + "].schema.openAPIV3Schema", "Required value: schemas are required");
     }
   }
   if (storage != 1) {
-    throw invalid(kind, name, "spec.versions", "Invalid value: must have exactly one version marked as storage version");
+    throw Invalid(kind, name, "spec.versions", "Invalid value: must have exactly one version marked as storage version");
   }
   // As kube-apiserver compiles x-kubernetes-validations when the CRD is written, a rule that does not
   // compile makes the CRD itself invalid.
@@ -124,7 +124,7 @@ ResourceCatalog::CompiledSchemas ResourceCatalog::ValidateCrd(const nlohmann::js
   schema::FieldErrors errors;
   for (std::size_t i = 0; i < spec["versions"].size(); ++i) {
     const auto& v = spec["versions"][i];
-    compiled[v["name"]] = schema::CustomResourceSchema::compile(
+    compiled[v["name"]] = schema::CustomResourceSchema::Compile(
         v["schema"]["openAPIV3Schema"], "spec.versions[" + std::to_string(i) + "].schema.openAPIV3Schema", errors);
   }
   if (!errors.empty()) throw schema::InvalidStatus("apiextensions.k8s.io", kind, name, errors);
@@ -157,7 +157,7 @@ void ResourceCatalog::InstallCrd(const nlohmann::json& crd) {
     t.storage_version = v.value("storage", false);
     if (v.contains("additionalPrinterColumns")) t.printer_columns = v["additionalPrinterColumns"];
     t.schema = schemas.at(t.version);
-    add(std::move(t), name);
+    Add(std::move(t), name);
   }
 }
 

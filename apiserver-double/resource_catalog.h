@@ -61,7 +61,7 @@ class ResourceCatalog {
   std::vector<ResourceType> resources(const std::string& group, const std::string& version) const;
 
  private:
-  void add(ResourceType type, const std::string& owner_crd = "");
+  void Add(ResourceType type, const std::string& owner_crd = "");
   std::vector<ResourceType> types_;
   std::vector<std::string> owners_;  // parallel to types_: CRD name or ""
 };

@@ -170,7 +170,7 @@ std::string CannotHandle(const ResourceType& type) {
 
 }  // namespace
 
-net::HttpResponse ApiServerDouble::Impl::serve(const net::HttpRequest& req, net::HttpResponder& responder) {
+net::HttpResponse ApiServerDouble::Impl::Serve(const net::HttpRequest& req, net::HttpResponder& responder) {
   if (auto d = discovery(req)) return *d;
   if (req.path == "/healthz" || req.path == "/readyz" || req.path == "/livez") return net::HttpResponse::text(200, "ok");
   auto target = ParseTarget(req.path);
@@ -212,7 +212,7 @@ net::HttpResponse ApiServerDouble::Impl::serve(const net::HttpRequest& req, net:
 }
 
 net::HttpResponse ApiServerDouble::Impl::GetObject(const net::HttpRequest& req, const Target& t) {
-  auto object = store_.transact([&](ObjectStore::Txn& txn) { return txn.get(t.type.GroupResource(), t.namespace_name, t.name); });
+  auto object = store_.Transact([&](ObjectStore::Txn& txn) { return txn.Get(t.type.GroupResource(), t.namespace_name, t.name); });
   if (!object) throw NotFound(t.type.plural, t.name, t.type.group);
   if (WantsTable(req)) {
     return JsonResponse(200, MakeTable(t.type, {present(t.type, *object)}, {{"resourceVersion", meta(*object, "resourceVersion")}},
@@ -222,8 +222,8 @@ net::HttpResponse ApiServerDouble::Impl::GetObject(const net::HttpRequest& req, 
 }
 
 net::HttpResponse ApiServerDouble::Impl::ListObjects(const net::HttpRequest& req, const Target& t) {
-  const LabelSelector labels = LabelSelector::parse(req.QueryParam("labelSelector").value_or(""));
-  const FieldSelector fields = FieldSelector::parse(req.QueryParam("fieldSelector").value_or(""), t.type.kind);
+  const LabelSelector labels = LabelSelector::Parse(req.QueryParam("labelSelector").value_or(""));
+  const FieldSelector fields = FieldSelector::Parse(req.QueryParam("fieldSelector").value_or(""), t.type.kind);
   long limit = 0;
   if (auto l = req.QueryParam("limit"); l && !l->empty()) {
     try {
@@ -313,12 +313,12 @@ json ApiServerDouble::Impl::PrepareCreateInTxn(ObjectStore::Txn& txn, const Reso
                                                   std::vector<std::string>* warnings) {
   const std::string ns = meta(object, "namespace");
   const std::string name = meta(object, "name");
-  if (txn.get(type.GroupResource(), ns, name)) throw AlreadyExists(type.plural, name, type.group);
-  if (type.namespaced && options_.require_namespace && !txn.get("namespaces", "", ns)) {
+  if (txn.Get(type.GroupResource(), ns, name)) throw AlreadyExists(type.plural, name, type.group);
+  if (type.namespaced && options_.require_namespace && !txn.Get("namespaces", "", ns)) {
     throw ApiError(404, "NotFound", "namespaces \"" + ns + "\" not found", ObjectDetails(ns, "", "namespaces"));
   }
-  if (type.namespaced && txn.get("namespaces", "", ns) &&
-      txn.get("namespaces", "", ns)->value("/metadata/deletionTimestamp"_json_pointer, std::string()) != "") {
+  if (type.namespaced && txn.Get("namespaces", "", ns) &&
+      txn.Get("namespaces", "", ns)->value("/metadata/deletionTimestamp"_json_pointer, std::string()) != "") {
     throw ApiError(403, "Forbidden", type.plural + " \"" + name + "\" is forbidden: unable to create new content in namespace " +
                                          ns + " because it is being terminated");
   }
@@ -333,14 +333,14 @@ json ApiServerDouble::Impl::PrepareCreateInTxn(ObjectStore::Txn& txn, const Reso
   object["kind"] = type.kind;
   if (type.custom && type.has_status) object.erase("status");
   ValidateCustom(type, object, nullptr, warnings);
-  builtin::admit(type, object, nullptr, txn);
+  builtin::Admit(type, object, nullptr, txn);
   if (type.kind == "Pod") {
     if (!object.contains("status") || !object["status"].is_object()) object["status"] = json::object();
     if (!object["status"].contains("phase")) object["status"]["phase"] = "Pending";
   } else if (type.kind == "Namespace") {
     object["status"] = {{"phase", "Active"}};
   } else if (type.kind == "PodDisruptionBudget") {
-    object["status"] = PdbStatus(object, txn.list("pods", ns));
+    object["status"] = PdbStatus(object, txn.List("pods", ns));
   }
   return object;
 }
@@ -407,15 +407,15 @@ ObjectPtr ApiServerDouble::Impl::WriteInTxn(ObjectStore::Txn& txn, const Resourc
   const bool spec_changed = GenerationRelevantChange(next, cur, type.has_status);
   next["metadata"]["generation"] = spec_changed ? generation + 1 : generation;
   if (type.kind == "PodDisruptionBudget") {
-    next["status"] = PdbStatus(next, txn.list("pods", meta(cur, "namespace")));
+    next["status"] = PdbStatus(next, txn.List("pods", meta(cur, "namespace")));
     next["status"]["observedGeneration"] = next["metadata"]["generation"];
   }
   ValidateCustom(type, next, &cur, warnings);  // the whole object, on /status writes too
-  if (!status_write) builtin::admit(type, next, &cur, txn);
+  if (!status_write) builtin::Admit(type, next, &cur, txn);
   if (SameObject(next, cur)) return current;  // no-op writes do not bump resourceVersion
   if (type.kind == "CustomResourceDefinition" && !status_write) {
     if (next.value("/spec/scope"_json_pointer, std::string()) != cur.value("/spec/scope"_json_pointer, std::string())) {
-      throw invalid(type.kind, meta(cur, "name"), "spec.scope", "Invalid value: \"" +
+      throw Invalid(type.kind, meta(cur, "name"), "spec.scope", "Invalid value: \"" +
                     next.value("/spec/scope"_json_pointer, std::string()) + "\": field is immutable");
     }
     ResourceCatalog::ValidateCrd(next);
@@ -460,7 +460,7 @@ net::HttpResponse ApiServerDouble::Impl::CreateObject(const net::HttpRequest& re
   }
   if (meta(object, "name").empty()) {
     const std::string prefix = meta(object, "generateName");
-    if (prefix.empty()) throw invalid(t.type.kind, "", "metadata.name", "Required value: name or generateName is required");
+    if (prefix.empty()) throw Invalid(t.type.kind, "", "metadata.name", "Required value: name or generateName is required");
     static constexpr char alphabet[] = "bcdfghjklmnpqrstvwxz2456789";
     std::string suffix;
     {
@@ -472,10 +472,10 @@ net::HttpResponse ApiServerDouble::Impl::CreateObject(const net::HttpRequest& re
   if (t.type.kind == "CustomResourceDefinition") ResourceCatalog::ValidateCrd(object);
   if (req.QueryParam("dryRun")) {
     // Everything a create checks and defaults (namespace, name, schema, built-in rules), nothing stored.
-    json prepared = store_.transact([&](ObjectStore::Txn& txn) { return PrepareCreateInTxn(txn, t.type, object, &warnings); });
+    json prepared = store_.Transact([&](ObjectStore::Txn& txn) { return PrepareCreateInTxn(txn, t.type, object, &warnings); });
     return WithWarnings(JsonResponse(201, present(t.type, prepared)), warnings);
   }
-  auto stored = store_.transact([&](ObjectStore::Txn& txn) { return CreateInTxn(txn, t.type, object, &warnings); });
+  auto stored = store_.Transact([&](ObjectStore::Txn& txn) { return CreateInTxn(txn, t.type, object, &warnings); });
   return WithWarnings(JsonResponse(201, present(t.type, *stored)), warnings);
 }
 
@@ -491,11 +491,11 @@ net::HttpResponse ApiServerDouble::Impl::UpdateObject(const net::HttpRequest& re
   std::vector<std::string> warnings;
   DecodeCustom(t.type, object, FieldValidationOf(req), CannotHandle(t.type), warnings);
   const std::string rv = meta(object, "resourceVersion");
-  auto stored = store_.transact([&](ObjectStore::Txn& txn) {
-    ObjectPtr current = txn.get(t.type.GroupResource(), t.namespace_name, t.name);
+  auto stored = store_.Transact([&](ObjectStore::Txn& txn) {
+    ObjectPtr current = txn.Get(t.type.GroupResource(), t.namespace_name, t.name);
     if (!current) throw NotFound(t.type.plural, t.name, t.type.group);
     if (!rv.empty() && rv != meta(*current, "resourceVersion")) {
-      throw conflict(t.type.plural, t.name, t.type.group,
+      throw Conflict(t.type.plural, t.name, t.type.group,
                      "the object has been modified; please apply your changes to the latest version and try again");
     }
     return WriteInTxn(txn, t.type, current, object, t.subresource == "status", req.QueryParam("dryRun").has_value(),
@@ -526,8 +526,8 @@ net::HttpResponse ApiServerDouble::Impl::PatchObject(const net::HttpRequest& req
   if (apply) CheckApplyPatch(t.type, patch, t.namespace_name, t.name);
   std::vector<std::string> warnings;
   bool created = false;
-  auto stored = store_.transact([&](ObjectStore::Txn& txn) -> ObjectPtr {
-    ObjectPtr current = txn.get(t.type.GroupResource(), t.namespace_name, t.name);
+  auto stored = store_.Transact([&](ObjectStore::Txn& txn) -> ObjectPtr {
+    ObjectPtr current = txn.Get(t.type.GroupResource(), t.namespace_name, t.name);
     if (!current) {
       if (!apply || !t.subresource.empty()) throw NotFound(t.type.plural, t.name, t.type.group);
       json object = patch;
@@ -556,7 +556,7 @@ net::HttpResponse ApiServerDouble::Impl::PatchObject(const net::HttpRequest& req
     DecodeCustom(t.type, patched, apply ? FieldValidation::kIgnore : validation, "", warnings);
     const std::string patched_rv = meta(patched, "resourceVersion");
     if (!patched_rv.empty() && patched_rv != meta(*current, "resourceVersion")) {
-      throw conflict(t.type.plural, t.name, t.type.group,
+      throw Conflict(t.type.plural, t.name, t.type.group,
                      "the object has been modified; please apply your changes to the latest version and try again");
     }
     if (meta(patched, "name") != t.name) throw BadRequest("metadata.name cannot be changed by a patch");
@@ -568,17 +568,17 @@ net::HttpResponse ApiServerDouble::Impl::PatchObject(const net::HttpRequest& req
 
 ObjectPtr ApiServerDouble::Impl::DeleteInTxn(ObjectStore::Txn& txn, const ResourceType& type, const std::string& ns,
                                                const std::string& name, const json& options) {
-  ObjectPtr current = txn.get(type.GroupResource(), ns, name);
+  ObjectPtr current = txn.Get(type.GroupResource(), ns, name);
   if (!current) throw NotFound(type.plural, name, type.group);
   if (options.is_object() && options.contains("preconditions")) {
     const json& pre = options["preconditions"];
     if (pre.contains("uid") && pre["uid"].is_string() && pre["uid"].get<std::string>() != meta(*current, "uid")) {
-      throw conflict(type.plural, name, type.group,
+      throw Conflict(type.plural, name, type.group,
                      "Precondition failed: UID in precondition: " + pre["uid"].get<std::string>() + ", UID in object meta: " + meta(*current, "uid"));
     }
     if (pre.contains("resourceVersion") && pre["resourceVersion"].is_string() &&
         pre["resourceVersion"].get<std::string>() != meta(*current, "resourceVersion")) {
-      throw conflict(type.plural, name, type.group,
+      throw Conflict(type.plural, name, type.group,
                      "Precondition failed: ResourceVersion in precondition: " + pre["resourceVersion"].get<std::string>() +
                          ", ResourceVersion in object meta: " + meta(*current, "resourceVersion"));
     }
@@ -599,7 +599,7 @@ ObjectPtr ApiServerDouble::Impl::DeleteInTxn(ObjectStore::Txn& txn, const Resour
     }
     for (const auto& ty : types) {
       if (!ty.namespaced || !ty.storage_version) continue;
-      for (const auto& o : txn.list(ty.GroupResource(), name)) txn.erase(ty.GroupResource(), name, meta(*o, "name"));
+      for (const auto& o : txn.List(ty.GroupResource(), name)) txn.erase(ty.GroupResource(), name, meta(*o, "name"));
     }
   }
   if (type.kind == "CustomResourceDefinition") {
@@ -617,20 +617,20 @@ ObjectPtr ApiServerDouble::Impl::DeleteInTxn(ObjectStore::Txn& txn, const Resour
 net::HttpResponse ApiServerDouble::Impl::DeleteObject(const net::HttpRequest& req, const Target& t) {
   const json options = req.body.empty() ? json::object() : ParseBody(req);
   if (req.QueryParam("dryRun")) {
-    auto current = store_.transact([&](ObjectStore::Txn& txn) { return txn.get(t.type.GroupResource(), t.namespace_name, t.name); });
+    auto current = store_.Transact([&](ObjectStore::Txn& txn) { return txn.Get(t.type.GroupResource(), t.namespace_name, t.name); });
     if (!current) throw NotFound(t.type.plural, t.name, t.type.group);
     return JsonResponse(200, present(t.type, *current));
   }
-  auto last = store_.transact([&](ObjectStore::Txn& txn) { return DeleteInTxn(txn, t.type, t.namespace_name, t.name, options); });
+  auto last = store_.Transact([&](ObjectStore::Txn& txn) { return DeleteInTxn(txn, t.type, t.namespace_name, t.name, options); });
   return JsonResponse(200, present(t.type, *last));
 }
 
 net::HttpResponse ApiServerDouble::Impl::DeleteCollection(const net::HttpRequest& req, const Target& t) {
-  const LabelSelector labels = LabelSelector::parse(req.QueryParam("labelSelector").value_or(""));
-  const FieldSelector fields = FieldSelector::parse(req.QueryParam("fieldSelector").value_or(""), t.type.kind);
+  const LabelSelector labels = LabelSelector::Parse(req.QueryParam("labelSelector").value_or(""));
+  const FieldSelector fields = FieldSelector::Parse(req.QueryParam("fieldSelector").value_or(""), t.type.kind);
   json deleted = json::array();
-  store_.transact([&](ObjectStore::Txn& txn) {
-    for (const auto& o : txn.list(t.type.GroupResource(), t.namespace_name)) {
+  store_.Transact([&](ObjectStore::Txn& txn) {
+    for (const auto& o : txn.List(t.type.GroupResource(), t.namespace_name)) {
       const json lbls = o->contains("/metadata/labels"_json_pointer) ? (*o)["/metadata/labels"_json_pointer] : json::object();
       if (!labels.matches(lbls) || !fields.matches(*o)) continue;
       deleted.push_back(present(t.type, *DeleteInTxn(txn, t.type, meta(*o, "namespace"), meta(*o, "name"), json::object())));

@@ -8,7 +8,7 @@
 namespace gangplank::apiserver_double {
 namespace {
 
-std::string trim(const std::string& s) {
+std::string Trim(const std::string& s) {
   std::size_t b = 0, e = s.size();
   while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
   while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
@@ -24,13 +24,13 @@ std::vector<std::string> SplitTopLevel(const std::string& text) {
     if (c == '(') ++depth;
     if (c == ')') --depth;
     if (c == ',' && depth == 0) {
-      parts.push_back(trim(current));
+      parts.push_back(Trim(current));
       current.clear();
     } else {
       current.push_back(c);
     }
   }
-  if (!trim(current).empty() || !parts.empty()) parts.push_back(trim(current));
+  if (!Trim(current).empty() || !parts.empty()) parts.push_back(Trim(current));
   return parts;
 }
 
@@ -62,36 +62,36 @@ std::string FieldValue(const nlohmann::json& object, const std::string& field) {
 
 }  // namespace
 
-LabelSelector LabelSelector::parse(const std::string& text) {
+LabelSelector LabelSelector::Parse(const std::string& text) {
   LabelSelector sel;
   for (const std::string& part : SplitTopLevel(text)) {
     if (part.empty()) throw BadRequest("unable to parse requirement: empty requirement in label selector \"" + text + "\"");
     Requirement r;
     if (part[0] == '!') {
-      r.key = trim(part.substr(1));
+      r.key = Trim(part.substr(1));
       r.op = Op::DoesNotExist;
     } else if (auto pos = part.find("!="); pos != std::string::npos) {
-      r.key = trim(part.substr(0, pos));
+      r.key = Trim(part.substr(0, pos));
       r.op = Op::NotEquals;
-      r.values = {trim(part.substr(pos + 2))};
+      r.values = {Trim(part.substr(pos + 2))};
     } else if (auto pos2 = part.find("=="); pos2 != std::string::npos) {
-      r.key = trim(part.substr(0, pos2));
+      r.key = Trim(part.substr(0, pos2));
       r.op = Op::Equals;
-      r.values = {trim(part.substr(pos2 + 2))};
+      r.values = {Trim(part.substr(pos2 + 2))};
     } else if (auto pos3 = part.find('='); pos3 != std::string::npos) {
-      r.key = trim(part.substr(0, pos3));
+      r.key = Trim(part.substr(0, pos3));
       r.op = Op::Equals;
-      r.values = {trim(part.substr(pos3 + 1))};
+      r.values = {Trim(part.substr(pos3 + 1))};
     } else if (auto open = part.find('('); open != std::string::npos) {
       const auto close = part.rfind(')');
       if (close == std::string::npos || close < open) {
         throw BadRequest("unable to parse requirement: missing ')' in label selector \"" + text + "\"");
       }
-      std::string head = trim(part.substr(0, open));
+      std::string head = Trim(part.substr(0, open));
       const auto space = head.find_last_of(" \t");
       if (space == std::string::npos) throw BadRequest("unable to parse requirement: \"" + part + "\"");
-      const std::string op = trim(head.substr(space + 1));
-      r.key = trim(head.substr(0, space));
+      const std::string op = Trim(head.substr(space + 1));
+      r.key = Trim(head.substr(0, space));
       if (op == "in") {
         r.op = Op::In;
       } else if (op == "notin") {
@@ -104,7 +104,7 @@ LabelSelector LabelSelector::parse(const std::string& text) {
       while (start <= list.size()) {
         auto comma = list.find(',', start);
         if (comma == std::string::npos) comma = list.size();
-        r.values.push_back(trim(list.substr(start, comma - start)));
+        r.values.push_back(Trim(list.substr(start, comma - start)));
         start = comma + 1;
       }
     } else {
@@ -167,7 +167,7 @@ bool LabelSelector::matches(const nlohmann::json& labels) const {
   return true;
 }
 
-FieldSelector FieldSelector::parse(const std::string& text, const std::string& kind) {
+FieldSelector FieldSelector::Parse(const std::string& text, const std::string& kind) {
   static const std::vector<std::string> common = {"metadata.name", "metadata.namespace"};
   std::vector<std::string> allowed = common;
   if (kind == "Pod") {
@@ -186,11 +186,11 @@ FieldSelector FieldSelector::parse(const std::string& text, const std::string& k
     if (part.empty()) continue;
     Requirement r;
     if (auto pos = part.find("!="); pos != std::string::npos) {
-      r = {trim(part.substr(0, pos)), false, trim(part.substr(pos + 2))};
+      r = {Trim(part.substr(0, pos)), false, Trim(part.substr(pos + 2))};
     } else if (auto pos2 = part.find("=="); pos2 != std::string::npos) {
-      r = {trim(part.substr(0, pos2)), true, trim(part.substr(pos2 + 2))};
+      r = {Trim(part.substr(0, pos2)), true, Trim(part.substr(pos2 + 2))};
     } else if (auto pos3 = part.find('='); pos3 != std::string::npos) {
-      r = {trim(part.substr(0, pos3)), true, trim(part.substr(pos3 + 1))};
+      r = {Trim(part.substr(0, pos3)), true, Trim(part.substr(pos3 + 1))};
     } else {
       throw BadRequest("invalid selector: '" + text + "'; can't understand '" + part + "'");
     }

@@ -12,7 +12,7 @@ namespace gangplank::apiserver_double {
 class LabelSelector {
  public:
   // Throws ApiError(400) naming the bad part.
-  static LabelSelector parse(const std::string& text);
+  static LabelSelector Parse(const std::string& text);
   // From a metav1.LabelSelector JSON (matchLabels + matchExpressions), as PDBs carry.
   static LabelSelector from_json(const nlohmann::json& selector);
   bool matches(const nlohmann::json& labels) const;
@@ -31,7 +31,7 @@ class LabelSelector {
 class FieldSelector {
  public:
   // Throws ApiError(400) for syntax errors and for fields the kind does not support.
-  static FieldSelector parse(const std::string& text, const std::string& kind);
+  static FieldSelector Parse(const std::string& text, const std::string& kind);
   bool matches(const nlohmann::json& object) const;
   bool empty() const { return requirements_.empty(); }
   // The value required for metadata.name with '=', if any (single-object watches).

@@ -15,7 +15,7 @@ class TimerQueue {
  public:
   using Clock = std::chrono::steady_clock;
 
-  TimerQueue() : thread_([this] { run(); }) {}
+  TimerQueue() : thread_([this] { Run(); }) {}
   ~TimerQueue() {
     {
       std::lock_guard lock(mutex_);
@@ -35,10 +35,10 @@ class TimerQueue {
     wake_.notify_all();
   }
   void PostAfter(std::chrono::milliseconds delay, std::function<void()> task) { PostAt(Clock::now() + delay, std::move(task)); }
-  void post(std::function<void()> task) { PostAt(Clock::now(), std::move(task)); }
+  void Post(std::function<void()> task) { PostAt(Clock::now(), std::move(task)); }
 
  private:
-  void run() {
+  void Run() {
     std::unique_lock lock(mutex_);
     while (!stopping_) {
       if (tasks_.empty()) {

@@ -35,22 +35,22 @@ void WatchSession::OnEvent(const StoreEvent& event) {
   }
   // An object leaving the selection is sent in its new state as DELETED, as the apiserver does.
   if (!config_.table && !config_.type.custom) {
-    stream_->write("{\"type\":\"" + type + "\",\"object\":" + StoredText(event.object) + "}\n");
+    stream_->Write("{\"type\":\"" + type + "\",\"object\":" + StoredText(event.object) + "}\n");
     return;
   }
   json object = config_.type.custom ? ApiServerDouble::Impl::ReadView(config_.type, *event.object) : *event.object;
   if (config_.type.custom) object["apiVersion"] = config_.type.ApiVersion();
-  send(type, object);
+  Send(type, object);
 }
 
-void WatchSession::send(const std::string& type, const json& object) {
+void WatchSession::Send(const std::string& type, const json& object) {
   json payload = object;
   if (config_.table && type != "BOOKMARK" && type != "ERROR") {
     payload = MakeTable(config_.type, {object}, json::object(), config_.include_object);
   }
   std::string line = json{{"type", type}, {"object", payload}}.dump();
   line.push_back('\n');
-  stream_->write(line);
+  stream_->Write(line);
 }
 
 void WatchSession::bookmark(uint64_t rv, bool initial_events_end) {
@@ -58,15 +58,15 @@ void WatchSession::bookmark(uint64_t rv, bool initial_events_end) {
                  {"apiVersion", config_.type.ApiVersion()},
                  {"metadata", {{"resourceVersion", std::to_string(rv)}}}};
   if (initial_events_end) object["metadata"]["annotations"] = {{"k8s.io/initial-events-end", "true"}};
-  send("BOOKMARK", object);
+  Send("BOOKMARK", object);
 }
 
-void WatchSession::fail(const json& status) {
-  send("ERROR", status);
-  stream_->close();
+void WatchSession::Fail(const json& status) {
+  Send("ERROR", status);
+  stream_->Close();
 }
 
-void WatchSession::end() { stream_->close(); }
+void WatchSession::end() { stream_->Close(); }
 
 namespace {
 
@@ -93,7 +93,7 @@ void ApiServerDouble::Impl::PumpCatchUp(const std::weak_ptr<WatchSession>& weak)
   }
   switch (store_.CatchUpStep(s->watcher_id(), kCatchUpSliceEvents)) {
     case ObjectStore::CatchUp::kMore:
-      timers_->post([this, weak] { PumpCatchUp(weak); });
+      timers_->Post([this, weak] { PumpCatchUp(weak); });
       return;
     case ObjectStore::CatchUp::kLive:
       s->SetCatchingUp(false);
@@ -108,10 +108,10 @@ void ApiServerDouble::Impl::StartWatch(const net::HttpRequest& req, const Target
   WatchSession::Config config;
   config.type = t.type;
   config.namespace_name = t.namespace_name;
-  config.labels = LabelSelector::parse(req.QueryParam("labelSelector").value_or(""));
-  config.fields = FieldSelector::parse(req.QueryParam("fieldSelector").value_or(""), t.type.kind);
+  config.labels = LabelSelector::Parse(req.QueryParam("labelSelector").value_or(""));
+  config.fields = FieldSelector::Parse(req.QueryParam("fieldSelector").value_or(""), t.type.kind);
   if (!t.name.empty()) {
-    config.fields = FieldSelector::parse("metadata.name=" + t.name + "," + req.QueryParam("fieldSelector").value_or(""), t.type.kind);
+    config.fields = FieldSelector::Parse("metadata.name=" + t.name + "," + req.QueryParam("fieldSelector").value_or(""), t.type.kind);
   }
   config.bookmarks = truthy(req.QueryParam("allowWatchBookmarks"));
   config.table = WantsTable(req);
@@ -142,7 +142,7 @@ void ApiServerDouble::Impl::StartWatch(const net::HttpRequest& req, const Target
   auto stream = responder.StartStream(200, {{"Content-Type", "application/json"}, {"Cache-Control", "no-cache, private"}});
   auto session = std::make_shared<WatchSession>(std::move(config), stream);
   if (too_old) {
-    session->fail(too_old_error.status());
+    session->Fail(too_old_error.status());
     return;
   }
   std::weak_ptr<WatchSession> weak = session;
@@ -154,7 +154,7 @@ void ApiServerDouble::Impl::StartWatch(const net::HttpRequest& req, const Target
     if (!alive) return;
     std::lock_guard lock(alive->mutex);
     if (!alive->alive) return;
-    timers_->post([this, weak] {
+    timers_->Post([this, weak] {
       if (auto s = weak.lock()) {
         store_.RemoveWatcher(s->watcher_id());
         ForgetSession(s);
@@ -167,7 +167,7 @@ void ApiServerDouble::Impl::StartWatch(const net::HttpRequest& req, const Target
   };
   callbacks.on_compacted = [weak](uint64_t floor) {
     // Runs under the store lock: must not call back into the store.
-    if (auto s = weak.lock()) s->fail(expired("too old resource version: history compacted at " + std::to_string(floor)).status());
+    if (auto s = weak.lock()) s->Fail(expired("too old resource version: history compacted at " + std::to_string(floor)).status());
   };
   const bool bookmarks = session->ended() ? false : truthy(req.QueryParam("allowWatchBookmarks"));
   try {
@@ -182,7 +182,7 @@ void ApiServerDouble::Impl::StartWatch(const net::HttpRequest& req, const Target
       session->SetWatcherId(id);
     }
   } catch (const ApiError& e) {
-    session->fail(e.status());
+    session->Fail(e.status());
     return;
   }
   // Counted as open only once it receives events, so open_watches() == n means n live watchers.
@@ -198,7 +198,7 @@ void ApiServerDouble::Impl::StartWatch(const net::HttpRequest& req, const Target
   auto write_bookmark = [this, weak] {
     if (auto s = weak.lock()) {
       // Under the store lock so no event with a higher RV can slip in before the bookmark.
-      store_.transact([&](ObjectStore::Txn& txn) {
+      store_.Transact([&](ObjectStore::Txn& txn) {
         if (!s->ended() && !s->catching_up()) s->bookmark(txn.CurrentRv());
         return 0;
       });

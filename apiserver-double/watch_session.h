@@ -37,7 +37,7 @@ class WatchSession : public std::enable_shared_from_this<WatchSession> {
   // Writes a BOOKMARK at `rv`; `initial_events_end` marks the end of sendInitialEvents.
   void bookmark(uint64_t rv, bool initial_events_end = false);
   // Sends an ERROR event carrying `status` and ends the stream.
-  void fail(const nlohmann::json& status);
+  void Fail(const nlohmann::json& status);
   // Ends the stream cleanly.
   void end();
   bool ended() const { return stream_->closed(); }
@@ -49,7 +49,7 @@ class WatchSession : public std::enable_shared_from_this<WatchSession> {
   net::HttpResponseStream& stream() { return *stream_; }
 
  private:
-  void send(const std::string& type, const nlohmann::json& object);
+  void Send(const std::string& type, const nlohmann::json& object);
   bool selected(const nlohmann::json& object) const;
 
   Config config_;

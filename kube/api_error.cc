@@ -63,18 +63,18 @@ std::optional<std::chrono::seconds> ParseRetryAfter(const std::optional<std::str
 }
 
 template <class E>
-std::exception_ptr make(int code, StatusReason reason, std::string reason_text, std::string message,
+std::exception_ptr Make(int code, StatusReason reason, std::string reason_text, std::string message,
                         std::vector<StatusCause> causes, std::optional<std::chrono::seconds> retry_after) {
   return std::make_exception_ptr(
       E(code, reason, std::move(reason_text), std::move(message), std::move(causes), retry_after));
 }
 
-std::exception_ptr build(int code, StatusReason reason, std::string reason_text, std::string message,
+std::exception_ptr Build(int code, StatusReason reason, std::string reason_text, std::string message,
                          std::vector<StatusCause> causes, std::optional<std::chrono::seconds> retry_after,
                          bool eviction) {
   if (reason == StatusReason::kUnknown) reason = ReasonFromCode(code);
   if (reason_text.empty()) reason_text = std::string(to_string(reason));
-  auto args = [&]<class E>() { return make<E>(code, reason, reason_text, message, causes, retry_after); };
+  auto args = [&]<class E>() { return Make<E>(code, reason, reason_text, message, causes, retry_after); };
   bool budget = false;
   for (const auto& c : causes) budget = budget || c.type == "DisruptionBudget";
   switch (reason) {
@@ -96,7 +96,7 @@ std::exception_ptr build(int code, StatusReason reason, std::string reason_text,
     case StatusReason::kTimeout: return args.operator()<TimeoutError>();
     default:
       if (code == 410) return args.operator()<ExpiredError>();
-      if (code == 429) return build(code, StatusReason::kTooManyRequests, reason_text, message, causes, retry_after, eviction);
+      if (code == 429) return Build(code, StatusReason::kTooManyRequests, reason_text, message, causes, retry_after, eviction);
       if (code >= 500) return args.operator()<ServerError>();
       return args.operator()<ApiError>();
   }
@@ -166,7 +166,7 @@ std::exception_ptr MakeApiErrorFromStatus(std::string_view status_json, int http
   }
   if (message.empty()) message = "HTTP " + std::to_string(code);
   StatusReason reason = ParseStatusReason(reason_text);
-  return build(code, reason, reason_text, message, std::move(causes), retry_after, eviction);
+  return Build(code, reason, reason_text, message, std::move(causes), retry_after, eviction);
 }
 
 std::exception_ptr MakeApiError(const net::HttpClientResponse& response, bool eviction) {

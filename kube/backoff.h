@@ -23,7 +23,7 @@ class Backoff {
 
   // Delay to wait after a failure observed at `now`.
   std::chrono::milliseconds next(Clock::time_point now = Clock::now());
-  void reset() { current_ = std::chrono::milliseconds::zero(); }
+  void Reset() { current_ = std::chrono::milliseconds::zero(); }
 
  private:
   BackoffPolicy policy_;

@@ -69,22 +69,22 @@ QueryParams Client::WriteQuery(const WriteOptions& w) const {
   return q;
 }
 
-Json Client::get(const ResourceDescriptor& r, const std::string& ns, const std::string& name,
+Json Client::Get(const ResourceDescriptor& r, const std::string& ns, const std::string& name,
                  const std::string& subresource) {
   RestRequest request;
   request.path = r.ObjectPath(ns, name, subresource);
-  return ParseBody(rest_->execute(request).body);
+  return ParseBody(rest_->Execute(request).body);
 }
 
 std::optional<Json> Client::TryGet(const ResourceDescriptor& r, const std::string& ns, const std::string& name) {
   try {
-    return get(r, ns, name);
+    return Get(r, ns, name);
   } catch (const NotFoundError&) {
     return std::nullopt;
   }
 }
 
-Json Client::list(const ResourceDescriptor& r, const std::string& ns, ListOptions options) {
+Json Client::List(const ResourceDescriptor& r, const std::string& ns, ListOptions options) {
   Json result = {{"apiVersion", r.ApiVersion()}, {"kind", r.kind + "List"}, {"metadata", Json::object()},
                  {"items", Json::array()}};
   std::string rv = ListPages(
@@ -106,16 +106,16 @@ Json Client::list(const ResourceDescriptor& r, const std::string& ns, ListOption
   return result;
 }
 
-Json Client::create(const ResourceDescriptor& r, const std::string& ns, const Json& object, const WriteOptions& w) {
+Json Client::Create(const ResourceDescriptor& r, const std::string& ns, const Json& object, const WriteOptions& w) {
   RestRequest request;
   request.method = "POST";
   request.path = r.CollectionPath(ns.empty() && r.namespaced ? rest_->config().namespace_ : ns);
   request.query = WriteQuery(w);
   request.body = object.dump();
-  return ParseBody(rest_->execute(request).body);
+  return ParseBody(rest_->Execute(request).body);
 }
 
-Json Client::update(const ResourceDescriptor& r, const std::string& ns, const Json& object, const WriteOptions& w) {
+Json Client::Update(const ResourceDescriptor& r, const std::string& ns, const Json& object, const WriteOptions& w) {
   if (!object.contains("metadata") || !object["metadata"].contains("resourceVersion")) {
     throw std::invalid_argument("update of " + r.plural + " needs metadata.resourceVersion (optimistic concurrency)");
   }
@@ -124,7 +124,7 @@ Json Client::update(const ResourceDescriptor& r, const std::string& ns, const Js
   request.path = r.ObjectPath(ns, NameOf(object));
   request.query = WriteQuery(w);
   request.body = object.dump();
-  return ParseBody(rest_->execute(request).body);
+  return ParseBody(rest_->Execute(request).body);
 }
 
 Json Client::UpdateStatus(const ResourceDescriptor& r, const std::string& ns, const Json& object,
@@ -137,10 +137,10 @@ Json Client::UpdateStatus(const ResourceDescriptor& r, const std::string& ns, co
   request.path = r.ObjectPath(ns, NameOf(object), "status");
   request.query = WriteQuery(w);
   request.body = object.dump();
-  return ParseBody(rest_->execute(request).body);
+  return ParseBody(rest_->Execute(request).body);
 }
 
-Json Client::patch(const ResourceDescriptor& r, const std::string& ns, const std::string& name, PatchType type,
+Json Client::Patch(const ResourceDescriptor& r, const std::string& ns, const std::string& name, PatchType type,
                    const Json& patch, const std::string& subresource, const WriteOptions& w) {
   if (type == PatchType::kApply && w.field_manager.empty()) {
     throw std::invalid_argument("server-side apply needs a field manager");
@@ -153,18 +153,18 @@ Json Client::patch(const ResourceDescriptor& r, const std::string& ns, const std
   request.body = patch.dump();
   // A JSON patch may append to lists: repeating it after an ambiguous failure could apply it twice.
   request.idempotent = type != PatchType::kJson;
-  return ParseBody(rest_->execute(request).body);
+  return ParseBody(rest_->Execute(request).body);
 }
 
-Json Client::apply(const ResourceDescriptor& r, const std::string& ns, const Json& object, const WriteOptions& w,
+Json Client::Apply(const ResourceDescriptor& r, const std::string& ns, const Json& object, const WriteOptions& w,
                    const std::string& subresource) {
   if (!object.contains("apiVersion") || !object.contains("kind")) {
     throw std::invalid_argument("server-side apply needs apiVersion and kind in the object");
   }
-  return patch(r, ns, NameOf(object), PatchType::kApply, object, subresource, w);
+  return Patch(r, ns, NameOf(object), PatchType::kApply, object, subresource, w);
 }
 
-bool Client::remove(const ResourceDescriptor& r, const std::string& ns, const std::string& name,
+bool Client::Remove(const ResourceDescriptor& r, const std::string& ns, const std::string& name,
                     const DeleteOptions& options) {
   RestRequest request;
   request.method = "DELETE";
@@ -178,20 +178,20 @@ bool Client::remove(const ResourceDescriptor& r, const std::string& ns, const st
   }
   request.body = body.dump();
   try {
-    rest_->execute(request);
+    rest_->Execute(request);
     return true;
   } catch (const NotFoundError&) {
     return false;
   }
 }
 
-Json Client::modify(const ResourceDescriptor& r, const std::string& ns, const std::string& name,
+Json Client::Modify(const ResourceDescriptor& r, const std::string& ns, const std::string& name,
                     const std::function<bool(Json&)>& mutate, int attempts) {
   for (int i = 1;; ++i) {
-    Json object = get(r, ns, name);
+    Json object = Get(r, ns, name);
     if (!mutate(object)) return object;
     try {
-      return update(r, ns, object);
+      return Update(r, ns, object);
     } catch (const ConflictError&) {
       if (i >= attempts) throw;
     }
@@ -201,7 +201,7 @@ Json Client::modify(const ResourceDescriptor& r, const std::string& ns, const st
 Json Client::WriteStatus(const ResourceDescriptor& r, const std::string& ns, const std::string& name,
                           const std::function<void(Json&, const Json&)>& fill, int attempts) {
   for (int i = 1;; ++i) {
-    Json object = get(r, ns, name);
+    Json object = Get(r, ns, name);
     Json status = object.contains("status") && object["status"].is_object() ? object["status"] : Json::object();
     Json before = status;
     SetObservedGeneration(status, object);
@@ -225,10 +225,10 @@ BindOutcome Client::BindPod(const std::string& ns, const std::string& pod, const
   if (!pod_uid.empty()) binding["metadata"]["uid"] = pod_uid;
   RestRequest request;
   request.method = "POST";
-  request.path = resources::pods().ObjectPath(ns, pod, "binding");
+  request.path = resources::Pods().ObjectPath(ns, pod, "binding");
   request.body = binding.dump();
   auto current_state = [&]() -> std::optional<BindOutcome> {
-    auto current = TryGet(resources::pods(), ns, pod);
+    auto current = TryGet(resources::Pods(), ns, pod);
     if (!current) return BindOutcome::kPodGone;
     const Json& meta = (*current)["metadata"];
     if (!pod_uid.empty() && meta.value("uid", "") != pod_uid) return BindOutcome::kPodGone;  // same name, new pod
@@ -238,7 +238,7 @@ BindOutcome Client::BindPod(const std::string& ns, const std::string& pod, const
     return std::nullopt;
   };
   try {
-    rest_->execute(request);
+    rest_->Execute(request);
     return BindOutcome::kBound;
   } catch (const NotFoundError&) {
     return BindOutcome::kPodGone;
@@ -262,11 +262,11 @@ EvictOutcome Client::EvictPod(const std::string& ns, const std::string& pod, std
   if (!pod_uid.empty()) eviction["deleteOptions"]["preconditions"]["uid"] = pod_uid;
   RestRequest request;
   request.method = "POST";
-  request.path = resources::pods().ObjectPath(ns, pod, "eviction");
+  request.path = resources::Pods().ObjectPath(ns, pod, "eviction");
   request.body = eviction.dump();
   request.eviction = true;
   try {
-    rest_->execute(request);
+    rest_->Execute(request);
     return EvictOutcome::kEvicted;
   } catch (const NotFoundError&) {
     return EvictOutcome::kAlreadyGone;

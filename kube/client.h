@@ -48,28 +48,28 @@ class Client {
  public:
   explicit Client(std::shared_ptr<RestClient> rest) : rest_(std::move(rest)) {}
 
-  Json get(const ResourceDescriptor& r, const std::string& ns, const std::string& name,
+  Json Get(const ResourceDescriptor& r, const std::string& ns, const std::string& name,
            const std::string& subresource = "");
   std::optional<Json> TryGet(const ResourceDescriptor& r, const std::string& ns, const std::string& name);
   // All pages, merged into one List object ({"metadata":{"resourceVersion"},"items":[...]}).
-  Json list(const ResourceDescriptor& r, const std::string& ns = "", ListOptions options = {});
-  Json create(const ResourceDescriptor& r, const std::string& ns, const Json& object, const WriteOptions& w = {});
+  Json List(const ResourceDescriptor& r, const std::string& ns = "", ListOptions options = {});
+  Json Create(const ResourceDescriptor& r, const std::string& ns, const Json& object, const WriteOptions& w = {});
   // PUT; the object must carry metadata.resourceVersion (optimistic concurrency) — invalid_argument if not.
-  Json update(const ResourceDescriptor& r, const std::string& ns, const Json& object, const WriteOptions& w = {});
+  Json Update(const ResourceDescriptor& r, const std::string& ns, const Json& object, const WriteOptions& w = {});
   Json UpdateStatus(const ResourceDescriptor& r, const std::string& ns, const Json& object,
                      const WriteOptions& w = {});
-  Json patch(const ResourceDescriptor& r, const std::string& ns, const std::string& name, PatchType type,
+  Json Patch(const ResourceDescriptor& r, const std::string& ns, const std::string& name, PatchType type,
              const Json& patch, const std::string& subresource = "", const WriteOptions& w = {});
   // Server-side apply of `object` (must have apiVersion, kind, metadata.name) as field_manager.
-  Json apply(const ResourceDescriptor& r, const std::string& ns, const Json& object, const WriteOptions& w,
+  Json Apply(const ResourceDescriptor& r, const std::string& ns, const Json& object, const WriteOptions& w,
              const std::string& subresource = "");
   // Returns false if the object did not exist.
-  bool remove(const ResourceDescriptor& r, const std::string& ns, const std::string& name,
+  bool Remove(const ResourceDescriptor& r, const std::string& ns, const std::string& name,
               const DeleteOptions& options = {});
 
   // Read-modify-write with conflict retry: GET, mutate (return false = nothing to do), PUT; on 409 re-read
   // and try again up to `attempts` times. Returns the final object.
-  Json modify(const ResourceDescriptor& r, const std::string& ns, const std::string& name,
+  Json Modify(const ResourceDescriptor& r, const std::string& ns, const std::string& name,
               const std::function<bool(Json& object)>& mutate, int attempts = 5);
   // Status write through /status: GET, fill (status, object) with observedGeneration preset to
   // metadata.generation, PUT .../status; conflict-retried. Skips the write if status is unchanged.
@@ -80,7 +80,7 @@ class Client {
   T GetAs(const ResourceDescriptor& r, const std::string& ns, const std::string& name) {
     RestRequest request;
     request.path = r.ObjectPath(ns, name);
-    auto response = rest_->execute(request);
+    auto response = rest_->Execute(request);
     ObjectDecoder<T> decoder;
     return decoder.DecodeObject(response.body);
   }

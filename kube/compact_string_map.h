@@ -17,14 +17,14 @@ namespace gangplank::kube {
 class CompactStringMap {
  public:
   // Appends a pair (no duplicate check: the source JSON objects have unique keys).
-  void add(std::string_view key, std::string_view value) {
-    append(key);
-    append(value);
+  void Add(std::string_view key, std::string_view value) {
+    Append(key);
+    Append(value);
     ++size_;
   }
   // Releases spare capacity once filling is done.
-  void shrink() { data_.shrink_to_fit(); }
-  void reserve(size_t bytes) { data_.reserve(bytes); }
+  void Shrink() { data_.shrink_to_fit(); }
+  void Reserve(size_t bytes) { data_.reserve(bytes); }
   void clear() {
     data_.clear();
     size_ = 0;
@@ -53,13 +53,13 @@ class CompactStringMap {
     using value_type = std::pair<std::string_view, std::string_view>;
     iterator(const char* p) : p_(p) {}
     value_type operator*() const {
-      std::string_view k = read(p_);
-      std::string_view v = read(p_ + 4 + k.size());
+      std::string_view k = Read(p_);
+      std::string_view v = Read(p_ + 4 + k.size());
       return {k, v};
     }
     iterator& operator++() {
-      std::string_view k = read(p_);
-      std::string_view v = read(p_ + 4 + k.size());
+      std::string_view k = Read(p_);
+      std::string_view v = Read(p_ + 4 + k.size());
       p_ = v.data() + v.size();
       return *this;
     }
@@ -67,7 +67,7 @@ class CompactStringMap {
     bool operator==(const iterator& other) const { return p_ == other.p_; }
 
    private:
-    static std::string_view read(const char* p) {
+    static std::string_view Read(const char* p) {
       uint32_t n;
       std::memcpy(&n, p, 4);
       return {p + 4, n};
@@ -80,7 +80,7 @@ class CompactStringMap {
   bool operator==(const CompactStringMap& other) const { return data_ == other.data_; }
 
  private:
-  void append(std::string_view s) {
+  void Append(std::string_view s) {
     auto n = static_cast<uint32_t>(s.size());
     char len[4];
     std::memcpy(len, &n, 4);

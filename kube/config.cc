@@ -22,7 +22,7 @@ std::optional<std::string> ReadText(const std::string& path) {
   return out.str();
 }
 
-std::string trim(std::string s) {
+std::string Trim(std::string s) {
   auto not_space = [](unsigned char c) { return !std::isspace(c); };
   s.erase(s.begin(), std::find_if(s.begin(), s.end(), not_space));
   s.erase(std::find_if(s.rbegin(), s.rend(), not_space).base(), s.end());
@@ -47,14 +47,14 @@ struct Merged {
   std::string current_context_file;
 };
 
-[[noreturn]] void fail(const std::string& file, const std::string& what) {
+[[noreturn]] void Fail(const std::string& file, const std::string& what) {
   throw ConfigError("kubeconfig " + file + ": " + what);
 }
 
 std::string scalar(const YAML::Node& parent, const char* key, const Entry& e, const std::string& path) {
   YAML::Node v = parent[key];
   if (!v) return {};
-  if (!v.IsScalar()) fail(e.file, e.where + "." + path + key + " must be a string");
+  if (!v.IsScalar()) Fail(e.file, e.where + "." + path + key + " must be a string");
   return v.as<std::string>();
 }
 
@@ -64,11 +64,11 @@ bool boolean(const YAML::Node& parent, const char* key, const Entry& e, const st
   try {
     return v.as<bool>();
   } catch (const YAML::Exception&) {
-    fail(e.file, e.where + "." + path + key + " must be true or false");
+    Fail(e.file, e.where + "." + path + key + " must be true or false");
   }
 }
 
-std::string resolve(const std::string& value, const Entry& e) {
+std::string Resolve(const std::string& value, const Entry& e) {
   if (value.empty() || fs::path(value).is_absolute()) return value;
   return (fs::path(e.file).parent_path() / value).lexically_normal().string();
 }
@@ -77,18 +77,18 @@ std::string DecodeData(const std::string& value, const Entry& e, const std::stri
   try {
     return Base64Decode(value);
   } catch (const std::invalid_argument&) {
-    fail(e.file, e.where + "." + key + " is not valid base64");
+    Fail(e.file, e.where + "." + key + " is not valid base64");
   }
 }
 
-void collect(const YAML::Node& root, const char* section, const std::string& file, std::map<std::string, Entry>& out) {
+void Collect(const YAML::Node& root, const char* section, const std::string& file, std::map<std::string, Entry>& out) {
   YAML::Node list = root[section];
   if (!list || list.IsNull()) return;
-  if (!list.IsSequence()) fail(file, std::string(section) + " must be a list");
+  if (!list.IsSequence()) Fail(file, std::string(section) + " must be a list");
   for (size_t i = 0; i < list.size(); ++i) {
     std::string where = std::string(section) + "[" + std::to_string(i) + "]";
     const YAML::Node& item = list[i];
-    if (!item.IsMap() || !item["name"] || !item["name"].IsScalar()) fail(file, where + " has no name");
+    if (!item.IsMap() || !item["name"] || !item["name"].IsScalar()) Fail(file, where + " has no name");
     std::string name = item["name"].as<std::string>();
     out.emplace(name, Entry{item, file, where + " (" + name + ")"});  // first file wins
   }
@@ -101,13 +101,13 @@ void MergeFile(const std::string& file, Merged& merged) {
   try {
     root = YAML::Load(*text);
   } catch (const YAML::Exception& e) {
-    fail(file, std::string("not valid YAML: ") + e.what());
+    Fail(file, std::string("not valid YAML: ") + e.what());
   }
   if (root.IsNull()) return;  // empty file: allowed in a KUBECONFIG list
-  if (!root.IsMap()) fail(file, "top level must be a mapping");
-  collect(root, "clusters", file, merged.clusters);
-  collect(root, "users", file, merged.users);
-  collect(root, "contexts", file, merged.contexts);
+  if (!root.IsMap()) Fail(file, "top level must be a mapping");
+  Collect(root, "clusters", file, merged.clusters);
+  Collect(root, "users", file, merged.users);
+  Collect(root, "contexts", file, merged.contexts);
   if (merged.current_context.empty() && root["current-context"] && root["current-context"].IsScalar()) {
     merged.current_context = root["current-context"].as<std::string>();
     merged.current_context_file = file;
@@ -116,18 +116,18 @@ void MergeFile(const std::string& file, Merged& merged) {
 
 void ApplyCluster(const Entry& e, ClusterConfig& cfg) {
   YAML::Node c = e.node["cluster"];
-  if (!c || !c.IsMap()) fail(e.file, e.where + ".cluster is missing");
+  if (!c || !c.IsMap()) Fail(e.file, e.where + ".cluster is missing");
   cfg.server = scalar(c, "server", e, "cluster.");
-  if (cfg.server.empty()) fail(e.file, e.where + ".cluster.server is missing");
+  if (cfg.server.empty()) Fail(e.file, e.where + ".cluster.server is missing");
   if (cfg.server.rfind("https://", 0) != 0 && cfg.server.rfind("http://", 0) != 0) {
-    fail(e.file, e.where + ".cluster.server '" + cfg.server + "' must start with https:// or http://");
+    Fail(e.file, e.where + ".cluster.server '" + cfg.server + "' must start with https:// or http://");
   }
   if (auto data = scalar(c, "certificate-authority-data", e, "cluster."); !data.empty()) {
     cfg.tls.ca_data = DecodeData(data, e, "cluster.certificate-authority-data");
   } else if (auto file = scalar(c, "certificate-authority", e, "cluster."); !file.empty()) {
-    cfg.tls.ca_file = resolve(file, e);
+    cfg.tls.ca_file = Resolve(file, e);
     if (!ReadText(cfg.tls.ca_file)) {
-      fail(e.file, e.where + ".cluster.certificate-authority: cannot read '" + cfg.tls.ca_file + "'");
+      Fail(e.file, e.where + ".cluster.certificate-authority: cannot read '" + cfg.tls.ca_file + "'");
     }
   }
   cfg.tls.insecure_skip_verify = boolean(c, "insecure-skip-tls-verify", e, "cluster.");
@@ -137,13 +137,13 @@ void ApplyCluster(const Entry& e, ClusterConfig& cfg) {
 void ApplyUser(const Entry& e, ClusterConfig& cfg) {
   YAML::Node u = e.node["user"];
   if (!u || u.IsNull()) return;  // anonymous
-  if (!u.IsMap()) fail(e.file, e.where + ".user must be a mapping");
+  if (!u.IsMap()) Fail(e.file, e.where + ".user must be a mapping");
   auto file_or_data = [&](const char* data_key, const char* file_key, std::string& data, std::string& file) {
     if (auto d = scalar(u, data_key, e, "user."); !d.empty()) {
       data = DecodeData(d, e, std::string("user.") + data_key);
     } else if (auto f = scalar(u, file_key, e, "user."); !f.empty()) {
-      file = resolve(f, e);
-      if (!ReadText(file)) fail(e.file, e.where + ".user." + file_key + ": cannot read '" + file + "'");
+      file = Resolve(f, e);
+      if (!ReadText(file)) Fail(e.file, e.where + ".user." + file_key + ": cannot read '" + file + "'");
     }
   };
   file_or_data("client-certificate-data", "client-certificate", cfg.tls.client_cert_data, cfg.tls.client_cert_file);
@@ -151,18 +151,18 @@ void ApplyUser(const Entry& e, ClusterConfig& cfg) {
   bool has_cert = !cfg.tls.client_cert_data.empty() || !cfg.tls.client_cert_file.empty();
   bool has_key = !cfg.tls.client_key_data.empty() || !cfg.tls.client_key_file.empty();
   if (has_cert != has_key) {
-    fail(e.file, e.where + ".user has " + (has_cert ? "client-certificate without client-key" : "client-key without client-certificate"));
+    Fail(e.file, e.where + ".user has " + (has_cert ? "client-certificate without client-key" : "client-key without client-certificate"));
   }
   cfg.token = scalar(u, "token", e, "user.");
   if (auto f = scalar(u, "tokenFile", e, "user."); !f.empty()) {
-    cfg.token_file = resolve(f, e);
-    if (!ReadText(cfg.token_file)) fail(e.file, e.where + ".user.tokenFile: cannot read '" + cfg.token_file + "'");
+    cfg.token_file = Resolve(f, e);
+    if (!ReadText(cfg.token_file)) Fail(e.file, e.where + ".user.tokenFile: cannot read '" + cfg.token_file + "'");
   }
   cfg.username = scalar(u, "username", e, "user.");
   cfg.password = scalar(u, "password", e, "user.");
   if (u["exec"] || u["auth-provider"]) {
     if (cfg.token.empty() && cfg.token_file.empty() && !has_cert) {
-      fail(e.file, e.where + ".user uses exec/auth-provider credentials, which this client does not support");
+      Fail(e.file, e.where + ".user uses exec/auth-provider credentials, which this client does not support");
     }
   }
 }
@@ -223,7 +223,7 @@ ClusterConfig LoadInClusterConfig(const EnvLookup& env, const InClusterPaths& pa
   cfg.server = "https://" + JoinHostPort(*host, *port);
   cfg.token_file = paths.token;
   if (ReadText(paths.ca)) cfg.tls.ca_file = paths.ca;
-  if (auto ns = ReadText(paths.namespace_file); ns && !trim(*ns).empty()) cfg.namespace_ = trim(*ns);
+  if (auto ns = ReadText(paths.namespace_file); ns && !Trim(*ns).empty()) cfg.namespace_ = Trim(*ns);
   cfg.source = "in-cluster";
   return cfg;
 }
@@ -239,18 +239,18 @@ ClusterConfig LoadKubeconfig(const std::vector<std::string>& files, const std::s
   if (ctx == merged.contexts.end()) throw ConfigError("kubeconfig " + origin + ": context '" + name + "' not found");
   const Entry& ce = ctx->second;
   YAML::Node c = ce.node["context"];
-  if (!c || !c.IsMap()) fail(ce.file, ce.where + ".context is missing");
+  if (!c || !c.IsMap()) Fail(ce.file, ce.where + ".context is missing");
   std::string cluster_name = scalar(c, "cluster", ce, "context.");
   std::string user_name = scalar(c, "user", ce, "context.");
   ClusterConfig cfg;
   auto cl = merged.clusters.find(cluster_name);
   if (cluster_name.empty() || cl == merged.clusters.end()) {
-    fail(ce.file, ce.where + ".context.cluster '" + cluster_name + "' not found");
+    Fail(ce.file, ce.where + ".context.cluster '" + cluster_name + "' not found");
   }
   ApplyCluster(cl->second, cfg);
   if (!user_name.empty()) {
     auto us = merged.users.find(user_name);
-    if (us == merged.users.end()) fail(ce.file, ce.where + ".context.user '" + user_name + "' not found");
+    if (us == merged.users.end()) Fail(ce.file, ce.where + ".context.user '" + user_name + "' not found");
     ApplyUser(us->second, cfg);
   }
   if (auto ns = scalar(c, "namespace", ce, "context."); !ns.empty()) cfg.namespace_ = ns;
@@ -288,12 +288,12 @@ std::string TokenSource::token(Clock::time_point now) {
     if (cached_.empty()) throw ConfigError("cannot read token file " + token_file_);
     return cached_;
   }
-  cached_ = trim(*text);
+  cached_ = Trim(*text);
   read_at_ = now;
   return cached_;
 }
 
-void TokenSource::invalidate() {
+void TokenSource::Invalidate() {
   std::lock_guard lock(mutex_);
   read_at_.reset();
 }

@@ -64,7 +64,7 @@ class TokenSource {
 
   // Empty when no token is configured. Throws ConfigError if the file can never be read.
   std::string token(Clock::time_point now = Clock::now());
-  void invalidate();
+  void Invalidate();
   bool empty() const { return static_token_.empty() && token_file_.empty(); }
 
  private:

@@ -22,7 +22,7 @@ int EventRecorder::count(const ObjectReference& object, const std::string& type,
   return it == seen_.end() ? 0 : it->second.count;
 }
 
-bool EventRecorder::create(const ObjectReference& o, const std::string& type, const std::string& reason,
+bool EventRecorder::Create(const ObjectReference& o, const std::string& type, const std::string& reason,
                            const std::string& message, Seen& seen) {
   auto now = std::chrono::system_clock::now();
   char suffix[32];
@@ -50,24 +50,24 @@ bool EventRecorder::create(const ObjectReference& o, const std::string& type, co
                 {"count", 1},
                 {"firstTimestamp", FormatTime(now)},
                 {"lastTimestamp", FormatTime(now)}};
-  client_->create(resources::events(), ns, event);
+  client_->Create(resources::Events(), ns, event);
   seen = Seen{name, ns, 1, FormatTime(now)};
   return true;
 }
 
-bool EventRecorder::record(const ObjectReference& object, const std::string& type, const std::string& reason,
+bool EventRecorder::Record(const ObjectReference& object, const std::string& type, const std::string& reason,
                            const std::string& message) {
   std::lock_guard lock(mutex_);
   Seen& seen = seen_[KeyOf(object, type, reason, message)];
   try {
-    if (seen.count == 0) return create(object, type, reason, message, seen);
+    if (seen.count == 0) return Create(object, type, reason, message, seen);
     Json patch = {{"count", seen.count + 1}, {"lastTimestamp", FormatTime(std::chrono::system_clock::now())}};
     try {
-      client_->patch(resources::events(), seen.event_namespace, seen.event_name, PatchType::kMerge, patch);
+      client_->Patch(resources::Events(), seen.event_namespace, seen.event_name, PatchType::kMerge, patch);
       ++seen.count;
       return true;
     } catch (const NotFoundError&) {
-      return create(object, type, reason, message, seen);  // the old Event was garbage-collected
+      return Create(object, type, reason, message, seen);  // the old Event was garbage-collected
     }
   } catch (...) {
     if (seen.count == 0) seen_.erase(KeyOf(object, type, reason, message));

@@ -29,7 +29,7 @@ class EventRecorder {
   EventRecorder(std::shared_ptr<Client> client, std::string component, std::string host = "");
 
   // type is "Normal" or "Warning". Returns false if the API call failed (already logged-free).
-  bool record(const ObjectReference& object, const std::string& type, const std::string& reason,
+  bool Record(const ObjectReference& object, const std::string& type, const std::string& reason,
               const std::string& message);
   // Count recorded for this combination so far (0 if never).
   int count(const ObjectReference& object, const std::string& type, const std::string& reason,
@@ -45,7 +45,7 @@ class EventRecorder {
   };
   static Key KeyOf(const ObjectReference& o, const std::string& type, const std::string& reason,
                     const std::string& message);
-  bool create(const ObjectReference& object, const std::string& type, const std::string& reason,
+  bool Create(const ObjectReference& object, const std::string& type, const std::string& reason,
               const std::string& message, Seen& seen);
 
   std::shared_ptr<Client> client_;

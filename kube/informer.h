@@ -81,7 +81,7 @@ class Informer {
       : client_(std::move(client)), resource_(std::move(resource)), options_(std::move(options)),
         backoff_(options_.backoff), rng_(std::random_device{}()) {}
 
-  ~Informer() { stop(); }
+  ~Informer() { Stop(); }
   Informer(const Informer&) = delete;
   Informer& operator=(const Informer&) = delete;
 
@@ -96,14 +96,14 @@ class Informer {
     handlers_.push_back(std::move(handlers));
   }
 
-  void start() {
+  void Start() {
     if (running_.exchange(true)) return;
     dispatcher_ = std::thread([this] { DispatchLoop(); });
     reflector_ = std::thread([this] { ReflectLoop(); });
   }
 
   // Stops both threads. Pending notifications are dropped.
-  void stop() {
+  void Stop() {
     if (!running_.exchange(false)) return;
     {
       std::lock_guard lock(cancel_mutex_);
@@ -129,12 +129,12 @@ class Informer {
     return idle_cv_.wait_for(lock, timeout, [this] { return queue_.empty() && !dispatching_; });
   }
 
-  Ptr get(const std::string& key) const {
+  Ptr Get(const std::string& key) const {
     std::lock_guard lock(store_mutex_);
     auto it = items_.find(key);
     return it == items_.end() ? nullptr : it->second;
   }
-  std::vector<Ptr> list() const {
+  std::vector<Ptr> List() const {
     std::lock_guard lock(store_mutex_);
     std::vector<Ptr> out;
     out.reserve(items_.size());
@@ -181,12 +181,12 @@ class Informer {
     while (running_) {
       if (need_list) {
         try {
-          relist(first_list);
+          Relist(first_list);
           first_list = false;
           need_list = false;
         } catch (...) {
           if (!running_) return;
-          report("list", std::current_exception());
+          Report("list", std::current_exception());
           SleepFor(FailureDelay(std::current_exception()));
           continue;
         }
@@ -212,7 +212,7 @@ class Informer {
     }
   }
 
-  void relist(bool first) {
+  void Relist(bool first) {
     ListOptions opts;
     opts.label_selector = options_.label_selector;
     opts.field_selector = options_.field_selector;
@@ -227,12 +227,12 @@ class Informer {
           return decoder.DecodeListEach(body, [&](T&& item) { items.push_back(std::make_shared<const T>(std::move(item))); });
         },
         [&] { items.clear(); });
-    replace(std::move(items), list_rv);
+    Replace(std::move(items), list_rv);
   }
 
   // Installs a fresh list: adds, updates for changed RVs, and tombstoned deletes for vanished keys.
   // Builds the next map directly (no side set of seen keys), so the cache is laid out without holes.
-  void replace(std::vector<Ptr> items, const std::string& list_rv) {
+  void Replace(std::vector<Ptr> items, const std::string& list_rv) {
     std::vector<Notification> out;
     {
       std::lock_guard lock(store_mutex_);
@@ -267,7 +267,7 @@ class Informer {
       synced_ = true;
     }
     synced_cv_.notify_all();
-    enqueue(std::move(out));
+    Enqueue(std::move(out));
   }
 
   enum class Action { kRewatch, kRelist, kBackoff };
@@ -283,8 +283,8 @@ class Informer {
     opts.allow_watch_bookmarks = true;
     std::string start_rv = LastResourceVersion();
     opts.resource_version = start_rv;
-    std::uniform_int_distribution<long> spread(options_.min_watch_timeout.count(), 2 * options_.min_watch_timeout.count());
-    opts.timeout_seconds = spread(rng_);
+    std::uniform_int_distribution<long> Spread(options_.min_watch_timeout.count(), 2 * options_.min_watch_timeout.count());
+    opts.timeout_seconds = Spread(rng_);
     // Synthetic ADDED events of a watch from ""/"0" come in no RV order: don't resume from them.
     bool propagate_rv_from_added = !(start_rv.empty() || start_rv == "0");
 
@@ -313,7 +313,7 @@ class Informer {
                       return;
                     }
                     ++events;
-                    apply(std::move(event), propagate_rv_from_added);
+                    Apply(std::move(event), propagate_rv_from_added);
                   },
                   *cancel);
     } catch (...) {
@@ -328,14 +328,14 @@ class Informer {
       if (events == 0 && std::chrono::steady_clock::now() - started < options_.short_watch) {
         return {Action::kBackoff, NextBackoff()};
       }
-      backoff_.reset();
+      backoff_.Reset();
       return {Action::kRewatch};
     }
     {
       std::lock_guard lock(store_mutex_);
       ++stats_.watch_errors;
     }
-    report("watch", stream_error);
+    Report("watch", stream_error);
     if (IsRelistError(stream_error)) {
       std::lock_guard lock(store_mutex_);
       ++stats_.relists_after_expired;
@@ -352,7 +352,7 @@ class Informer {
 
   // Once a non-ADDED event arrives the synthetic ones are over: from then on every event moves the
   // resume point, so the flag is the caller's and stays set for the rest of the watch.
-  void apply(WatchEvent<T> event, bool& propagate_rv_from_added) {
+  void Apply(WatchEvent<T> event, bool& propagate_rv_from_added) {
     std::vector<Notification> out;
     {
       std::lock_guard lock(store_mutex_);
@@ -383,10 +383,10 @@ class Informer {
       }
       if (propagate_rv_from_added && !event.resource_version.empty()) last_rv_ = event.resource_version;
     }
-    enqueue(std::move(out));
+    Enqueue(std::move(out));
   }
 
-  void report(const char* phase, const std::exception_ptr& error) {
+  void Report(const char* phase, const std::exception_ptr& error) {
     if (!options_.on_error) return;
     std::string what = std::string(phase) + " " + resource_.plural + ": ";
     try {
@@ -453,7 +453,7 @@ class Informer {
   }
 
   // ---- dispatcher thread ----
-  void enqueue(std::vector<Notification> notes) {
+  void Enqueue(std::vector<Notification> notes) {
     if (notes.empty()) return;
     {
       std::lock_guard lock(queue_mutex_);
@@ -472,7 +472,7 @@ class Informer {
         dispatching_ = true;
         auto handlers = handlers_;
         lock.unlock();
-        deliver(note, handlers);
+        Deliver(note, handlers);
         lock.lock();
         dispatching_ = false;
       }
@@ -480,7 +480,7 @@ class Informer {
     }
   }
 
-  static void deliver(const Notification& note, const std::vector<Handlers>& handlers) {
+  static void Deliver(const Notification& note, const std::vector<Handlers>& handlers) {
     for (const auto& h : handlers) {
       // A throwing handler must not kill the dispatcher (no exception escapes a thread).
       try {

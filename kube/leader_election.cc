@@ -21,14 +21,14 @@ LeaderElector::LeaderElector(std::shared_ptr<Client> client, LeaderElectionConfi
   }
 }
 
-LeaderElector::~LeaderElector() { stop(); }
+LeaderElector::~LeaderElector() { Stop(); }
 
-void LeaderElector::start() {
+void LeaderElector::Start() {
   if (running_.exchange(true)) return;
-  thread_ = std::thread([this] { run(); });
+  thread_ = std::thread([this] { Run(); });
 }
 
-void LeaderElector::stop() {
+void LeaderElector::Stop() {
   if (!running_.exchange(false)) return;
   {
     std::lock_guard lock(mutex_);
@@ -57,7 +57,7 @@ void LeaderElector::SleepFor(std::chrono::milliseconds d) {
   cv_.wait_for(lock, d, [this] { return !running_; });
 }
 
-void LeaderElector::run() {
+void LeaderElector::Run() {
   while (running_) {
     bool ok = false;
     try {
@@ -93,7 +93,7 @@ void LeaderElector::run() {
   }
   if (leading) {
     LoseLeadership();
-    if (config_.release_on_stop) release();
+    if (config_.release_on_stop) Release();
   }
 }
 
@@ -108,7 +108,7 @@ void LeaderElector::LoseLeadership() {
 bool LeaderElector::TryAcquireOrRenew() {
   const auto attempt_start = Clock::now();
   const auto wall_now = std::chrono::system_clock::now();
-  const auto& leases = resources::leases();
+  const auto& leases = resources::Leases();
   const long long duration_s = std::chrono::duration_cast<std::chrono::seconds>(config_.lease_duration).count();
   std::optional<Json> lease = client_->TryGet(leases, config_.namespace_, config_.name);
   if (!lease) {
@@ -122,7 +122,7 @@ bool LeaderElector::TryAcquireOrRenew() {
                     {"renewTime", FormatMicroTime(wall_now)},
                     {"leaseTransitions", 0}}}};
     try {
-      RecordOwnWrite(client_->create(leases, config_.namespace_, fresh), attempt_start);
+      RecordOwnWrite(client_->Create(leases, config_.namespace_, fresh), attempt_start);
       return true;
     } catch (const AlreadyExistsError&) {
       return false;
@@ -160,7 +160,7 @@ bool LeaderElector::TryAcquireOrRenew() {
   updated["spec"]["leaseDurationSeconds"] = duration_s;
   updated["spec"]["renewTime"] = FormatMicroTime(wall_now);
   try {
-    RecordOwnWrite(client_->update(leases, config_.namespace_, updated), attempt_start);
+    RecordOwnWrite(client_->Update(leases, config_.namespace_, updated), attempt_start);
     return true;
   } catch (const ConflictError&) {
     return false;
@@ -176,9 +176,9 @@ void LeaderElector::RecordOwnWrite(const Json& stored, Clock::time_point attempt
   last_renew_ = attempt_start;
 }
 
-void LeaderElector::release() {
+void LeaderElector::Release() {
   try {
-    client_->modify(resources::leases(), config_.namespace_, config_.name, [&](Json& lease) {
+    client_->Modify(resources::Leases(), config_.namespace_, config_.name, [&](Json& lease) {
       if (lease["spec"].value("holderIdentity", "") != config_.identity) return false;
       lease["spec"]["holderIdentity"] = "";
       lease["spec"]["leaseDurationSeconds"] = 1;

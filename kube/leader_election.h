@@ -47,19 +47,19 @@ class LeaderElector {
   LeaderElector(const LeaderElector&) = delete;
   LeaderElector& operator=(const LeaderElector&) = delete;
 
-  void start();
+  void Start();
   // Stops campaigning; if leading, stops leading (and releases the lease when configured).
-  void stop();
+  void Stop();
   // True only while the last successful renewal is younger than the renew deadline.
   bool IsLeader() const;
   std::string ObservedLeader() const;
 
  private:
-  void run();
+  void Run();
   bool TryAcquireOrRenew();
   void LoseLeadership();
   void RecordOwnWrite(const Json& stored, Clock::time_point attempt_start);
-  void release();
+  void Release();
   void SleepFor(std::chrono::milliseconds d);
   std::chrono::milliseconds jittered(std::chrono::milliseconds d);
 

@@ -5,7 +5,7 @@
 namespace gangplank::kube {
 
 namespace {
-void emit(std::string_view line, const std::function<void(std::string_view)>& on_line) {
+void Emit(std::string_view line, const std::function<void(std::string_view)>& on_line) {
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   if (!line.empty()) on_line(line);
 }
@@ -23,12 +23,12 @@ void LineFramer::feed(std::string_view bytes, const std::function<void(std::stri
       return;
     }
     if (buffer_.empty()) {
-      emit(bytes.substr(0, newline), on_line);  // common case: no copy
+      Emit(bytes.substr(0, newline), on_line);  // common case: no copy
     } else {
       buffer_.append(bytes.substr(0, newline));
       std::string line;
       line.swap(buffer_);
-      emit(line, on_line);
+      Emit(line, on_line);
     }
     bytes.remove_prefix(newline + 1);
   }

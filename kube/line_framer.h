@@ -20,7 +20,7 @@ class LineFramer {
   void feed(std::string_view bytes, const std::function<void(std::string_view)>& on_line);
   // Bytes of an incomplete trailing line held back.
   size_t pending() const { return buffer_.size(); }
-  void reset() { buffer_.clear(); }
+  void Reset() { buffer_.clear(); }
 
  private:
   size_t max_line_bytes_;

@@ -32,7 +32,7 @@ std::string ListPages(RestClient& client, const ResourceDescriptor& resource, co
     request.query = options.ToQuery();
     net::HttpClientResponse response;
     try {
-      response = client.execute(request);
+      response = client.Execute(request);
     } catch (const ExpiredError&) {
       // The continue token expired (or the snapshot was compacted): start over once from scratch.
       if (options.continue_token.empty() || restarted) throw;

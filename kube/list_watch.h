@@ -81,7 +81,7 @@ class ObjectDecoder {
           if (items.is_null()) continue;
           for (auto item : items.get_array()) {
             T object{};
-            Codec<T>::decode(item.value(), object);
+            Codec<T>::Decode(item.value(), object);
             sink(std::move(object));
           }
         }
@@ -98,7 +98,7 @@ class ObjectDecoder {
     try {
       auto doc = parser_.iterate(buffer_.view(body));
       simdjson::ondemand::value root = doc.get_value();
-      Codec<T>::decode(root, object);
+      Codec<T>::Decode(root, object);
     } catch (const simdjson::simdjson_error& e) {
       throw DecodeError(std::string("bad object: ") + e.what());
     }
@@ -159,7 +159,7 @@ class ObjectDecoder {
       bookmark_meta_ = {};
       return;
     }
-    Codec<T>::decode(object, event.object);
+    Codec<T>::Decode(object, event.object);
     event.resource_version = event.object.meta.resource_version;
   }
 

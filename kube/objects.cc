@@ -32,14 +32,14 @@ bool SkipAnnotation(std::string_view key) { return key == "kubectl.kubernetes.io
 void DecodePairs(od::value v, StringPairs& out, bool annotations) {
   if (v.is_null()) return;
   StringPairs scratch;
-  scratch.reserve(1024);
+  scratch.Reserve(1024);
   std::string k;
   k.reserve(256);
   for (auto field : v.get_object()) {
     std::string_view key = field.unescaped_key();
     if (annotations && SkipAnnotation(key)) continue;
     k.assign(key);  // the key view dies when the value is read
-    scratch.add(k, str(field.value()));
+    scratch.Add(k, str(field.value()));
   }
   out = scratch.ExactCopy();
 }
@@ -64,7 +64,7 @@ void DecodeOwnerRefs(od::value v, std::vector<OwnerReference>& out) {
 void DecodeConditions(od::value v, StringPairs& out) {
   if (v.is_null()) return;
   StringPairs scratch;
-  scratch.reserve(512);
+  scratch.Reserve(512);
   std::string type, status;
   type.reserve(64);
   status.reserve(16);
@@ -76,7 +76,7 @@ void DecodeConditions(od::value v, StringPairs& out) {
       if (key == "type") type = str(field.value());
       else if (key == "status") status = str(field.value());
     }
-    scratch.add(type, status);
+    scratch.Add(type, status);
   }
   out = scratch.ExactCopy();
 }
@@ -201,7 +201,7 @@ void MetaFromJson(const nlohmann::json& m, ObjectMeta& out) {
     if (!m.contains(section) || !m[section].is_object()) continue;
     auto& target = std::string_view(section) == "labels" ? out.labels : out.annotations;
     for (const auto& [k, v] : m[section].items()) {
-      if (v.is_string()) target.add(k, v.get<std::string>());
+      if (v.is_string()) target.Add(k, v.get<std::string>());
     }
   }
   if (m.contains("ownerReferences") && m["ownerReferences"].is_array()) {
@@ -294,7 +294,7 @@ void DecodeObjectMeta(od::value value, ObjectMeta& out) {
   }
 }
 
-void Codec<Pod>::decode(od::value value, Pod& out) {
+void Codec<Pod>::Decode(od::value value, Pod& out) {
   for (auto field : value.get_object()) {
     std::string_view key = field.unescaped_key();
     if (key == "metadata") {
@@ -311,7 +311,7 @@ void Codec<Pod>::decode(od::value value, Pod& out) {
   }
 }
 
-void Codec<Node>::decode(od::value value, Node& out) {
+void Codec<Node>::Decode(od::value value, Node& out) {
   for (auto field : value.get_object()) {
     std::string_view key = field.unescaped_key();
     if (key == "metadata") {
@@ -333,7 +333,7 @@ void Codec<Node>::decode(od::value value, Node& out) {
   }
 }
 
-void Codec<GenericObject>::decode(od::value value, GenericObject& out) {
+void Codec<GenericObject>::Decode(od::value value, GenericObject& out) {
   std::string_view raw = simdjson::to_json_string(value);
   out.json.assign(raw);
   auto parsed = nlohmann::json::parse(out.json, nullptr, false);

@@ -111,15 +111,15 @@ struct Codec;
 
 template <>
 struct Codec<Pod> {
-  static void decode(simdjson::ondemand::value value, Pod& out);
+  static void Decode(simdjson::ondemand::value value, Pod& out);
 };
 template <>
 struct Codec<Node> {
-  static void decode(simdjson::ondemand::value value, Node& out);
+  static void Decode(simdjson::ondemand::value value, Node& out);
 };
 template <>
 struct Codec<GenericObject> {
-  static void decode(simdjson::ondemand::value value, GenericObject& out);
+  static void Decode(simdjson::ondemand::value value, GenericObject& out);
 };
 
 // Decodes only metadata of an object (used for BOOKMARK events and by the codecs).

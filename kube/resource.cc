@@ -27,19 +27,19 @@ std::string ResourceDescriptor::ObjectPath(const std::string& ns, const std::str
 }
 
 namespace resources {
-const ResourceDescriptor& pods() {
+const ResourceDescriptor& Pods() {
   static const ResourceDescriptor r{"", "v1", "pods", "Pod", true};
   return r;
 }
-const ResourceDescriptor& nodes() {
+const ResourceDescriptor& Nodes() {
   static const ResourceDescriptor r{"", "v1", "nodes", "Node", false};
   return r;
 }
-const ResourceDescriptor& namespaces() {
+const ResourceDescriptor& Namespaces() {
   static const ResourceDescriptor r{"", "v1", "namespaces", "Namespace", false};
   return r;
 }
-const ResourceDescriptor& events() {
+const ResourceDescriptor& Events() {
   static const ResourceDescriptor r{"", "v1", "events", "Event", true};
   return r;
 }
@@ -47,7 +47,7 @@ const ResourceDescriptor& PodDisruptionBudgets() {
   static const ResourceDescriptor r{"policy", "v1", "poddisruptionbudgets", "PodDisruptionBudget", true};
   return r;
 }
-const ResourceDescriptor& leases() {
+const ResourceDescriptor& Leases() {
   static const ResourceDescriptor r{"coordination.k8s.io", "v1", "leases", "Lease", true};
   return r;
 }

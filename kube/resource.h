@@ -26,12 +26,12 @@ struct ResourceDescriptor {
 };
 
 namespace resources {
-const ResourceDescriptor& pods();
-const ResourceDescriptor& nodes();
-const ResourceDescriptor& namespaces();
-const ResourceDescriptor& events();
+const ResourceDescriptor& Pods();
+const ResourceDescriptor& Nodes();
+const ResourceDescriptor& Namespaces();
+const ResourceDescriptor& Events();
 const ResourceDescriptor& PodDisruptionBudgets();
-const ResourceDescriptor& leases();
+const ResourceDescriptor& Leases();
 const ResourceDescriptor& CustomResourceDefinitions();
 }  // namespace resources
 

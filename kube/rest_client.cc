@@ -50,7 +50,7 @@ RestClient::RestClient(ClusterConfig config, RestOptions options, std::shared_pt
   if (!options_.sleep) options_.sleep = [](std::chrono::milliseconds d) { std::this_thread::sleep_for(d); };
 }
 
-void RestClient::wait(std::chrono::milliseconds d) {
+void RestClient::Wait(std::chrono::milliseconds d) {
   if (d > std::chrono::milliseconds::zero()) options_.sleep(d);
 }
 
@@ -71,29 +71,29 @@ net::HttpClientRequest RestClient::ToHttp(const RestRequest& request) {
   return out;
 }
 
-net::HttpClientResponse RestClient::execute(const RestRequest& request) {
+net::HttpClientResponse RestClient::Execute(const RestRequest& request) {
   const bool idempotent = request.idempotent.value_or(DefaultIdempotent(request.method));
   Backoff backoff(options_.retry_backoff);
   int retries = 0;
   int transport_retries = 0;
   bool reauthenticated = false;
   for (;;) {
-    limiter_.acquire();
+    limiter_.Acquire();
     net::HttpClientResponse response;
     try {
       ++sent_;
-      response = http_->send(ToHttp(request));
+      response = http_->Send(ToHttp(request));
     } catch (const net::TransportError& e) {
       // A connect failure never reached the server; other transport errors might have.
       bool safe = idempotent || e.kind() == net::TransportError::Kind::kConnect;
       if (!safe || transport_retries++ >= options_.max_transport_retries) throw;
-      wait(backoff.next());
+      Wait(backoff.next());
       continue;
     }
     if (response.status >= 200 && response.status < 300) return response;
     if (response.status == 401 && !config_.token_file.empty() && !reauthenticated) {
       reauthenticated = true;  // the kubelet may have rotated the token since our last read
-      tokens_.invalidate();
+      tokens_.Invalidate();
       continue;
     }
     auto retry_after = RetryAfterOf(response);
@@ -117,17 +117,17 @@ net::HttpClientResponse RestClient::execute(const RestRequest& request) {
     std::chrono::milliseconds delay = retry_after ? std::chrono::duration_cast<std::chrono::milliseconds>(
                                                         std::min(*retry_after, options_.max_retry_after))
                                                   : backoff.next();
-    wait(delay);
+    Wait(delay);
   }
 }
 
 void RestClient::stream(const RestRequest& request, std::chrono::milliseconds idle_timeout,
                         const std::function<void(std::string_view)>& on_bytes, net::CancelToken& cancel) {
-  limiter_.acquire();
+  limiter_.Acquire();
   ++sent_;
   net::HttpClientRequest http_request = ToHttp(request);
   auto response = http_->stream(http_request, idle_timeout, on_bytes, cancel);
-  if (response.status == 401 && !config_.token_file.empty()) tokens_.invalidate();
+  if (response.status == 401 && !config_.token_file.empty()) tokens_.Invalidate();
   if (response.status < 200 || response.status >= 300) ThrowApiError(response);
 }
 

@@ -49,7 +49,7 @@ class RestClient {
 
   // Returns the 2xx response; throws a typed ApiError subclass for other codes, net::TransportError
   // below HTTP.
-  net::HttpClientResponse execute(const RestRequest& request);
+  net::HttpClientResponse Execute(const RestRequest& request);
 
   // Long-running GET (watch). Counts against QPS once, at start; never retried here (the caller
   // decides between re-watch and relist). Throws ApiError for a non-2xx answer.
@@ -63,7 +63,7 @@ class RestClient {
 
  private:
   net::HttpClientRequest ToHttp(const RestRequest& request) ;
-  void wait(std::chrono::milliseconds d);
+  void Wait(std::chrono::milliseconds d);
 
   ClusterConfig config_;
   RestOptions options_;

@@ -7,7 +7,7 @@ namespace gangplank::kube {
 
 TokenBucket::TokenBucket(double qps, int burst) : qps_(qps), burst_(std::max(1, burst)), tokens_(burst_) {}
 
-void TokenBucket::refill(Clock::time_point now) {
+void TokenBucket::Refill(Clock::time_point now) {
   if (!started_) {
     started_ = true;
     last_ = now;
@@ -19,10 +19,10 @@ void TokenBucket::refill(Clock::time_point now) {
   last_ = now;
 }
 
-TokenBucket::Clock::duration TokenBucket::reserve(Clock::time_point now) {
+TokenBucket::Clock::duration TokenBucket::Reserve(Clock::time_point now) {
   if (qps_ <= 0) return Clock::duration::zero();
   std::lock_guard lock(mutex_);
-  refill(now);
+  Refill(now);
   tokens_ -= 1;  // may go negative: later callers queue behind this reservation
   if (tokens_ >= 0) return Clock::duration::zero();
   return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(-tokens_ / qps_));
@@ -31,14 +31,14 @@ TokenBucket::Clock::duration TokenBucket::reserve(Clock::time_point now) {
 bool TokenBucket::TryAcquire(Clock::time_point now) {
   if (qps_ <= 0) return true;
   std::lock_guard lock(mutex_);
-  refill(now);
+  Refill(now);
   if (tokens_ < 1) return false;
   tokens_ -= 1;
   return true;
 }
 
-void TokenBucket::acquire() {
-  auto wait = reserve(Clock::now());
+void TokenBucket::Acquire() {
+  auto wait = Reserve(Clock::now());
   if (wait > Clock::duration::zero()) std::this_thread::sleep_for(wait);
 }
 

@@ -15,9 +15,9 @@ class TokenBucket {
   TokenBucket(double qps, int burst);
 
   // Takes one token and returns how long the caller must wait before using it (zero if available now).
-  Clock::duration reserve(Clock::time_point now);
+  Clock::duration Reserve(Clock::time_point now);
   // reserve() with the real clock, then sleeps.
-  void acquire();
+  void Acquire();
   // Non-blocking: takes a token only if one is available now.
   bool TryAcquire(Clock::time_point now);
 
@@ -25,7 +25,7 @@ class TokenBucket {
   int burst() const { return burst_; }
 
  private:
-  void refill(Clock::time_point now);
+  void Refill(Clock::time_point now);
 
   const double qps_;
   const int burst_;

@@ -18,7 +18,7 @@ void WorkQueue::AddLocked(const std::string& key) {
   cv_.notify_one();
 }
 
-void WorkQueue::add(const std::string& key) {
+void WorkQueue::Add(const std::string& key) {
   std::lock_guard lock(mutex_);
   AddLocked(key);
 }
@@ -61,7 +61,7 @@ std::chrono::milliseconds WorkQueue::PeekBackoff(const std::string& key) const {
 
 void WorkQueue::AddRateLimited(const std::string& key) {
   auto per_item = PeekBackoff(key);
-  auto overall = std::chrono::duration_cast<std::chrono::milliseconds>(overall_.reserve(Clock::now()));
+  auto overall = std::chrono::duration_cast<std::chrono::milliseconds>(overall_.Reserve(Clock::now()));
   {
     std::lock_guard lock(mutex_);
     ++failures_[key];
@@ -69,7 +69,7 @@ void WorkQueue::AddRateLimited(const std::string& key) {
   AddAfter(key, std::max(per_item, overall));
 }
 
-void WorkQueue::forget(const std::string& key) {
+void WorkQueue::Forget(const std::string& key) {
   std::lock_guard lock(mutex_);
   failures_.erase(key);
 }
@@ -112,7 +112,7 @@ std::optional<std::string> WorkQueue::GetUntil(std::optional<Clock::time_point> 
   }
 }
 
-std::optional<std::string> WorkQueue::get() { return GetUntil(std::nullopt); }
+std::optional<std::string> WorkQueue::Get() { return GetUntil(std::nullopt); }
 
 std::optional<std::string> WorkQueue::GetFor(std::chrono::milliseconds timeout) {
   return GetUntil(Clock::now() + timeout);

@@ -38,18 +38,18 @@ class WorkQueue {
   WorkQueue(const WorkQueue&) = delete;
   WorkQueue& operator=(const WorkQueue&) = delete;
 
-  void add(const std::string& key);
+  void Add(const std::string& key);
   void AddAfter(const std::string& key, std::chrono::milliseconds delay);
   // Adds after the key's backoff delay and counts one more failure for it.
   void AddRateLimited(const std::string& key);
   // Resets the failure count of a key (call after success).
-  void forget(const std::string& key);
+  void Forget(const std::string& key);
   int failures(const std::string& key) const;
   // The delay add_rate_limited would use now, without recording a failure.
   std::chrono::milliseconds PeekBackoff(const std::string& key) const;
 
   // Blocks until a key is ready or the queue shuts down (nullopt). The caller must call done(key).
-  std::optional<std::string> get();
+  std::optional<std::string> Get();
   // As get(), but gives up after `timeout`.
   std::optional<std::string> GetFor(std::chrono::milliseconds timeout);
   void done(const std::string& key);

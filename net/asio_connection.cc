@@ -93,7 +93,7 @@ class Connection final : public ConnectionBase {
     if (exchange_open_) core_->ExchangeFinished();
   }
 
-  void start(uint64_t id) {
+  void Start(uint64_t id) {
     id_ = id;
     if constexpr (kTls) {
       arm(core_->options().request_read_timeout);
@@ -142,7 +142,7 @@ class Connection final : public ConnectionBase {
 
   void FlushStream() override {
     if (closed_ || !stream_ || writing_) return;
-    AsioResponseStream::Batch batch = stream_->take();
+    AsioResponseStream::Batch batch = stream_->Take();
     stream_body_ = std::move(batch.bytes);
     chunk_prefix_ = std::move(stream_head_);
     stream_head_.clear();
@@ -283,11 +283,11 @@ class Connection final : public ConnectionBase {
     keep_alive_ = message.keep_alive();
     const std::size_t limit = core_->options().max_request_body_bytes;
     if (const auto length = parser_->content_length(); length && *length > limit) {
-      return reject(413, "request body of " + std::to_string(*length) + " bytes exceeds the limit of " +
+      return Reject(413, "request body of " + std::to_string(*length) + " bytes exceeds the limit of " +
                              std::to_string(limit) + " bytes\n");
     }
     parser_->body_limit(limit);
-    if (parser_->is_done()) return dispatch();
+    if (parser_->is_done()) return Dispatch();
     const auto expect = message[http::field::expect];
     if (version_ >= 11 && beast::iequals(expect, "100-continue")) {
       writing_ = true;
@@ -307,29 +307,29 @@ class Connection final : public ConnectionBase {
     http::async_read(socket_, buffer_, *parser_, [self = self()](const error_code& ec, std::size_t) {
       if (self->closed_) return;
       if (ec) return self->OnReadError(ec);
-      self->dispatch();
+      self->Dispatch();
     });
   }
 
   void OnReadError(const error_code& ec) {
     if (ec == http::error::body_limit) {
-      return reject(413, "request body exceeds the limit of " + std::to_string(core_->options().max_request_body_bytes) +
+      return Reject(413, "request body exceeds the limit of " + std::to_string(core_->options().max_request_body_bytes) +
                              " bytes\n");
     }
     if (ec == http::error::header_limit) {
-      return reject(431, "request header exceeds the limit of " + std::to_string(kHeaderLimit) + " bytes\n");
+      return Reject(431, "request header exceeds the limit of " + std::to_string(kHeaderLimit) + " bytes\n");
     }
     // end_of_stream and partial_message: the client hung up; anything else from the parser is bad input.
     if (IsHttpError(ec) && ec != http::error::end_of_stream && ec != http::error::partial_message) {
       version_ = 11;
-      return reject(400, "malformed request: " + ec.message() + "\n");
+      return Reject(400, "malformed request: " + ec.message() + "\n");
     }
     CloseNow();
   }
 
   // --- Handling ------------------------------------------------------------------------------------
 
-  void dispatch() {
+  void Dispatch() {
     disarm();
     // A request completed during stop()'s last drain of the io_context is not handled.
     if (core_->gate_closed()) return CloseNow();
@@ -342,14 +342,14 @@ class Connection final : public ConnectionBase {
     try {
       core_->handler()(request, HttpResponder(exchange));
     } catch (const std::exception& e) {
-      exchange->respond(HttpResponse::text(500, std::string("internal error: ") + e.what() + "\n"));
+      exchange->Respond(HttpResponse::text(500, std::string("internal error: ") + e.what() + "\n"));
     } catch (...) {
-      exchange->respond(HttpResponse::text(500, "internal error\n"));
+      exchange->Respond(HttpResponse::text(500, "internal error\n"));
     }
   }
 
   // Answers a request that never reaches the handler, then closes.
-  void reject(int status, std::string message) {
+  void Reject(int status, std::string message) {
     disarm();
     keep_alive_ = false;
     WriteResponse(HttpResponse::text(status, std::move(message)), true);
@@ -471,20 +471,20 @@ class Connection final : public ConnectionBase {
 };
 
 template <class Socket, class... Args>
-void serve(const std::shared_ptr<Core>& core, Args&&... args) {
+void Serve(const std::shared_ptr<Core>& core, Args&&... args) {
   auto connection = std::make_shared<Connection<Socket>>(core, std::forward<Args>(args)...);
   const uint64_t id = core->AddConnection(connection);
-  connection->start(id);
+  connection->Start(id);
 }
 
 }  // namespace
 
 void ServePlain(const std::shared_ptr<Core>& core, tcp::socket socket) {
-  serve<tcp::socket>(core, std::move(socket));
+  Serve<tcp::socket>(core, std::move(socket));
 }
 
 void ServeTls(const std::shared_ptr<Core>& core, tcp::socket socket, std::shared_ptr<asio::ssl::context> context) {
-  serve<asio::ssl::stream<tcp::socket>>(core, std::move(socket), std::move(context));
+  Serve<asio::ssl::stream<tcp::socket>>(core, std::move(socket), std::move(context));
 }
 
 }  // namespace gangplank::net::asio_server

@@ -10,7 +10,7 @@ AsioExchange::~AsioExchange() {
   if (!answered_.exchange(true)) PostResponse(HttpResponse::text(500, "handler did not answer the request\n"));
 }
 
-void AsioExchange::respond(HttpResponse response) {
+void AsioExchange::Respond(HttpResponse response) {
   if (answered_.exchange(true)) return;
   PostResponse(std::move(response));
 }
@@ -19,22 +19,22 @@ std::shared_ptr<HttpResponseStream> AsioExchange::StartStream(int status,
                                                                std::vector<std::pair<std::string, std::string>> headers) {
   auto stream = std::make_shared<AsioResponseStream>(core_, core_->options().max_stream_buffer_bytes);
   if (answered_.exchange(true)) {
-    stream->close();
+    stream->Close();
     return stream;
   }
-  stream->attach(connection_);
+  stream->Attach(connection_);
   const bool registered = core_->RegisterStream(stream);
-  core_->post(connection_->executor(), [connection = connection_, status, headers = std::move(headers), stream]() mutable {
+  core_->Post(connection_->executor(), [connection = connection_, status, headers = std::move(headers), stream]() mutable {
     connection->SendStreamHead(status, std::move(headers), std::move(stream));
   });
   // The server is stopping: the client still gets the head, then the end of the body.
-  if (!registered) stream->close();
+  if (!registered) stream->Close();
   return stream;
 }
 
 void AsioExchange::PostResponse(HttpResponse&& response) {
   // Dropped when the server has stopped: nobody is left to write it.
-  core_->post(connection_->executor(), [connection = connection_, response = std::move(response)]() mutable {
+  core_->Post(connection_->executor(), [connection = connection_, response = std::move(response)]() mutable {
     connection->SendResponse(std::move(response));
   });
 }

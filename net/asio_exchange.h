@@ -21,7 +21,7 @@ class AsioExchange final : public HttpResponder::Impl {
   AsioExchange(const AsioExchange&) = delete;
   AsioExchange& operator=(const AsioExchange&) = delete;
 
-  void respond(HttpResponse response) override;
+  void Respond(HttpResponse response) override;
   std::shared_ptr<HttpResponseStream> StartStream(int status,
                                                    std::vector<std::pair<std::string, std::string>> headers) override;
   bool answered() const override { return answered_.load(); }

@@ -41,14 +41,14 @@ class Listener : public std::enable_shared_from_this<Listener> {
   Listener(std::shared_ptr<Core> core, tcp::acceptor acceptor)
       : core_(std::move(core)), acceptor_(std::move(acceptor)), retry_(acceptor_.get_executor()) {}
 
-  void accept() {
+  void Accept() {
     acceptor_.async_accept(asio::make_strand(core_->next_io()), [self = shared_from_this()](const error_code& ec, tcp::socket socket) {
       self->OnAccept(ec, std::move(socket));
     });
   }
 
   // Runs on the listener's strand.
-  void close() {
+  void Close() {
     error_code ignored;
     acceptor_.close(ignored);
     retry_.cancel();
@@ -62,7 +62,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
     if (ec) {
       retry_.expires_after(kAcceptRetry);
       retry_.async_wait([self = shared_from_this()](const error_code& error) {
-        if (!error) self->accept();
+        if (!error) self->Accept();
       });
       return;
     }
@@ -76,7 +76,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
         asio_server::ServePlain(core_, std::move(socket));
       }
     }
-    accept();
+    Accept();
   }
 
   const std::shared_ptr<Core> core_;
@@ -87,9 +87,9 @@ class Listener : public std::enable_shared_from_this<Listener> {
 class AsioHttpServer final : public HttpServer {
  public:
   explicit AsioHttpServer(HttpServerOptions options) : options_(std::move(options)) {}
-  ~AsioHttpServer() override { stop(); }
+  ~AsioHttpServer() override { Stop(); }
 
-  void start(HttpHandler handler) override {
+  void Start(HttpHandler handler) override {
     if (core_) throw std::runtime_error("http server: already started");
     auto core = std::make_shared<Core>(options_, std::move(handler));
     // Read now so a missing or bad file is reported by start(), not by the first handshake.
@@ -98,7 +98,7 @@ class AsioHttpServer final : public HttpServer {
     core_ = std::move(core);
     listener_ = std::move(listener);
     for (std::size_t i = 0; i < core_->IoCount(); ++i) work_.emplace_back(core_->io(i).get_executor());
-    listener_->accept();
+    listener_->Accept();
     running_threads_ = core_->IoCount();
     for (std::size_t i = 0; i < core_->IoCount(); ++i) threads_.emplace_back([this, i] { RunIo(core_->io(i)); });
   }
@@ -111,12 +111,12 @@ class AsioHttpServer final : public HttpServer {
            std::to_string(port_);
   }
 
-  void stop() override {
+  void Stop() override {
     if (!core_ || stopped_) return;
     stopped_ = true;
     core_->BeginStop();
     CloseListener();
-    for (auto& stream : core_->OpenStreams()) stream->close();
+    for (auto& stream : core_->OpenStreams()) stream->Close();
     core_->WaitForExchanges(kStopGrace);
     // From here on answers given late (on other threads) are dropped rather than queued.
     core_->CloseGate();
@@ -190,7 +190,7 @@ class AsioHttpServer final : public HttpServer {
     std::promise<void> closed;
     auto done = closed.get_future();
     asio::post(listener_->executor(), [listener = listener_, &closed] {
-      listener->close();
+      listener->Close();
       closed.set_value();
     });
     done.wait();

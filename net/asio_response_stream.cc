@@ -8,7 +8,7 @@ namespace gangplank::net::asio_server {
 AsioResponseStream::AsioResponseStream(std::shared_ptr<Core> core, std::size_t max_buffered)
     : core_(std::move(core)), max_buffered_(max_buffered) {}
 
-bool AsioResponseStream::write(std::string_view bytes) {
+bool AsioResponseStream::Write(std::string_view bytes) {
   {
     std::lock_guard lock(mutex_);
     if (closed_) return false;
@@ -23,7 +23,7 @@ bool AsioResponseStream::write(std::string_view bytes) {
   return false;
 }
 
-void AsioResponseStream::close() { finish(/*graceful=*/true); }
+void AsioResponseStream::Close() { finish(/*graceful=*/true); }
 
 bool AsioResponseStream::closed() const {
   std::lock_guard lock(mutex_);
@@ -46,14 +46,14 @@ void AsioResponseStream::OnClosed(std::function<void()> callback) {
   callback();
 }
 
-void AsioResponseStream::attach(std::shared_ptr<ConnectionBase> connection) {
+void AsioResponseStream::Attach(std::shared_ptr<ConnectionBase> connection) {
   std::lock_guard lock(mutex_);
   if (closed_) return;
   connection_ = std::move(connection);
   if (!pending_.empty()) RequestFlushLocked();
 }
 
-AsioResponseStream::Batch AsioResponseStream::take() {
+AsioResponseStream::Batch AsioResponseStream::Take() {
   std::lock_guard lock(mutex_);
   Batch batch;
   batch.bytes.swap(pending_);
@@ -74,7 +74,7 @@ void AsioResponseStream::ClientGone() { finish(/*graceful=*/false); }
 void AsioResponseStream::RequestFlushLocked() {
   if (!connection_ || flush_posted_) return;
   flush_posted_ = true;
-  core_->post(connection_->executor(), [connection = connection_] { connection->FlushStream(); });
+  core_->Post(connection_->executor(), [connection = connection_] { connection->FlushStream(); });
 }
 
 void AsioResponseStream::finish(bool graceful) {
@@ -96,7 +96,7 @@ void AsioResponseStream::finish(bool graceful) {
     connection.swap(connection_);
   }
   if (!graceful && connection) {
-    core_->post(connection->executor(), [connection] { connection->ForceClose(); });
+    core_->Post(connection->executor(), [connection] { connection->ForceClose(); });
   }
   core_->UnregisterStream(this);
   for (auto& callback : callbacks) {

@@ -22,8 +22,8 @@ class AsioResponseStream final : public HttpResponseStream, public std::enable_s
  public:
   AsioResponseStream(std::shared_ptr<Core> core, std::size_t max_buffered);
 
-  bool write(std::string_view bytes) override;
-  void close() override;
+  bool Write(std::string_view bytes) override;
+  void Close() override;
   bool closed() const override;
   std::size_t BufferedBytes() const override;
   void OnClosed(std::function<void()> callback) override;
@@ -31,14 +31,14 @@ class AsioResponseStream final : public HttpResponseStream, public std::enable_s
   // --- Used by the connection (on its executor) -------------------------------------------------
 
   // Binds the stream to the connection that sends it; until then writes only queue.
-  void attach(std::shared_ptr<ConnectionBase> connection);
+  void Attach(std::shared_ptr<ConnectionBase> connection);
 
   struct Batch {
     std::string bytes;  // everything queued so far (may be empty)
     bool last = false;  // close() was called and `bytes` is the end of the body
   };
   // Takes all queued bytes; they count as buffered until sent() reports them written.
-  Batch take();
+  Batch Take();
   void sent();
   // The client went away or the connection closed: ends the stream without a final chunk.
   void ClientGone();

@@ -45,7 +45,7 @@ class Core {
 
   // Queues `fn` on `executor` unless the server has stopped; false when dropped.
   template <class Executor, class Fn>
-  bool post(const Executor& executor, Fn&& fn) {
+  bool Post(const Executor& executor, Fn&& fn) {
     std::lock_guard lock(gate_mutex_);
     if (gate_closed_) return false;
     boost::asio::post(executor, std::forward<Fn>(fn));

@@ -100,7 +100,7 @@ class CpprestHttpClient final : public HttpClient {
     }
   }
 
-  HttpClientResponse send(const HttpClientRequest& request) override {
+  HttpClientResponse Send(const HttpClientRequest& request) override {
     auto& cli = PooledClient(request.timeout);
     try {
       http::http_response response = cli.request(ToCpprest(request)).get();
@@ -108,7 +108,7 @@ class CpprestHttpClient final : public HttpClient {
       out.body = response.extract_utf8string(true).get();
       return out;
     } catch (const http::http_exception& e) {
-      throw classify(e, request.timeout, std::chrono::steady_clock::now() - std::chrono::steady_clock::now());
+      throw Classify(e, request.timeout, std::chrono::steady_clock::now() - std::chrono::steady_clock::now());
     }
   }
 
@@ -161,7 +161,7 @@ class CpprestHttpClient final : public HttpClient {
       throw TransportError(TransportError::Kind::kCancelled, "stream cancelled");
     } catch (const http::http_exception& e) {
       if (cancel.cancelled()) throw TransportError(TransportError::Kind::kCancelled, "stream cancelled");
-      throw classify(e, idle_timeout, std::chrono::steady_clock::now() - last_byte);
+      throw Classify(e, idle_timeout, std::chrono::steady_clock::now() - last_byte);
     } catch (const std::exception& e) {
       if (cancel.cancelled()) throw TransportError(TransportError::Kind::kCancelled, "stream cancelled");
       throw TransportError(TransportError::Kind::kProtocol, std::string("stream failed: ") + e.what());
@@ -226,7 +226,7 @@ class CpprestHttpClient final : public HttpClient {
     return out;
   }
 
-  static TransportError classify(const http::http_exception& e, std::chrono::milliseconds timeout,
+  static TransportError Classify(const http::http_exception& e, std::chrono::milliseconds timeout,
                                  std::chrono::steady_clock::duration since_last_byte) {
     std::string what = e.what();
     if (e.error_code() == std::errc::timed_out || since_last_byte >= timeout ||

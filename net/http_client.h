@@ -94,7 +94,7 @@ class HttpClient {
   virtual ~HttpClient() = default;
 
   // Sends one request and reads the whole response. Throws TransportError below HTTP.
-  virtual HttpClientResponse send(const HttpClientRequest& request) = 0;
+  virtual HttpClientResponse Send(const HttpClientRequest& request) = 0;
 
   // Sends one request and, for a 2xx answer, hands body bytes to on_bytes as they arrive (chunk
   // boundaries are arbitrary). Returns when the body ends; the returned response carries the status and

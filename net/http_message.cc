@@ -74,7 +74,7 @@ HttpResponse HttpResponse::json(int status, std::string body) {
 
 HttpHandler MakeSyncHandler(HttpSyncHandler handler) {
   return [handler = std::move(handler)](const HttpRequest& request, HttpResponder responder) {
-    responder.respond(handler(request));
+    responder.Respond(handler(request));
   };
 }
 
@@ -83,8 +83,8 @@ HttpResponder::HttpResponder(HttpResponder&&) noexcept = default;
 HttpResponder& HttpResponder::operator=(HttpResponder&&) noexcept = default;
 HttpResponder::~HttpResponder() = default;
 // A moved-from responder counts as answered: its request now belongs to the responder it moved to.
-void HttpResponder::respond(HttpResponse response) {
-  if (impl_) impl_->respond(std::move(response));
+void HttpResponder::Respond(HttpResponse response) {
+  if (impl_) impl_->Respond(std::move(response));
 }
 std::shared_ptr<HttpResponseStream> HttpResponder::StartStream(int status,
                                                                 std::vector<std::pair<std::string, std::string>> headers) {

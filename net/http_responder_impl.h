@@ -14,7 +14,7 @@ namespace gangplank::net {
 class HttpResponder::Impl {
  public:
   virtual ~Impl() = default;
-  virtual void respond(HttpResponse response) = 0;
+  virtual void Respond(HttpResponse response) = 0;
   virtual std::shared_ptr<HttpResponseStream> StartStream(int status,
                                                            std::vector<std::pair<std::string, std::string>> headers) = 0;
   virtual bool answered() const = 0;

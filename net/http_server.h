@@ -61,9 +61,9 @@ class HttpResponseStream {
   virtual ~HttpResponseStream() = default;
   // Queues bytes for sending. Returns false (and sends nothing) once the stream is closed or the
   // client is known to be gone.
-  virtual bool write(std::string_view bytes) = 0;
+  virtual bool Write(std::string_view bytes) = 0;
   // Ends the body (final empty chunk). Idempotent.
-  virtual void close() = 0;
+  virtual void Close() = 0;
   // True once close() was called or the client went away. A client that hangs up is noticed at once
   // (the server keeps a read pending while a response streams) or, failing that, on a later write;
   // long-lived streams should still write something now and then (watches: bookmarks).
@@ -89,7 +89,7 @@ class HttpResponder {
   HttpResponder& operator=(const HttpResponder&) = delete;
   ~HttpResponder();
 
-  void respond(HttpResponse response);
+  void Respond(HttpResponse response);
   // Sends status and headers now; the body follows through the returned stream.
   std::shared_ptr<HttpResponseStream> StartStream(int status, std::vector<std::pair<std::string, std::string>> headers);
   bool answered() const;
@@ -131,7 +131,7 @@ class HttpServer {
  public:
   virtual ~HttpServer() = default;
   // Starts listening; throws std::runtime_error naming the problem (address in use, bad cert, ...).
-  virtual void start(HttpHandler handler) = 0;
+  virtual void Start(HttpHandler handler) = 0;
   // Port actually bound (useful when options.port was 0). Valid after start().
   virtual uint16_t port() const = 0;
   // "http://host:port" or "https://host:port". Valid after start().
@@ -140,7 +140,7 @@ class HttpServer {
   // in-flight requests to be answered, then closes every connection and joins the io threads. No
   // handler runs after it returns; answers given later are dropped. Idempotent; also done by the
   // destructor.
-  virtual void stop() = 0;
+  virtual void Stop() = 0;
   // Re-reads options.tls's certificate and key files and, if they load and match, serves them on new
   // connections (open ones keep theirs). Returns "" on success, else what is wrong; the current
   // certificate then stays in use.

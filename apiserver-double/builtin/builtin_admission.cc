@@ -6,7 +6,7 @@ namespace gangplank::apiserver_double::builtin {
 
 using nlohmann::json;
 
-void admit(const ResourceType& type, json& object, const json* old, const ObjectStore::Txn& txn) {
+void Admit(const ResourceType& type, json& object, const json* old, const ObjectStore::Txn& txn) {
   if (type.custom) return;
   schema::FieldErrors errors;
   const std::string& kind = type.kind;
@@ -15,7 +15,7 @@ void admit(const ResourceType& type, json& object, const json* old, const Object
   } else if (kind == "Deployment") {
     errors = AdmitDeployment(object, old);
   } else if (kind == "Service") {
-    errors = AdmitService(object, old, txn.list("services", ""));
+    errors = AdmitService(object, old, txn.List("services", ""));
   } else if (kind == "ConfigMap") {
     errors = AdmitConfigMap(object, old);
   } else if (kind == "Secret") {

@@ -17,7 +17,7 @@ namespace gangplank::apiserver_double::builtin {
 // Defaults `object` in place and throws the 422 Invalid (errors.NewInvalid) when it breaks a rule.
 // old: the stored state on update, null on create. Services already stored come from `txn` (ClusterIP
 // allocation). Kinds without rules pass through untouched.
-void admit(const ResourceType& type, nlohmann::json& object, const nlohmann::json* old, const ObjectStore::Txn& txn);
+void Admit(const ResourceType& type, nlohmann::json& object, const nlohmann::json* old, const ObjectStore::Txn& txn);
 
 // One kind each (builtin/<area>.cc); they default in place and return the field errors.
 schema::FieldErrors AdmitPod(nlohmann::json& pod, const nlohmann::json* old);

@@ -40,11 +40,11 @@ void CheckKeys(const json& map, const std::string& field, s::FieldErrors& errors
   for (const auto& [key, value] : map.items()) {
     const std::string path = field + "[" + key + "]";
     if (!std::regex_match(key, ConfigKey)) {
-      errors.push_back(s::invalid(path, key,
+      errors.push_back(s::Invalid(path, key,
                                   "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. "
                                   "'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')"));
     } else if (key == "." || key == "..") {
-      errors.push_back(s::invalid(path, key, "must not be '" + key + "'"));
+      errors.push_back(s::Invalid(path, key, "must not be '" + key + "'"));
     }
   }
 }
@@ -53,12 +53,12 @@ void CheckKeys(const json& map, const std::string& field, s::FieldErrors& errors
 void CheckImmutable(const json& object, const json* old, const std::vector<const char*>& data_fields, s::FieldErrors& errors) {
   if (old == nullptr || !old->value("immutable", false)) return;
   if (!object.value("immutable", false)) {
-    errors.push_back(s::forbidden("immutable", "field is immutable when `immutable` is set"));
+    errors.push_back(s::Forbidden("immutable", "field is immutable when `immutable` is set"));
   }
   for (const char* field : data_fields) {
     const json now = object.contains(field) ? object[field] : json::object();
     const json before = old->contains(field) ? (*old)[field] : json::object();
-    if (now != before) errors.push_back(s::forbidden(field, "field is immutable when `immutable` is set"));
+    if (now != before) errors.push_back(s::Forbidden(field, "field is immutable when `immutable` is set"));
   }
 }
 
@@ -86,14 +86,14 @@ s::FieldErrors AdmitSecret(json& secret, const json* old) {
   const json data = secret.value("data", json::object());
   if (type == "kubernetes.io/tls") {
     for (const char* key : {"tls.crt", "tls.key"}) {
-      if (!data.contains(key)) errors.push_back(s::required(std::string("data[") + key + "]"));
+      if (!data.contains(key)) errors.push_back(s::Required(std::string("data[") + key + "]"));
     }
   } else if (type == "kubernetes.io/basic-auth" && !data.contains("username") && !data.contains("password")) {
-    errors.push_back(s::required("data[username]"));
-    errors.push_back(s::required("data[password]"));
+    errors.push_back(s::Required("data[username]"));
+    errors.push_back(s::Required("data[password]"));
   }
   if (old != nullptr && old->value("type", "Opaque") != type) {
-    s::FieldError e = s::invalid("type", type, "field is immutable");
+    s::FieldError e = s::Invalid("type", type, "field is immutable");
     errors.push_back(e);
   }
   CheckImmutable(secret, old, {"data"}, errors);

@@ -58,7 +58,7 @@ void ValidatePodTemplate(const json& spec, const std::string& path, s::FieldErro
   }
   const json& containers = at(spec, "/containers");
   if (!containers.is_array() || containers.empty()) {
-    errors.push_back(s::required(path + ".containers"));
+    errors.push_back(s::Required(path + ".containers"));
     return;
   }
   std::set<std::string> names;
@@ -69,11 +69,11 @@ void ValidatePodTemplate(const json& spec, const std::string& path, s::FieldErro
       const std::string at_path = path + "." + list + "[" + std::to_string(i) + "]";
       const std::string name = items[i].value("name", "");
       if (name.empty()) {
-        errors.push_back(s::required(at_path + ".name"));
+        errors.push_back(s::Required(at_path + ".name"));
       } else if (!names.insert(name).second) {
-        errors.push_back(s::duplicate(at_path + ".name", name));
+        errors.push_back(s::Duplicate(at_path + ".name", name));
       }
-      if (items[i].value("image", "").empty()) errors.push_back(s::required(at_path + ".image"));
+      if (items[i].value("image", "").empty()) errors.push_back(s::Required(at_path + ".image"));
       const json& mounts = at(items[i], "/volumeMounts");
       if (!mounts.is_array()) continue;
       for (std::size_t m = 0; m < mounts.size(); ++m) {
@@ -103,17 +103,17 @@ s::FieldErrors AdmitDeployment(json& deployment, const json* old) {
   const json& selector = at(deployment, "/spec/selector");
   const json& labels = at(deployment, "/spec/template/metadata/labels");
   if (!selector.is_object()) {
-    errors.push_back(s::required("spec.selector"));
+    errors.push_back(s::Required("spec.selector"));
   } else {
     const LabelSelector parsed = LabelSelector::from_json(selector);
     if (!parsed.empty() && !parsed.matches(labels.is_object() ? labels : json::object())) {
       // The labels as JSON (a map[string]string; null when there are none).
-      s::FieldError e = s::invalid("spec.template.metadata.labels", labels.is_object() ? labels : json(nullptr),
+      s::FieldError e = s::Invalid("spec.template.metadata.labels", labels.is_object() ? labels : json(nullptr),
                                    "`selector` does not match template `labels`");
       errors.push_back(e);
     }
     if (old != nullptr && at(*old, "/spec/selector") != selector) {
-      s::FieldError e = s::invalid("spec.selector", nullptr, "field is immutable");
+      s::FieldError e = s::Invalid("spec.selector", nullptr, "field is immutable");
       e.value_text = JsonLabelSelector(selector);
       errors.push_back(e);
     }
@@ -124,7 +124,7 @@ s::FieldErrors AdmitDeployment(json& deployment, const json* old) {
   }
   const json& replicas = at(deployment, "/spec/replicas");
   if (replicas.is_number_integer() && replicas.get<long long>() < 0) {
-    errors.push_back(s::invalid("spec.replicas", replicas, "must be greater than or equal to 0"));
+    errors.push_back(s::Invalid("spec.replicas", replicas, "must be greater than or equal to 0"));
   }
   ValidatePodTemplate(at(deployment, "/spec/template/spec"), "spec.template.spec", errors);
   return errors;

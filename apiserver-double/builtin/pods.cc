@@ -66,16 +66,16 @@ void ValidateResources(const json& resources, const std::string& path, s::FieldE
   const json requests = resources.value("requests", json::object());
   for (const auto& [name, q] : limits.items()) {
     if (OvercommitForbidden(name) && !integral(q)) {
-      errors.push_back(s::invalid(path + ".limits[" + name + "]", QuantityText(q), "must be an integer"));
+      errors.push_back(s::Invalid(path + ".limits[" + name + "]", QuantityText(q), "must be an integer"));
     }
   }
   for (const auto& [name, q] : requests.items()) {
     if (!OvercommitForbidden(name)) continue;
-    if (!integral(q)) errors.push_back(s::invalid(path + ".requests[" + name + "]", QuantityText(q), "must be an integer"));
+    if (!integral(q)) errors.push_back(s::Invalid(path + ".requests[" + name + "]", QuantityText(q), "must be an integer"));
     if (!limits.contains(name)) {
-      errors.push_back(s::required(path + ".limits", "Limit must be set for non overcommitable resources"));
+      errors.push_back(s::Required(path + ".limits", "Limit must be set for non overcommitable resources"));
     } else if (milli(q) != milli(limits[name])) {
-      errors.push_back(s::invalid(path + ".requests", QuantityText(q),
+      errors.push_back(s::Invalid(path + ".requests", QuantityText(q),
                                   "must be equal to " + name + " limit of " + QuantityText(limits[name])));
     }
   }

@@ -30,22 +30,22 @@ s::FieldErrors AdmitRole(json& role, bool namespaced) {
   for (std::size_t i = 0; i < rules.size(); ++i) {
     const json& rule = rules[i];
     const std::string path = "rules[" + std::to_string(i) + "]";
-    if (!NonEmptyArray(rule, "verbs")) errors.push_back(s::required(path + ".verbs", "verbs must contain at least one value"));
+    if (!NonEmptyArray(rule, "verbs")) errors.push_back(s::Required(path + ".verbs", "verbs must contain at least one value"));
     if (NonEmptyArray(rule, "nonResourceURLs")) {
       if (namespaced) {
-        errors.push_back(s::invalid(path + ".nonResourceURLs", rule["nonResourceURLs"], "namespaced rules cannot apply to non-resource URLs"));
+        errors.push_back(s::Invalid(path + ".nonResourceURLs", rule["nonResourceURLs"], "namespaced rules cannot apply to non-resource URLs"));
       }
       if (NonEmptyArray(rule, "apiGroups") || NonEmptyArray(rule, "resources") || NonEmptyArray(rule, "resourceNames")) {
-        errors.push_back(s::invalid(path + ".nonResourceURLs", rule["nonResourceURLs"],
+        errors.push_back(s::Invalid(path + ".nonResourceURLs", rule["nonResourceURLs"],
                                     "rules cannot apply to both regular resources and non-resource URLs"));
       }
       continue;
     }
     if (!NonEmptyArray(rule, "apiGroups")) {
-      errors.push_back(s::required(path + ".apiGroups", "resource rules must supply at least one api group"));
+      errors.push_back(s::Required(path + ".apiGroups", "resource rules must supply at least one api group"));
     }
     if (!NonEmptyArray(rule, "resources")) {
-      errors.push_back(s::required(path + ".resources", "resource rules must supply at least one resource"));
+      errors.push_back(s::Required(path + ".resources", "resource rules must supply at least one resource"));
     }
   }
   return errors;
@@ -62,16 +62,16 @@ s::FieldErrors AdmitRoleBinding(json& binding, const json* old, bool namespaced)
     errors.push_back(namespaced ? s::NotSupported("roleRef.kind", kind, {"Role", "ClusterRole"})
                                 : s::NotSupported("roleRef.kind", kind, {"ClusterRole"}));
   }
-  if (ref.value("name", "").empty()) errors.push_back(s::required("roleRef.name"));
+  if (ref.value("name", "").empty()) errors.push_back(s::Required("roleRef.name"));
   const json subjects = binding.value("subjects", json::array());
   for (std::size_t i = 0; i < subjects.size(); ++i) {
     const json& subject = subjects[i];
     const std::string path = "subjects[" + std::to_string(i) + "]";
-    if (subject.value("name", "").empty()) errors.push_back(s::required(path + ".name"));
+    if (subject.value("name", "").empty()) errors.push_back(s::Required(path + ".name"));
     const std::string subject_kind = subject.value("kind", "");
     if (subject_kind == "ServiceAccount") {
       if (!subject.value("apiGroup", "").empty()) errors.push_back(s::NotSupported(path + ".apiGroup", subject["apiGroup"], {""}));
-      if (!namespaced && subject.value("namespace", "").empty()) errors.push_back(s::required(path + ".namespace"));
+      if (!namespaced && subject.value("namespace", "").empty()) errors.push_back(s::Required(path + ".namespace"));
     } else if (subject_kind == "User" || subject_kind == "Group") {
       if (subject.value("apiGroup", "") != "rbac.authorization.k8s.io") {
         errors.push_back(s::NotSupported(path + ".apiGroup", subject.value("apiGroup", ""), {"rbac.authorization.k8s.io"}));
@@ -81,7 +81,7 @@ s::FieldErrors AdmitRoleBinding(json& binding, const json* old, bool namespaced)
     }
   }
   if (old != nullptr && old->value("roleRef", json::object()) != ref) {
-    s::FieldError e = s::invalid("roleRef", nullptr, "cannot change roleRef");
+    s::FieldError e = s::Invalid("roleRef", nullptr, "cannot change roleRef");
     e.value_text = JsonRoleRef(ref);
     errors.push_back(e);
   }

@@ -21,7 +21,7 @@ std::string ClusterIpOf(const json& service) {
 }
 
 // The lowest free address of 10.96.0.0/12 above 10.96.0.1.
-std::string allocate(const std::vector<ObjectPtr>& services, const std::string& self_key) {
+std::string Allocate(const std::vector<ObjectPtr>& services, const std::string& self_key) {
   std::set<std::string> used{"10.96.0.1"};
   for (const auto& svc : services) {
     const std::string key = svc->value("/metadata/namespace"_json_pointer, std::string()) + "/" +
@@ -59,18 +59,18 @@ s::FieldErrors AdmitService(json& service, const json* old, const std::vector<Ob
         spec["clusterIP"] = (*old)["spec"]["clusterIP"];
         spec["clusterIPs"] = json::array({(*old)["spec"]["clusterIP"]});
       } else if (ClusterIpOf(service) != ClusterIpOf(*old)) {
-        errors.push_back(s::invalid("spec.clusterIPs[0]", json::array({ClusterIpOf(service)}), "may not change once set"));
+        errors.push_back(s::Invalid("spec.clusterIPs[0]", json::array({ClusterIpOf(service)}), "may not change once set"));
       }
     } else if (ClusterIpOf(service).empty()) {
       const std::string key = service.value("/metadata/namespace"_json_pointer, std::string()) + "/" +
                               service.value("/metadata/name"_json_pointer, std::string());
-      spec["clusterIP"] = allocate(services, key);
+      spec["clusterIP"] = Allocate(services, key);
       spec["clusterIPs"] = json::array({spec["clusterIP"]});
     } else if (ClusterIpOf(service) != "None") {
       for (const auto& other : services) {
         if (ClusterIpOf(*other) == ClusterIpOf(service) &&
             other->value("/metadata/name"_json_pointer, std::string()) != service.value("/metadata/name"_json_pointer, std::string())) {
-          errors.push_back(s::invalid("spec.clusterIPs", json::array({ClusterIpOf(service)}),
+          errors.push_back(s::Invalid("spec.clusterIPs", json::array({ClusterIpOf(service)}),
                                       "failed to allocate IP " + ClusterIpOf(service) + ": provided IP is already allocated"));
         }
       }
@@ -83,7 +83,7 @@ s::FieldErrors AdmitService(json& service, const json* old, const std::vector<Ob
   const bool headless = ClusterIpOf(service) == "None";
   json& ports = spec["ports"];
   if (!ports.is_array()) ports = json::array();
-  if (ports.empty() && !headless && type != "ExternalName") errors.push_back(s::required("spec.ports"));
+  if (ports.empty() && !headless && type != "ExternalName") errors.push_back(s::Required("spec.ports"));
   std::set<std::string> names;
   for (std::size_t i = 0; i < ports.size(); ++i) {
     json& port = ports[i];
@@ -91,11 +91,11 @@ s::FieldErrors AdmitService(json& service, const json* old, const std::vector<Ob
     if (!port.contains("protocol")) port["protocol"] = "TCP";
     if (!port.contains("targetPort") && port.contains("port")) port["targetPort"] = port["port"];
     const std::string name = port.value("name", "");
-    if (ports.size() > 1 && name.empty()) errors.push_back(s::required(path + ".name"));
-    if (!name.empty() && !names.insert(name).second) errors.push_back(s::duplicate(path + ".name", name));
+    if (ports.size() > 1 && name.empty()) errors.push_back(s::Required(path + ".name"));
+    if (!name.empty() && !names.insert(name).second) errors.push_back(s::Duplicate(path + ".name", name));
     const json number = port.contains("port") ? port["port"] : json(0);
     if (!number.is_number_integer() || number.get<long long>() < 1 || number.get<long long>() > 65535) {
-      errors.push_back(s::invalid(path + ".port", number, "must be between 1 and 65535, inclusive"));
+      errors.push_back(s::Invalid(path + ".port", number, "must be between 1 and 65535, inclusive"));
     }
     const std::string protocol = port.value("protocol", "TCP");
     if (protocol != "TCP" && protocol != "UDP" && protocol != "SCTP") {

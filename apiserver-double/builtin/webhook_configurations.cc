@@ -33,7 +33,7 @@ void OneOf(const json& hook, const char* key, const std::string& path, const std
 
 void ValidateRule(const json& rule, const std::string& path, s::FieldErrors& errors) {
   const json operations = rule.value("operations", json::array());
-  if (operations.empty()) errors.push_back(s::required(path + ".operations"));
+  if (operations.empty()) errors.push_back(s::Required(path + ".operations"));
   for (std::size_t i = 0; i < operations.size(); ++i) {
     const std::string op = operations[i].is_string() ? operations[i].get<std::string>() : "";
     if (op != "*" && op != "CREATE" && op != "UPDATE" && op != "DELETE" && op != "CONNECT") {
@@ -42,7 +42,7 @@ void ValidateRule(const json& rule, const std::string& path, s::FieldErrors& err
     }
   }
   for (const char* key : {"apiGroups", "apiVersions", "resources"}) {
-    if (!rule.contains(key) || !rule[key].is_array() || rule[key].empty()) errors.push_back(s::required(path + "." + key));
+    if (!rule.contains(key) || !rule[key].is_array() || rule[key].empty()) errors.push_back(s::Required(path + "." + key));
   }
   OneOf(rule, "scope", path, {"*", "Cluster", "Namespaced"}, errors);
 }
@@ -52,40 +52,40 @@ void ValidateHook(json& hook, const std::string& path, std::set<std::string>& na
   int dots = 0;
   for (char c : name) dots += c == '.';
   if (name.empty()) {
-    errors.push_back(s::required(path + ".name"));
+    errors.push_back(s::Required(path + ".name"));
   } else if (dots < 2) {
-    errors.push_back(s::invalid(path + ".name", name, "should be a domain with at least three segments separated by dots"));
+    errors.push_back(s::Invalid(path + ".name", name, "should be a domain with at least three segments separated by dots"));
   } else if (!names.insert(name).second) {
-    errors.push_back(s::duplicate(path + ".name", name));
+    errors.push_back(s::Duplicate(path + ".name", name));
   }
   const json rules = hook.value("rules", json::array());
   for (std::size_t i = 0; i < rules.size(); ++i) ValidateRule(rules[i], path + ".rules[" + std::to_string(i) + "]", errors);
   OneOf(hook, "failurePolicy", path, {"Fail", "Ignore"}, errors);
   OneOf(hook, "matchPolicy", path, {"Equivalent", "Exact"}, errors);
   if (!hook.contains("sideEffects")) {
-    errors.push_back(s::required(path + ".sideEffects", "must specify one of None, NoneOnDryRun"));
+    errors.push_back(s::Required(path + ".sideEffects", "must specify one of None, NoneOnDryRun"));
   } else {
     OneOf(hook, "sideEffects", path, {"None", "NoneOnDryRun"}, errors);
   }
   const json timeout = hook.value("timeoutSeconds", json(10));
   if (!timeout.is_number_integer() || timeout.get<long long>() < 1 || timeout.get<long long>() > 30) {
-    errors.push_back(s::invalid(path + ".timeoutSeconds", timeout, "the timeout value must be between 1 and 30 seconds"));
+    errors.push_back(s::Invalid(path + ".timeoutSeconds", timeout, "the timeout value must be between 1 and 30 seconds"));
   }
   OneOf(hook, "reinvocationPolicy", path, {"IfNeeded", "Never"}, errors);
   const json config = hook.value("clientConfig", json::object());
   const bool url = config.contains("url");
   const bool service = config.contains("service");
   if (url == service) {
-    errors.push_back(s::required(path + ".clientConfig", "exactly one of url or service is required"));
+    errors.push_back(s::Required(path + ".clientConfig", "exactly one of url or service is required"));
   } else if (service) {
     for (const char* key : {"name", "namespace"}) {
       if (config["service"].value(key, "").empty()) {
-        errors.push_back(s::required(path + ".clientConfig.service." + key, "service " + std::string(key) + " is required"));
+        errors.push_back(s::Required(path + ".clientConfig.service." + key, "service " + std::string(key) + " is required"));
       }
     }
     const std::string service_path = config["service"].value("path", "/");
     if (service_path.empty() || service_path.front() != '/') {
-      errors.push_back(s::invalid(path + ".clientConfig.service.path", service_path, "must start with a '/'"));
+      errors.push_back(s::Invalid(path + ".clientConfig.service.path", service_path, "must start with a '/'"));
     }
   }
   const json conditions = hook.value("matchConditions", json::array());
@@ -94,19 +94,19 @@ void ValidateHook(json& hook, const std::string& path, std::set<std::string>& na
     const std::string at = path + ".matchConditions[" + std::to_string(i) + "]";
     const std::string cname = conditions[i].value("name", "");
     if (cname.empty()) {
-      errors.push_back(s::required(at + ".name"));
+      errors.push_back(s::Required(at + ".name"));
     } else if (!condition_names.insert(cname).second) {
-      errors.push_back(s::duplicate(at + ".name", cname));
+      errors.push_back(s::Duplicate(at + ".name", cname));
     }
-    if (conditions[i].value("expression", "").empty()) errors.push_back(s::required(at + ".expression"));
+    if (conditions[i].value("expression", "").empty()) errors.push_back(s::Required(at + ".expression"));
   }
   // validateMutatingWebhookConfiguration checks the versions after the rest of the hook.
   const json versions = hook.value("admissionReviewVersions", json::array());
   if (versions.empty()) {
-    errors.push_back(s::required(path + ".admissionReviewVersions", "must specify one of v1, v1beta1"));
+    errors.push_back(s::Required(path + ".admissionReviewVersions", "must specify one of v1, v1beta1"));
   } else if (std::find(versions.begin(), versions.end(), "v1") == versions.end() &&
              std::find(versions.begin(), versions.end(), "v1beta1") == versions.end()) {
-    errors.push_back(s::invalid(path + ".admissionReviewVersions", versions, "must include at least one of v1, v1beta1"));
+    errors.push_back(s::Invalid(path + ".admissionReviewVersions", versions, "must include at least one of v1, v1beta1"));
   }
 }
 

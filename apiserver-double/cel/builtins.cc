@@ -123,7 +123,7 @@ Value ContainsElement(const Value& item, const Value& container) {
 Value relation(const std::string& op, const Value& a, const Value& b) {
   if (op == "_==_") return equal(a, b);
   if (op == "_!=_") return !equal(a, b);
-  const int c = compare(a, b);
+  const int c = Compare(a, b);
   if (op == "_<_") return c < 0;
   if (op == "_<=_") return c <= 0;
   if (op == "_>_") return c > 0;
@@ -246,13 +246,13 @@ Value ListMethod(const std::string& name, const List& list, const std::vector<Va
     if (list.empty()) throw EvalError(name + " called on empty list");
     Value best = list[0];
     for (const auto& v : list) {
-      if ((compare(v, best) < 0) == (name == "min") && !equal(v, best)) best = v;
+      if ((Compare(v, best) < 0) == (name == "min") && !equal(v, best)) best = v;
     }
     return best;
   }
   if (name == "isSorted" && args.empty()) {
     for (std::size_t i = 1; i < list.size(); ++i) {
-      if (compare(list[i - 1], list[i]) > 0) return false;
+      if (Compare(list[i - 1], list[i]) > 0) return false;
     }
     return true;
   }

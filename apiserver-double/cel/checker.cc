@@ -95,7 +95,7 @@ std::optional<Type> MethodResult(const std::string& name, const Type& target, co
   if (target.kind == K::kString) {
     if (predicates.count(name) && a.size() == 1 && fits(a[0], K::kString)) return Type::of(K::kBool);
     if (string_to_string.count(name) && a.empty()) return Type::of(K::kString);
-    if (name == "split" && a.size() == 1 && fits(a[0], K::kString)) return Type::list(Type::of(K::kString));
+    if (name == "split" && a.size() == 1 && fits(a[0], K::kString)) return Type::List(Type::of(K::kString));
     return std::nullopt;
   }
   if (target.kind == K::kList) {
@@ -119,15 +119,15 @@ class Checker {
     if (root_ && self_.dyn() && self_schema != nullptr) self_ = Type{K::kObject, nullptr, self_schema};
   }
 
-  Type check(const Expr& e) {
+  Type Check(const Expr& e) {
     switch (e.kind) {
       case Expr::Kind::kLiteral: return LiteralType(e.literal);
       case Expr::Kind::kIdent: return ident(e);
-      case Expr::Kind::kSelect: return select(e);
-      case Expr::Kind::kCall: return call(e);
-      case Expr::Kind::kList: return list(e);
+      case Expr::Kind::kSelect: return Select(e);
+      case Expr::Kind::kCall: return Call(e);
+      case Expr::Kind::kList: return List(e);
       case Expr::Kind::kMap:
-        for (const auto& a : e.args) check(*a);
+        for (const auto& a : e.args) Check(*a);
         return Type::map(Type{});
       case Expr::Kind::kComprehension: return comprehension(e);
     }
@@ -154,9 +154,9 @@ class Checker {
     return Type{};
   }
 
-  Type select(const Expr& e) {
+  Type Select(const Expr& e) {
     const bool from_root = root_ && e.target->kind == Expr::Kind::kIdent && (e.target->name == "self" || e.target->name == "oldSelf");
-    const Type operand = check(*e.target);
+    const Type operand = Check(*e.target);
     if (e.test_only && !operand.dyn() && operand.kind != K::kObject && operand.kind != K::kMap) {
       error(e.pos, "invalid type for field selection.");
       return Type::of(K::kBool);
@@ -180,11 +180,11 @@ class Checker {
     return Type{};
   }
 
-  Type call(const Expr& e) {
+  Type Call(const Expr& e) {
     std::optional<Type> target;
-    if (e.target) target = check(*e.target);
+    if (e.target) target = Check(*e.target);
     std::vector<Type> args;
-    for (const auto& a : e.args) args.push_back(check(*a));
+    for (const auto& a : e.args) args.push_back(Check(*a));
     const bool known = e.target ? IsFunction(e.name, true) : (IsOperator(e.name) || IsFunction(e.name, false));
     if (!known) {
       error(e.pos, "undeclared reference to '" + e.name + "' (in container '')");
@@ -199,15 +199,15 @@ class Checker {
     return Type{};
   }
 
-  Type list(const Expr& e) {
+  Type List(const Expr& e) {
     std::vector<Type> elems;
-    for (const auto& a : e.args) elems.push_back(check(*a));
+    for (const auto& a : e.args) elems.push_back(Check(*a));
     const Type t = known(elems);
-    return Type::list(AllSame(elems, t) ? t : Type{});
+    return Type::List(AllSame(elems, t) ? t : Type{});
   }
 
   Type comprehension(const Expr& e) {
-    const Type range = check(*e.target);
+    const Type range = Check(*e.target);
     Type element;
     if (range.kind == K::kList) {
       element = range.elem();
@@ -218,14 +218,14 @@ class Checker {
     }
     scope_.emplace_back(e.iter_var, element);
     std::vector<Type> bodies;
-    for (const auto& a : e.args) bodies.push_back(check(*a));
+    for (const auto& a : e.args) bodies.push_back(Check(*a));
     scope_.pop_back();
     const bool has_predicate = !(e.name == "map" && e.args.size() == 1);
     if (has_predicate && !fits(bodies[0], K::kBool)) {
       error(e.args[0]->pos, "found no matching overload for '" + e.name + "' predicate of type '" + bodies[0].name() + "'");
     }
-    if (e.name == "map") return Type::list(bodies.back());
-    if (e.name == "filter") return Type::list(element);
+    if (e.name == "map") return Type::List(bodies.back());
+    if (e.name == "filter") return Type::List(element);
     return Type::of(K::kBool);
   }
 
@@ -239,17 +239,17 @@ class Checker {
 
 }  // namespace
 
-Compiled compile(const std::string& source, const schema::Schema* self_schema, bool resource_root, ResultType result) {
+Compiled Compile(const std::string& source, const schema::Schema* self_schema, bool resource_root, ResultType result) {
   Compiled out;
   ExprPtr program;
   try {
-    program = parse(source);
+    program = Parse(source);
   } catch (const SyntaxError& e) {
     out.errors = "compilation failed: " + FormatDiagnostic(source, e.pos(), e.what());
     return out;
   }
   Checker checker(source, self_schema, resource_root);
-  const Type type = checker.check(*program);
+  const Type type = checker.Check(*program);
   out.uses_old_self = checker.uses_old_self();
   if (!checker.errors().empty()) {
     out.errors = "compilation failed: " + checker.errors();

@@ -25,7 +25,7 @@ enum class ResultType { kBool, kString };
 
 // `self_schema` is the schema of the node the rule sits on; `resource_root` when that is the CRD root
 // (apiVersion, kind and metadata are then selectable too).
-Compiled compile(const std::string& source, const schema::Schema* self_schema, bool resource_root,
+Compiled Compile(const std::string& source, const schema::Schema* self_schema, bool resource_root,
                  ResultType result = ResultType::kBool);
 
 }  // namespace gangplank::apiserver_double::cel

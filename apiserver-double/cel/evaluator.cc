@@ -11,15 +11,15 @@ class Evaluator {
  public:
   explicit Evaluator(const Activation& activation) : activation_(activation) {}
 
-  Value eval(const Expr& e) {
+  Value Eval(const Expr& e) {
     switch (e.kind) {
       case Expr::Kind::kLiteral: return e.literal;
-      case Expr::Kind::kIdent: return resolve(e.name);
-      case Expr::Kind::kSelect: return select(e);
-      case Expr::Kind::kCall: return call(e);
+      case Expr::Kind::kIdent: return Resolve(e.name);
+      case Expr::Kind::kSelect: return Select(e);
+      case Expr::Kind::kCall: return Call(e);
       case Expr::Kind::kList: {
         List out;
-        for (const auto& a : e.args) out.push_back(eval(*a));
+        for (const auto& a : e.args) out.push_back(Eval(*a));
         return out;
       }
       case Expr::Kind::kMap: return MapLiteral(e);
@@ -29,7 +29,7 @@ class Evaluator {
   }
 
  private:
-  Value resolve(const std::string& name) const {
+  Value Resolve(const std::string& name) const {
     for (auto it = scope_.rbegin(); it != scope_.rend(); ++it) {
       if (it->first == name) return it->second;
     }
@@ -38,8 +38,8 @@ class Evaluator {
     throw EvalError("no such attribute: " + name);
   }
 
-  Value select(const Expr& e) {
-    const Value operand = eval(*e.target);
+  Value Select(const Expr& e) {
+    const Value operand = Eval(*e.target);
     if (!operand.IsMap()) throw EvalError("no such overload");
     const Map& m = operand.map();
     const Value key = m.object ? UnescapeProperty(e.name) : e.name;
@@ -49,18 +49,18 @@ class Evaluator {
     return *found;
   }
 
-  Value call(const Expr& e) {
+  Value Call(const Expr& e) {
     if (e.name == "_&&_" || e.name == "_||_") return logical(e, e.name == "_||_");
     if (e.name == "_?_:_") {
-      const Value cond = eval(*e.args[0]);
+      const Value cond = Eval(*e.args[0]);
       if (!cond.is<bool>()) throw EvalError("no such overload");
-      return eval(*e.args[cond.as<bool>() ? 1 : 2]);
+      return Eval(*e.args[cond.as<bool>() ? 1 : 2]);
     }
     std::vector<Value> args;
-    for (const auto& a : e.args) args.push_back(eval(*a));
+    for (const auto& a : e.args) args.push_back(Eval(*a));
     if (e.target == nullptr && IsOperator(e.name)) return ApplyOperator(e.name, args);
     if (e.target == nullptr) return CallFunction(e.name, nullptr, args);
-    const Value target = eval(*e.target);
+    const Value target = Eval(*e.target);
     return CallFunction(e.name, &target, args);
   }
 
@@ -69,7 +69,7 @@ class Evaluator {
     std::optional<EvalError> error;
     for (const auto& operand : e.args) {
       try {
-        const Value v = eval(*operand);
+        const Value v = Eval(*operand);
         if (!v.is<bool>()) throw EvalError("no such overload");
         if (v.as<bool>() == is_or) return is_or;
       } catch (const EvalError& err) {
@@ -83,16 +83,16 @@ class Evaluator {
   Value MapLiteral(const Expr& e) {
     Map m;
     for (std::size_t i = 0; i + 1 < e.args.size(); i += 2) {
-      Value key = eval(*e.args[i]);
+      Value key = Eval(*e.args[i]);
       if (find(m, key) != nullptr) throw EvalError("Failed with repeated key");
-      m.entries.emplace_back(std::move(key), eval(*e.args[i + 1]));
+      m.entries.emplace_back(std::move(key), Eval(*e.args[i + 1]));
     }
     return m;
   }
 
   // all/exists/exists_one/map/filter over a list's elements or a map's keys.
   Value comprehension(const Expr& e) {
-    const Value range = eval(*e.target);
+    const Value range = Eval(*e.target);
     List items;
     if (range.IsList()) {
       items = range.list();
@@ -110,7 +110,7 @@ class Evaluator {
         const bool keep = e.name == "map" && e.args.size() == 1 ? true : predicate(*e.args[0]);
         if (keep) {
           ++matched;
-          if (e.name == "map") out.push_back(eval(*e.args.back()));
+          if (e.name == "map") out.push_back(Eval(*e.args.back()));
           if (e.name == "filter") out.push_back(item);
         }
       } catch (...) {
@@ -142,7 +142,7 @@ class Evaluator {
   }
 
   bool predicate(const Expr& e) {
-    const Value v = eval(e);
+    const Value v = Eval(e);
     if (!v.is<bool>()) throw EvalError("no such overload");
     return v.as<bool>();
   }
@@ -153,6 +153,6 @@ class Evaluator {
 
 }  // namespace
 
-Value evaluate(const Expr& expr, const Activation& activation) { return Evaluator(activation).eval(expr); }
+Value Evaluate(const Expr& expr, const Activation& activation) { return Evaluator(activation).Eval(expr); }
 
 }  // namespace gangplank::apiserver_double::cel

@@ -14,6 +14,6 @@ struct Activation {
   std::optional<Value> old_self;  // set on update when the value has a correlated old value
 };
 
-Value evaluate(const Expr& expr, const Activation& activation);
+Value Evaluate(const Expr& expr, const Activation& activation);
 
 }  // namespace gangplank::apiserver_double::cel

@@ -31,7 +31,7 @@ class Lexer {
  public:
   explicit Lexer(const std::string& s) : s_(s) {}
 
-  std::vector<Token> run() {
+  std::vector<Token> Run() {
     std::vector<Token> out;
     for (SkipSpace(); i_ < s_.size(); SkipSpace()) out.push_back(next());
     out.push_back({TokenKind::kEnd, "<EOF>", s_.size()});
@@ -118,7 +118,7 @@ class Lexer {
       if (i_ >= s_.size() || (!triple && s_[i_] == '\n')) throw SyntaxError(start, "Syntax error: token recognition error at: '" + s_.substr(start, i_ - start) + "'");
       if (s_.compare(i_, close.size(), close) == 0) break;
       if (s_[i_] == '\\' && !raw) {
-        escape(value);
+        Escape(value);
       } else {
         value.push_back(s_[i_++]);
       }
@@ -127,7 +127,7 @@ class Lexer {
     return {TokenKind::kString, value, start};
   }
 
-  void escape(std::string& out) {
+  void Escape(std::string& out) {
     const std::size_t at = i_;
     if (i_ + 1 >= s_.size()) throw SyntaxError(at, "Syntax error: token recognition error at: '\\'");
     const char e = s_[i_ + 1];
@@ -178,7 +178,7 @@ class Lexer {
 
 }  // namespace
 
-std::vector<Token> tokenize(const std::string& source) { return Lexer(source).run(); }
+std::vector<Token> Tokenize(const std::string& source) { return Lexer(source).Run(); }
 
 std::string FormatDiagnostic(const std::string& source, std::size_t pos, const std::string& message) {
   std::size_t line_start = 0, line = 1;

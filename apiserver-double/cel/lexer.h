@@ -27,7 +27,7 @@ class SyntaxError : public std::runtime_error {
 };
 
 // Throws SyntaxError("Syntax error: token recognition error at: '…'") on a character CEL does not know.
-std::vector<Token> tokenize(const std::string& source);
+std::vector<Token> Tokenize(const std::string& source);
 
 // `ERROR: <input>:L:C: message\n | source line\n | ....^` with a 1-based line and column.
 std::string FormatDiagnostic(const std::string& source, std::size_t pos, const std::string& message);

@@ -9,7 +9,7 @@ namespace {
 
 ExprPtr node(Expr e) { return std::make_shared<const Expr>(std::move(e)); }
 
-ExprPtr call(std::string name, std::size_t pos, std::vector<ExprPtr> args, ExprPtr target = nullptr) {
+ExprPtr Call(std::string name, std::size_t pos, std::vector<ExprPtr> args, ExprPtr target = nullptr) {
   Expr e;
   e.kind = Expr::Kind::kCall;
   e.name = std::move(name);
@@ -29,27 +29,27 @@ ExprPtr literal(Value v, std::size_t pos) {
 
 class Parser {
  public:
-  explicit Parser(const std::string& source) : tokens_(tokenize(source)) {}
+  explicit Parser(const std::string& source) : tokens_(Tokenize(source)) {}
 
-  ExprPtr run() {
+  ExprPtr Run() {
     ExprPtr e = expr();
-    if (peek().kind != TokenKind::kEnd) fail("<EOF>");
+    if (Peek().kind != TokenKind::kEnd) Fail("<EOF>");
     return e;
   }
 
  private:
-  const Token& peek() const { return tokens_[i_]; }
-  bool at(const char* op) const { return peek().kind == TokenKind::kOperator && peek().text == op; }
-  bool accept(const char* op) {
+  const Token& Peek() const { return tokens_[i_]; }
+  bool at(const char* op) const { return Peek().kind == TokenKind::kOperator && Peek().text == op; }
+  bool Accept(const char* op) {
     if (!at(op)) return false;
     ++i_;
     return true;
   }
-  void expect(const char* op) {
-    if (!accept(op)) fail(std::string("'") + op + "'");
+  void Expect(const char* op) {
+    if (!Accept(op)) Fail(std::string("'") + op + "'");
   }
-  [[noreturn]] void fail(const std::string& expecting) const {
-    const Token& t = peek();
+  [[noreturn]] void Fail(const std::string& expecting) const {
+    const Token& t = Peek();
     const std::string seen = t.kind == TokenKind::kEnd ? "'<EOF>'" : t.kind == TokenKind::kString ? "'\"" + t.text + "\"'" : "'" + t.text + "'";
     throw SyntaxError(t.pos, "Syntax error: mismatched input " + seen + " expecting " + expecting);
   }
@@ -57,12 +57,12 @@ class Parser {
   ExprPtr expr() {
     ExprPtr cond = BinaryChain(0);
     if (!at("?")) return cond;
-    const std::size_t pos = peek().pos;
+    const std::size_t pos = Peek().pos;
     ++i_;
     ExprPtr then = BinaryChain(0);
-    expect(":");
+    Expect(":");
     ExprPtr otherwise = expr();
-    return call("_?_:_", pos, {cond, then, otherwise});
+    return Call("_?_:_", pos, {cond, then, otherwise});
   }
 
   // Binary operators by precedence level, lowest first; each level is left-associative.
@@ -72,27 +72,27 @@ class Parser {
     if (level == static_cast<int>(levels.size())) return unary();
     ExprPtr left = BinaryChain(level + 1);
     while (true) {
-      const Token& t = peek();
+      const Token& t = Peek();
       const bool op = (t.kind == TokenKind::kOperator || (t.kind == TokenKind::kIdent && t.text == "in"));
       if (!op || std::find(levels[level].begin(), levels[level].end(), t.text) == levels[level].end()) return left;
       const std::string name = t.text == "in" ? "@in" : "_" + t.text + "_";
       const std::size_t pos = t.pos;
       ++i_;
-      left = call(name, pos, {left, BinaryChain(level + 1)});
+      left = Call(name, pos, {left, BinaryChain(level + 1)});
     }
   }
 
   ExprPtr unary() {
     if (at("!")) {
-      const std::size_t pos = peek().pos;
+      const std::size_t pos = Peek().pos;
       ++i_;
-      return call("!_", pos, {unary()});
+      return Call("!_", pos, {unary()});
     }
     if (at("-")) {
-      const std::size_t pos = peek().pos;
+      const std::size_t pos = Peek().pos;
       ++i_;
-      if (peek().kind == TokenKind::kInt || peek().kind == TokenKind::kDouble) return number(true);
-      return call("-_", pos, {unary()});
+      if (Peek().kind == TokenKind::kInt || Peek().kind == TokenKind::kDouble) return number(true);
+      return Call("-_", pos, {unary()});
     }
     return member(primary());
   }
@@ -100,12 +100,12 @@ class Parser {
   ExprPtr member(ExprPtr operand) {
     while (true) {
       if (at(".")) {
-        const std::size_t pos = peek().pos;
+        const std::size_t pos = Peek().pos;
         ++i_;
-        if (peek().kind != TokenKind::kIdent) fail("IDENTIFIER");
+        if (Peek().kind != TokenKind::kIdent) Fail("IDENTIFIER");
         const std::string name = tokens_[i_++].text;
         if (at("(")) {
-          const std::size_t call_pos = peek().pos;
+          const std::size_t call_pos = Peek().pos;
           ++i_;
           operand = method(operand, name, call_pos, arguments(")"));
         } else {
@@ -117,11 +117,11 @@ class Parser {
           operand = node(std::move(e));
         }
       } else if (at("[")) {
-        const std::size_t pos = peek().pos;
+        const std::size_t pos = Peek().pos;
         ++i_;
         ExprPtr index = expr();
-        expect("]");
-        operand = call("_[_]", pos, {operand, index});
+        Expect("]");
+        operand = Call("_[_]", pos, {operand, index});
       } else {
         return operand;
       }
@@ -130,12 +130,12 @@ class Parser {
 
   std::vector<ExprPtr> arguments(const char* close) {
     std::vector<ExprPtr> args;
-    if (accept(close)) return args;
+    if (Accept(close)) return args;
     do {
       if (at(close)) break;  // trailing comma
       args.push_back(expr());
-    } while (accept(","));
-    expect(close);
+    } while (Accept(","));
+    Expect(close);
     return args;
   }
 
@@ -143,7 +143,7 @@ class Parser {
     static const std::vector<std::string> macros = {"all", "exists", "exists_one", "map", "filter"};
     const bool macro = std::find(macros.begin(), macros.end(), name) != macros.end() &&
                        (args.size() == 2 || (name == "map" && args.size() == 3));
-    if (!macro) return call(name, pos, std::move(args), std::move(target));
+    if (!macro) return Call(name, pos, std::move(args), std::move(target));
     if (args[0]->kind != Expr::Kind::kIdent) throw SyntaxError(args[0]->pos, "argument must be a simple name");
     Expr e;
     e.kind = Expr::Kind::kComprehension;
@@ -156,7 +156,7 @@ class Parser {
   }
 
   ExprPtr primary() {
-    const Token t = peek();
+    const Token t = Peek();
     switch (t.kind) {
       case TokenKind::kInt:
       case TokenKind::kDouble: return number(false);
@@ -172,7 +172,7 @@ class Parser {
       case TokenKind::kOperator: return grouping();
       case TokenKind::kEnd: break;
     }
-    fail("{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}");
+    Fail("{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}");
   }
 
   ExprPtr number(bool negative) {
@@ -196,11 +196,11 @@ class Parser {
       e.pos = t.pos;
       return node(std::move(e));
     }
-    const std::size_t pos = peek().pos;
+    const std::size_t pos = Peek().pos;
     ++i_;
     std::vector<ExprPtr> args = arguments(")");
     if (t.text == "has") return has(pos, args);
-    return call(t.text, pos, std::move(args));
+    return Call(t.text, pos, std::move(args));
   }
 
   ExprPtr has(std::size_t pos, const std::vector<ExprPtr>& args) {
@@ -211,36 +211,36 @@ class Parser {
   }
 
   ExprPtr grouping() {
-    const Token t = peek();
-    if (accept("(")) {
+    const Token t = Peek();
+    if (Accept("(")) {
       ExprPtr e = expr();
-      expect(")");
+      Expect(")");
       return e;
     }
-    if (accept("[")) {
+    if (Accept("[")) {
       Expr e;
       e.kind = Expr::Kind::kList;
       e.pos = t.pos;
       e.args = arguments("]");
       return node(std::move(e));
     }
-    if (accept("{")) return MapLiteral(t.pos);
-    if (accept(".") && peek().kind == TokenKind::kIdent) return identifier();  // leading-dot global name
-    fail("{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}");
+    if (Accept("{")) return MapLiteral(t.pos);
+    if (Accept(".") && Peek().kind == TokenKind::kIdent) return identifier();  // leading-dot global name
+    Fail("{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}");
   }
 
   ExprPtr MapLiteral(std::size_t pos) {
     Expr e;
     e.kind = Expr::Kind::kMap;
     e.pos = pos;
-    if (!accept("}")) {
+    if (!Accept("}")) {
       do {
         if (at("}")) break;
         e.args.push_back(expr());
-        expect(":");
+        Expect(":");
         e.args.push_back(expr());
-      } while (accept(","));
-      expect("}");
+      } while (Accept(","));
+      Expect("}");
     }
     return node(std::move(e));
   }
@@ -251,6 +251,6 @@ class Parser {
 
 }  // namespace
 
-ExprPtr parse(const std::string& source) { return Parser(source).run(); }
+ExprPtr Parse(const std::string& source) { return Parser(source).Run(); }
 
 }  // namespace gangplank::apiserver_double::cel

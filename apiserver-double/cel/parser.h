@@ -10,6 +10,6 @@
 namespace gangplank::apiserver_double::cel {
 
 // Throws SyntaxError with the offset of the offending token.
-ExprPtr parse(const std::string& source);
+ExprPtr Parse(const std::string& source);
 
 }  // namespace gangplank::apiserver_double::cel

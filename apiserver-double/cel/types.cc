@@ -11,7 +11,7 @@ Type Type::FromSchema(const schema::Schema* s) {
   if (s->type == "string") return of(Kind::kString);
   if (s->type == "boolean") return of(Kind::kBool);
   if (s->type == "array") {
-    Type t = list(FromSchema(s->items.get()));
+    Type t = List(FromSchema(s->items.get()));
     t.schema = s;
     return t;
   }

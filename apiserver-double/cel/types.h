@@ -18,7 +18,7 @@ struct Type {
   const schema::Schema* schema = nullptr;  // objects (and where known, lists and maps)
 
   static Type of(Kind k) { return Type{k, nullptr, nullptr}; }
-  static Type list(Type element) { return Type{Kind::kList, std::make_shared<const Type>(std::move(element)), nullptr}; }
+  static Type List(Type element) { return Type{Kind::kList, std::make_shared<const Type>(std::move(element)), nullptr}; }
   static Type map(Type value) { return Type{Kind::kMap, std::make_shared<const Type>(std::move(value)), nullptr}; }
   static Type FromSchema(const schema::Schema* s);
 

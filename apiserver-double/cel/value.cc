@@ -88,7 +88,7 @@ bool equal(const Value& a, const Value& b) {
   return a.str() == b.str();
 }
 
-int compare(const Value& a, const Value& b) {
+int Compare(const Value& a, const Value& b) {
   if (a.IsNumber() && b.IsNumber()) return CompareNumbers(a, b);
   if (a.is<std::string>() && b.is<std::string>()) return a.str().compare(b.str()) < 0 ? -1 : a.str() > b.str();
   if (a.is<bool>() && b.is<bool>()) return static_cast<int>(a.as<bool>()) - static_cast<int>(b.as<bool>());

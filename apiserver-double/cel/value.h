@@ -57,7 +57,7 @@ class EvalError : public std::runtime_error {
 
 bool equal(const Value& a, const Value& b);
 // Cross-type numeric and same-type ordering; throws EvalError("no such overload") otherwise.
-int compare(const Value& a, const Value& b);
+int Compare(const Value& a, const Value& b);
 // Map lookup by key (with CEL's numeric key equality); null when absent.
 const Value* find(const Map& map, const Value& key);
 

@@ -21,9 +21,9 @@ std::string element(const Schema& list, const json& item, std::size_t index) {
   return "[" + std::to_string(index) + "]";
 }
 
-void walk(const json& v, const Schema& s, const std::string& path, bool resource_root, std::vector<std::string>& out) {
+void Walk(const json& v, const Schema& s, const std::string& path, bool resource_root, std::vector<std::string>& out) {
   if (v.is_array() && s.items) {
-    for (std::size_t i = 0; i < v.size(); ++i) walk(v[i], *s.items, path + element(s, v[i], i), false, out);
+    for (std::size_t i = 0; i < v.size(); ++i) Walk(v[i], *s.items, path + element(s, v[i], i), false, out);
     return;
   }
   if (!v.is_object()) return;
@@ -37,9 +37,9 @@ void walk(const json& v, const Schema& s, const std::string& path, bool resource
     } else if (root && (it.key() == "apiVersion" || it.key() == "kind" || it.key() == "metadata")) {
       continue;
     } else if (const Schema* prop = s.property(it.key())) {
-      walk(it.value(), *prop, child, false, out);
+      Walk(it.value(), *prop, child, false, out);
     } else if (s.additional_properties) {
-      walk(it.value(), *s.additional_properties, child, false, out);
+      Walk(it.value(), *s.additional_properties, child, false, out);
     } else if (!s.preserve_unknown_fields) {
       out.push_back(child);
     }
@@ -50,7 +50,7 @@ void walk(const json& v, const Schema& s, const std::string& path, bool resource
 
 std::vector<std::string> UndeclaredApplyFields(const json& applied, const Schema& root) {
   std::vector<std::string> out;
-  walk(applied, root, "", true, out);
+  Walk(applied, root, "", true, out);
   return out;
 }
 

@@ -40,7 +40,7 @@ class RuleRunner {
  public:
   explicit RuleRunner(RuleOutcome& out) : out_(out) {}
 
-  void walk(const Schema& s, const json& value, const json* old, const std::string& path, bool root) {
+  void Walk(const Schema& s, const json& value, const json* old, const std::string& path, bool root) {
     if (value.is_null()) return;  // rules only see non-null values
     if (!s.rules.empty()) RunRules(s, value, old, path, root);
     if (value.is_object()) {
@@ -50,15 +50,15 @@ class RuleRunner {
       };
       for (auto it = value.begin(); it != value.end(); ++it) {
         if (const Schema* prop = s.property(it.key())) {
-          walk(*prop, it.value(), old_child(it.key()), ChildPath(path, it.key()), false);
+          Walk(*prop, it.value(), old_child(it.key()), ChildPath(path, it.key()), false);
         } else if (s.additional_properties) {
-          walk(*s.additional_properties, it.value(), old_child(it.key()), KeyPath(path, it.key()), false);
+          Walk(*s.additional_properties, it.value(), old_child(it.key()), KeyPath(path, it.key()), false);
         }
       }
     } else if (value.is_array() && s.items) {
       const json* old_list = old != nullptr && old->is_array() ? old : nullptr;
       for (std::size_t i = 0; i < value.size(); ++i) {
-        walk(*s.items, value[i], CorrelatedItem(s, value[i], old_list), IndexPath(path, i), false);
+        Walk(*s.items, value[i], CorrelatedItem(s, value[i], old_list), IndexPath(path, i), false);
       }
     }
   }
@@ -72,7 +72,7 @@ class RuleRunner {
       if (!rule.program || (rule.uses_old_self && old == nullptr)) continue;
       std::optional<cel::Value> result;
       try {
-        result = cel::evaluate(*rule.program, activation);
+        result = cel::Evaluate(*rule.program, activation);
       } catch (const cel::EvalError& e) {
         out_.errors.push_back(EvaluationError(field, s.type, e.what(), rule));
         continue;
@@ -90,16 +90,16 @@ class RuleRunner {
   static FieldError EvaluationError(const std::string& field, const std::string& type, const std::string& what,
                                      const ValidationRule& rule) {
     if (what.rfind("no such overload", 0) == 0) {
-      return invalid(field, type, "'" + what + "': call arguments did not match a supported operator, function or macro signature for rule: " + RuleText(rule));
+      return Invalid(field, type, "'" + what + "': call arguments did not match a supported operator, function or macro signature for rule: " + RuleText(rule));
     }
-    return invalid(field, type, what + " evaluating rule: " + RuleText(rule));
+    return Invalid(field, type, what + " evaluating rule: " + RuleText(rule));
   }
 
   // The rule's message: messageExpression's string when it evaluates to one, else message, else the rule.
   static std::string detail(const ValidationRule& rule, const cel::Activation& activation) {
     if (rule.message_program) {
       try {
-        const cel::Value v = cel::evaluate(*rule.message_program, activation);
+        const cel::Value v = cel::Evaluate(*rule.message_program, activation);
         if (v.is<std::string>() && !trimmed(v.str()).empty() && v.str().find('\n') == std::string::npos) return trimmed(v.str());
       } catch (const cel::EvalError&) {
       }
@@ -113,9 +113,9 @@ class RuleRunner {
     std::string field = rule.normalized_field_path.empty() ? path : ChildPath(path, rule.normalized_field_path);
     if (field.empty()) field = "<nil>";
     const std::string text = detail(rule, activation);
-    if (rule.reason == "FieldValueForbidden") return forbidden(field, text);
-    if (rule.reason == "FieldValueRequired") return required(field, text);
-    FieldError error = rule.reason == "FieldValueDuplicate" ? duplicate(field, value) : invalid(field, value, text);
+    if (rule.reason == "FieldValueForbidden") return Forbidden(field, text);
+    if (rule.reason == "FieldValueRequired") return Required(field, text);
+    FieldError error = rule.reason == "FieldValueDuplicate" ? Duplicate(field, value) : Invalid(field, value, text);
     error.omit_value = s.type == "object" || s.type == "array";
     return error;
   }
@@ -127,7 +127,7 @@ class RuleRunner {
 
 RuleOutcome ValidateRules(const Schema& root, const json& object, const json* old) {
   RuleOutcome out;
-  RuleRunner(out).walk(root, object, old, "", true);
+  RuleRunner(out).Walk(root, object, old, "", true);
   return out;
 }
 

@@ -32,9 +32,9 @@ void ValidateName(const json& object, FieldErrors& errors) {
   if (name == nullptr || !name->is_string() || name->get<std::string>().empty()) return;
   static const std::regex subdomain(R"([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)");
   const std::string& text = name->get_ref<const std::string&>();
-  if (text.size() > 253) errors.push_back(invalid("metadata.name", text, "must be no more than 253 characters"));
+  if (text.size() > 253) errors.push_back(Invalid("metadata.name", text, "must be no more than 253 characters"));
   if (!std::regex_match(text, subdomain)) {
-    errors.push_back(invalid("metadata.name", text,
+    errors.push_back(Invalid("metadata.name", text,
                              "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
                              "and must start and end with an alphanumeric character (e.g. 'example.com', regex used for "
                              "validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"));
@@ -68,15 +68,15 @@ bool has_rules(const Schema& s) {
 
 CustomResourceSchema::CustomResourceSchema(Schema root) : root_(std::move(root)), has_rules_(has_rules(root_)) {}
 
-std::shared_ptr<const CustomResourceSchema> CustomResourceSchema::compile(const json& open_api_v3_schema,
+std::shared_ptr<const CustomResourceSchema> CustomResourceSchema::Compile(const json& open_api_v3_schema,
                                                                           const std::string& path, FieldErrors& errors) {
   CheckStructural(open_api_v3_schema, path, errors);
-  Schema root = Schema::parse(open_api_v3_schema);
+  Schema root = Schema::Parse(open_api_v3_schema);
   CompileRules(root, path, errors);
   return std::shared_ptr<const CustomResourceSchema>(new CustomResourceSchema(std::move(root)));
 }
 
-std::vector<std::string> CustomResourceSchema::decode(json& object) const {
+std::vector<std::string> CustomResourceSchema::Decode(json& object) const {
   std::vector<std::string> unknown = PruneUnknownFields(object, root_);
   IntegralNumbersAsIntegers(object);
   PruneNonNullableNulls(object, root_);
@@ -86,14 +86,14 @@ std::vector<std::string> CustomResourceSchema::decode(json& object) const {
 
 void CustomResourceSchema::DefaultStored(json& object) const { ApplyDefaults(object, root_); }
 
-CustomResourceSchema::Outcome CustomResourceSchema::validate(const json& object, const json* old) const {
+CustomResourceSchema::Outcome CustomResourceSchema::Validate(const json& object, const json* old) const {
   Outcome out;
   ValidateName(object, out.errors);
   for (auto& e : ValidateStructure(root_, object, old)) out.errors.push_back(std::move(e));
   for (auto& e : ValidateListTypes(root_, object)) out.errors.push_back(std::move(e));
   if (!has_rules_) return out;
   if (BlocksRules(out.errors)) {
-    out.errors.push_back(invalid("<nil>", nullptr, "some validation rules were not checked because the object was invalid; "
+    out.errors.push_back(Invalid("<nil>", nullptr, "some validation rules were not checked because the object was invalid; "
                                                    "correct the existing errors to complete validation"));
     return out;
   }

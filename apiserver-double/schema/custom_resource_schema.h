@@ -17,12 +17,12 @@ class CustomResourceSchema {
  public:
   // Checks that `open_api_v3_schema` is structural, parses it and compiles its rules. Failures are appended to `errors`
   // (with `path` naming the schema in the CRD); the result is then unusable and the CRD invalid.
-  static std::shared_ptr<const CustomResourceSchema> compile(const nlohmann::json& open_api_v3_schema,
+  static std::shared_ptr<const CustomResourceSchema> Compile(const nlohmann::json& open_api_v3_schema,
                                                              const std::string& path, FieldErrors& errors);
 
   // Request decoding: drops unknown fields (returned, sorted, for fieldValidation), stores integral
   // numbers as integers (as a Go round trip does), removes non-nullable nulls, applies defaults.
-  std::vector<std::string> decode(nlohmann::json& object) const;
+  std::vector<std::string> Decode(nlohmann::json& object) const;
   // What a read from storage applies (defaults added to the schema after the object was written).
   void DefaultStored(nlohmann::json& object) const;
 
@@ -33,7 +33,7 @@ class CustomResourceSchema {
   // Validation of a create (old == null) or update, in kube-apiserver's order: metadata.name, schema,
   // list types, then the CEL rules unless an earlier error blocks them (which, when the schema has
   // rules, is itself reported as a fieldless cause).
-  Outcome validate(const nlohmann::json& object, const nlohmann::json* old) const;
+  Outcome Validate(const nlohmann::json& object, const nlohmann::json* old) const;
 
   const Schema& root() const { return root_; }
 

@@ -33,7 +33,7 @@ std::string BadValue(const json& value) {
   return GoJson(value);
 }
 
-FieldError make(ErrorType type, std::string field, json value, std::string detail) {
+FieldError Make(ErrorType type, std::string field, json value, std::string detail) {
   FieldError e;
   e.type = type;
   e.field = std::move(field);
@@ -68,40 +68,40 @@ std::string FieldError::body() const {
   return s;
 }
 
-FieldError invalid(std::string field, json value, std::string detail) {
-  return make(ErrorType::kInvalid, std::move(field), std::move(value), std::move(detail));
+FieldError Invalid(std::string field, json value, std::string detail) {
+  return Make(ErrorType::kInvalid, std::move(field), std::move(value), std::move(detail));
 }
 FieldError TypeInvalid(std::string field, json value, std::string detail) {
-  return make(ErrorType::kTypeInvalid, std::move(field), std::move(value), std::move(detail));
+  return Make(ErrorType::kTypeInvalid, std::move(field), std::move(value), std::move(detail));
 }
-FieldError required(std::string field, std::string detail) {
-  return make(ErrorType::kRequired, std::move(field), "", std::move(detail));
+FieldError Required(std::string field, std::string detail) {
+  return Make(ErrorType::kRequired, std::move(field), "", std::move(detail));
 }
-FieldError forbidden(std::string field, std::string detail) {
-  return make(ErrorType::kForbidden, std::move(field), "", std::move(detail));
+FieldError Forbidden(std::string field, std::string detail) {
+  return Make(ErrorType::kForbidden, std::move(field), "", std::move(detail));
 }
-FieldError duplicate(std::string field, json value) {
-  return make(ErrorType::kDuplicate, std::move(field), std::move(value), "");
+FieldError Duplicate(std::string field, json value) {
+  return Make(ErrorType::kDuplicate, std::move(field), std::move(value), "");
 }
 FieldError NotFound(std::string field, json value) {
-  return make(ErrorType::kNotFound, std::move(field), std::move(value), "");
+  return Make(ErrorType::kNotFound, std::move(field), std::move(value), "");
 }
 
 FieldError NotSupported(std::string field, json value, const std::vector<std::string>& supported) {
   std::string detail;
   for (const auto& v : supported) detail += (detail.empty() ? "supported values: " : ", ") + GoQuote(v);
-  return make(ErrorType::kNotSupported, std::move(field), std::move(value), std::move(detail));
+  return Make(ErrorType::kNotSupported, std::move(field), std::move(value), std::move(detail));
 }
 
 FieldError TooLong(std::string field, long long max_length) {
   // field.TooLong as of apimachinery 1.35.
   const std::string unit = max_length == 1 ? " byte" : " bytes";
-  return make(ErrorType::kTooLong, std::move(field), "",
+  return Make(ErrorType::kTooLong, std::move(field), "",
               max_length >= 0 ? "may not be more than " + std::to_string(max_length) + unit : "value is too long");
 }
 
 FieldError TooMany(std::string field, long long actual, long long max_items) {
-  FieldError e = make(ErrorType::kTooMany, std::move(field), actual,
+  FieldError e = Make(ErrorType::kTooMany, std::move(field), actual,
                       max_items >= 0 ? "must have at most " + std::to_string(max_items) + " items" : "has too many items");
   e.omit_value = actual < 0;
   return e;

@@ -26,13 +26,13 @@ struct FieldError {
 };
 using FieldErrors = std::vector<FieldError>;
 
-FieldError invalid(std::string field, nlohmann::json value, std::string detail);
+FieldError Invalid(std::string field, nlohmann::json value, std::string detail);
 FieldError TypeInvalid(std::string field, nlohmann::json value, std::string detail);
-FieldError required(std::string field, std::string detail = "");
+FieldError Required(std::string field, std::string detail = "");
 FieldError NotSupported(std::string field, nlohmann::json value, const std::vector<std::string>& supported);
-FieldError duplicate(std::string field, nlohmann::json value);
+FieldError Duplicate(std::string field, nlohmann::json value);
 FieldError NotFound(std::string field, nlohmann::json value);
-FieldError forbidden(std::string field, std::string detail);
+FieldError Forbidden(std::string field, std::string detail);
 FieldError TooLong(std::string field, long long max_length);
 FieldError TooMany(std::string field, long long actual, long long max_items);
 

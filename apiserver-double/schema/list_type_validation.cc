@@ -22,7 +22,7 @@ void CheckList(const Schema& s, const json& list, const std::string& path, Field
   if (s.list_type == "map") {
     for (std::size_t i = 0; i < list.size(); ++i) {
       if (!list[i].is_object() && !list[i].is_null()) {
-        out.push_back(invalid(IndexPath(path, i), list[i], "must be an object for an array of list-type map"));
+        out.push_back(Invalid(IndexPath(path, i), list[i], "must be an object for an array of list-type map"));
         return;
       }
     }
@@ -36,23 +36,23 @@ void CheckList(const Schema& s, const json& list, const std::string& path, Field
       seen.push_back(identity);
       times.push_back(1);
     } else if (times[static_cast<std::size_t>(it - seen.begin())]++ == 1) {
-      out.push_back(duplicate(IndexPath(path, i), identity));
+      out.push_back(Duplicate(IndexPath(path, i), identity));
     }
   }
 }
 
-void walk(const Schema& s, const json& value, const std::string& path, FieldErrors& out) {
+void Walk(const Schema& s, const json& value, const std::string& path, FieldErrors& out) {
   if (value.is_array()) {
     CheckList(s, value, path, out);
     if (s.items) {
-      for (std::size_t i = 0; i < value.size(); ++i) walk(*s.items, value[i], IndexPath(path, i), out);
+      for (std::size_t i = 0; i < value.size(); ++i) Walk(*s.items, value[i], IndexPath(path, i), out);
     }
   } else if (value.is_object()) {
     for (auto it = value.begin(); it != value.end(); ++it) {
       if (const Schema* prop = s.property(it.key())) {
-        walk(*prop, it.value(), ChildPath(path, it.key()), out);
+        Walk(*prop, it.value(), ChildPath(path, it.key()), out);
       } else if (s.additional_properties) {
-        walk(*s.additional_properties, it.value(), KeyPath(path, it.key()), out);
+        Walk(*s.additional_properties, it.value(), KeyPath(path, it.key()), out);
       }
     }
   }
@@ -66,7 +66,7 @@ std::string KeyPath(const std::string& path, const std::string& key) { return pa
 
 FieldErrors ValidateListTypes(const Schema& root, const json& object) {
   FieldErrors out;
-  walk(root, object, "", out);
+  Walk(root, object, "", out);
   return out;
 }
 

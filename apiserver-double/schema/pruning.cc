@@ -35,7 +35,7 @@ class Pruner {
     }
   }
 
-  std::vector<std::string> take() {
+  std::vector<std::string> Take() {
     std::sort(dropped_.begin(), dropped_.end());
     return std::move(dropped_);
   }
@@ -83,7 +83,7 @@ class Pruner {
 std::vector<std::string> PruneUnknownFields(json& object, const Schema& root) {
   Pruner pruner;
   pruner.value(object, root, "", true);
-  return pruner.take();
+  return pruner.Take();
 }
 
 void PruneNonNullableNulls(json& value, const Schema& schema) {

@@ -44,12 +44,12 @@ std::string NormalizeFieldPath(const std::string& fp, const Schema* s, std::stri
 
 void CompileRule(ValidationRule& rule, const Schema& node, bool root, const std::string& at, FieldErrors& errors) {
   if (rule.rule.empty()) {
-    errors.push_back(required(at + ".rule", "rule is not specified"));
+    errors.push_back(Required(at + ".rule", "rule is not specified"));
     return;
   }
-  cel::Compiled compiled = cel::compile(rule.rule, &node, root);
+  cel::Compiled compiled = cel::Compile(rule.rule, &node, root);
   if (!compiled.errors.empty()) {
-    FieldError e = invalid(at + ".rule", nullptr, compiled.errors);
+    FieldError e = Invalid(at + ".rule", nullptr, compiled.errors);
     e.value_text = RuleStruct(rule);
     errors.push_back(std::move(e));
     return;
@@ -57,9 +57,9 @@ void CompileRule(ValidationRule& rule, const Schema& node, bool root, const std:
   rule.program = compiled.program;
   rule.uses_old_self = compiled.uses_old_self;
   if (!rule.message_expression.empty()) {
-    cel::Compiled message = cel::compile(rule.message_expression, &node, root, cel::ResultType::kString);
+    cel::Compiled message = cel::Compile(rule.message_expression, &node, root, cel::ResultType::kString);
     if (!message.errors.empty()) {
-      FieldError e = invalid(at + ".messageExpression", nullptr, "messageExpression " + message.errors);
+      FieldError e = Invalid(at + ".messageExpression", nullptr, "messageExpression " + message.errors);
       e.value_text = RuleStruct(rule);
       errors.push_back(std::move(e));
     }
@@ -68,21 +68,21 @@ void CompileRule(ValidationRule& rule, const Schema& node, bool root, const std:
   if (!rule.field_path.empty()) {
     std::string error;
     rule.normalized_field_path = NormalizeFieldPath(rule.field_path, &node, error);
-    if (!error.empty()) errors.push_back(invalid(at + ".fieldPath", rule.field_path, "fieldPath must be a valid path: " + error));
+    if (!error.empty()) errors.push_back(Invalid(at + ".fieldPath", rule.field_path, "fieldPath must be a valid path: " + error));
   }
 }
 
-void walk(Schema& node, const std::string& path, bool root, FieldErrors& errors) {
+void Walk(Schema& node, const std::string& path, bool root, FieldErrors& errors) {
   for (std::size_t i = 0; i < node.rules.size(); ++i) {
     CompileRule(node.rules[i], node, root, path + ".x-kubernetes-validations[" + std::to_string(i) + "]", errors);
   }
-  for (auto& [name, prop] : node.properties) walk(*prop, path + ".properties[" + name + "]", false, errors);
-  if (node.items) walk(*node.items, path + ".items", false, errors);
-  if (node.additional_properties) walk(*node.additional_properties, path + ".additionalProperties", false, errors);
+  for (auto& [name, prop] : node.properties) Walk(*prop, path + ".properties[" + name + "]", false, errors);
+  if (node.items) Walk(*node.items, path + ".items", false, errors);
+  if (node.additional_properties) Walk(*node.additional_properties, path + ".additionalProperties", false, errors);
 }
 
 }  // namespace
 
-void CompileRules(Schema& root, const std::string& path, FieldErrors& errors) { walk(root, path, true, errors); }
+void CompileRules(Schema& root, const std::string& path, FieldErrors& errors) { Walk(root, path, true, errors); }
 
 }  // namespace gangplank::apiserver_double::schema

@@ -27,14 +27,14 @@ std::vector<Schema> ParseAll(const json& node, const char* key) {
   std::vector<Schema> out;
   auto it = node.find(key);
   if (it == node.end() || !it->is_array()) return out;
-  for (const auto& item : *it) out.push_back(Schema::parse(item));
+  for (const auto& item : *it) out.push_back(Schema::Parse(item));
   return out;
 }
 
 std::unique_ptr<Schema> ParseChild(const json& node, const char* key) {
   auto it = node.find(key);
   if (it == node.end() || !it->is_object()) return nullptr;
-  return std::make_unique<Schema>(Schema::parse(*it));
+  return std::make_unique<Schema>(Schema::Parse(*it));
 }
 
 std::vector<ValidationRule> ParseRules(const json& node) {
@@ -76,7 +76,7 @@ void ParsePattern(const json& node, Schema& s) {
 
 }  // namespace
 
-Schema Schema::parse(const json& node) {
+Schema Schema::Parse(const json& node) {
   Schema s;
   if (!node.is_object()) return s;
   s.type = text(node, "type");
@@ -86,7 +86,7 @@ Schema Schema::parse(const json& node) {
   s.preserve_unknown_fields = flag(node, "x-kubernetes-preserve-unknown-fields");
   s.embedded_resource = flag(node, "x-kubernetes-embedded-resource");
   if (auto it = node.find("properties"); it != node.end() && it->is_object()) {
-    for (auto p = it->begin(); p != it->end(); ++p) s.properties[p.key()] = std::make_unique<Schema>(parse(p.value()));
+    for (auto p = it->begin(); p != it->end(); ++p) s.properties[p.key()] = std::make_unique<Schema>(Parse(p.value()));
   }
   s.additional_properties = ParseChild(node, "additionalProperties");
   s.items = ParseChild(node, "items");

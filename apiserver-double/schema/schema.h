@@ -55,7 +55,7 @@ struct Schema {
   std::unique_ptr<Schema> not_schema;
   std::vector<ValidationRule> rules;
 
-  static Schema parse(const nlohmann::json& node);
+  static Schema Parse(const nlohmann::json& node);
   // The type list kube-openapi checks: x-kubernetes-int-or-string is "integer,string".
   std::vector<std::string> types() const;
   const Schema* property(const std::string& name) const;

@@ -25,7 +25,7 @@ bool contains(const std::vector<std::string>& list, const std::string& v) {
   return std::find(list.begin(), list.end(), v) != list.end();
 }
 
-std::string join(const std::vector<std::string>& list, const char* sep) {
+std::string Join(const std::vector<std::string>& list, const char* sep) {
   std::string out;
   for (const auto& v : list) out += (out.empty() ? "" : sep) + v;
   return out;
@@ -127,7 +127,7 @@ class Validator {
     const auto types = s.types();
     if (!types.empty() && !s.nullable) {
       out_.push_back(TypeInvalid(FieldOf(path), "null",
-                                  path + " in body must be of type " + join(types, ",") + ": " + GoQuote("null")));
+                                  path + " in body must be of type " + Join(types, ",") + ": " + GoQuote("null")));
     }
     enumeration(s, nullptr, path);
   }
@@ -148,7 +148,7 @@ class Validator {
     if (!contains(types, "number") && !contains(types, "integer") && !kept.empty() && stringish) return;
     if (!(contains(types, sch_type) || float_int || int_float)) {
       out_.push_back(TypeInvalid(FieldOf(path), sch_type,
-                                  path + " in body must be of type " + join(types, ",") + ": " + GoQuote(sch_type)));
+                                  path + " in body must be of type " + Join(types, ",") + ": " + GoQuote(sch_type)));
     }
   }
 
@@ -157,11 +157,11 @@ class Validator {
     const auto runes = static_cast<int64_t>(std::count_if(text.begin(), text.end(), [](char c) { return (c & 0xC0) != 0x80; }));
     if (s.max_length && runes > *s.max_length) out_.push_back(TooLong(FieldOf(path), *s.max_length));
     if (s.min_length && runes < *s.min_length) {
-      out_.push_back(invalid(FieldOf(path), data,
+      out_.push_back(Invalid(FieldOf(path), data,
                              path + " in body should be at least " + std::to_string(*s.min_length) + " chars long"));
     }
     if (s.pattern && (!s.pattern_regex || !std::regex_search(text, *s.pattern_regex))) {
-      out_.push_back(invalid(FieldOf(path), data, path + " in body should match '" + *s.pattern + "'"));
+      out_.push_back(Invalid(FieldOf(path), data, path + " in body should match '" + *s.pattern + "'"));
     }
     if (auto ok = FormatOk(s.format, text); ok && !*ok) {
       out_.push_back(TypeInvalid(FieldOf(path), data,
@@ -173,13 +173,13 @@ class Validator {
     const double v = data.get<double>();
     const bool integer = !data.is_number_float();
     if (s.multiple_of && *s.multiple_of > 0 && !MultipleOf(data, *s.multiple_of)) {
-      out_.push_back(invalid(FieldOf(path), data,
+      out_.push_back(Invalid(FieldOf(path), data,
                              path + " in body should be a multiple of " + LimitText(*s.multiple_of, data)));
     }
     if (s.maximum) {
       const double max = integer ? std::trunc(*s.maximum) : *s.maximum;
       if (s.exclusive_maximum ? v >= max : v > max) {
-        out_.push_back(invalid(FieldOf(path), data, path + " in body should be less than " +
+        out_.push_back(Invalid(FieldOf(path), data, path + " in body should be less than " +
                                                          std::string(s.exclusive_maximum ? "" : "or equal to ") +
                                                          LimitText(*s.maximum, data)));
       }
@@ -187,7 +187,7 @@ class Validator {
     if (s.minimum) {
       const double min = integer ? std::trunc(*s.minimum) : *s.minimum;
       if (s.exclusive_minimum ? v <= min : v < min) {
-        out_.push_back(invalid(FieldOf(path), data, path + " in body should be greater than " +
+        out_.push_back(Invalid(FieldOf(path), data, path + " in body should be greater than " +
                                                          std::string(s.exclusive_minimum ? "" : "or equal to ") +
                                                          LimitText(*s.minimum, data)));
       }
@@ -203,7 +203,7 @@ class Validator {
     }
     const auto size = static_cast<int64_t>(data.size());
     if (s.min_items && size < *s.min_items) {
-      out_.push_back(invalid(FieldOf(path), size,
+      out_.push_back(Invalid(FieldOf(path), size,
                              path + " in body should have at least " + std::to_string(*s.min_items) + " items"));
     }
     if (s.max_items && size > *s.max_items) out_.push_back(TooMany(FieldOf(path), size, *s.max_items));
@@ -222,7 +222,7 @@ class Validator {
   void object(const Schema& s, const json& data, const std::string& path, const json* old) {
     const auto keys = static_cast<int64_t>(data.size());
     if (s.min_properties && keys < *s.min_properties) {  // kube-openapi stops at a property-count failure
-      out_.push_back(invalid(FieldOf(path), keys,
+      out_.push_back(Invalid(FieldOf(path), keys,
                              path + " in body should have at least " + std::to_string(*s.min_properties) + " properties"));
       return;
     }
@@ -244,7 +244,7 @@ class Validator {
       if (auto it = data.find(name); it != data.end()) value(*prop, *it, PropertyPath(path, name), old_child(name));
     }
     for (const auto& name : s.required) {
-      if (!data.contains(name)) out_.push_back(required(FieldOf(path + "." + name)));
+      if (!data.contains(name)) out_.push_back(Required(FieldOf(path + "." + name)));
     }
   }
 
@@ -254,7 +254,7 @@ class Validator {
     if (!s.any_of.empty()) {
       auto best = alternatives(s.any_of, data, path);
       if (best.second > 0) {
-        out_.push_back(invalid("<nil>", "", quoted + " must validate at least one schema (anyOf)"));
+        out_.push_back(Invalid("<nil>", "", quoted + " must validate at least one schema (anyOf)"));
         out_.insert(out_.end(), best.first.begin(), best.first.end());
       }
     }
@@ -262,24 +262,24 @@ class Validator {
     if (!s.all_of.empty()) {
       std::size_t valid = 0;
       for (const auto& sub : s.all_of) {
-        FieldErrors errs = run(sub, data, path);
+        FieldErrors errs = Run(sub, data, path);
         valid += errs.empty();
         out_.insert(out_.end(), errs.begin(), errs.end());
       }
       if (valid != s.all_of.size()) {
-        out_.push_back(invalid("<nil>", "", quoted + " must validate all the schemas (allOf)" + (valid == 0 ? ". None validated" : "")));
+        out_.push_back(Invalid("<nil>", "", quoted + " must validate all the schemas (allOf)" + (valid == 0 ? ". None validated" : "")));
       }
     }
-    if (s.not_schema && run(*s.not_schema, data, path).empty()) {
-      out_.push_back(invalid("<nil>", "", quoted + " must not validate the schema (not)"));
+    if (s.not_schema && Run(*s.not_schema, data, path).empty()) {
+      out_.push_back(Invalid("<nil>", "", quoted + " must not validate the schema (not)"));
     }
   }
 
   void OneOf(const Schema& s, const json& data, const std::string& path, const std::string& quoted) {
     std::size_t valid = 0;
-    for (const auto& sub : s.one_of) valid += run(sub, data, path).empty();
+    for (const auto& sub : s.one_of) valid += Run(sub, data, path).empty();
     if (valid == 1) return;
-    out_.push_back(invalid("<nil>", "", quoted + " must validate one and only one schema (oneOf). " +
+    out_.push_back(Invalid("<nil>", "", quoted + " must validate one and only one schema (oneOf). " +
                                             (valid == 0 ? std::string("Found none valid")
                                                         : "Found " + std::to_string(valid) + " valid alternatives")));
     if (valid == 0) {
@@ -292,14 +292,14 @@ class Validator {
   std::pair<FieldErrors, std::size_t> alternatives(const std::vector<Schema>& subs, const json& data, const std::string& path) {
     std::pair<FieldErrors, std::size_t> best{{}, SIZE_MAX};
     for (const auto& sub : subs) {
-      FieldErrors errs = run(sub, data, path);
+      FieldErrors errs = Run(sub, data, path);
       if (errs.size() < best.second) best = {errs, errs.size()};
       if (errs.empty()) break;
     }
     return best;
   }
 
-  static FieldErrors run(const Schema& s, const json& data, const std::string& path) {
+  static FieldErrors Run(const Schema& s, const json& data, const std::string& path) {
     FieldErrors errs;
     Validator(errs).value(s, data, path, nullptr);
     return errs;

@@ -171,7 +171,7 @@ LoadResult Load(const net::HttpHandler& inner, const std::string& path, const st
   net::HttpServerOptions options;
   options.max_request_body_bytes = 64u << 20;
   auto server = net::MakeHttpServer(options);
-  server->start(timed);
+  server->Start(timed);
   std::vector<std::vector<double>> client_us(static_cast<size_t>(clients));
   std::vector<double> client_cpu_us(static_cast<size_t>(clients), 0);
   std::atomic<int> failures{0};
@@ -193,7 +193,7 @@ LoadResult Load(const net::HttpHandler& inner, const std::string& path, const st
   for (auto& t : threads) t.join();
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
   const double cpu_seconds = ProcessCpuSeconds() - cpu_start;
-  server->stop();
+  server->Stop();
   if (failures.load() > 0) throw std::runtime_error(std::to_string(failures.load()) + " calls failed on " + path);
   std::vector<double> all;
   for (auto& v : client_us) all.insert(all.end(), v.begin(), v.end());

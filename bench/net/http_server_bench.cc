@@ -82,7 +82,7 @@ struct Figures {
 Figures Load(std::size_t reply_bytes) {
   const std::string reply(reply_bytes, 'r');
   auto server = net::MakeHttpServer({});
-  server->start(net::MakeSyncHandler([&reply](const net::HttpRequest&) { return net::HttpResponse::json(200, reply); }));
+  server->Start(net::MakeSyncHandler([&reply](const net::HttpRequest&) { return net::HttpResponse::json(200, reply); }));
   const std::string body(7 * 1024, 'b');
   const std::string request = "POST /filter HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: " +
                               std::to_string(body.size()) + "\r\n\r\n" + body;
@@ -105,7 +105,7 @@ Figures Load(std::size_t reply_bytes) {
   for (auto& t : clients) t.join();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const double cpu = ProcessCpuSeconds() - cpu_start;
-  server->stop();
+  server->Stop();
   if (failures.load() > 0) throw std::runtime_error("calls failed");
   const double calls = static_cast<double>(kClients) * kCallsPerClient;
   return {calls / seconds, cpu * 1e6 / calls};

@@ -55,7 +55,7 @@ Json Pod(const std::string& name, const std::string& gang) {
 
 int Released(gangplank::apiserver_double::ApiServerDouble& api) {
   int released = 0;
-  for (const Json& pod : api.list("pods", "ml")) {
+  for (const Json& pod : api.List("pods", "ml")) {
     if (pod.value("/spec/schedulingGates"_json_pointer, Json::array()).empty()) ++released;
   }
   return released;
@@ -66,7 +66,7 @@ int Released(gangplank::apiserver_double::ApiServerDouble& api) {
 int main() {
   namespace fs = std::filesystem;
   gangplank::apiserver_double::ApiServerDouble api;
-  api.start();
+  api.Start();
   api.put(Json{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", "ml"}}}});
   api.SeedFile(GANGPLANK_SOURCE_DIR "/crds/gpupool.gangplank.io.yaml");
   api.SeedFile(GANGPLANK_SOURCE_DIR "/crds/queue.gangplank.io.yaml");
@@ -89,13 +89,13 @@ int main() {
   const auto base_start = Clock::now();
   for (int p = 0; p < kGangs * kMembers; ++p) {
     const std::string name = "base-" + std::to_string(p);
-    client->patch(gangplank::kube::resources::pods(), "ml", name, gangplank::kube::PatchType::kMerge,
+    client->Patch(gangplank::kube::resources::Pods(), "ml", name, gangplank::kube::PatchType::kMerge,
                   Json{{"metadata", {{"annotations", {{"gangplank.io/planned-node", "node-0"}}}}}});
-    client->patch(gangplank::kube::resources::pods(), "ml", name, gangplank::kube::PatchType::kMerge,
+    client->Patch(gangplank::kube::resources::Pods(), "ml", name, gangplank::kube::PatchType::kMerge,
                   Json{{"spec", {{"schedulingGates", Json::array()}}}});
   }
   const double base_seconds = std::chrono::duration<double>(Clock::now() - base_start).count();
-  for (int p = 0; p < kGangs * kMembers; ++p) api.remove("pods", "ml", "base-" + std::to_string(p));
+  for (int p = 0; p < kGangs * kMembers; ++p) api.Remove("pods", "ml", "base-" + std::to_string(p));
 
   const std::uint16_t port = gangplank::extender::testing::FreePort();
   gangplank::testing::ChildProcess op(

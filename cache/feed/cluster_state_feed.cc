@@ -98,9 +98,9 @@ void ClusterStateFeed::Replay(ClusterState& state) {
   std::vector<QueueConfig> queues;
   for (auto& [name, q] : merged) queues.push_back(std::move(q));
   state.SetQueues(std::move(queues));
-  for (const auto& n : informers_.namespaces().list()) state.SetNamespaceQueue(n->meta.name, NamespaceQueue(*n));
-  for (const auto& n : informers_.nodes().list()) Guarded("Node", [&] { state.UpsertNode(ToNodeInfo(*n)); });
-  for (const auto& p : informers_.pods().list()) Guarded("Pod", [&] { state.UpsertPod(ToPodInfo(*p)); });
+  for (const auto& n : informers_.namespaces().List()) state.SetNamespaceQueue(n->meta.name, NamespaceQueue(*n));
+  for (const auto& n : informers_.nodes().List()) Guarded("Node", [&] { state.UpsertNode(ToNodeInfo(*n)); });
+  for (const auto& p : informers_.pods().List()) Guarded("Pod", [&] { state.UpsertPod(ToPodInfo(*p)); });
 }
 
 // Records (or forgets) one GPUPool or Queue and republishes that kind to every state. An object that

@@ -27,15 +27,15 @@ kube::Informer<T>& SharedInformers::Make(std::unique_ptr<kube::Informer<T>>& slo
       };
     }
     slot = std::make_unique<kube::Informer<T>>(client_, resource, std::move(o));
-    if (started_) slot->start();
+    if (started_) slot->Start();
   }
   return *slot;
 }
 
-kube::Informer<kube::Node>& SharedInformers::nodes() { return Make(nodes_, kube::resources::nodes()); }
-kube::Informer<kube::Pod>& SharedInformers::pods() { return Make(pods_, kube::resources::pods()); }
+kube::Informer<kube::Node>& SharedInformers::nodes() { return Make(nodes_, kube::resources::Nodes()); }
+kube::Informer<kube::Pod>& SharedInformers::pods() { return Make(pods_, kube::resources::Pods()); }
 kube::Informer<kube::GenericObject>& SharedInformers::namespaces() {
-  return Make(namespaces_, kube::resources::namespaces());
+  return Make(namespaces_, kube::resources::Namespaces());
 }
 kube::Informer<kube::GenericObject>& SharedInformers::objects(const kube::ResourceDescriptor& resource) {
   std::unique_ptr<kube::Informer<kube::GenericObject>>* slot = nullptr;
@@ -51,11 +51,11 @@ void SharedInformers::Start() {
   if (started_) return;
   started_ = true;
   // Nodes before pods, so pods mostly find their nodes already cached.
-  if (nodes_) nodes_->start();
-  if (namespaces_) namespaces_->start();
-  if (pods_) pods_->start();
+  if (nodes_) nodes_->Start();
+  if (namespaces_) namespaces_->Start();
+  if (pods_) pods_->Start();
   for (auto& [name, informer] : objects_) {
-    if (informer) informer->start();
+    if (informer) informer->Start();
   }
 }
 
@@ -67,11 +67,11 @@ void SharedInformers::Stop() {
     std::lock_guard lock(mu_);
     started_ = false;
     for (auto& [name, informer] : objects_) {
-      if (informer) stops.emplace_back([i = informer.get()] { i->stop(); });
+      if (informer) stops.emplace_back([i = informer.get()] { i->Stop(); });
     }
-    if (pods_) stops.emplace_back([i = pods_.get()] { i->stop(); });
-    if (namespaces_) stops.emplace_back([i = namespaces_.get()] { i->stop(); });
-    if (nodes_) stops.emplace_back([i = nodes_.get()] { i->stop(); });
+    if (pods_) stops.emplace_back([i = pods_.get()] { i->Stop(); });
+    if (namespaces_) stops.emplace_back([i = namespaces_.get()] { i->Stop(); });
+    if (nodes_) stops.emplace_back([i = nodes_.get()] { i->Stop(); });
   }
   for (const auto& stop : stops) stop();
 }

@@ -20,7 +20,7 @@ void BindVerb::Handle(const net::HttpRequest& request, net::HttpResponder respon
     args = RequestDecoder().DecodeBindingArgs(body);
   } catch (const cache::DecodeError& e) {
     metrics_.ObserveRequest("bind", 400, 0);
-    responder.respond(net::HttpResponse::json(400, EncodeErrorBody(std::string("cannot decode ExtenderBindingArgs: ") + e.what())));
+    responder.Respond(net::HttpResponse::json(400, EncodeErrorBody(std::string("cannot decode ExtenderBindingArgs: ") + e.what())));
     return;
   }
   // std::function needs a copyable callable; the responder is move-only.
@@ -42,7 +42,7 @@ void BindVerb::Handle(const net::HttpRequest& request, net::HttpResponder respon
     }
     const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
     metrics_.ObserveRequest("bind", 200, took.count());
-    shared->respond(net::HttpResponse::json(200, EncodeBindingResult({error})));
+    shared->Respond(net::HttpResponse::json(200, EncodeBindingResult({error})));
   });
 }
 

@@ -75,7 +75,7 @@ int Run(const ServiceConfig& config) {
   const net::HttpHandler router = MakeRouter(handlers, state, metrics, config.routes, bind.get());
 
   auto server = net::MakeHttpServer(ServerOptions(config));
-  server->start(router);
+  server->Start(router);
   spdlog::info(logging::JsonFields("serving", "url", server->BaseUrl(), "filter", config.routes.filter_verb,
                           "prioritize", config.routes.prioritize_verb, "preempt", config.routes.preempt_verb, "bind",
                           config.routes.bind_verb));
@@ -103,7 +103,7 @@ int Run(const ServiceConfig& config) {
       }
     }
   }
-  server->stop();  // Stops accepting and waits for in-flight requests.
+  server->Stop();  // Stops accepting and waits for in-flight requests.
 #if GANGPLANK_EXTENDER_WITH_KUBE
   informers.Stop();  // Before the feed whose handlers they call goes away.
   feed.Stop();

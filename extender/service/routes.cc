@@ -56,7 +56,7 @@ net::HttpHandler MakeRouter(ExtenderHandlers& handlers, const cache::ClusterStat
   // Binding waits on the API server, so it answers later, from the binder's thread.
   return [bind, bind_path, routes = std::move(routes)](const net::HttpRequest& request, net::HttpResponder responder) {
     if (request.path != bind_path) return routes(request, std::move(responder));
-    if (request.method != "POST") return responder.respond(MethodNotAllowed(request.method));
+    if (request.method != "POST") return responder.Respond(MethodNotAllowed(request.method));
     bind->Handle(request, std::move(responder));
   };
 }

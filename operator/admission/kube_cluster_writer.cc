@@ -38,7 +38,7 @@ cache::PodInfo KubeClusterWriter::PatchPod(const cache::PodInfo& pod, Json patch
   // A resourceVersion in a merge patch is a precondition: the API server answers 409 when it moved.
   patch["metadata"]["resourceVersion"] = pod.resource_version;
   try {
-    return PodInfoFromJson(client_->patch(kube::resources::pods(), pod.namespace_, pod.name, kube::PatchType::kMerge, patch));
+    return PodInfoFromJson(client_->Patch(kube::resources::Pods(), pod.namespace_, pod.name, kube::PatchType::kMerge, patch));
   } catch (const kube::ConflictError& e) {
     throw PodChanged("pod " + Key(pod) + " changed since resourceVersion " + pod.resource_version + ": " + e.message());
   } catch (const kube::NotFoundError&) {
@@ -74,7 +74,7 @@ cache::PodInfo KubeClusterWriter::ReleasePod(const cache::PodInfo& pod) {
 }
 
 std::optional<cache::PodInfo> KubeClusterWriter::ReadPod(const std::string& namespace_, const std::string& name) {
-  auto pod = client_->TryGet(kube::resources::pods(), namespace_, name);
+  auto pod = client_->TryGet(kube::resources::Pods(), namespace_, name);
   if (!pod) return std::nullopt;
   return PodInfoFromJson(*pod);
 }
@@ -83,7 +83,7 @@ cache::PodInfo KubeClusterWriter::AnnotatePod(const cache::PodInfo& pod, const s
   Json patch;
   patch["metadata"]["annotations"][key] = value;
   try {
-    return PodInfoFromJson(client_->patch(kube::resources::pods(), pod.namespace_, pod.name, kube::PatchType::kMerge, patch));
+    return PodInfoFromJson(client_->Patch(kube::resources::Pods(), pod.namespace_, pod.name, kube::PatchType::kMerge, patch));
   } catch (const kube::NotFoundError&) {
     throw PodChanged("pod " + Key(pod) + " is gone");
   }
@@ -94,7 +94,7 @@ EvictResult KubeClusterWriter::DeletePod(const cache::PodInfo& pod, int grace_se
   options.grace_period_seconds = grace_seconds;
   options.precondition_uid = pod.uid;
   try {
-    return client_->remove(kube::resources::pods(), pod.namespace_, pod.name, options) ? EvictResult::kEvicted
+    return client_->Remove(kube::resources::Pods(), pod.namespace_, pod.name, options) ? EvictResult::kEvicted
                                                                                         : EvictResult::kGone;
   } catch (const kube::ConflictError&) {
     return EvictResult::kGone;  // The UID precondition failed: that pod is gone.
@@ -116,7 +116,7 @@ EvictResult KubeClusterWriter::EvictPod(const cache::PodInfo& pod, std::optional
 }
 
 std::vector<Json> KubeClusterWriter::DisruptionBudgets(const std::string& namespace_) {
-  const Json list = client_->list(kube::resources::PodDisruptionBudgets(), namespace_);
+  const Json list = client_->List(kube::resources::PodDisruptionBudgets(), namespace_);
   std::vector<Json> out;
   if (list.contains("items") && list["items"].is_array()) {
     for (const Json& item : list["items"]) out.push_back(item);
@@ -129,7 +129,7 @@ void KubeClusterWriter::SetPodCondition(const cache::PodInfo& pod, const Conditi
   if (c.status_changed) condition["lastTransitionTime"] = kube::FormatTime(std::chrono::system_clock::now());
   const Json patch{{"status", {{"conditions", Json::array({condition})}}}};
   try {
-    client_->patch(kube::resources::pods(), pod.namespace_, pod.name, kube::PatchType::kStrategicMerge, patch, "status");
+    client_->Patch(kube::resources::Pods(), pod.namespace_, pod.name, kube::PatchType::kStrategicMerge, patch, "status");
   } catch (const std::exception& e) {
     spdlog::warn(logging::JsonFields("cannot set pod condition", "pod", Key(pod), "type", c.type, "error", e.what()));
   }
@@ -137,7 +137,7 @@ void KubeClusterWriter::SetPodCondition(const cache::PodInfo& pod, const Conditi
 
 void KubeClusterWriter::RecordEvent(const EventWrite& e) {
   kube::ObjectReference ref{e.object.api_version, e.object.kind, e.namespace_, e.object.name, e.object.uid, ""};
-  events_.record(ref, e.type, e.reason, e.message);
+  events_.Record(ref, e.type, e.reason, e.message);
 }
 
 bool KubeClusterWriter::WriteStatus(const std::string& plural, const std::string& name, const Json& fields,

@@ -143,8 +143,8 @@ std::shared_ptr<PoolModel> Controller::Model(const std::string& name) const {
 }
 
 void Controller::EnqueueAllPools() {
-  for (const std::string& name : PoolNames()) queue_.add(kPoolPrefix + name);
-  queue_.add(kQueuesKey);
+  for (const std::string& name : PoolNames()) queue_.Add(kPoolPrefix + name);
+  queue_.Add(kQueuesKey);
 }
 
 void Controller::NoteAll(const std::vector<std::string>& gangs) {
@@ -165,7 +165,7 @@ void Controller::OnPod(const cache::PodInfo& pod, bool removed, bool freed) {
       if (freed || !pod.node_name.empty()) model->NoteRunningChanged();
     }
   }
-  for (const std::string& name : PoolNames()) queue_.add(kPoolPrefix + name);
+  for (const std::string& name : PoolNames()) queue_.Add(kPoolPrefix + name);
 }
 
 void Controller::OnNodeChange() {
@@ -289,7 +289,7 @@ void Controller::RecomputeHealth() {
   }
   std::map<std::string, PoolHealth> health;
   for (const cache::PoolConfig& p : configs) health[p.name];
-  for (const auto& node : informers_.nodes().list()) {
+  for (const auto& node : informers_.nodes().List()) {
     engine::NodeSpec spec;
     try {
       spec = cache::ToNodeSpec(cache::ToNodeInfo(*node));
@@ -328,10 +328,10 @@ ReconcileContext Controller::Context() const {
 }
 
 void Controller::Work() {
-  while (auto key = queue_.get()) {
+  while (auto key = queue_.Get()) {
     try {
       Process(*key);
-      queue_.forget(*key);
+      queue_.Forget(*key);
     } catch (const std::exception& e) {
       // A failed round (the API server down, say) is retried with backoff; nothing escapes the worker.
       spdlog::warn(logging::JsonFields("reconcile failed; retrying", "key", *key, "error", e.what()));
@@ -377,7 +377,7 @@ void Controller::ReconcilePool(const std::string& name) {
     // stale versions, in a loop; the delay is only a safety net.
     queue_.AddAfter(key, kReplanAfterConflict);
   } else if (report.again || model->HasChanges()) {
-    queue_.add(key);
+    queue_.Add(key);
   }
   const double wait = report.next_wakeup - Now();
   if (std::isfinite(wait) && wait < 1e9) {

@@ -63,7 +63,7 @@ std::unique_ptr<net::HttpServer> StartServer(const std::string& host, std::uint1
   o.port = port;
   o.tls = std::move(tls);
   auto server = net::MakeHttpServer(o);
-  server->start(std::move(handler));
+  server->Start(std::move(handler));
   return server;
 }
 
@@ -110,7 +110,7 @@ int Run(const OperatorConfig& config) {
     le.on_new_leader = [](const std::string& who) { spdlog::info(logging::JsonFields("leader observed", "identity", who)); };
     spdlog::info(logging::JsonFields("campaigning for the lease", "namespace", le.namespace_, "name", le.name, "identity", le.identity));
     elector = std::make_unique<kube::LeaderElector>(client, std::move(le));
-    elector->start();
+    elector->Start();
   } else {
     controller.SetLeader(true);
   }
@@ -151,10 +151,10 @@ int Run(const OperatorConfig& config) {
       }
     }
   }
-  if (webhook) webhook->stop();
+  if (webhook) webhook->Stop();
   controller.Stop();        // Finishes the round in flight; nothing is written after this.
-  if (elector) elector->stop();  // Releases the lease so a standby takes over at once.
-  server->stop();
+  if (elector) elector->Stop();  // Releases the lease so a standby takes over at once.
+  server->Stop();
   informers.Stop();
   feed.Stop();
   spdlog::info(logging::JsonFields("stopped"));
@@ -180,7 +180,7 @@ int DryRunCommand(const std::string& url, const std::string& file) {
   request.target = "/dry-run";
   request.headers = {{"Content-Type", "application/json"}};
   request.body = body;
-  const net::HttpClientResponse response = http->send(request);
+  const net::HttpClientResponse response = http->Send(request);
   std::cout << response.body << (response.body.empty() || response.body.back() != '\n' ? "\n" : "");
   return response.status == 200 ? 0 : 1;
 }

@@ -43,7 +43,7 @@ void GangConditions::Set(const Gang& gang, const std::string& status, const std:
   if (unchanged || d.queued) return;
   d.queued = true;
   ++pending_;
-  queue_.add(gang.key);
+  queue_.Add(gang.key);
 }
 
 void GangConditions::Event(const Gang& gang, const std::string& type, const std::string& reason, const std::string& message) {
@@ -83,7 +83,7 @@ bool GangConditions::WaitIdle(std::chrono::milliseconds timeout) {
 }
 
 void GangConditions::Run() {
-  while (auto key = queue_.get()) {
+  while (auto key = queue_.Get()) {
     Process(*key);
     queue_.done(*key);
   }

@@ -126,7 +126,7 @@ TEST_F(ChartBinariesTest, RenderedContainersRunTheRealBinariesReadyOverTlsWithin
   apiserver_double::DoubleOptions double_options;
   double_options.record_requests = true;
   apiserver_double::ApiServerDouble api(double_options);
-  api.start();
+  api.Start();
   std::ofstream(dir_ / "kubeconfig") << api.KubeconfigYaml();
   // The cluster the chart is installed into: its namespace, its CRDs, a GPU node, a pool, a queue, and a
   // pod of gangplank's that the webhook has gated.
@@ -203,22 +203,22 @@ TEST_F(ChartBinariesTest, RenderedContainersRunTheRealBinariesReadyOverTlsWithin
 
   // The operator leads on its own Lease in the release namespace and admits the waiting gang.
   EXPECT_TRUE(eventually([&] {
-    const auto lease = api.get("leases.coordination.k8s.io", kNamespace, "gangplank-operator");
+    const auto lease = api.Get("leases.coordination.k8s.io", kNamespace, "gangplank-operator");
     return lease && !lease->value("/spec/holderIdentity"_json_pointer, std::string()).empty();
   }, std::chrono::seconds(20))) << operator_.log();
   EXPECT_TRUE(eventually([&] {
-    const auto pod = api.get("pods", "ml", "train-0");
+    const auto pod = api.Get("pods", "ml", "train-0");
     return pod && pod->value("/spec/schedulingGates"_json_pointer, json::array()).empty() &&
            pod->value("/metadata/annotations/gangplank.io~1planned-node"_json_pointer, std::string()) == "gpu-0";
-  }, std::chrono::seconds(30))) << api.get("pods", "ml", "train-0")->dump() << "\n" << operator_.log();
+  }, std::chrono::seconds(30))) << api.Get("pods", "ml", "train-0")->dump() << "\n" << operator_.log();
   EXPECT_TRUE(eventually([&] {
-    const auto pool = api.get("gpupools.gangplank.io", "", "a100");
+    const auto pool = api.Get("gpupools.gangplank.io", "", "a100");
     return pool && pool->value("/status/capacityGPUs"_json_pointer, 0) == 8;
-  }, std::chrono::seconds(20))) << api.get("gpupools.gangplank.io", "", "a100")->dump();
+  }, std::chrono::seconds(20))) << api.Get("gpupools.gangplank.io", "", "a100")->dump();
 
   EXPECT_EQ(extender.terminate(), 0) << extender.log();
   EXPECT_EQ(operator_.terminate(), 0) << operator_.log();
-  api.stop();
+  api.Stop();
 
   // Every call each binary made is allowed by the RBAC the chart gives its ServiceAccount; and the calls
   // cover the informers, the Lease, the admission writes and the status writes.

@@ -49,7 +49,7 @@ TEST_P(ChartOnDoubleTest, EveryRenderedObjectIsAcceptedAppliedAndReadBack) {
     if (!ns.empty()) namespaces.insert(ns);
   }
   for (const auto& ns : namespaces) {
-    if (!cluster_->api().get("namespaces", "", ns)) kubectl_ok({"create", "namespace", ns});
+    if (!cluster_->api().Get("namespaces", "", ns)) kubectl_ok({"create", "namespace", ns});
   }
   kubectl_ok({"apply", "-f", chart_dir() + "/crds"});
   kubectl_ok({"apply", "-f", source_dir() + "/tests/helm/testdata/crds/cert-manager.crds.yaml", "-f",
@@ -60,7 +60,7 @@ TEST_P(ChartOnDoubleTest, EveryRenderedObjectIsAcceptedAppliedAndReadBack) {
   std::size_t lines = 0;
   for (std::size_t at = dry.out.find("(server dry run)"); at != std::string::npos; at = dry.out.find("(server dry run)", at + 1)) ++lines;
   EXPECT_EQ(lines, objects.all().size()) << dry.out;
-  EXPECT_TRUE(cluster_->api().list("deployments.apps", "gangplank-system").empty()) << "a dry run stored objects";
+  EXPECT_TRUE(cluster_->api().List("deployments.apps", "gangplank-system").empty()) << "a dry run stored objects";
 
   const ProcessResult applied = kubectl({"apply", "-f", "-"}, rendered);
   ASSERT_EQ(applied.exit_code, 0) << applied.out << applied.err;

@@ -36,7 +36,7 @@ TEST(Examples, ApplyToTheDoubleAgainstTheRealCrds) {
   }
   EXPECT_NE(cluster.kubectl({"get", "gpupools"}).out.find("h100"), std::string::npos);
   // Defaults from the CRD schema are applied, as a real API server would.
-  EXPECT_EQ(cluster.api().get("gpupools.gangplank.io", "", "h100")->value("/spec/capacityType"_json_pointer, std::string()), "OnDemand");
+  EXPECT_EQ(cluster.api().Get("gpupools.gangplank.io", "", "h100")->value("/spec/capacityType"_json_pointer, std::string()), "OnDemand");
 }
 
 TEST(Examples, ReferToEachOtherAsTheOperatorResolvesThem) {

@@ -66,7 +66,7 @@ TEST(Manifests, ApplyWithKubectlOnceCertManagerIsThere) {
   ASSERT_EQ(applied.exit_code, 0) << applied.out << applied.err;
   EXPECT_NE(applied.out.find("namespace/gangplank-system"), std::string::npos) << applied.out;
   EXPECT_NE(applied.out.find("deployment.apps/gangplank-operator"), std::string::npos) << applied.out;
-  EXPECT_TRUE(cluster.api().get("certificates.cert-manager.io", "gangplank-system", "gangplank-webhook-tls"));
+  EXPECT_TRUE(cluster.api().Get("certificates.cert-manager.io", "gangplank-system", "gangplank-webhook-tls"));
 }
 
 }  // namespace

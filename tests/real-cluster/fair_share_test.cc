@@ -26,7 +26,7 @@ class FairShareOnRealCluster : public RealClusterTest {
     return out;
   }
   double QueueStatus(const std::string& queue, const std::string& field) {
-    return client().get(queues(), "", queue).value("/status"_json_pointer, Json::object()).value(field, -1.0);
+    return client().Get(queues(), "", queue).value("/status"_json_pointer, Json::object()).value(field, -1.0);
   }
 };
 
@@ -54,7 +54,7 @@ TEST_F(FairShareOnRealCluster, TwoQueuesContendAndConvergeToTheirWeightedShares)
         continue;
       }
       if (!bound_at.count(name)) bound_at[name] = now;
-      if (now - bound_at[name] > std::chrono::milliseconds(1500)) client().remove(kube::resources::pods(), ns(), name);
+      if (now - bound_at[name] > std::chrono::milliseconds(1500)) client().Remove(kube::resources::Pods(), ns(), name);
     }
     for (const std::string queue : {"heavy", "light"}) {
       for (int p = pending[queue]; p < 4; ++p) Create(PodObject(queue + "-" + std::to_string(submitted[queue]++), PodSpec().Gpus(4).Queue(queue)));
@@ -71,7 +71,7 @@ TEST_F(FairShareOnRealCluster, TwoQueuesContendAndConvergeToTheirWeightedShares)
   EXPECT_NEAR(light, 8, 4) << "mean GPUs held by light; heavy " << heavy;
   EXPECT_GT(heavy, light * 1.4);
   EXPECT_TRUE(WaitFor([&] { return QueueStatus("heavy", "fairShareGPUs") == 16 && QueueStatus("light", "fairShareGPUs") == 8; }))
-      << client().get(queues(), "", "heavy").dump() << client().get(queues(), "", "light").dump();
+      << client().Get(queues(), "", "heavy").dump() << client().Get(queues(), "", "light").dump();
 }
 
 // team-a (guarantee 16) runs three 8-GPU jobs on a 32-GPU pool; team-b asks for 16. Reclaim evicts one

@@ -61,7 +61,7 @@ TEST_F(GangsOnRealCluster, AGangIsHeldUntilItFitsWholeThenKubeSchedulerBindsItIn
   EXPECT_EQ(GangCondition("train-0").value("message", ""), "needs 32 GPUs in one NVLink domain; largest free is 28");
   for (const auto& p : Names("train", 4)) EXPECT_TRUE(Gated(p)) << p;
 
-  ASSERT_TRUE(client().remove(kube::resources::pods(), ns(), "other-1"));
+  ASSERT_TRUE(client().Remove(kube::resources::Pods(), ns(), "other-1"));
   ASSERT_TRUE(WaitFor([&] { return AllBound(Names("train", 4)); })) << Logs();
   std::set<std::string> nodes;
   for (const auto& p : Names("train", 4)) {
@@ -99,13 +99,13 @@ TEST_F(GangsOnRealCluster, UnlabelledPodsAreAdmittedIntoTheirNamespacesQueue) {
   Node("n0", 8);
   Pool("pool");
   Queue("team-b");
-  client().patch(kube::resources::namespaces(), "", ns(), kube::PatchType::kMerge,
+  client().Patch(kube::resources::Namespaces(), "", ns(), kube::PatchType::kMerge,
                  Json{{"metadata", {{"labels", {{"gangplank.io/queue", "team-b"}}}}}});
   Create(PodObject("plain", PodSpec().Gpus(4)));
   ASSERT_TRUE(WaitFor([&] { return !NodeOf("plain").empty(); })) << Logs();
   const auto& queues = cache::resources::queues();
-  EXPECT_TRUE(WaitFor([&] { return client().get(queues, "", "team-b").value("/status/usedGPUs"_json_pointer, 0.0) == 4; }))
-      << client().get(queues, "", "team-b").dump();
+  EXPECT_TRUE(WaitFor([&] { return client().Get(queues, "", "team-b").value("/status/usedGPUs"_json_pointer, 0.0) == 4; }))
+      << client().Get(queues, "", "team-b").dump();
 }
 
 // A pod no admission holds back (gangplank's own namespace is outside the webhook) still meets the
@@ -120,10 +120,10 @@ TEST_F(GangsOnRealCluster, TheExtendersQueueLimitReachesTheUserInKubeSchedulersE
   ASSERT_TRUE(WaitFor([&] { return !NodeOf("first").empty(); })) << Logs();
   Json over = PodObject("over", PodSpec().Gpus(4).Queue("capped"));
   over["metadata"]["namespace"] = "gangplank-system";
-  client().create(kube::resources::pods(), "gangplank-system", over);
+  client().Create(kube::resources::Pods(), "gangplank-system", over);
   const std::string reason = "queue capped at its limit of 8 GPUs in pool pool (uses 8, pod needs 4)";
   const auto said = [&] {
-    for (const Json& e : client().list(kube::resources::events(), "gangplank-system").value("items", Json::array())) {
+    for (const Json& e : client().List(kube::resources::Events(), "gangplank-system").value("items", Json::array())) {
       if (e.value("/involvedObject/name"_json_pointer, std::string()) == "over" && e.value("reason", "") == "FailedScheduling" &&
           e.value("message", "").find(reason) != std::string::npos) {
         return true;
@@ -132,9 +132,9 @@ TEST_F(GangsOnRealCluster, TheExtendersQueueLimitReachesTheUserInKubeSchedulersE
     return false;
   };
   EXPECT_TRUE(WaitFor(said)) << Logs();
-  const auto stored = client().TryGet(kube::resources::pods(), "gangplank-system", "over");
+  const auto stored = client().TryGet(kube::resources::Pods(), "gangplank-system", "over");
   EXPECT_TRUE(stored && stored->value("/spec/nodeName"_json_pointer, std::string()).empty());
-  client().remove(kube::resources::pods(), "gangplank-system", "over");
+  client().Remove(kube::resources::Pods(), "gangplank-system", "over");
 }
 
 // A batch/v1 Job of three 8-GPU workers: the Job controller makes the pods, the operator takes the
@@ -162,7 +162,7 @@ TEST_F(GangsOnRealCluster, AJobsPodsAreAdmittedWholeAndTheJobCompletes) {
       }
     }
   })");
-  client().create(kube::ResourceDescriptor{"batch", "v1", "jobs", "Job", true}, ns(), job);
+  client().Create(kube::ResourceDescriptor{"batch", "v1", "jobs", "Job", true}, ns(), job);
   ASSERT_TRUE(WaitFor([&] { return Pods("job-name=trainer").size() == 3; })) << "the Job controller made no pods";
   ASSERT_TRUE(WaitFor([&] { return GangCondition(Pods("job-name=trainer")[0]["metadata"]["name"]).value("reason", "") != ""; }))
       << Logs();
@@ -170,11 +170,11 @@ TEST_F(GangsOnRealCluster, AJobsPodsAreAdmittedWholeAndTheJobCompletes) {
   for (const Json& p : Pods("job-name=trainer")) {
     EXPECT_TRUE(p.value("/spec/nodeName"_json_pointer, std::string()).empty()) << "a worker started before its gang fit";
   }
-  ASSERT_TRUE(client().remove(kube::resources::pods(), ns(), "blocker-0"));
-  ASSERT_TRUE(client().remove(kube::resources::pods(), ns(), "blocker-1"));
+  ASSERT_TRUE(client().Remove(kube::resources::Pods(), ns(), "blocker-0"));
+  ASSERT_TRUE(client().Remove(kube::resources::Pods(), ns(), "blocker-1"));
   // KWOK runs and completes the workers; the Job controller counts three successes.
   ASSERT_TRUE(WaitFor([&] {
-    const Json j = client().get(kube::ResourceDescriptor{"batch", "v1", "jobs", "Job", true}, ns(), "trainer");
+    const Json j = client().Get(kube::ResourceDescriptor{"batch", "v1", "jobs", "Job", true}, ns(), "trainer");
     return j.value("/status/succeeded"_json_pointer, 0) == 3;
   }, std::chrono::seconds(90))) << Logs();
   std::set<std::string> admissions;

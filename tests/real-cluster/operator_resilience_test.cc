@@ -144,7 +144,7 @@ TEST_F(OperatorCrashOnRealCluster, TheStandbyTakesTheLeaseAndFinishesTheLeadersA
   ASSERT_TRUE(WaitFor([&] { return Leads(1); }, std::chrono::seconds(20))) << Logs();
   ASSERT_TRUE(WaitFor([&] { return AllBound(Names("handed", 8)); }, std::chrono::seconds(90))) << Logs();
   ExpectLandedWhole("handed");
-  const Json lease = client().get(kube::resources::leases(), "gangplank-system", "gangplank-operator");
+  const Json lease = client().Get(kube::resources::Leases(), "gangplank-system", "gangplank-operator");
   EXPECT_EQ(lease["spec"].value("holderIdentity", ""), "crash-test-1-2");
 }
 

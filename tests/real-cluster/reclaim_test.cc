@@ -20,11 +20,11 @@ class ReclaimOnRealCluster : public RealClusterTest {
  protected:
   void TearDown() override {
     RealClusterTest::TearDown();
-    for (const auto& name : priority_classes_) client().remove(PriorityClasses(), "", name);
+    for (const auto& name : priority_classes_) client().Remove(PriorityClasses(), "", name);
   }
   void PriorityClass(const std::string& name, int value) {
     const std::string unique = ns() + "-" + name;  // Cluster-scoped: one per test.
-    client().create(PriorityClasses(), "",
+    client().Create(PriorityClasses(), "",
                     Json{{"apiVersion", "scheduling.k8s.io/v1"}, {"kind", "PriorityClass"}, {"metadata", {{"name", unique}}}, {"value", value}});
     priority_classes_.push_back(unique);
   }
@@ -92,10 +92,10 @@ TEST_F(ReclaimOnRealCluster, KubeSchedulersOwnPreemptionAsksTheExtenderAndTakesO
 
   Json urgent = WithPriorityClass(PodObject("urgent", PodSpec().Gpus(8)), "high");
   urgent["metadata"]["namespace"] = "gangplank-system";
-  const Json stored = client().create(kube::resources::pods(), "gangplank-system", urgent);
+  const Json stored = client().Create(kube::resources::Pods(), "gangplank-system", urgent);
   ASSERT_FALSE(stored["spec"].contains("schedulingGates")) << "the webhook must not see gangplank's own namespace";
   const auto urgent_node = [&] {
-    const auto p = client().TryGet(kube::resources::pods(), "gangplank-system", "urgent");
+    const auto p = client().TryGet(kube::resources::Pods(), "gangplank-system", "urgent");
     return p ? p->value("/spec/nodeName"_json_pointer, std::string()) : "";
   };
   ASSERT_TRUE(WaitFor([&] { return !urgent_node().empty(); }, std::chrono::seconds(90))) << Logs();
@@ -110,7 +110,7 @@ TEST_F(ReclaimOnRealCluster, KubeSchedulersOwnPreemptionAsksTheExtenderAndTakesO
   EXPECT_NE(log.find("\"Preemptor Pod preempted victim Pod\" preemptor=\"gangplank-system/urgent\" victim=\"" + ns() + "/" + victim + "-0\""),
             std::string::npos) << Logs();
   EXPECT_GE(cluster().ExtenderMetric("gangplank_extender_preempt_nodes_total"), 1) << "the preempt verb was never called";
-  client().remove(kube::resources::pods(), "gangplank-system", "urgent");
+  client().Remove(kube::resources::Pods(), "gangplank-system", "urgent");
 }
 
 // A spot pool: a termination notice (gangplank.io/terminate-at) on one node of a running gang asks every
@@ -125,7 +125,7 @@ TEST_F(ReclaimOnRealCluster, ASpotNoticeCheckpointsTheWholeGangThenEvictsItWhole
   ASSERT_TRUE(WaitFor([&] { return AllBound(Names("train", 4)); })) << Logs();
   const std::string doomed = NodeOf("train-2");
   const std::string at = kube::FormatTime(std::chrono::system_clock::now() + std::chrono::minutes(5));
-  client().patch(kube::resources::nodes(), "", doomed, kube::PatchType::kMerge,
+  client().Patch(kube::resources::Nodes(), "", doomed, kube::PatchType::kMerge,
                  Json{{"metadata", {{"annotations", {{"gangplank.io/terminate-at", at}}}}}});
   ASSERT_TRUE(WaitFor([&] {
     for (const auto& p : Names("train", 4)) {
@@ -139,7 +139,7 @@ TEST_F(ReclaimOnRealCluster, ASpotNoticeCheckpointsTheWholeGangThenEvictsItWhole
   std::this_thread::sleep_for(std::chrono::seconds(2));
   EXPECT_EQ(Members("train"), 4u) << "nothing is evicted before the acknowledgement or the deadline";
 
-  client().patch(kube::resources::pods(), ns(), "train-3", kube::PatchType::kMerge,
+  client().Patch(kube::resources::Pods(), ns(), "train-3", kube::PatchType::kMerge,
                  Json{{"metadata", {{"annotations", {{"gangplank.io/checkpoint-done", kube::FormatTime(std::chrono::system_clock::now())}}}}}});
   // Evicted through the API; KWOK completes the graceful deletion.
   ASSERT_TRUE(WaitFor([&] { return Members("train") == 0; })) << Logs();
@@ -158,7 +158,7 @@ TEST_F(ReclaimOnRealCluster, WithoutAnAcknowledgementTheGangIsEvictedWholeAtTheD
   Queue("team-a");
   CreateGang("train", 4, PodSpec().Gpus(8).Queue("team-a"));
   ASSERT_TRUE(WaitFor([&] { return AllBound(Names("train", 4)); })) << Logs();
-  client().patch(kube::resources::nodes(), "", NodeOf("train-0"), kube::PatchType::kMerge,
+  client().Patch(kube::resources::Nodes(), "", NodeOf("train-0"), kube::PatchType::kMerge,
                  Json{{"spec", {{"taints", Json::array({{{"key", "aws-node-termination-handler/spot-itn"}, {"effect", "NoSchedule"}}})}}}});
   ASSERT_TRUE(WaitFor([&] { return !AnnotationOf("train-1", "gangplank.io/checkpoint-requested").empty(); })) << Logs();
   EXPECT_EQ(Members("train"), 4u);
@@ -171,10 +171,10 @@ TEST_F(ReclaimOnRealCluster, AMalformedTerminateAtIsReportedAndIgnored) {
   Node("n0", 8);
   Pool("pool");
   Queue("team-a");
-  client().patch(kube::resources::nodes(), "", "n0", kube::PatchType::kMerge,
+  client().Patch(kube::resources::Nodes(), "", "n0", kube::PatchType::kMerge,
                  Json{{"metadata", {{"annotations", {{"gangplank.io/terminate-at", "next tuesday"}}}}}});
   const auto reported = [&] {
-    for (const Json& e : client().list(kube::resources::events(), "default").value("items", Json::array())) {
+    for (const Json& e : client().List(kube::resources::Events(), "default").value("items", Json::array())) {
       if (e.value("reason", "") == "InvalidTerminateAt" && e.value("message", "").find("next tuesday") != std::string::npos) return true;
     }
     return false;

@@ -57,7 +57,7 @@ Json ExtenderClient::Post(const std::string& verb, std::string body) {
   const std::string url = options_.url(verb);
   net::HttpClientResponse response;
   try {
-    response = http_->send(request);
+    response = http_->Send(request);
   } catch (const net::TransportError& e) {
     throw ExtenderError("Post \"" + url + "\": " + e.what());
   }

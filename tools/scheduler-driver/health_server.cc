@@ -8,7 +8,7 @@ std::unique_ptr<net::HttpServer> ServeHealth(SchedulerDriver& driver, const std:
   options.port = port;
   options.io_threads = 1;
   auto server = net::MakeHttpServer(options);
-  server->start(net::MakeSyncHandler([&driver](const net::HttpRequest& request) {
+  server->Start(net::MakeSyncHandler([&driver](const net::HttpRequest& request) {
     if (request.method != "GET") return net::HttpResponse::text(405, "method not allowed\n");
     if (request.path == "/healthz") return net::HttpResponse::text(200, "ok\n");
     if (request.path == "/readyz") {

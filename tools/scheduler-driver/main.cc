@@ -46,7 +46,7 @@ int Run(const DriverFlags& flags) {
   int sig = 0;
   sigwait(&signals, &sig);
   spdlog::info(logging::JsonFields("shutting down", "signal", sig == SIGTERM ? "SIGTERM" : "SIGINT"));
-  if (health) health->stop();
+  if (health) health->Stop();
   driver.Stop();  // The attempt in flight finishes first.
   const DriverCounters c = driver.Counters();
   spdlog::info(logging::JsonFields("stopped", "bound", std::to_string(c.bound), "bindingConflicts",

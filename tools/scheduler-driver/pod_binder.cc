@@ -14,7 +14,7 @@ struct Lookup {
 };
 
 Lookup LookUp(kube::Client& client, const kube::Pod& pod, const std::string& node) {
-  const auto current = client.TryGet(kube::resources::pods(), pod.meta.namespace_, pod.meta.name);
+  const auto current = client.TryGet(kube::resources::Pods(), pod.meta.namespace_, pod.meta.name);
   if (!current) return {BindStatus::kPodGone, ""};
   const kube::Json& meta = (*current)["metadata"];
   if (meta.value("uid", "") != pod.meta.uid) return {BindStatus::kPodGone, ""};

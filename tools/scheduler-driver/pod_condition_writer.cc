@@ -30,7 +30,7 @@ bool PodConditionWriter::SetNotScheduled(const kube::GenericObject& pod, const s
                                                               {"lastProbeTime", nullptr},
                                                               {"lastTransitionTime", since}}})}}}};
   try {
-    client_->patch(kube::resources::pods(), pod.meta.namespace_, pod.meta.name, kube::PatchType::kStrategicMerge, patch,
+    client_->Patch(kube::resources::Pods(), pod.meta.namespace_, pod.meta.name, kube::PatchType::kStrategicMerge, patch,
                    "status");
     return true;
   } catch (const std::exception& e) {

@@ -12,7 +12,7 @@ SchedulerDriver::SchedulerDriver(DriverOptions options, std::shared_ptr<kube::Re
     : options_(std::move(options)),
       client_(std::make_shared<kube::Client>(rest)),
       informers_(rest),
-      pods_(informers_.objects(kube::resources::pods())),
+      pods_(informers_.objects(kube::resources::Pods())),
       nodes_(informers_.nodes()),
       queue_(options_.initial_backoff, options_.max_backoff),
       extender_(options_.extender),

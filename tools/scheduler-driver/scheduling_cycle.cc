@@ -35,7 +35,7 @@ AttemptOutcome SchedulingCycle::Fail(const PodEntry& entry, const char* reason, 
     spdlog::warn(logging::JsonFields("scheduling attempt failed", "pod", key, "error", message));
   }
   parts_.conditions.SetNotScheduled(*entry.raw, reason, message);
-  parts_.events.record(ReferenceTo(*entry.pod), "Warning", "FailedScheduling", message);
+  parts_.events.Record(ReferenceTo(*entry.pod), "Warning", "FailedScheduling", message);
   return {unschedulable ? AttemptResult::kUnschedulable : AttemptResult::kError, "", message};
 }
 
@@ -44,7 +44,7 @@ AttemptOutcome SchedulingCycle::Run(const PodEntry& entry) {
   const std::string key = pod.meta.key();
 
   // In-tree filters, on every node (percentageOfNodesToScore: 100).
-  std::vector<kube::Informer<kube::Node>::Ptr> nodes = parts_.nodes.list();
+  std::vector<kube::Informer<kube::Node>::Ptr> nodes = parts_.nodes.List();
   std::sort(nodes.begin(), nodes.end(), [](const auto& a, const auto& b) { return a->meta.name < b->meta.name; });
   const auto usage = parts_.view.Usage();
   const NodeUsage nothing;
@@ -112,7 +112,7 @@ AttemptOutcome SchedulingCycle::Bind(const PodEntry& entry, const std::string& n
       parts_.metrics.CountBound();
       spdlog::info(logging::JsonFields("bound", "pod", key, "node", node, "via",
                                        report.via_extender ? "extender" : "apiserver", "decision", how));
-      parts_.events.record(ReferenceTo(pod), "Normal", "Scheduled", "Successfully assigned " + key + " to " + node);
+      parts_.events.Record(ReferenceTo(pod), "Normal", "Scheduled", "Successfully assigned " + key + " to " + node);
       return {AttemptResult::kScheduled, node, ""};
     case BindStatus::kAlreadyBoundHere:
       // Assumption kept: the pod is on that node; the informer will confirm it.

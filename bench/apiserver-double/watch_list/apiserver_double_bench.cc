@@ -50,7 +50,7 @@ json training_pod(int i) {
 // event off the socket.
 void BM_WatchEvents_Double(benchmark::State& state) {
   ApiServerDouble server;
-  server.start();
+  server.Start();
   for (int i = 0; i < 100; ++i) server.put(gpu_node(i, 0));
   RawStream watch(server.port(), "/api/v1/nodes?watch=1&resourceVersion=" + server.ResourceVersion());
   int generation = 1;
@@ -76,7 +76,7 @@ void BM_WatchEvents_PlainStreamBaseline(benchmark::State& state) {
   auto server = net::MakeHttpServer({});
   std::mutex m;
   std::shared_ptr<net::HttpResponseStream> stream;
-  server->start([&](const net::HttpRequest&, net::HttpResponder responder) {
+  server->Start([&](const net::HttpRequest&, net::HttpResponder responder) {
     auto s = responder.StartStream(200, {{"Content-Type", "application/json"}});
     std::lock_guard lock(m);
     stream = s;
@@ -89,7 +89,7 @@ void BM_WatchEvents_PlainStreamBaseline(benchmark::State& state) {
   }
   std::size_t bytes = 0;
   for (auto _ : state) {
-    for (int i = 0; i < kEventsPerIteration; ++i) s->write(line);
+    for (int i = 0; i < kEventsPerIteration; ++i) s->Write(line);
     for (int i = 0; i < kEventsPerIteration; ++i) {
       auto got = watch.next_line(std::chrono::seconds(10));
       if (!got) {
@@ -107,7 +107,7 @@ void BM_WatchEvents_PlainStreamBaseline(benchmark::State& state) {
 void BM_ListPods_Double(benchmark::State& state) {
   ApiServerDouble server;
   for (int i = 0; i < kListPods; ++i) server.put(training_pod(i));
-  server.start();
+  server.Start();
   std::size_t bytes = 0;
   for (auto _ : state) {
     auto r = http_request(server.port(), "GET", "/api/v1/namespaces/default/pods", "", {}, std::chrono::seconds(60));
@@ -125,7 +125,7 @@ void BM_ListPods_Double(benchmark::State& state) {
 void BM_ListPods_Paged500_Double(benchmark::State& state) {
   ApiServerDouble server;
   for (int i = 0; i < kListPods; ++i) server.put(training_pod(i));
-  server.start();
+  server.Start();
   std::size_t bytes = 0;
   for (auto _ : state) {
     std::string token;
@@ -161,11 +161,11 @@ void BM_ListPods_PlainDownloadBaseline(benchmark::State& state) {
   {
     ApiServerDouble source;
     for (int i = 0; i < kListPods; ++i) source.put(training_pod(i));
-    source.start();
+    source.Start();
     body = http_request(source.port(), "GET", "/api/v1/namespaces/default/pods", "", {}, std::chrono::seconds(60)).body;
   }
   auto server = net::MakeHttpServer({});
-  server->start(net::MakeSyncHandler([&body](const net::HttpRequest&) { return net::HttpResponse::json(200, body); }));
+  server->Start(net::MakeSyncHandler([&body](const net::HttpRequest&) { return net::HttpResponse::json(200, body); }));
   std::size_t bytes = 0;
   for (auto _ : state) {
     auto r = http_request(server->port(), "GET", "/api/v1/namespaces/default/pods", "", {}, std::chrono::seconds(60));

@@ -237,18 +237,18 @@ void BM_InformerSync(benchmark::State& state) {
   auto rest = std::make_shared<RestClient>(LoadKubeconfig({server.kubeconfig()}), options);
   for (auto _ : state) {
     auto t0 = Clock::now();
-    size_t bytes = plain_download(*rest, resources::nodes()) + plain_download(*rest, resources::pods());
+    size_t bytes = plain_download(*rest, resources::Nodes()) + plain_download(*rest, resources::Pods());
     double download1 = seconds_since(t0);
 
     InformerOptions io;
     malloc_trim(0);
     long rss_before = rss_bytes();
     auto t1 = Clock::now();
-    Informer<Node> node_informer(rest, resources::nodes(), io);
-    Informer<Pod> pod_informer(rest, resources::pods(), io);
+    Informer<Node> node_informer(rest, resources::Nodes(), io);
+    Informer<Pod> pod_informer(rest, resources::Pods(), io);
     pod_informer.AddIndex("node", indexes::PodNodeName);
     pod_informer.AddIndex("gang", [](const Pod& p) { return indexes::ByLabel(p, "gangplank.io/gang"); });
-    node_informer.start();
+    node_informer.Start();
     if (!node_informer.WaitForSync(300s)) state.SkipWithError("node informer did not sync");
     double node_sync = seconds_since(t1);
     node_informer.WaitIdle(60s);
@@ -256,7 +256,7 @@ void BM_InformerSync(benchmark::State& state) {
     long rss_nodes = rss_bytes();
     long heap_nodes = heap_in_use();
     auto t2 = Clock::now();
-    pod_informer.start();
+    pod_informer.Start();
     if (!pod_informer.WaitForSync(300s)) state.SkipWithError("pod informer did not sync");
     double pod_sync = seconds_since(t2);
     double informer_total = seconds_since(t1);
@@ -269,8 +269,8 @@ void BM_InformerSync(benchmark::State& state) {
     }
 
     auto t3 = Clock::now();
-    plain_download(*rest, resources::nodes());
-    plain_download(*rest, resources::pods());
+    plain_download(*rest, resources::Nodes());
+    plain_download(*rest, resources::Pods());
     double download2 = seconds_since(t3);
     double download = (download1 + download2) / 2;
 
@@ -289,8 +289,8 @@ void BM_InformerSync(benchmark::State& state) {
               << " bytes_per_pod=" << static_cast<double>(rss_pods - rss_nodes) / pods
               << " heap_bytes_per_pod=" << static_cast<double>(heap_pods - heap_nodes) / pods << " sizeof(Pod)=" << sizeof(Pod)
               << " peak_rss_MB=" << static_cast<double>(peak_rss_bytes()) / 1e6 << "\n";
-    node_informer.stop();
-    pod_informer.stop();
+    node_informer.Stop();
+    pod_informer.Stop();
   }
 }
 BENCHMARK(BM_InformerSync)->Iterations(1)->Unit(benchmark::kMillisecond)->UseRealTime();
@@ -302,7 +302,7 @@ void BM_WatchThroughput(benchmark::State& state) {
   apiserver_double::DoubleOptions options;
   options.history_limit = static_cast<size_t>(events) + 100;
   apiserver_double::ApiServerDouble server(options);
-  server.start();
+  server.Start();
   for (int t = 0; t < 20; ++t) server.put({{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", "team-" + std::to_string(t)}}}});
   std::string from_rv = server.ResourceVersion();
   for (int i = 0; i < events; ++i) server.put(make_pod(i, 100));
@@ -319,7 +319,7 @@ void BM_WatchThroughput(benchmark::State& state) {
     int seen = 0;
     auto start = Clock::now();
     try {
-      WatchLines(rest, resources::pods(), "", watch, 10s, [&](std::string_view line) {
+      WatchLines(rest, resources::Pods(), "", watch, 10s, [&](std::string_view line) {
         on_line(line);
         if (++seen == events) cancel.cancel();
       }, cancel);

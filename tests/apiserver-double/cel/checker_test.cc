@@ -8,7 +8,7 @@ namespace gangplank::apiserver_double::cel {
 namespace {
 
 const schema::Schema& spec() {
-  static const schema::Schema s = schema::Schema::parse(
+  static const schema::Schema s = schema::Schema::Parse(
       {{"type", "object"},
        {"properties", {{"gpus", {{"type", "integer"}}}, {"weight", {{"type", "number"}}}, {"name", {{"type", "string"}}},
                        {"port", {{"x-kubernetes-int-or-string", true}}},
@@ -18,7 +18,7 @@ const schema::Schema& spec() {
 }
 
 std::string errors_of(const std::string& rule, ResultType result = ResultType::kBool) {
-  return compile(rule, &spec(), false, result).errors;
+  return Compile(rule, &spec(), false, result).errors;
 }
 
 TEST(CelChecker, WellTypedRulesCompile) {
@@ -28,7 +28,7 @@ TEST(CelChecker, WellTypedRulesCompile) {
                            "!has(self.gpus) || self.gpus % 2 == 0", "int(self.weight) + self.gpus > 0", "self == oldSelf"}) {
     EXPECT_EQ(errors_of(rule), "") << rule;
   }
-  const Compiled c = compile("self.gpus == oldSelf.gpus", &spec(), false);
+  const Compiled c = Compile("self.gpus == oldSelf.gpus", &spec(), false);
   EXPECT_TRUE(c.uses_old_self);
   EXPECT_TRUE(c.program);
 }
@@ -58,8 +58,8 @@ TEST(CelChecker, ResultTypes) {
 }
 
 TEST(CelChecker, RootSeesApiVersionKindAndMetadata) {
-  EXPECT_EQ(compile("self.metadata.name.startsWith('x') && self.kind == 'Pool' && self.apiVersion != ''", &spec(), true).errors, "");
-  EXPECT_NE(compile("self.metadata.name.startsWith('x')", &spec(), false).errors.find("undefined field 'metadata'"), std::string::npos);
+  EXPECT_EQ(Compile("self.metadata.name.startsWith('x') && self.kind == 'Pool' && self.apiVersion != ''", &spec(), true).errors, "");
+  EXPECT_NE(Compile("self.metadata.name.startsWith('x')", &spec(), false).errors.find("undefined field 'metadata'"), std::string::npos);
 }
 
 }  // namespace

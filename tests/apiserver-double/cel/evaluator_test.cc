@@ -11,7 +11,7 @@ namespace {
 using nlohmann::json;
 
 const schema::Schema& spec_schema() {
-  static const schema::Schema s = schema::Schema::parse(
+  static const schema::Schema s = schema::Schema::Parse(
       {{"type", "object"},
        {"properties", {{"gpus", {{"type", "integer"}}}, {"weight", {{"type", "number"}}}, {"name", {{"type", "string"}}},
                        {"my-key", {{"type", "string"}}}, {"in", {{"type", "boolean"}}},
@@ -21,7 +21,7 @@ const schema::Schema& spec_schema() {
 }
 
 Value eval(const std::string& source, const json& self = json::object()) {
-  return evaluate(*parse(source), Activation{from_json(self, &spec_schema()), std::nullopt});
+  return Evaluate(*Parse(source), Activation{from_json(self, &spec_schema()), std::nullopt});
 }
 
 bool holds(const std::string& source, const json& self = json::object()) {
@@ -117,11 +117,11 @@ TEST(CelEvaluator, LogicalOperatorsAbsorbErrors) {
 }
 
 TEST(CelEvaluator, OldSelfIsBoundOnlyWhenGiven) {
-  const auto rule = parse("self.gpus >= oldSelf.gpus");
+  const auto rule = Parse("self.gpus >= oldSelf.gpus");
   const Activation update{from_json({{"gpus", 4}}, &spec_schema()), from_json({{"gpus", 2}}, &spec_schema())};
-  EXPECT_TRUE(evaluate(*rule, update).as<bool>());
+  EXPECT_TRUE(Evaluate(*rule, update).as<bool>());
   const Activation create{from_json({{"gpus", 4}}, &spec_schema()), std::nullopt};
-  EXPECT_THROW(evaluate(*rule, create), EvalError);
+  EXPECT_THROW(Evaluate(*rule, create), EvalError);
 }
 
 TEST(CelEvaluator, UnescapesPropertyNames) {

@@ -13,7 +13,7 @@ std::vector<std::string> texts(const std::vector<Token>& tokens) {
 }
 
 TEST(CelLexer, TokensOfARule) {
-  const auto tokens = tokenize("self.a >= 1u && 'x\\n' != \"y\" || 0x1F == 2.5e1 // done");
+  const auto tokens = Tokenize("self.a >= 1u && 'x\\n' != \"y\" || 0x1F == 2.5e1 // done");
   EXPECT_EQ(texts(tokens), (std::vector<std::string>{"self", ".", "a", ">=", "1", "&&", "x\n", "!=", "y", "||", "0x1F", "==", "2.5e1", "<EOF>"}));
   EXPECT_EQ(tokens[4].kind, TokenKind::kUint);
   EXPECT_EQ(tokens[6].kind, TokenKind::kString);
@@ -22,23 +22,23 @@ TEST(CelLexer, TokensOfARule) {
 }
 
 TEST(CelLexer, StringForms) {
-  EXPECT_EQ(tokenize(R"(r'\d+')")[0].text, "\\d+");
-  EXPECT_EQ(tokenize("'''a'b'''")[0].text, "a'b");
-  EXPECT_EQ(tokenize(R"('\u00fc\x41')")[0].text, "\xc3\xbc" "A");
+  EXPECT_EQ(Tokenize(R"(r'\d+')")[0].text, "\\d+");
+  EXPECT_EQ(Tokenize("'''a'b'''")[0].text, "a'b");
+  EXPECT_EQ(Tokenize(R"('\u00fc\x41')")[0].text, "\xc3\xbc" "A");
 }
 
 TEST(CelLexer, UnknownCharactersAndOpenStringsFail) {
   try {
-    tokenize("self.a # 1");
+    Tokenize("self.a # 1");
     FAIL() << "no error";
   } catch (const SyntaxError& e) {
     EXPECT_EQ(e.pos(), 7u);
     EXPECT_STREQ(e.what(), "Syntax error: token recognition error at: '#'");
   }
-  EXPECT_THROW(tokenize("'open"), SyntaxError);
-  EXPECT_THROW(tokenize(R"('\q')"), SyntaxError);
-  EXPECT_THROW(tokenize(R"('\uZZZZ')"), SyntaxError);
-  EXPECT_THROW(tokenize(R"('\x4')"), SyntaxError);
+  EXPECT_THROW(Tokenize("'open"), SyntaxError);
+  EXPECT_THROW(Tokenize(R"('\q')"), SyntaxError);
+  EXPECT_THROW(Tokenize(R"('\uZZZZ')"), SyntaxError);
+  EXPECT_THROW(Tokenize(R"('\x4')"), SyntaxError);
 }
 
 TEST(CelLexer, DiagnosticsPointAtTheColumn) {

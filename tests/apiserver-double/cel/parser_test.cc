@@ -7,7 +7,7 @@
 namespace gangplank::apiserver_double::cel {
 namespace {
 
-Value run(const std::string& source) { return evaluate(*parse(source), Activation{}); }
+Value run(const std::string& source) { return Evaluate(*Parse(source), Activation{}); }
 
 TEST(CelParser, OperatorPrecedence) {
   EXPECT_TRUE(run("1 + 2 * 3 == 7").as<bool>());
@@ -21,41 +21,41 @@ TEST(CelParser, OperatorPrecedence) {
 }
 
 TEST(CelParser, ShapesOfTheTree) {
-  auto e = parse("self.a.b");
+  auto e = Parse("self.a.b");
   EXPECT_EQ(e->kind, Expr::Kind::kSelect);
   EXPECT_EQ(e->name, "b");
   EXPECT_EQ(e->target->name, "a");
-  e = parse("has(self.a)");
+  e = Parse("has(self.a)");
   EXPECT_TRUE(e->test_only);
-  e = parse("self.x.all(i, i > 0)");
+  e = Parse("self.x.all(i, i > 0)");
   EXPECT_EQ(e->kind, Expr::Kind::kComprehension);
   EXPECT_EQ(e->iter_var, "i");
-  e = parse("self.s.startsWith('a')");
+  e = Parse("self.s.startsWith('a')");
   EXPECT_EQ(e->kind, Expr::Kind::kCall);
   EXPECT_EQ(e->name, "startsWith");
   ASSERT_TRUE(e->target);
-  EXPECT_EQ(parse("-9223372036854775808")->literal.as<int64_t>(), INT64_MIN);  // negative literals fold
+  EXPECT_EQ(Parse("-9223372036854775808")->literal.as<int64_t>(), INT64_MIN);  // negative literals fold
 }
 
 TEST(CelParser, SyntaxErrorsCarryTheirPosition) {
   try {
-    parse("self.a >");
+    Parse("self.a >");
     FAIL();
   } catch (const SyntaxError& e) {
     EXPECT_EQ(e.pos(), 8u);
     EXPECT_EQ(std::string(e.what()).rfind("Syntax error: mismatched input '<EOF>' expecting", 0), 0u);
   }
   try {
-    parse("(1 + 2");
+    Parse("(1 + 2");
     FAIL();
   } catch (const SyntaxError& e) {
     EXPECT_STREQ(e.what(), "Syntax error: mismatched input '<EOF>' expecting ')'");
   }
-  EXPECT_THROW(parse("1 2"), SyntaxError);
-  EXPECT_THROW(parse("has(self)"), SyntaxError);
-  EXPECT_THROW(parse("self.l.all(1, true)"), SyntaxError);
-  EXPECT_THROW(parse("self."), SyntaxError);
-  EXPECT_THROW(parse("99999999999999999999"), SyntaxError);
+  EXPECT_THROW(Parse("1 2"), SyntaxError);
+  EXPECT_THROW(Parse("has(self)"), SyntaxError);
+  EXPECT_THROW(Parse("self.l.all(1, true)"), SyntaxError);
+  EXPECT_THROW(Parse("self."), SyntaxError);
+  EXPECT_THROW(Parse("99999999999999999999"), SyntaxError);
 }
 
 }  // namespace

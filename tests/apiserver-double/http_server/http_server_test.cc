@@ -29,7 +29,7 @@ TEST(HttpServer, ParsesRequestAndPicksEphemeralPort) {
   auto server = MakeHttpServer({});
   HttpRequest seen;
   std::mutex m;
-  server->start(MakeSyncHandler([&](const HttpRequest& req) {
+  server->Start(MakeSyncHandler([&](const HttpRequest& req) {
     std::lock_guard lock(m);
     seen = req;
     return HttpResponse::json(201, R"({"ok":true})").SetHeader("X-Test", "yes");
@@ -58,7 +58,7 @@ TEST(HttpServer, OversizedBodyIs413AndNeverReachesHandler) {
   options.max_request_body_bytes = 100;
   auto server = MakeHttpServer(options);
   std::atomic<int> calls{0};
-  server->start(MakeSyncHandler([&](const HttpRequest&) {
+  server->Start(MakeSyncHandler([&](const HttpRequest&) {
     ++calls;
     return HttpResponse::text(200, "ok");
   }));
@@ -69,10 +69,10 @@ TEST(HttpServer, OversizedBodyIs413AndNeverReachesHandler) {
 
 TEST(HttpServer, HandlerExceptionsAndUnansweredRequestsBecome500) {
   auto server = MakeHttpServer({});
-  server->start([](const HttpRequest& req, HttpResponder responder) {
+  server->Start([](const HttpRequest& req, HttpResponder responder) {
     if (req.path == "/throw") throw std::runtime_error("boom");
     if (req.path == "/drop") return;  // responder destroyed without an answer
-    responder.respond(HttpResponse::text(200, "fine"));
+    responder.Respond(HttpResponse::text(200, "fine"));
   });
   auto thrown = http_request(server->port(), "GET", "/throw");
   EXPECT_EQ(thrown.status, 500);
@@ -85,11 +85,11 @@ TEST(HttpServer, RespondersCanAnswerLaterFromAnotherThread) {
   auto server = MakeHttpServer({});
   std::mutex m;
   std::vector<std::thread> workers;
-  server->start([&](const HttpRequest&, HttpResponder responder) {
+  server->Start([&](const HttpRequest&, HttpResponder responder) {
     std::lock_guard lock(m);
     workers.emplace_back([r = std::move(responder)]() mutable {
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
-      r.respond(HttpResponse::text(200, "late"));
+      r.Respond(HttpResponse::text(200, "late"));
     });
   });
   // Many more concurrent slow requests than listener threads would allow if the handler blocked.
@@ -110,7 +110,7 @@ TEST(HttpServer, StreamsChunksAsWrittenAndEndsOnClose) {
   auto server = MakeHttpServer({});
   std::mutex m;
   std::shared_ptr<HttpResponseStream> stream;
-  server->start([&](const HttpRequest&, HttpResponder responder) {
+  server->Start([&](const HttpRequest&, HttpResponder responder) {
     auto s = responder.StartStream(200, {{"Content-Type", "application/json"}});
     std::lock_guard lock(m);
     stream = s;
@@ -124,15 +124,15 @@ TEST(HttpServer, StreamsChunksAsWrittenAndEndsOnClose) {
     s = stream;
     return s != nullptr;
   }));
-  EXPECT_TRUE(s->write("{\"a\":1}\n{\"b\""));
+  EXPECT_TRUE(s->Write("{\"a\":1}\n{\"b\""));
   EXPECT_EQ(client.next_line().value_or(""), "{\"a\":1}");  // delivered before the stream ends
-  EXPECT_TRUE(s->write(":2}\n"));
+  EXPECT_TRUE(s->Write(":2}\n"));
   EXPECT_EQ(client.next_line().value_or(""), "{\"b\":2}");
   bool closed_called = false;
   s->OnClosed([&] { closed_called = true; });
-  s->close();
+  s->Close();
   EXPECT_TRUE(closed_called);
-  EXPECT_FALSE(s->write("late\n"));
+  EXPECT_FALSE(s->Write("late\n"));
   client.read_all();
   EXPECT_TRUE(client.ended());
 }
@@ -142,7 +142,7 @@ TEST(HttpServer, StreamNoticesClientThatWentAway) {
   std::mutex m;
   std::shared_ptr<HttpResponseStream> stream;
   std::atomic<bool> gone{false};
-  server->start([&](const HttpRequest&, HttpResponder responder) {
+  server->Start([&](const HttpRequest&, HttpResponder responder) {
     auto s = responder.StartStream(200, {});
     s->OnClosed([&] { gone = true; });
     std::lock_guard lock(m);
@@ -162,7 +162,7 @@ TEST(HttpServer, StreamNoticesClientThatWentAway) {
   }
   // The server learns it on the next writes (the socket is not read while a response streams).
   EXPECT_TRUE(eventually([&] {
-    s->write(std::string(1024, 'x') + "\n");
+    s->Write(std::string(1024, 'x') + "\n");
     return gone.load();
   }));
   EXPECT_TRUE(s->closed());
@@ -174,7 +174,7 @@ TEST(HttpServer, SlowReaderIsCutOffAtTheBufferLimit) {
   auto server = MakeHttpServer(options);
   std::mutex m;
   std::shared_ptr<HttpResponseStream> stream;
-  server->start([&](const HttpRequest&, HttpResponder responder) {
+  server->Start([&](const HttpRequest&, HttpResponder responder) {
     auto s = responder.StartStream(200, {});
     std::lock_guard lock(m);
     stream = s;
@@ -188,12 +188,12 @@ TEST(HttpServer, SlowReaderIsCutOffAtTheBufferLimit) {
   stream->OnClosed([&] { ++closed_calls; });
   const std::string block(64 * 1024, 'y');
   int accepted = 0;
-  while (stream->write(block) && accepted < 10000) ++accepted;
+  while (stream->Write(block) && accepted < 10000) ++accepted;
   EXPECT_LT(accepted, 10000);
   EXPECT_TRUE(stream->closed());
   EXPECT_EQ(stream->BufferedBytes(), 0u);
   EXPECT_EQ(closed_calls.load(), 1);
-  stream->close();  // already ended: no second callback
+  stream->Close();  // already ended: no second callback
   EXPECT_EQ(closed_calls.load(), 1);
   client.read_all(std::chrono::seconds(10));
   EXPECT_TRUE(client.ended());  // the server dropped the connection
@@ -202,26 +202,26 @@ TEST(HttpServer, SlowReaderIsCutOffAtTheBufferLimit) {
 TEST(HttpServer, StopEndsStreamsAndRefusesNewConnections) {
   auto server = MakeHttpServer({});
   std::atomic<bool> ended{false};
-  server->start([&](const HttpRequest&, HttpResponder responder) {
+  server->Start([&](const HttpRequest&, HttpResponder responder) {
     responder.StartStream(200, {})->OnClosed([&] { ended = true; });
   });
   const uint16_t port = server->port();
   RawStream client(port, "/watch");
   ASSERT_TRUE(eventually([&] { return client.status() == 200; }));
-  server->stop();
+  server->Stop();
   EXPECT_TRUE(ended.load());
   EXPECT_THROW(http_request(port, "GET", "/"), std::runtime_error);
-  server->stop();  // idempotent
+  server->Stop();  // idempotent
 }
 
 TEST(HttpServer, BusyPortIsReported) {
   auto first = MakeHttpServer({});
-  first->start(MakeSyncHandler([](const HttpRequest&) { return HttpResponse::text(200, "a"); }));
+  first->Start(MakeSyncHandler([](const HttpRequest&) { return HttpResponse::text(200, "a"); }));
   HttpServerOptions options;
   options.port = first->port();
   auto second = MakeHttpServer(options);
   try {
-    second->start(MakeSyncHandler([](const HttpRequest&) { return HttpResponse::text(200, "b"); }));
+    second->Start(MakeSyncHandler([](const HttpRequest&) { return HttpResponse::text(200, "b"); }));
     ADD_FAILURE() << "a second server bound a busy port";
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("127.0.0.1:" + std::to_string(first->port())), std::string::npos) << e.what();
@@ -229,7 +229,7 @@ TEST(HttpServer, BusyPortIsReported) {
   }
   HttpServerOptions bad_host;
   bad_host.host = "no-such-host.invalid";
-  EXPECT_THROW(MakeHttpServer(bad_host)->start(MakeSyncHandler([](const HttpRequest&) { return HttpResponse{}; })),
+  EXPECT_THROW(MakeHttpServer(bad_host)->Start(MakeSyncHandler([](const HttpRequest&) { return HttpResponse{}; })),
                std::runtime_error);
 }
 
@@ -238,7 +238,7 @@ TEST(HttpServer, StopEndsStreamsAndWaitsBoundedForAnUnansweredRequest) {
   std::mutex m;
   std::vector<HttpResponder> parked;
   std::atomic<int> stream_closed{0};
-  server->start([&](const HttpRequest& req, HttpResponder r) {
+  server->Start([&](const HttpRequest& req, HttpResponder r) {
     if (req.path == "/watch") {
       r.StartStream(200, {})->OnClosed([&] { ++stream_closed; });
       return;
@@ -254,7 +254,7 @@ TEST(HttpServer, StopEndsStreamsAndWaitsBoundedForAnUnansweredRequest) {
     return parked.size() == 1;
   }));
   const auto start = std::chrono::steady_clock::now();
-  server->stop();
+  server->Stop();
   const auto took = std::chrono::steady_clock::now() - start;
   EXPECT_EQ(stream_closed.load(), 1);
   EXPECT_GE(took, std::chrono::seconds(4));   // waited for the unanswered request...
@@ -263,7 +263,7 @@ TEST(HttpServer, StopEndsStreamsAndWaitsBoundedForAnUnansweredRequest) {
   EXPECT_TRUE(watch.ended());
   hanging.join();  // its connection was closed without an answer
   std::lock_guard lock(m);
-  parked.front().respond(HttpResponse::text(200, "too late"));  // after stop(): dropped, no crash
+  parked.front().Respond(HttpResponse::text(200, "too late"));  // after stop(): dropped, no crash
   parked.clear();
   server.reset();
 }
@@ -272,11 +272,11 @@ TEST(HttpServer, StopLetsAnAnswerInProgressFinish) {
   auto server = MakeHttpServer({});
   std::mutex m;
   std::vector<std::thread> workers;
-  server->start([&](const HttpRequest&, HttpResponder r) {
+  server->Start([&](const HttpRequest&, HttpResponder r) {
     std::lock_guard lock(m);
     workers.emplace_back([r = std::move(r)]() mutable {
       std::this_thread::sleep_for(std::chrono::milliseconds(300));
-      r.respond(HttpResponse::text(200, "finished"));
+      r.Respond(HttpResponse::text(200, "finished"));
     });
   });
   std::atomic<bool> got{false};
@@ -286,7 +286,7 @@ TEST(HttpServer, StopLetsAnAnswerInProgressFinish) {
     return workers.size() == 1;
   }));
   const auto start = std::chrono::steady_clock::now();
-  server->stop();
+  server->Stop();
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(3));
   client.join();
   EXPECT_TRUE(got.load());
@@ -300,7 +300,7 @@ TEST(HttpServer, RespondersOutliveTheServerSafely) {
   {
     std::mutex m;
     auto server = MakeHttpServer({});
-    server->start([&](const HttpRequest& req, HttpResponder r) {
+    server->Start([&](const HttpRequest& req, HttpResponder r) {
       std::lock_guard lock(m);
       if (req.path == "/watch") {
         stream = r.StartStream(200, {});
@@ -320,11 +320,11 @@ TEST(HttpServer, RespondersOutliveTheServerSafely) {
       std::lock_guard lock(m);
       return kept.size() == 1 && stream != nullptr;
     }));
-    kept.front().respond(HttpResponse::text(200, "now"));  // answered: stop() need not wait
+    kept.front().Respond(HttpResponse::text(200, "now"));  // answered: stop() need not wait
     t.join();
   }  // server destroyed
   EXPECT_TRUE(stream->closed());
-  EXPECT_FALSE(stream->write("late\n"));
+  EXPECT_FALSE(stream->Write("late\n"));
   kept.clear();
   stream.reset();
 }

@@ -83,7 +83,7 @@ TEST(HttpServerTls, ServesHttpsWithCertificateFiles) {
   HttpServerOptions options;
   options.tls = HttpTlsFiles{cert, key};
   auto server = MakeHttpServer(options);
-  server->start(MakeSyncHandler([](const HttpRequest& req) { return HttpResponse::text(200, "secure " + req.path); }));
+  server->Start(MakeSyncHandler([](const HttpRequest& req) { return HttpResponse::text(200, "secure " + req.path); }));
   EXPECT_EQ(server->BaseUrl().rfind("https://", 0), 0u);
   ASSERT_EQ(::access(GANGPLANK_CURL, X_OK), 0) << "curl is needed (scripts/install-deps.sh installs it)";
   auto r = apiserver_double::testing::run_process({GANGPLANK_CURL, "-sk", server->BaseUrl() + "/hello"});
@@ -106,7 +106,7 @@ TEST(HttpServerTls, StartNamesAMissingOrBadFile) {
     HttpServerOptions options;
     options.tls = files;
     try {
-      MakeHttpServer(options)->start(MakeSyncHandler([](const HttpRequest&) { return HttpResponse{}; }));
+      MakeHttpServer(options)->Start(MakeSyncHandler([](const HttpRequest&) { return HttpResponse{}; }));
       ADD_FAILURE() << "started with " << files.cert_file << " / " << files.key_file;
     } catch (const std::runtime_error& e) {
       EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
@@ -125,7 +125,7 @@ TEST(HttpServerTls, ReloadServesTheNewCertificateToNewConnectionsAndKeepsTheOldO
   HttpServerOptions options;
   options.tls = HttpTlsFiles{cert, key};
   auto server = MakeHttpServer(options);
-  server->start(MakeSyncHandler([](const HttpRequest&) { return HttpResponse::text(200, "ok"); }));
+  server->Start(MakeSyncHandler([](const HttpRequest&) { return HttpResponse::text(200, "ok"); }));
   EXPECT_EQ(presented_serial(server->port()), 7);
   // A half-written renewal (new certificate, old key) is refused; the old pair stays in use.
   const std::string new_cert = temp_path("r2.crt"), new_key = temp_path("r2.key");
@@ -138,7 +138,7 @@ TEST(HttpServerTls, ReloadServesTheNewCertificateToNewConnectionsAndKeepsTheOldO
   EXPECT_EQ(server->ReloadTls(), "");
   EXPECT_EQ(presented_serial(server->port()), 8);
   auto plain = MakeHttpServer({});
-  plain->start(MakeSyncHandler([](const HttpRequest&) { return HttpResponse{}; }));
+  plain->Start(MakeSyncHandler([](const HttpRequest&) { return HttpResponse{}; }));
   EXPECT_NE(plain->ReloadTls(), "");
 }
 

@@ -23,7 +23,7 @@ HttpHandler echo() {
 
 TEST(HttpServerWire, KeepAliveServesSeveralRequestsThenHonoursConnectionClose) {
   auto server = MakeHttpServer({});
-  server->start(echo());
+  server->Start(echo());
   RawSocket c(server->port());
   c.send("GET /one HTTP/1.1\r\nHost: x\r\n\r\n");
   EXPECT_NE(c.read_until("GET /one ").find("HTTP/1.1 200 OK"), std::string::npos);
@@ -38,7 +38,7 @@ TEST(HttpServerWire, KeepAliveServesSeveralRequestsThenHonoursConnectionClose) {
 
 TEST(HttpServerWire, ExpectContinueIsAnsweredBeforeTheBodyIsSent) {
   auto server = MakeHttpServer({});
-  server->start(echo());
+  server->Start(echo());
   RawSocket c(server->port());
   c.send("PUT /up HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n");
   EXPECT_EQ(c.read_until("\r\n\r\n"), "HTTP/1.1 100 Continue\r\n\r\n");
@@ -54,9 +54,9 @@ struct TenByteServer {
     HttpServerOptions options;
     options.max_request_body_bytes = 10;
     server = MakeHttpServer(options);
-    server->start([this](const HttpRequest&, HttpResponder r) {
+    server->Start([this](const HttpRequest&, HttpResponder r) {
       ++calls;
-      r.respond(HttpResponse::text(200, "ok"));
+      r.Respond(HttpResponse::text(200, "ok"));
     });
   }
   std::unique_ptr<HttpServer> server;
@@ -77,7 +77,7 @@ TEST(HttpServerWire, OversizedExpectContinueIs413WithoutContinue) {
 
 TEST(HttpServerWire, ChunkedRequestBodyArrivesWhole) {
   auto server = MakeHttpServer({});
-  server->start(echo());
+  server->Start(echo());
   RawSocket c(server->port());
   c.send("POST /c HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n");
   std::this_thread::sleep_for(20ms);  // the body arrives in pieces
@@ -101,18 +101,18 @@ TEST(HttpServerWire, PipelinedRequestsAreAnsweredInOrder) {
   std::mutex m;
   std::vector<std::thread> late;
   std::atomic<int> handled{0};
-  server->start([&](const HttpRequest& req, HttpResponder r) {
+  server->Start([&](const HttpRequest& req, HttpResponder r) {
     ++handled;
     if (req.path == "/slow") {
       // Answered later from another thread; the requests behind it must wait their turn.
       std::lock_guard lock(m);
       late.emplace_back([r = std::move(r)]() mutable {
         std::this_thread::sleep_for(100ms);
-        r.respond(HttpResponse::text(200, "first"));
+        r.Respond(HttpResponse::text(200, "first"));
       });
       return;
     }
-    r.respond(HttpResponse::text(200, req.path == "/b" ? "second" : "third"));
+    r.Respond(HttpResponse::text(200, req.path == "/b" ? "second" : "third"));
   });
   RawSocket c(server->port());
   c.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\nGET /b HTTP/1.1\r\nHost: x\r\n\r\nGET /c HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
@@ -130,7 +130,7 @@ TEST(HttpServerWire, PipelinedRequestsAreAnsweredInOrder) {
 
 TEST(HttpServerWire, Http10RequestGetsAnHttp10AnswerAndAClose) {
   auto server = MakeHttpServer({});
-  server->start(echo());
+  server->Start(echo());
   RawSocket c(server->port());
   c.send("GET /old HTTP/1.0\r\n\r\n");
   const std::string reply = c.read_to_close();
@@ -142,10 +142,10 @@ TEST(HttpServerWire, Http10RequestGetsAnHttp10AnswerAndAClose) {
 
 TEST(HttpServerWire, Http10StreamIsSentUnchunkedAndEndsWithTheConnection) {
   auto server = MakeHttpServer({});
-  server->start([](const HttpRequest&, HttpResponder r) {
+  server->Start([](const HttpRequest&, HttpResponder r) {
     auto s = r.StartStream(200, {{"Content-Type", "application/json"}});
-    s->write("{\"a\":1}\n");
-    s->close();
+    s->Write("{\"a\":1}\n");
+    s->Close();
   });
   RawSocket c(server->port());
   c.send("GET /watch HTTP/1.0\r\n\r\n");
@@ -159,9 +159,9 @@ TEST(HttpServerWire, Http10StreamIsSentUnchunkedAndEndsWithTheConnection) {
 TEST(HttpServerWire, MalformedRequestLineIs400AndClosed) {
   auto server = MakeHttpServer({});
   std::atomic<int> calls{0};
-  server->start([&](const HttpRequest&, HttpResponder r) {
+  server->Start([&](const HttpRequest&, HttpResponder r) {
     ++calls;
-    r.respond(HttpResponse::text(200, "ok"));
+    r.Respond(HttpResponse::text(200, "ok"));
   });
   for (const std::string garbage : {"GARBAGE\r\n\r\n", "GET / HTTP/9\r\n\r\n", "GET / HTTP/1.1\r\nBad Header\r\n\r\n"}) {
     RawSocket c(server->port());
@@ -176,7 +176,7 @@ TEST(HttpServerWire, MalformedRequestLineIs400AndClosed) {
 
 TEST(HttpServerWire, HugeHeaderIs431) {
   auto server = MakeHttpServer({});
-  server->start(echo());
+  server->Start(echo());
   RawSocket c(server->port());
   c.send("GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + std::string(70 * 1024, 'a') + "\r\n\r\n");
   EXPECT_EQ(c.read_to_close().rfind("HTTP/1.1 431 ", 0), 0u);
@@ -186,7 +186,7 @@ TEST(HttpServerWire, HeadersAreLowerCasedRepeatsCombinedAndContentTypeOnlyWhenSe
   auto server = MakeHttpServer({});
   HttpRequest seen;
   std::mutex m;
-  server->start([&](const HttpRequest& req, HttpResponder r) {
+  server->Start([&](const HttpRequest& req, HttpResponder r) {
     {
       std::lock_guard lock(m);
       seen = req;
@@ -194,7 +194,7 @@ TEST(HttpServerWire, HeadersAreLowerCasedRepeatsCombinedAndContentTypeOnlyWhenSe
     HttpResponse plain;
     plain.body = "x";
     plain.SetHeader("X-One", "1");
-    r.respond(std::move(plain));
+    r.Respond(std::move(plain));
   });
   RawSocket c(server->port());
   c.send("GET /p%2Fq?a=%20b HTTP/1.1\r\nHost: x\r\nX-Multi: a\r\nx-multi: b\r\nConnection: close\r\n\r\n");
@@ -213,7 +213,7 @@ TEST(HttpServerWire, IdleAndSlowClientsAreDisconnected) {
   options.idle_timeout = 200ms;
   options.request_read_timeout = 200ms;
   auto server = MakeHttpServer(options);
-  server->start(echo());
+  server->Start(echo());
   RawSocket idle(server->port());
   idle.send("GET /a HTTP/1.1\r\nHost: x\r\n\r\n");
   EXPECT_NE(idle.read_until("GET /a ").find("200 OK"), std::string::npos);
@@ -235,7 +235,7 @@ TEST(HttpServerWire, BusyConnectionOutlivesTheIdleTimeoutAndAStalledOneDoesNot) 
   options.idle_timeout = 300ms;
   options.request_read_timeout = 300ms;
   auto server = MakeHttpServer(options);
-  server->start(echo());
+  server->Start(echo());
   RawSocket busy(server->port());
   const auto start = std::chrono::steady_clock::now();
   for (int i = 0; std::chrono::steady_clock::now() - start < 1200ms; ++i) {
@@ -255,7 +255,7 @@ TEST(HttpServerWire, BusyConnectionOutlivesTheIdleTimeoutAndAStalledOneDoesNot) 
 TEST(HttpServerWire, StreamNoticesAClientThatHangsUpWithoutAWrite) {
   auto server = MakeHttpServer({});
   std::atomic<bool> gone{false};
-  server->start([&](const HttpRequest&, HttpResponder r) { r.StartStream(200, {})->OnClosed([&] { gone = true; }); });
+  server->Start([&](const HttpRequest&, HttpResponder r) { r.StartStream(200, {})->OnClosed([&] { gone = true; }); });
   {
     RawSocket c(server->port());
     c.send("GET /watch HTTP/1.1\r\nHost: x\r\n\r\n");
@@ -268,11 +268,11 @@ TEST(HttpServerWire, StreamNoticesAClientThatHangsUpWithoutAWrite) {
 
 TEST(HttpServerWire, ConnectionStaysUsableAfterAStreamEnds) {
   auto server = MakeHttpServer({});
-  server->start([](const HttpRequest& req, HttpResponder r) {
-    if (req.path != "/watch") return r.respond(HttpResponse::text(200, "plain"));
+  server->Start([](const HttpRequest& req, HttpResponder r) {
+    if (req.path != "/watch") return r.Respond(HttpResponse::text(200, "plain"));
     auto s = r.StartStream(200, {});
-    s->write("line\n");
-    s->close();
+    s->Write("line\n");
+    s->Close();
   });
   RawSocket c(server->port());
   c.send("GET /watch HTTP/1.1\r\nHost: x\r\n\r\n");

@@ -183,7 +183,7 @@ TEST_F(KubectlDoubleOnlyTest, WatchFromCompactedVersionIsGone) {
   put_node("n1");
   const std::string old_rv = server_.ResourceVersion();
   put_node("n2");
-  server_.compact();
+  server_.Compact();
   auto r = kubectl({"get", "--raw", "/api/v1/nodes?watch=1&resourceVersion=" + old_rv});
   EXPECT_NE(r.exit_code, 0);
   EXPECT_NE(r.err.find("too old resource version"), std::string::npos) << r.err;

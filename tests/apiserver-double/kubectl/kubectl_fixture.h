@@ -64,7 +64,7 @@ class KubectlFixture : public ::testing::Test {
     if (real()) {
       set_up_real();
     } else {
-      server_.start();
+      server_.Start();
       std::ofstream(dir_ / "kubeconfig") << server_.KubeconfigYaml();
     }
   }
@@ -72,7 +72,7 @@ class KubectlFixture : public ::testing::Test {
     if (plane_ != nullptr) {
       gangplank::testing::CleanUpRealTarget(*plane_, ns_, cluster_objects_);
     } else if (!real()) {
-      server_.stop();
+      server_.Stop();
     }
     std::error_code ignored;
     std::filesystem::remove_all(dir_, ignored);

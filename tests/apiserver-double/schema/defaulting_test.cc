@@ -24,7 +24,7 @@ TEST(Defaulting, FillsAbsentFieldsInsidePresentObjectsAndListItems) {
 }
 
 TEST(Defaulting, NonNullableNullTakesTheDefaultAndDefaultsNest) {
-  const Schema s = Schema::parse({{"type", "object"},
+  const Schema s = Schema::Parse({{"type", "object"},
                                   {"properties", {{"a", {{"type", "string"}, {"default", "x"}}},
                                                   {"n", {{"type", "string"}, {"nullable", true}, {"default", "y"}}},
                                                   {"o", {{"type", "object"}, {"default", json::object()},

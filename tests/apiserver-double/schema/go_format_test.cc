@@ -47,25 +47,25 @@ TEST(GoFormat, JsonAsEncodingJsonMarshals) {
 }
 
 TEST(FieldErrorText, BodiesAsFieldErrorBody) {
-  EXPECT_EQ(invalid("spec.w", -1, "too small").text(), "spec.w: Invalid value: -1: too small");
-  EXPECT_EQ(invalid("spec.w", 0.25, "d").body(), "Invalid value: 0.25: d");
-  EXPECT_EQ(invalid("spec.s", "x", "d").body(), "Invalid value: \"x\": d");
-  EXPECT_EQ(invalid("<nil>", nullptr, "d").text(), "<nil>: Invalid value: null: d");
-  EXPECT_EQ(required("spec.name").text(), "spec.name: Required value");
-  EXPECT_EQ(required("spec.name", "why").text(), "spec.name: Required value: why");
+  EXPECT_EQ(Invalid("spec.w", -1, "too small").text(), "spec.w: Invalid value: -1: too small");
+  EXPECT_EQ(Invalid("spec.w", 0.25, "d").body(), "Invalid value: 0.25: d");
+  EXPECT_EQ(Invalid("spec.s", "x", "d").body(), "Invalid value: \"x\": d");
+  EXPECT_EQ(Invalid("<nil>", nullptr, "d").text(), "<nil>: Invalid value: null: d");
+  EXPECT_EQ(Required("spec.name").text(), "spec.name: Required value");
+  EXPECT_EQ(Required("spec.name", "why").text(), "spec.name: Required value: why");
   EXPECT_EQ(NotSupported("spec.p", "X", {"A", "B"}).text(), R"(spec.p: Unsupported value: "X": supported values: "A", "B")");
   EXPECT_EQ(TooLong("spec.n", 63).text(), "spec.n: Too long: may not be more than 63 bytes");
   EXPECT_EQ(TooLong("spec.n", 1).text(), "spec.n: Too long: may not be more than 1 byte");
   EXPECT_EQ(TooMany("spec.l", 9, 8).text(), "spec.l: Too many: 9: must have at most 8 items");
-  EXPECT_EQ(forbidden("spec.f", "no").text(), "spec.f: Forbidden: no");
-  EXPECT_EQ(duplicate("spec.q[1]", nlohmann::json{{"name", "a"}}).text(),
+  EXPECT_EQ(Forbidden("spec.f", "no").text(), "spec.f: Forbidden: no");
+  EXPECT_EQ(Duplicate("spec.q[1]", nlohmann::json{{"name", "a"}}).text(),
             R"(spec.q[1]: Duplicate value: {"name":"a"})");
-  EXPECT_EQ(invalid("spec.l", nlohmann::json::array({1, "x"}), "d").body(), R"(Invalid value: [1,"x"]: d)");
+  EXPECT_EQ(Invalid("spec.l", nlohmann::json::array({1, "x"}), "d").body(), R"(Invalid value: [1,"x"]: d)");
   EXPECT_EQ(TypeInvalid("spec.w", "string", "d").reason(), "FieldValueTypeInvalid");
 }
 
 TEST(FieldErrorText, InvalidStatusJoinsCausesAsNewInvalid) {
-  const ApiError one = InvalidStatus("gangplank.io", "GPUPool", "bad", {required("spec")});
+  const ApiError one = InvalidStatus("gangplank.io", "GPUPool", "bad", {Required("spec")});
   EXPECT_EQ(one.code(), 422);
   EXPECT_EQ(one.reason(), "Invalid");
   EXPECT_STREQ(one.what(), R"(GPUPool.gangplank.io "bad" is invalid: spec: Required value)");
@@ -77,7 +77,7 @@ TEST(FieldErrorText, InvalidStatusJoinsCausesAsNewInvalid) {
   EXPECT_EQ(one.details()["kind"], "GPUPool");
 
   // Two causes get brackets; a repeated message appears once in the text but twice in the causes.
-  const ApiError two = InvalidStatus("gangplank.io", "GPUPool", "bad", {required("a"), required("b"), required("a")});
+  const ApiError two = InvalidStatus("gangplank.io", "GPUPool", "bad", {Required("a"), Required("b"), Required("a")});
   EXPECT_STREQ(two.what(), R"(GPUPool.gangplank.io "bad" is invalid: [a: Required value, b: Required value])");
   EXPECT_EQ(two.details()["causes"].size(), 3u);
 }

@@ -21,7 +21,7 @@ inline nlohmann::json gpupool_open_api() { return gpupool_crd()["spec"]["version
 
 inline std::shared_ptr<const CustomResourceSchema> compiled(const nlohmann::json& open_api) {
   FieldErrors errors;
-  auto s = CustomResourceSchema::compile(open_api, "spec.versions[0].schema.openAPIV3Schema", errors);
+  auto s = CustomResourceSchema::Compile(open_api, "spec.versions[0].schema.openAPIV3Schema", errors);
   if (!errors.empty()) throw std::runtime_error(errors.front().text());
   return s;
 }

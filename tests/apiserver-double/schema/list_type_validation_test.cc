@@ -21,7 +21,7 @@ TEST(ListTypeValidation, MapListRejectsRepeatedKeys) {
 }
 
 TEST(ListTypeValidation, SetRejectsRepeatedValuesAndAtomicListsAllowThem) {
-  const Schema s = Schema::parse({{"type", "object"},
+  const Schema s = Schema::Parse({{"type", "object"},
                                   {"properties", {{"tags", {{"type", "array"}, {"x-kubernetes-list-type", "set"}, {"items", {{"type", "string"}}}}},
                                                   {"any", {{"type", "array"}, {"items", {{"type", "string"}}}}}}}});
   EXPECT_EQ(texts(ValidateListTypes(s, {{"tags", {"x", "y", "x"}}})), std::vector<std::string>{R"(tags[2]: Duplicate value: "x")"});
@@ -32,7 +32,7 @@ TEST(ListTypeValidation, SetRejectsRepeatedValuesAndAtomicListsAllowThem) {
 }
 
 TEST(ListTypeValidation, NestedListsUseFieldPathNotation) {
-  const Schema s = Schema::parse(
+  const Schema s = Schema::Parse(
       {{"type", "object"},
        {"properties", {{"m", {{"type", "object"}, {"additionalProperties", {{"type", "array"}, {"x-kubernetes-list-type", "set"}, {"items", {{"type", "integer"}}}}}}}}}});
   EXPECT_EQ(texts(ValidateListTypes(s, {{"m", {{"k.io/x", {1, 1}}}}})), std::vector<std::string>{"m[k.io/x][1]: Duplicate value: 1"});

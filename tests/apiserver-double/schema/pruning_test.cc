@@ -27,7 +27,7 @@ TEST(Pruning, DropsUndeclaredFieldsAndReportsTheirPathsSorted) {
 }
 
 TEST(Pruning, PreserveUnknownFieldsKeepsTheSubtree) {
-  const Schema s = Schema::parse({{"type", "object"},
+  const Schema s = Schema::Parse({{"type", "object"},
                                   {"properties", {{"free", {{"type", "object"}, {"x-kubernetes-preserve-unknown-fields", true},
                                                             {"properties", {{"typed", {{"type", "object"}, {"properties", json::object()}}}}}}}}}});
   json v = {{"free", {{"anything", {{"goes", 1}}}, {"typed", {{"dropped", 1}}}}}};
@@ -36,7 +36,7 @@ TEST(Pruning, PreserveUnknownFieldsKeepsTheSubtree) {
 }
 
 TEST(Pruning, NonNullableNullsWithoutDefaultsGo) {
-  const Schema s = Schema::parse({{"type", "object"},
+  const Schema s = Schema::Parse({{"type", "object"},
                                   {"properties", {{"a", {{"type", "string"}}},
                                                   {"b", {{"type", "string"}, {"nullable", true}}},
                                                   {"c", {{"type", "string"}, {"default", "x"}}}}}});

@@ -10,7 +10,7 @@ namespace {
 using nlohmann::json;
 
 FieldErrors compile_errors(const json& open_api) {
-  Schema s = Schema::parse(open_api);
+  Schema s = Schema::Parse(open_api);
   FieldErrors errors;
   CompileRules(s, "spec.versions[0].schema.openAPIV3Schema", errors);
   return errors;

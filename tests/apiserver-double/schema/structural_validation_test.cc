@@ -16,7 +16,7 @@ FieldErrors check(const json& object, const json* old = nullptr) {
 }
 
 FieldErrors check_schema(const json& open_api, const json& value) {
-  return ValidateStructure(Schema::parse(open_api), value, nullptr);
+  return ValidateStructure(Schema::Parse(open_api), value, nullptr);
 }
 
 TEST(StructuralValidation, ValidPoolHasNoErrors) {

@@ -29,7 +29,7 @@ class CrdValidationTest : public DoubleTest {
   }
   // Replaces the CRD's schema for spec (e.g. to tighten it under existing objects).
   void edit_spec_schema(const std::function<void(json&)>& edit) {
-    json crd = *server_->get("customresourcedefinitions.apiextensions.k8s.io", "", "gpupools.gangplank.io");
+    json crd = *server_->Get("customresourcedefinitions.apiextensions.k8s.io", "", "gpupools.gangplank.io");
     edit(crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]);
     ASSERT_EQ(call("PUT", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gpupools.gangplank.io", crd).status, 200);
   }
@@ -68,7 +68,7 @@ TEST_F(CrdValidationTest, CreateDefaultsAndStoresTheDefaults) {
   ASSERT_EQ(r.status, 201) << r.body.dump();
   EXPECT_EQ(r.body["spec"]["spot"]["reclaimPolicy"], "CheckpointThenEvict");
   EXPECT_EQ(r.body["spec"]["queues"][0]["weight"], 1);
-  const json stored = *server_->get("gpupools.gangplank.io", "", "good");
+  const json stored = *server_->Get("gpupools.gangplank.io", "", "good");
   EXPECT_EQ(stored["spec"]["spot"]["checkpointGraceSeconds"], 90);
   EXPECT_EQ(stored["spec"]["queues"][0]["guaranteedGPUs"], 0);
 }
@@ -85,7 +85,7 @@ TEST_F(CrdValidationTest, UnknownFieldsUnderEachFieldValidation) {
   ASSERT_EQ(warned.status, 201);
   EXPECT_EQ(warned.headers.at("warning"), R"(299 - "unknown field \"spec.colour\"", 299 - "unknown field \"spec.queues[0].size\"")");
   EXPECT_FALSE(warned.body["spec"].contains("colour"));
-  EXPECT_FALSE(server_->get("gpupools.gangplank.io", "", "p")->at("spec").at("queues")[0].contains("size"));
+  EXPECT_FALSE(server_->Get("gpupools.gangplank.io", "", "p")->at("spec").at("queues")[0].contains("size"));
 
   const auto ignored = create_pool("q", spec, "?fieldValidation=Ignore");
   EXPECT_EQ(ignored.status, 201);
@@ -111,7 +111,7 @@ TEST_F(CrdValidationTest, EveryWritePathValidates) {
   const auto dup = patch(std::string(kPools) + "/p", {{"spec", {{"queues", {{{"name", "a"}}, {{"name", "a"}}}}}}}, "application/merge-patch+json");
   EXPECT_EQ(dup.status, 422);
   EXPECT_EQ(dup.body["message"], R"(GPUPool.gangplank.io "p" is invalid: spec.queues[1]: Duplicate value: {"name":"a"})");
-  EXPECT_EQ(server_->get("gpupools.gangplank.io", "", "p")->at("spec").at("queues")[0].at("weight"), 2);  // nothing got through
+  EXPECT_EQ(server_->Get("gpupools.gangplank.io", "", "p")->at("spec").at("queues")[0].at("weight"), 2);  // nothing got through
 }
 
 TEST_F(CrdValidationTest, ServerSideApplyChecksThePatchAgainstTheSchema) {
@@ -160,7 +160,7 @@ TEST_F(CrdValidationTest, DefaultsAddedLaterAppearOnRead) {
   edit_spec_schema([](json& spec) { spec["properties"]["tier"] = {{"type", "string"}, {"default", "standard"}}; });
   EXPECT_EQ(call("GET", std::string(kPools) + "/p").body["spec"]["tier"], "standard");
   EXPECT_EQ(call("GET", kPools).body["items"][0]["spec"]["tier"], "standard");
-  EXPECT_FALSE(server_->get("gpupools.gangplank.io", "", "p")->at("spec").contains("tier"));  // not written back
+  EXPECT_FALSE(server_->Get("gpupools.gangplank.io", "", "p")->at("spec").contains("tier"));  // not written back
 }
 
 TEST_F(CrdValidationTest, TransitionRulesGuardUpdates) {

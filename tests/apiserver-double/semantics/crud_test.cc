@@ -81,7 +81,7 @@ TEST_F(CrudTest, StaleResourceVersionOnUpdateIsConflict) {
   auto conflict = call("PUT", "/api/v1/nodes/n1", stale);
   EXPECT_EQ(conflict.status, 409);
   EXPECT_EQ(conflict.body["reason"], "Conflict");
-  EXPECT_EQ(server_->get("nodes", "", "n1")->at("metadata").at("labels").at("a"), "1");
+  EXPECT_EQ(server_->Get("nodes", "", "n1")->at("metadata").at("labels").at("a"), "1");
 
   // A patch carrying a stale resourceVersion is conditional too.
   auto stale_patch = patch("/api/v1/nodes/n1", {{"metadata", {{"resourceVersion", created.body["metadata"]["resourceVersion"]}}}},
@@ -122,7 +122,7 @@ TEST_F(CrudTest, PatchFlavours) {
                                         {{"op", "remove"}, {"path", "/metadata/labels"}}}),
                            "application/json-patch+json");
   EXPECT_EQ(failed_test.status, 422);
-  EXPECT_EQ(server_->get("nodes", "", "n1")->at("metadata").at("labels").at("x"), "y");
+  EXPECT_EQ(server_->Get("nodes", "", "n1")->at("metadata").at("labels").at("x"), "y");
   EXPECT_EQ(call("PATCH", "/api/v1/nodes/n1", {{"a", 1}}, {{"Content-Type", "text/plain"}}).status, 415);
 }
 
@@ -169,7 +169,7 @@ TEST_F(CrudTest, CustomResourcesFollowTheirDefinition) {
   // Deleting the CRD removes its objects and its API.
   EXPECT_EQ(call("DELETE", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gpupools.gangplank.io").status, 200);
   EXPECT_EQ(call("GET", base).status, 404);
-  EXPECT_TRUE(server_->list("customresourcedefinitions.apiextensions.k8s.io").empty());
+  EXPECT_TRUE(server_->List("customresourcedefinitions.apiextensions.k8s.io").empty());
 }
 
 // What a Table row carries (includeObject): PartialObjectMetadata by default, the whole object for
@@ -250,7 +250,7 @@ TEST_F(CrudTest, ClusterScopedCustomResources) {
   ASSERT_EQ(created.status, 201) << created.body.dump();
   EXPECT_FALSE(created.body["metadata"].contains("namespace"));
   EXPECT_EQ(call("GET", "/apis/gangplank.io/v1/namespaces/default/gpupools/global").status, 404);
-  EXPECT_EQ(server_->get("gpupools.gangplank.io", "", "global")->at("spec").at("gpus"), 2);
+  EXPECT_EQ(server_->Get("gpupools.gangplank.io", "", "global")->at("spec").at("gpus"), 2);
 }
 
 TEST_F(CrudTest, FinalizersDelayDeletion) {
@@ -259,10 +259,10 @@ TEST_F(CrudTest, FinalizersDelayDeletion) {
   call("POST", "/api/v1/namespaces/default/pods", p);
   auto deleting = call("DELETE", "/api/v1/namespaces/default/pods/f");
   EXPECT_EQ(deleting.status, 200);
-  ASSERT_TRUE(server_->get("pods", "default", "f"));
-  EXPECT_TRUE(server_->get("pods", "default", "f")->at("metadata").contains("deletionTimestamp"));
+  ASSERT_TRUE(server_->Get("pods", "default", "f"));
+  EXPECT_TRUE(server_->Get("pods", "default", "f")->at("metadata").contains("deletionTimestamp"));
   patch("/api/v1/namespaces/default/pods/f", {{"metadata", {{"finalizers", nullptr}}}}, "application/merge-patch+json");
-  EXPECT_FALSE(server_->get("pods", "default", "f"));
+  EXPECT_FALSE(server_->Get("pods", "default", "f"));
 }
 
 TEST_F(CrudTest, DeletePreconditionsAndNamespaceCascade) {
@@ -277,7 +277,7 @@ TEST_F(CrudTest, DeletePreconditionsAndNamespaceCascade) {
   q["metadata"]["namespace"] = "team";
   ASSERT_EQ(call("POST", "/api/v1/namespaces/team/pods", q).status, 201);
   call("DELETE", "/api/v1/namespaces/team");
-  EXPECT_TRUE(server_->list("pods", "team").empty());
+  EXPECT_TRUE(server_->List("pods", "team").empty());
 }
 
 TEST_F(CrudTest, ServerSideApplyCreatesAndMerges) {
@@ -300,18 +300,18 @@ TEST_F(CrudTest, DryRunNeverPersists) {
   EXPECT_EQ(patched.body["spec"]["unschedulable"], true);
   EXPECT_EQ(call("DELETE", "/api/v1/nodes/n?dryRun=All").status, 200);
   EXPECT_EQ(server_->ResourceVersion(), rv);
-  EXPECT_FALSE(server_->get("nodes", "", "m"));
-  EXPECT_FALSE(server_->get("nodes", "", "n")->contains("spec"));
+  EXPECT_FALSE(server_->Get("nodes", "", "m"));
+  EXPECT_FALSE(server_->Get("nodes", "", "n")->contains("spec"));
 }
 
 TEST_F(CrudTest, OversizedBodyIs413) {
   DoubleOptions o;
   o.max_request_body_bytes = 1024;
   ApiServerDouble small(o);
-  small.start();
+  small.Start();
   auto r = http_request(small.port(), "POST", "/api/v1/namespaces/default/pods", std::string(4096, ' '));
   EXPECT_EQ(r.status, 413);
-  small.stop();
+  small.Stop();
 }
 
 TEST_F(CrudTest, SeedFileLoadsYamlAndReportsBadInput) {
@@ -322,8 +322,8 @@ TEST_F(CrudTest, SeedFileLoadsYamlAndReportsBadInput) {
         << "apiVersion: v1\nkind: Pod\nmetadata: {name: sp}\nspec: {nodeName: seeded}\nstatus: {phase: Running}\n";
   }
   EXPECT_EQ(server_->SeedFile(path), 2u);
-  EXPECT_EQ(server_->get("nodes", "", "seeded")->at("metadata").at("labels").at("gpu"), "8");
-  EXPECT_EQ(server_->get("pods", "default", "sp")->at("status").at("phase"), "Running");
+  EXPECT_EQ(server_->Get("nodes", "", "seeded")->at("metadata").at("labels").at("gpu"), "8");
+  EXPECT_EQ(server_->Get("pods", "default", "sp")->at("status").at("phase"), "Running");
   const std::string bad = ::testing::TempDir() + "/bad.yaml";
   {
     std::ofstream out(bad);

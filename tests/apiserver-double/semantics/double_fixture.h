@@ -23,9 +23,9 @@ class DoubleTest : public ::testing::Test {
   virtual DoubleOptions options() { return {}; }
   void SetUp() override {
     server_ = std::make_unique<ApiServerDouble>(options());
-    server_->start();
+    server_->Start();
   }
-  void TearDown() override { server_->stop(); }
+  void TearDown() override { server_->Stop(); }
 
   Reply call(const std::string& method, const std::string& target, const json& body = nullptr,
              std::map<std::string, std::string> headers = {}) {

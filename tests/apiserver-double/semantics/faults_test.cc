@@ -27,7 +27,7 @@ TEST_F(FaultsTest, ControlEndpointInjectsFaultsAndReportsState) {
   auto failed = call("POST", "/api/v1/nodes", {{"metadata", {{"name", "n"}}}});
   EXPECT_EQ(failed.status, 500);
   EXPECT_EQ(failed.body["reason"], "InternalError");
-  EXPECT_FALSE(server_->get("nodes", "", "n"));
+  EXPECT_FALSE(server_->Get("nodes", "", "n"));
   EXPECT_EQ(call("POST", "/_double/faults", {{"fail", {{"status", 200}}}}).status, 400);
   auto state = call("GET", "/_double/state");
   EXPECT_EQ(state.body["resourceVersion"], server_->ResourceVersion());
@@ -67,10 +67,10 @@ TEST_F(FaultsTest, RestartKeepsOrDropsState) {
   server_->put({{"apiVersion", "v1"}, {"kind", "Node"}, {"metadata", {{"name", "kept"}}}});
   const uint16_t port = server_->port();
   const std::string rv = server_->ResourceVersion();
-  server_->restart(true);
+  server_->Restart(true);
   EXPECT_EQ(server_->port(), port);
   EXPECT_EQ(call("GET", "/api/v1/nodes/kept").status, 200);
-  server_->restart(false);
+  server_->Restart(false);
   EXPECT_EQ(call("GET", "/api/v1/nodes/kept").status, 404);
   EXPECT_EQ(call("GET", "/api/v1/namespaces/default").status, 200);
   EXPECT_EQ(call("GET", "/api/v1/nodes?watch=1&resourceVersion=" + rv).status, 410);  // history is gone
@@ -78,10 +78,10 @@ TEST_F(FaultsTest, RestartKeepsOrDropsState) {
 }
 
 TEST_F(FaultsTest, StoppedServerRefusesConnections) {
-  server_->stop();
+  server_->Stop();
   EXPECT_FALSE(server_->running());
   EXPECT_THROW(http_request(server_->port(), "GET", "/api/v1/nodes"), std::runtime_error);
-  server_->start();
+  server_->Start();
   EXPECT_EQ(call("GET", "/api/v1/nodes").status, 200);
 }
 

@@ -65,7 +65,7 @@ TEST_F(ListWatchTest, CompactedSnapshotsAndBadParametersAreRejected) {
   auto first = call("GET", "/api/v1/namespaces/default/pods?limit=1");
   const std::string rv = first.body["metadata"]["resourceVersion"];
   call("DELETE", "/api/v1/namespaces/default/pods/p2");
-  server_->compact();
+  server_->Compact();
   auto expired = call("GET", "/api/v1/namespaces/default/pods?limit=1&continue=" + first.body["metadata"]["continue"].get<std::string>());
   EXPECT_EQ(expired.status, 410);
   EXPECT_EQ(expired.body["reason"], "Expired");
@@ -79,7 +79,7 @@ TEST(ListWatchTtl, ContinueTokensExpire) {
   DoubleOptions o;
   o.continue_token_ttl = std::chrono::seconds(-1);
   ApiServerDouble server(o);
-  server.start();
+  server.Start();
   for (int i = 0; i < 3; ++i) {
     server.put({{"apiVersion", "v1"}, {"kind", "Node"}, {"metadata", {{"name", "n" + std::to_string(i)}}}});
   }
@@ -197,7 +197,7 @@ TEST_F(ListWatchTest, WatchFromCompactedVersionIsHttp410) {
   const std::string old_rv = server_->ResourceVersion();
   make_pods(0);
   call("POST", "/api/v1/namespaces/default/pods", pod("later"));
-  server_->compact();
+  server_->Compact();
   auto r = call("GET", "/api/v1/namespaces/default/pods?watch=1&resourceVersion=" + old_rv);
   EXPECT_EQ(r.status, 410);
   EXPECT_EQ(r.body["reason"], "Expired");
@@ -208,10 +208,10 @@ TEST(ListWatchExpired, WatchFromCompactedVersionAsInStreamError) {
   DoubleOptions o;
   o.expired_watch_as_event = true;
   ApiServerDouble server(o);
-  server.start();
+  server.Start();
   const std::string old_rv = server.ResourceVersion();
   server.put({{"apiVersion", "v1"}, {"kind", "Node"}, {"metadata", {{"name", "n"}}}});
-  server.compact();
+  server.Compact();
   RawStream s(server.port(), "/api/v1/nodes?watch=1&resourceVersion=" + old_rv);
   EXPECT_EQ(s.status(), 200);
   auto e = json::parse(s.next_line().value());
@@ -225,7 +225,7 @@ TEST(ListWatchExpired, WatchFromCompactedVersionAsInStreamError) {
 TEST_F(ListWatchTest, CompactionEndsOpenWatchesWithError) {
   RawStream s(server_->port(), "/api/v1/nodes?watch=1&resourceVersion=" + server_->ResourceVersion());
   wait_for_watches(1);
-  server_->compact();
+  server_->Compact();
   auto e = event(s);
   EXPECT_EQ(e["type"], "ERROR");
   EXPECT_EQ(e["object"]["code"], 410);
@@ -235,7 +235,7 @@ TEST_F(ListWatchTest, HistoryLimitCompactsOldEvents) {
   DoubleOptions o;
   o.history_limit = 3;
   ApiServerDouble small(o);
-  small.start();
+  small.Start();
   const std::string start_rv = small.ResourceVersion();
   for (int i = 0; i < 5; ++i) small.put({{"apiVersion", "v1"}, {"kind", "Node"}, {"metadata", {{"name", "n" + std::to_string(i)}}}});
   EXPECT_EQ(http_request(small.port(), "GET", "/api/v1/nodes?watch=1&resourceVersion=" + start_rv).status, 410);

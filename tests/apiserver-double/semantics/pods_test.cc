@@ -19,7 +19,7 @@ TEST_F(PodsTest, BindingSetsNodeAndRefusesSecondBinding) {
   auto bound = call("POST", "/api/v1/namespaces/default/pods/a/binding", binding("a", "gpu-1"));
   ASSERT_EQ(bound.status, 201);
   EXPECT_EQ(bound.body["status"], "Success");
-  auto stored = *server_->get("pods", "default", "a");
+  auto stored = *server_->Get("pods", "default", "a");
   EXPECT_EQ(stored["spec"]["nodeName"], "gpu-1");
   EXPECT_EQ(stored["status"]["conditions"][0]["type"], "PodScheduled");
   EXPECT_EQ(stored["status"]["conditions"][0]["status"], "True");
@@ -28,7 +28,7 @@ TEST_F(PodsTest, BindingSetsNodeAndRefusesSecondBinding) {
   EXPECT_EQ(twice.status, 409);
   EXPECT_EQ(twice.body["reason"], "Conflict");
   EXPECT_NE(twice.body["message"].get<std::string>().find("already assigned to node \"gpu-1\""), std::string::npos);
-  EXPECT_EQ(server_->get("pods", "default", "a")->at("spec").at("nodeName"), "gpu-1");
+  EXPECT_EQ(server_->Get("pods", "default", "a")->at("spec").at("nodeName"), "gpu-1");
 
   EXPECT_EQ(call("POST", "/api/v1/namespaces/default/pods/ghost/binding", binding("ghost", "n")).status, 404);
   json no_target = binding("a", "");
@@ -57,26 +57,26 @@ class EvictionTest : public DoubleTest {
 
 TEST_F(EvictionTest, BudgetBlocksEvictionWith429DisruptionBudget) {
   make_pdb("keep-two", {{"minAvailable", 2}});
-  auto pdb = *server_->get("poddisruptionbudgets.policy", "default", "keep-two");
+  auto pdb = *server_->Get("poddisruptionbudgets.policy", "default", "keep-two");
   EXPECT_EQ(pdb["status"]["disruptionsAllowed"], 1);
   EXPECT_EQ(pdb["status"]["currentHealthy"], 3);
 
   auto first = call("POST", "/api/v1/namespaces/default/pods/w0/eviction", eviction("w0"));
   EXPECT_EQ(first.status, 201);
-  EXPECT_FALSE(server_->get("pods", "default", "w0"));
-  EXPECT_EQ(server_->get("poddisruptionbudgets.policy", "default", "keep-two")->at("status").at("disruptionsAllowed"), 0);
+  EXPECT_FALSE(server_->Get("pods", "default", "w0"));
+  EXPECT_EQ(server_->Get("poddisruptionbudgets.policy", "default", "keep-two")->at("status").at("disruptionsAllowed"), 0);
 
   auto blocked = call("POST", "/api/v1/namespaces/default/pods/w1/eviction", eviction("w1"));
   EXPECT_EQ(blocked.status, 429);
   EXPECT_EQ(blocked.body["reason"], "TooManyRequests");
   EXPECT_EQ(blocked.body["details"]["causes"][0]["reason"], "DisruptionBudget");
   EXPECT_FALSE(blocked.headers.count("retry-after"));  // not throttling
-  EXPECT_TRUE(server_->get("pods", "default", "w1"));
+  EXPECT_TRUE(server_->Get("pods", "default", "w1"));
 }
 
 TEST_F(EvictionTest, MaxUnavailablePercentAndUnhealthyPods) {
   make_pdb("pct", {{"maxUnavailable", "34%"}});  // ceil(0.34*3)=2 may be unavailable
-  EXPECT_EQ(server_->get("poddisruptionbudgets.policy", "default", "pct")->at("status").at("disruptionsAllowed"), 2);
+  EXPECT_EQ(server_->Get("poddisruptionbudgets.policy", "default", "pct")->at("status").at("disruptionsAllowed"), 2);
   // A pod that is not Running is evictable regardless of the budget.
   server_->put(pod("pending", {{"app", "trainer"}}, "Pending"));
   EXPECT_EQ(call("POST", "/api/v1/namespaces/default/pods/pending/eviction", eviction("pending")).status, 201);

@@ -62,7 +62,7 @@ TEST(RegressionPacing, ReplayOverrunByTheHistoryLimitEndsWithExpired) {
   DoubleOptions o;
   o.history_limit = 700;
   ApiServerDouble server(o);
-  server.start();
+  server.Start();
   const std::string start_rv = server.ResourceVersion();
   const std::string padding(50000, 'x');  // 600 x 50 KB: more than socket buffers and one replay slice hold
   for (int i = 0; i < 600; ++i) {
@@ -107,9 +107,9 @@ TEST_F(RegressionTest, SeedAcceptsKindListInYaml) {
                                "- apiVersion: v1\n  kind: Node\n  metadata: {name: b}\n"
                                "- apiVersion: v1\n  kind: Pod\n  metadata: {name: p, namespace: default}\n");
   EXPECT_EQ(server_->SeedFile(path), 3u);
-  EXPECT_TRUE(server_->get("nodes", "", "a"));
-  EXPECT_TRUE(server_->get("nodes", "", "b"));
-  EXPECT_TRUE(server_->get("pods", "default", "p"));
+  EXPECT_TRUE(server_->Get("nodes", "", "a"));
+  EXPECT_TRUE(server_->Get("nodes", "", "b"));
+  EXPECT_TRUE(server_->Get("pods", "default", "p"));
 }
 
 TEST_F(RegressionTest, SeedAcceptsJsonListTypedListArrayAndMultiDocumentYaml) {
@@ -127,8 +127,8 @@ TEST_F(RegressionTest, SeedAcceptsJsonListTypedListArrayAndMultiDocumentYaml) {
                                 "apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Node, metadata: {name: m2}}\n---\n"
                                 "- {apiVersion: v1, kind: Node, metadata: {name: m3}}\n");
   EXPECT_EQ(server_->SeedFile(multi), 3u);
-  for (const char* name : {"j1", "j2", "arr", "m1", "m2", "m3"}) EXPECT_TRUE(server_->get("nodes", "", name)) << name;
-  EXPECT_TRUE(server_->get("pods", "default", "t1"));
+  for (const char* name : {"j1", "j2", "arr", "m1", "m2", "m3"}) EXPECT_TRUE(server_->Get("nodes", "", name)) << name;
+  EXPECT_TRUE(server_->Get("pods", "default", "t1"));
 }
 
 TEST_F(RegressionTest, SeedErrorsNameTheFileAndTheProblem) {
@@ -145,7 +145,7 @@ TEST_F(RegressionTest, SeedErrorsNameTheFileAndTheProblem) {
   EXPECT_NE(kindless.find("object 1"), std::string::npos) << kindless;
   const std::string broken = seed_error(write_file("broken.json", R"({"kind": "List", "items": [)"));
   EXPECT_NE(broken.find("broken.json"), std::string::npos) << broken;
-  EXPECT_FALSE(server_->get("nodes", "", "x"));
+  EXPECT_FALSE(server_->Get("nodes", "", "x"));
 }
 
 }  // namespace

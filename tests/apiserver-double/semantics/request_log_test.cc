@@ -30,11 +30,11 @@ TEST_F(RequestLogTest, RecordsMethodPathQueryAndUserAgentInOrder) {
 
 TEST(RequestLogOff, RecordsNothingUnlessAsked) {
   ApiServerDouble server;
-  server.start();
+  server.Start();
   http_request(server.port(), "GET", "/api/v1/nodes");
   EXPECT_TRUE(server.RecordedRequests().empty());
   EXPECT_EQ(server.RequestCount(), 1u);
-  server.stop();
+  server.Stop();
 }
 
 }  // namespace

@@ -21,7 +21,7 @@ namespace {
 
 TEST(ExtenderBinary, ServesWhenSyncedAndStopsCleanlyOnSigterm) {
   apiserver_double::ApiServerDouble api;
-  api.start();
+  api.Start();
   api.put({{"apiVersion", "v1"}, {"kind", "Node"}, {"metadata", {{"name", "n1"}}},
            {"status", {{"allocatable", {{"cpu", "8"}, {"memory", "32Gi"}, {"nvidia.com/gpu", "4"}}}}}});
   const auto dir = std::filesystem::temp_directory_path() / ("extender-bin-" + std::to_string(::getpid()));

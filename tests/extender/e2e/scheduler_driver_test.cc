@@ -60,7 +60,7 @@ Json PodObject(const std::string& name, int gpus, const std::string& node = "", 
 class EndToEnd : public ::testing::Test {
  protected:
   void SetUp() override {
-    api_.start();
+    api_.Start();
     api_.put(Json{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", "ml"}}}});
     ASSERT_EQ(api_.SeedFile(GANGPLANK_SOURCE_DIR "/crds/gpupool.gangplank.io.yaml"), 1u);
     ASSERT_EQ(api_.SeedFile(GANGPLANK_SOURCE_DIR "/crds/queue.gangplank.io.yaml"), 1u);
@@ -85,13 +85,13 @@ class EndToEnd : public ::testing::Test {
     binder_ = std::make_unique<KubeBinder>(informers_->client());
     bind_ = std::make_unique<BindVerb>(state_, *binder_, metrics_);
     server_ = net::MakeHttpServer({});
-    server_->start(MakeRouter(*handlers_, state_, metrics_,
+    server_->Start(MakeRouter(*handlers_, state_, metrics_,
                               RouteConfig{"/gangplank", "filter", "prioritize", "preempt", "bind"}, bind_.get()));
     ASSERT_TRUE(WaitFor([&] { return state_.synced() && HasQueueLimit(); })) << "cache never synced";
   }
 
   void TearDown() override {
-    if (server_) server_->stop();
+    if (server_) server_->Stop();
     binder_.reset();
     if (informers_) informers_->Stop();
     feed_.reset();
@@ -121,14 +121,14 @@ class EndToEnd : public ::testing::Test {
   }
 
   bool Cached(const std::string& name) {
-    const std::string uid = (*api_.get("pods", "ml", name))["metadata"]["uid"];
+    const std::string uid = (*api_.Get("pods", "ml", name))["metadata"]["uid"];
     return state_.Read([&](const cache::StateView& v) { return v.FindPod(uid) != nullptr; });
   }
 
   // kube-scheduler's part: filter → prioritize (score × weight × 10) → highest total → pods/binding,
   // or the extender's bind verb when `through_extender`.
   Outcome Schedule(const std::string& name, bool through_extender = false) {
-    Json pod = *api_.get("pods", "ml", name);
+    Json pod = *api_.Get("pods", "ml", name);
     Json args{{"Pod", pod}, {"Nodes", nullptr}, {"NodeNames", {"gpu-0", "gpu-1", "gpu-2", "gpu-3"}}};
     testing::LoopbackClient extender(server_->port());
     auto filtered = extender.Post("/gangplank/filter", args.dump());
@@ -158,7 +158,7 @@ class EndToEnd : public ::testing::Test {
         const cache::PodRecord* p = v.FindPod(uid);
         return p != nullptr && p->node == best && p->allocation.has_value();
       })) << name << " is not held on " << best << " in the cache right after bind answered";
-      EXPECT_EQ((*api_.get("pods", "ml", name))["spec"]["nodeName"], best);
+      EXPECT_EQ((*api_.Get("pods", "ml", name))["spec"]["nodeName"], best);
       out.node = best;
       return out;
     }
@@ -181,7 +181,7 @@ class EndToEnd : public ::testing::Test {
 
   // The nodes the engine ranks best for a pod right now (same policy as the extender).
   std::vector<std::string> EngineBest(const std::string& name) {
-    const Json pod = *api_.get("pods", "ml", name);
+    const Json pod = *api_.Get("pods", "ml", name);
     cache::PodInfo info;
     cache::ContainerResources main;
     for (const auto& [resource, quantity] : pod["spec"]["containers"][0]["resources"]["requests"].items()) {
@@ -290,7 +290,7 @@ TEST_F(EndToEnd, BindVerbBindsThroughTheApiServerAndTheCacheHoldsThePodAtOnce) {
 }
 
 TEST_F(EndToEnd, BindVerbReportsWhatWentWrongAndLeavesTheCacheAlone) {
-  const std::string uid = (*api_.get("pods", "ml", "running"))["metadata"]["uid"];
+  const std::string uid = (*api_.Get("pods", "ml", "running"))["metadata"]["uid"];
   testing::LoopbackClient extender(server_->port());
   // Already bound to gpu-0 by the API server's books: a binding elsewhere is refused (409).
   Json args{{"PodName", "running"}, {"PodNamespace", "ml"}, {"PodUID", uid}, {"Node", "gpu-1"}};

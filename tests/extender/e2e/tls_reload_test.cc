@@ -39,7 +39,7 @@ bool TrustedBy(std::uint16_t port, const fs::path& ca) {
     net::HttpClientRequest request;
     request.target = "/healthz";
     request.timeout = std::chrono::milliseconds(2000);
-    return client->send(request).status == 200;
+    return client->Send(request).status == 200;
   } catch (const std::exception&) {
     return false;
   }
@@ -56,7 +56,7 @@ TEST(ExtenderBinary, ReloadsItsCertificateWhenTheFilesChange) {
   fs::copy_file(dir / "a.crt", dir / "tls.crt");
   fs::copy_file(dir / "a.key", dir / "tls.key");
   apiserver_double::ApiServerDouble api;
-  api.start();
+  api.Start();
   std::ofstream(dir / "kubeconfig") << api.KubeconfigYaml();
   const std::uint16_t port = testing::FreePort();
   const pid_t child = ::fork();

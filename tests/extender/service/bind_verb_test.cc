@@ -33,10 +33,10 @@ class BindVerbTest : public ::testing::Test {
     state_.UpsertNode(cache::testing::GpuNode("n1", 8));
     state_.MarkSynced();
     server_ = net::MakeHttpServer(net::HttpServerOptions{});
-    server_->start(MakeRouter(handlers_, state_, metrics_, RouteConfig{"/gp", "filter", "prioritize", "preempt", "bind"},
+    server_->Start(MakeRouter(handlers_, state_, metrics_, RouteConfig{"/gp", "filter", "prioritize", "preempt", "bind"},
                               &bind_));
   }
-  ~BindVerbTest() override { server_->stop(); }
+  ~BindVerbTest() override { server_->Stop(); }
 
   static Json FreshPod() {
     testing::PodSpecFixture p;

@@ -19,9 +19,9 @@ class HttpTest : public ::testing::Test {
     net::HttpServerOptions options;
     options.max_request_body_bytes = 1 << 20;
     server_ = net::MakeHttpServer(options);
-    server_->start(MakeRouter(handlers_, state_, metrics_, RouteConfig{"/gangplank/", "filter", "prioritize", "preempt"}));
+    server_->Start(MakeRouter(handlers_, state_, metrics_, RouteConfig{"/gangplank/", "filter", "prioritize", "preempt"}));
   }
-  ~HttpTest() override { server_->stop(); }
+  ~HttpTest() override { server_->Stop(); }
 
   cache::ClusterState state_;
   ExtenderMetrics metrics_;

@@ -9,7 +9,7 @@ namespace gangplank::helm_testing {
 namespace fs = std::filesystem;
 
 KubectlOnDouble::KubectlOnDouble(const std::string& name, apiserver_double::DoubleOptions options) : api_(options) {
-  api_.start();
+  api_.Start();
   dir_ = fs::temp_directory_path() / ("gangplank-" + name + "-" + std::to_string(::getpid()));
   fs::remove_all(dir_);
   fs::create_directories(dir_);
@@ -17,7 +17,7 @@ KubectlOnDouble::KubectlOnDouble(const std::string& name, apiserver_double::Doub
 }
 
 KubectlOnDouble::~KubectlOnDouble() {
-  api_.stop();
+  api_.Stop();
   std::error_code ignored;
   fs::remove_all(dir_, ignored);
 }

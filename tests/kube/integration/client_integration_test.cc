@@ -27,7 +27,7 @@ GANGPLANK_ON_BOTH_TARGETS(ClientIntegrationTest);
 class ClientDoubleOnlyTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    server_.start();
+    server_.Start();
     rest_ = rest_for(server_);
     client_ = std::make_shared<Client>(rest_);
   }
@@ -38,38 +38,38 @@ class ClientDoubleOnlyTest : public ::testing::Test {
 
 TEST_P(ClientIntegrationTest, CreateGetUpdateDeleteWithOptimisticConcurrency) {
   const std::string ns = this->ns();
-  Json created = client_->create(resources::pods(), ns, pod_json(ns, "p1"));
+  Json created = client_->Create(resources::Pods(), ns, pod_json(ns, "p1"));
   EXPECT_FALSE(created["metadata"]["resourceVersion"].get<std::string>().empty());
-  EXPECT_THROW(client_->create(resources::pods(), ns, pod_json(ns, "p1")), AlreadyExistsError);
+  EXPECT_THROW(client_->Create(resources::Pods(), ns, pod_json(ns, "p1")), AlreadyExistsError);
 
-  Json a = client_->get(resources::pods(), ns, "p1");
+  Json a = client_->Get(resources::Pods(), ns, "p1");
   Json b = a;
   a["metadata"]["labels"]["x"] = "1";
-  client_->update(resources::pods(), ns, a);
+  client_->Update(resources::Pods(), ns, a);
   b["metadata"]["labels"]["y"] = "2";
-  EXPECT_THROW(client_->update(resources::pods(), ns, b), ConflictError) << "stale resourceVersion must 409";
+  EXPECT_THROW(client_->Update(resources::Pods(), ns, b), ConflictError) << "stale resourceVersion must 409";
 
   // modify() re-reads and retries on conflict.
-  Json modified = client_->modify(resources::pods(), ns, "p1", [](Json& pod) {
+  Json modified = client_->Modify(resources::Pods(), ns, "p1", [](Json& pod) {
     pod["metadata"]["labels"]["y"] = "2";
     return true;
   });
   EXPECT_EQ(modified["metadata"]["labels"]["x"], "1");
   EXPECT_EQ(modified["metadata"]["labels"]["y"], "2");
 
-  Pod typed = client_->GetAs<Pod>(resources::pods(), ns, "p1");
+  Pod typed = client_->GetAs<Pod>(resources::Pods(), ns, "p1");
   EXPECT_EQ(typed.meta.name, "p1");
   EXPECT_EQ(FindAmount(typed.requests, "nvidia.com/gpu")->milli, 1000);
 
   // Grace period 0: a real pod bound to no node is gone at once either way, but say it.
-  EXPECT_TRUE(client_->remove(resources::pods(), ns, "p1", testing::immediately()));
-  EXPECT_FALSE(client_->remove(resources::pods(), ns, "p1"));
-  EXPECT_THROW(client_->get(resources::pods(), ns, "p1"), NotFoundError);
-  EXPECT_EQ(client_->TryGet(resources::pods(), ns, "p1"), std::nullopt);
+  EXPECT_TRUE(client_->Remove(resources::Pods(), ns, "p1", testing::immediately()));
+  EXPECT_FALSE(client_->Remove(resources::Pods(), ns, "p1"));
+  EXPECT_THROW(client_->Get(resources::Pods(), ns, "p1"), NotFoundError);
+  EXPECT_EQ(client_->TryGet(resources::Pods(), ns, "p1"), std::nullopt);
 }
 
 TEST_P(ClientIntegrationTest, PatchesMergeJsonAndServerSideApply) {
-  put(resources::nodes(), {{"apiVersion", "v1"}, {"kind", "Node"}, {"metadata", {{"name", "n1"}}},
+  put(resources::Nodes(), {{"apiVersion", "v1"}, {"kind", "Node"}, {"metadata", {{"name", "n1"}}},
                            {"spec", {{"taints", {{{"key", "a"}, {"effect", "NoSchedule"}}, {{"key", "b"}, {"effect", "NoSchedule"}}}}}}});
   // Remove one taint with a JSON patch guarded by the resourceVersion. (Before the cordon: on a real
   // cluster the node lifecycle controller then adds its unschedulable taint, moving the resourceVersion.)
@@ -77,14 +77,14 @@ TEST_P(ClientIntegrationTest, PatchesMergeJsonAndServerSideApply) {
   // the guard then refuses the patch, and a fresh read is patched instead.
   Json before, after, patched;
   for (int attempt = 0; attempt < 5 && patched.is_null(); ++attempt) {
-    before = client_->get(resources::nodes(), "", "n1");
+    before = client_->Get(resources::Nodes(), "", "n1");
     after = before;
     Json& taints = after["spec"]["taints"];
     for (size_t i = 0; i < taints.size(); ++i) {
       if (taints[i]["key"] == "a") taints.erase(i);
     }
     try {
-      patched = client_->patch(resources::nodes(), "", "n1", PatchType::kJson, MakeJsonPatch(before, after));
+      patched = client_->Patch(resources::Nodes(), "", "n1", PatchType::kJson, MakeJsonPatch(before, after));
     } catch (const InvalidError&) {
       if (attempt == 4) throw;
     }
@@ -98,34 +98,34 @@ TEST_P(ClientIntegrationTest, PatchesMergeJsonAndServerSideApply) {
   EXPECT_EQ(keys, std::vector<std::string>{"b"}) << patched["spec"]["taints"].dump();
   // The same guarded patch again is stale now and must be refused: a bare 422 naming nothing.
   try {
-    client_->patch(resources::nodes(), "", "n1", PatchType::kJson, MakeJsonPatch(before, after));
+    client_->Patch(resources::Nodes(), "", "n1", PatchType::kJson, MakeJsonPatch(before, after));
     ADD_FAILURE() << "a stale guarded JSON patch was applied";
   } catch (const InvalidError& e) {
     EXPECT_EQ(e.message(), "the server rejected our request due to an error in our request");
   }
 
-  Json cordoned = client_->patch(resources::nodes(), "", "n1", PatchType::kMerge, {{"spec", {{"unschedulable", true}}}});
+  Json cordoned = client_->Patch(resources::Nodes(), "", "n1", PatchType::kMerge, {{"spec", {{"unschedulable", true}}}});
   EXPECT_EQ(cordoned["spec"]["unschedulable"], true);
 
   WriteOptions w;
   w.field_manager = "gangplank-test";
   w.force = true;
-  Json applied = client_->apply(resources::nodes(), "",
+  Json applied = client_->Apply(resources::Nodes(), "",
                                 {{"apiVersion", "v1"}, {"kind", "Node"}, {"metadata", {{"name", "n1"}, {"labels", {{"pool", "a"}}}}}}, w);
   EXPECT_EQ(applied["metadata"]["labels"]["pool"], "a");
-  EXPECT_THROW(client_->apply(resources::nodes(), "", {{"metadata", {{"name", "n1"}}}}, w), std::invalid_argument);
+  EXPECT_THROW(client_->Apply(resources::Nodes(), "", {{"metadata", {{"name", "n1"}}}}, w), std::invalid_argument);
 }
 
 TEST_P(ClientIntegrationTest, PaginatedListLoopsOnContinue) {
-  for (int i = 0; i < 23; ++i) put(resources::pods(), pod_json(ns(), "p" + std::to_string(i)));
+  for (int i = 0; i < 23; ++i) put(resources::Pods(), pod_json(ns(), "p" + std::to_string(i)));
   long before = rest_->SentRequests();
   ListOptions o;
   o.limit = 4;
-  auto result = ListAll<Pod>(*rest_, resources::pods(), ns(), o);
+  auto result = ListAll<Pod>(*rest_, resources::Pods(), ns(), o);
   EXPECT_EQ(result.items.size(), 23u);
   EXPECT_EQ(rest_->SentRequests() - before, 6);  // ceil(23 / 4)
   EXPECT_FALSE(result.resource_version.empty());
-  Json all = client_->list(resources::pods(), ns(), o);
+  Json all = client_->List(resources::Pods(), ns(), o);
   EXPECT_EQ(all["items"].size(), 23u);
 }
 
@@ -139,7 +139,7 @@ TEST_P(ClientIntegrationTest, GpuRequestsNeedEqualIntegerLimits) {
   };
   auto refusal = [&](const Json& pod) -> std::string {
     try {
-      client_->create(resources::pods(), ns(), pod);
+      client_->Create(resources::Pods(), ns(), pod);
     } catch (const InvalidError& e) {
       return e.message();
     }
@@ -154,8 +154,8 @@ TEST_P(ClientIntegrationTest, GpuRequestsNeedEqualIntegerLimits) {
   EXPECT_EQ(refusal(gpu_pod("half", {{"limits", {{"nvidia.com/gpu", "500m"}}}})),
             "Pod \"half\" is invalid: [spec.containers[0].resources.limits[nvidia.com/gpu]: Invalid value: \"500m\": must be "
             "an integer, spec.containers[0].resources.requests[nvidia.com/gpu]: Invalid value: \"500m\": must be an integer]");
-  EXPECT_FALSE(client_->TryGet(resources::pods(), ns(), "no-limit"));
-  const Json limited = client_->create(resources::pods(), ns(), gpu_pod("limited", {{"limits", {{"nvidia.com/gpu", "2"}}}}));
+  EXPECT_FALSE(client_->TryGet(resources::Pods(), ns(), "no-limit"));
+  const Json limited = client_->Create(resources::Pods(), ns(), gpu_pod("limited", {{"limits", {{"nvidia.com/gpu", "2"}}}}));
   EXPECT_EQ(limited["spec"]["containers"][0]["resources"]["requests"]["nvidia.com/gpu"], "2");
   // cpu and memory may be overcommitted: a request alone is fine.
   EXPECT_EQ(refusal(gpu_pod("cpu-only", {{"requests", {{"cpu", "250m"}}}})), "created");
@@ -166,7 +166,7 @@ TEST(ClientIntegration, ExpiredContinueTokenRestartsTheList) {
   DoubleOptions options;
   options.continue_token_ttl = 1s;
   ApiServerDouble server(options);
-  server.start();
+  server.Start();
   for (int i = 0; i < 6; ++i) server.put(pod_json("default", "p" + std::to_string(i)));
   auto rest = rest_for(server);
   ListOptions o;
@@ -176,7 +176,7 @@ TEST(ClientIntegration, ExpiredContinueTokenRestartsTheList) {
   int restarts = 0;
   size_t items = 0;
   std::string rv = ListPages(
-      *rest, resources::pods(), "default", o,
+      *rest, resources::Pods(), "default", o,
       [&](std::string_view body) {
         auto page = decoder.DecodeList(body);
         if (pages++ == 0) std::this_thread::sleep_for(2100ms);  // let the token expire
@@ -201,14 +201,14 @@ TEST_F(ClientDoubleOnlyTest, RetriesHonourRetryAfterFromTheServer) {
   rule.path_contains = "/pods/p";
   server_.FailNext(rule);
   auto start = std::chrono::steady_clock::now();
-  Json pod = client_->get(resources::pods(), "default", "p");
+  Json pod = client_->Get(resources::Pods(), "default", "p");
   EXPECT_GE(std::chrono::steady_clock::now() - start, 950ms);
   EXPECT_EQ(pod["metadata"]["name"], "p");
 
   rule.status = 500;
   rule.retry_after_seconds.reset();
   server_.FailNext(rule);
-  EXPECT_THROW(client_->get(resources::pods(), "default", "p"), ServerError);
+  EXPECT_THROW(client_->Get(resources::Pods(), "default", "p"), ServerError);
 }
 
 TEST_P(ClientIntegrationTest, ClientSideQpsLimiterSpacesRequests) {
@@ -218,15 +218,15 @@ TEST_P(ClientIntegrationTest, ClientSideQpsLimiterSpacesRequests) {
   auto rest = rest_for_target(limited);
   Client client(rest);
   auto start = std::chrono::steady_clock::now();
-  for (int i = 0; i < 6; ++i) client.TryGet(resources::nodes(), "", "none");
+  for (int i = 0; i < 6; ++i) client.TryGet(resources::Nodes(), "", "none");
   EXPECT_GE(std::chrono::steady_clock::now() - start, 240ms);  // 5 waits of 50 ms
 }
 
 TEST_P(ClientIntegrationTest, BindingRules) {
-  put(resources::pods(), pod_json(ns(), "p"));
-  std::string uid = client_->get(resources::pods(), ns(), "p")["metadata"]["uid"];
+  put(resources::Pods(), pod_json(ns(), "p"));
+  std::string uid = client_->Get(resources::Pods(), ns(), "p")["metadata"]["uid"];
   EXPECT_EQ(client_->BindPod(ns(), "p", "n1", uid), BindOutcome::kBound);
-  EXPECT_EQ(client_->get(resources::pods(), ns(), "p")["spec"]["nodeName"], "n1");
+  EXPECT_EQ(client_->Get(resources::Pods(), ns(), "p")["spec"]["nodeName"], "n1");
   EXPECT_EQ(client_->BindPod(ns(), "p", "n1", uid), BindOutcome::kAlreadyBoundHere);
   EXPECT_THROW(client_->BindPod(ns(), "p", "n2", uid), ConflictError);
   EXPECT_EQ(client_->BindPod(ns(), "ghost", "n1"), BindOutcome::kPodGone);
@@ -237,9 +237,9 @@ TEST_P(ClientIntegrationTest, EvictionBlockedByPdbIsADistinctError) {
     Json pod = pod_json(ns(), name, "n1");
     pod["metadata"]["labels"]["app"] = "guarded";
     pod["status"] = {{"phase", "Running"}, {"conditions", {{{"type", "Ready"}, {"status", "True"}}}}};
-    put(resources::pods(), pod);
+    put(resources::Pods(), pod);
   }
-  client_->create(resources::PodDisruptionBudgets(), ns(),
+  client_->Create(resources::PodDisruptionBudgets(), ns(),
                   {{"apiVersion", "policy/v1"},
                    {"kind", "PodDisruptionBudget"},
                    {"metadata", {{"name", "guard"}, {"namespace", ns()}}},
@@ -247,10 +247,10 @@ TEST_P(ClientIntegrationTest, EvictionBlockedByPdbIsADistinctError) {
   long before = rest_->SentRequests();
   EXPECT_THROW(client_->EvictPod(ns(), "a", 0), DisruptionBudgetError);
   EXPECT_EQ(rest_->SentRequests() - before, 1) << "a PDB refusal is not throttling: no automatic retry";
-  EXPECT_TRUE(client_->TryGet(resources::pods(), ns(), "a"));
-  put(resources::pods(), pod_json(ns(), "free", "n1"));
+  EXPECT_TRUE(client_->TryGet(resources::Pods(), ns(), "a"));
+  put(resources::Pods(), pod_json(ns(), "free", "n1"));
   EXPECT_EQ(client_->EvictPod(ns(), "free", 0), EvictOutcome::kEvicted);
-  EXPECT_FALSE(client_->TryGet(resources::pods(), ns(), "free"));
+  EXPECT_FALSE(client_->TryGet(resources::Pods(), ns(), "free"));
   EXPECT_EQ(client_->EvictPod(ns(), "never-existed"), EvictOutcome::kAlreadyGone);
 }
 
@@ -274,17 +274,17 @@ TEST_P(ClientIntegrationTest, CustomResourcesWithStatusSubresourceAndConditions)
                {"properties",
                 {{"spec", {{"type", "object"}, {"x-kubernetes-preserve-unknown-fields", true}}},
                  {"status", {{"type", "object"}, {"x-kubernetes-preserve-unknown-fields", true}}}}}}}}}}}}}}};
-  client_->create(resources::CustomResourceDefinitions(), "", crd);
+  client_->Create(resources::CustomResourceDefinitions(), "", crd);
   ASSERT_TRUE(testing::eventually([&] {
-    const Json got = client_->get(resources::CustomResourceDefinitions(), "", "gpupools.gangplank.io");
+    const Json got = client_->Get(resources::CustomResourceDefinitions(), "", "gpupools.gangplank.io");
     if (!got.contains("status") || !got["status"].contains("conditions")) return false;
     const Json* c = FindCondition(got["status"]["conditions"], "Established");
     return c != nullptr && c->value("status", "") == "True";
   }));
   ResourceDescriptor pools{"gangplank.io", "v1alpha1", "gpupools", "GPUPool", false};
   // A real server may answer 404 for a moment after Established, until the CRD's handler is in place.
-  ASSERT_TRUE(testing::eventually([&] { return client_->list(pools, "")["items"].empty(); }));
-  client_->create(pools, "", {{"apiVersion", "gangplank.io/v1alpha1"}, {"kind", "GPUPool"},
+  ASSERT_TRUE(testing::eventually([&] { return client_->List(pools, "")["items"].empty(); }));
+  client_->Create(pools, "", {{"apiVersion", "gangplank.io/v1alpha1"}, {"kind", "GPUPool"},
                               {"metadata", {{"name", "a"}}}, {"spec", {{"gpus", 8}}}});
   auto write_ready = [&](const std::string& status_value, const std::string& reason) {
     return client_->WriteStatus(pools, "", "a", [&](Json& status, const Json& object) {
@@ -302,47 +302,47 @@ TEST_P(ClientIntegrationTest, CustomResourcesWithStatusSubresourceAndConditions)
   Json same = write_ready("False", "Pending");
   EXPECT_EQ(same["metadata"]["resourceVersion"], rv);
   // A spec change bumps generation; the status subresource write does not.
-  Json spec_changed = client_->patch(pools, "", "a", PatchType::kMerge, {{"spec", {{"gpus", 16}}}});
+  Json spec_changed = client_->Patch(pools, "", "a", PatchType::kMerge, {{"spec", {{"gpus", 16}}}});
   EXPECT_GT(spec_changed["metadata"]["generation"].get<int64_t>(), first["metadata"]["generation"].get<int64_t>());
   Json second = write_ready("False", "StillPending");
   EXPECT_EQ(second["metadata"]["generation"], spec_changed["metadata"]["generation"]);
   EXPECT_EQ(second["status"]["observedGeneration"], spec_changed["metadata"]["generation"]);
   EXPECT_EQ(second["status"]["conditions"][0]["lastTransitionTime"], transition);
   // Status written through the main resource is ignored when /status exists.
-  Json via_main = client_->get(pools, "", "a");
+  Json via_main = client_->Get(pools, "", "a");
   via_main["status"]["bogus"] = true;
-  Json stored = client_->update(pools, "", via_main);
+  Json stored = client_->Update(pools, "", via_main);
   EXPECT_FALSE(stored["status"].contains("bogus"));
 }
 
 TEST_P(ClientIntegrationTest, EventRecorderFoldsRepeatsIntoACount) {
-  put(resources::pods(), pod_json(ns(), "p"));
-  Json pod = client_->get(resources::pods(), ns(), "p");
+  put(resources::Pods(), pod_json(ns(), "p"));
+  Json pod = client_->Get(resources::Pods(), ns(), "p");
   ObjectReference ref{"v1", "Pod", ns(), "p", pod["metadata"]["uid"], ""};
   EventRecorder recorder(client_, "gangplank-test", "host-1");
-  EXPECT_TRUE(recorder.record(ref, "Warning", "GangIncomplete", "2 of 4 pods"));
-  EXPECT_TRUE(recorder.record(ref, "Warning", "GangIncomplete", "2 of 4 pods"));
-  EXPECT_TRUE(recorder.record(ref, "Normal", "Placed", "on n1"));
+  EXPECT_TRUE(recorder.Record(ref, "Warning", "GangIncomplete", "2 of 4 pods"));
+  EXPECT_TRUE(recorder.Record(ref, "Warning", "GangIncomplete", "2 of 4 pods"));
+  EXPECT_TRUE(recorder.Record(ref, "Normal", "Placed", "on n1"));
   EXPECT_EQ(recorder.count(ref, "Warning", "GangIncomplete", "2 of 4 pods"), 2);
-  Json events = client_->list(resources::events(), ns());
+  Json events = client_->List(resources::Events(), ns());
   ASSERT_EQ(events["items"].size(), 2u);
   int max_count = 0;
   for (const auto& e : events["items"]) max_count = std::max(max_count, e.value("count", 0));
   EXPECT_EQ(max_count, 2);
   // An event that disappeared (TTL) is created afresh instead of failing.
-  for (const auto& e : events["items"]) remove_object(resources::events(), e["metadata"]["name"]);
-  EXPECT_TRUE(recorder.record(ref, "Warning", "GangIncomplete", "2 of 4 pods"));
-  EXPECT_EQ(client_->list(resources::events(), ns())["items"].size(), 1u);
+  for (const auto& e : events["items"]) remove_object(resources::Events(), e["metadata"]["name"]);
+  EXPECT_TRUE(recorder.Record(ref, "Warning", "GangIncomplete", "2 of 4 pods"));
+  EXPECT_EQ(client_->List(resources::Events(), ns())["items"].size(), 1u);
 }
 
 // Double-only: stops the server under the client.
 TEST(ClientIntegration, TransportErrorsWhenTheServerIsDown) {
   ApiServerDouble server;
-  server.start();
+  server.Start();
   auto rest = rest_for(server);
-  server.stop();
+  server.Stop();
   Client client(rest);
-  EXPECT_THROW(client.get(resources::nodes(), "", "n"), net::TransportError);
+  EXPECT_THROW(client.Get(resources::Nodes(), "", "n"), net::TransportError);
 }
 
 }  // namespace

@@ -97,7 +97,7 @@ class ApiTargetTest : public ::testing::TestWithParam<gangplank::testing::ApiTar
       ASSERT_NE(ns_, "") << "the test namespace did not come up";
       rest_ = rest_for_target();
     } else {
-      server_.start();
+      server_.Start();
       rest_ = rest_for(server_);
     }
     client_ = std::make_shared<Client>(rest_);
@@ -123,9 +123,9 @@ class ApiTargetTest : public ::testing::TestWithParam<gangplank::testing::ApiTar
     nlohmann::json stored;
     if (auto existing = client_->TryGet(r, ns_of(r), name)) {
       object["metadata"]["resourceVersion"] = (*existing)["metadata"]["resourceVersion"];
-      stored = client_->update(r, ns_of(r), object);
+      stored = client_->Update(r, ns_of(r), object);
     } else {
-      stored = client_->create(r, ns_of(r), object);
+      stored = client_->Create(r, ns_of(r), object);
     }
     if (status.is_null()) return stored;
     stored["status"] = status;
@@ -134,15 +134,15 @@ class ApiTargetTest : public ::testing::TestWithParam<gangplank::testing::ApiTar
   // Deletes at once on both targets (immediately()).
   void remove_object(const ResourceDescriptor& r, const std::string& name) {
     if (!real()) {
-      server_.remove(r.plural, ns_of(r), name);
+      server_.Remove(r.plural, ns_of(r), name);
       return;
     }
-    client_->remove(r, ns_of(r), name, immediately());
+    client_->Remove(r, ns_of(r), name, immediately());
   }
   // key -> resourceVersion of the pods in the test's namespace, as the server lists them.
   std::map<std::string, std::string> server_pods() {
     std::map<std::string, std::string> out;
-    const nlohmann::json list = client_->list(resources::pods(), ns_);
+    const nlohmann::json list = client_->List(resources::Pods(), ns_);
     for (const auto& p : list["items"]) {
       out[ns_ + "/" + p["metadata"]["name"].get<std::string>()] = p["metadata"]["resourceVersion"];
     }

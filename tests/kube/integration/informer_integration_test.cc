@@ -83,7 +83,7 @@ class Recorder {
 
 std::map<std::string, std::string> server_pods(const ApiServerDouble& server) {
   std::map<std::string, std::string> out;
-  for (const auto& p : server.list("pods")) {
+  for (const auto& p : server.List("pods")) {
     out[p["metadata"]["namespace"].get<std::string>() + "/" + p["metadata"]["name"].get<std::string>()] =
         p["metadata"]["resourceVersion"];
   }
@@ -92,7 +92,7 @@ std::map<std::string, std::string> server_pods(const ApiServerDouble& server) {
 
 std::map<std::string, std::string> cache_pods(const Informer<Pod>& informer) {
   std::map<std::string, std::string> out;
-  for (const auto& p : informer.list()) out[p->meta.key()] = p->meta.resource_version;
+  for (const auto& p : informer.List()) out[p->meta.key()] = p->meta.resource_version;
   return out;
 }
 
@@ -107,14 +107,14 @@ InformerOptions fast_options_in(const std::string& ns) {
 
 TEST_P(InformerIntegration, SyncsIndexesAndFollowsChanges) {
   for (int i = 0; i < 120; ++i) {
-    put(resources::pods(), pod_json(ns(), "p" + std::to_string(i), i % 2 ? "n1" : "", "g" + std::to_string(i % 3)));
+    put(resources::Pods(), pod_json(ns(), "p" + std::to_string(i), i % 2 ? "n1" : "", "g" + std::to_string(i % 3)));
   }
   Recorder recorder;  // Before the informer: its handlers must outlive the informer's threads.
-  Informer<Pod> informer(rest_for_target(), resources::pods(), fast_options_in(ns()));
+  Informer<Pod> informer(rest_for_target(), resources::Pods(), fast_options_in(ns()));
   informer.AddIndex("node", indexes::PodNodeName);
   informer.AddIndex("gang", [](const Pod& p) { return indexes::ByLabel(p, "gangplank.io/gang"); });
   informer.AddHandlers(recorder.handlers());
-  informer.start();
+  informer.Start();
   ASSERT_TRUE(informer.WaitForSync(10s));
   EXPECT_EQ(informer.size(), 120u);
   EXPECT_EQ(informer.ByIndex("node", "n1").size(), 60u);
@@ -122,8 +122,8 @@ TEST_P(InformerIntegration, SyncsIndexesAndFollowsChanges) {
   EXPECT_THROW(informer.ByIndex("nope", "x"), std::invalid_argument);
 
   EXPECT_EQ(client_->BindPod(ns(), "p0", "n1"), BindOutcome::kBound);
-  remove_object(resources::pods(), "p1");
-  put(resources::pods(), pod_json(ns(), "new", "n2"));
+  remove_object(resources::Pods(), "p1");
+  put(resources::Pods(), pod_json(ns(), "new", "n2"));
   ASSERT_TRUE(eventually([&] { return cache_pods(informer) == server_pods(); }))
       << ::testing::PrintToString(cache_pods(informer)) << "\n" << ::testing::PrintToString(server_pods());
   EXPECT_EQ(informer.ByIndex("node", "n1").size(), 60u);  // +p0, -p1
@@ -132,20 +132,20 @@ TEST_P(InformerIntegration, SyncsIndexesAndFollowsChanges) {
   EXPECT_EQ(recorder.view(), server_pods());
   EXPECT_EQ(recorder.duplicates.load(), 0);
   EXPECT_EQ(recorder.tombstones.load(), 0);
-  informer.stop();
+  informer.Stop();
 }
 
 TEST_P(InformerIntegration, SlowHandlersDoNotBlockTheWatchReader) {
   std::atomic<bool> release{false};  // Before the informer, whose handler reads it.
-  Informer<Pod> informer(rest_for_target(), resources::pods(), fast_options_in(ns()));
+  Informer<Pod> informer(rest_for_target(), resources::Pods(), fast_options_in(ns()));
   Informer<Pod>::Handlers h;
   h.on_add = [&](const Informer<Pod>::Ptr&) {
     while (!release) std::this_thread::sleep_for(1ms);
   };
   informer.AddHandlers(h);
-  informer.start();
+  informer.Start();
   ASSERT_TRUE(informer.WaitForSync(5s));
-  for (int i = 0; i < 50; ++i) put(resources::pods(), pod_json(ns(), "p" + std::to_string(i)));
+  for (int i = 0; i < 50; ++i) put(resources::Pods(), pod_json(ns(), "p" + std::to_string(i)));
   // The cache keeps up although the handler is stuck on the first add.
   EXPECT_TRUE(eventually([&] { return informer.size() == 50; }, 10s));
   release = true;
@@ -156,21 +156,21 @@ void missed_deletes_become_tombstones(bool expired_as_event) {
   DoubleOptions options;
   options.expired_watch_as_event = expired_as_event;
   ApiServerDouble server(options);
-  server.start();
+  server.Start();
   for (int i = 0; i < 10; ++i) server.put(pod_json("default", "p" + std::to_string(i)));
   Recorder recorder;  // Before the informer: its handlers must outlive the informer's threads.
-  Informer<Pod> informer(rest_for(server), resources::pods(), fast_options());
+  Informer<Pod> informer(rest_for(server), resources::Pods(), fast_options());
   informer.AddHandlers(recorder.handlers());
-  informer.start();
+  informer.Start();
   ASSERT_TRUE(informer.WaitForSync(5s));
   // While the client is cut off, pods vanish and history is compacted: resuming gets 410, the relist must
   // report the missed deletions with the last known state.
-  server.stop();
-  server.remove("pods", "default", "p3");
-  server.remove("pods", "default", "p7");
+  server.Stop();
+  server.Remove("pods", "default", "p3");
+  server.Remove("pods", "default", "p7");
   server.put(pod_json("default", "p5", "n9"));
-  server.compact();
-  server.start();
+  server.Compact();
+  server.Start();
   ASSERT_TRUE(eventually([&] { return cache_pods(informer) == server_pods(server); }))
       << "lists=" << informer.stats().lists << " watches=" << informer.stats().watches
       << " errors=" << informer.stats().watch_errors << " relists_after_410=" << informer.stats().relists_after_expired;
@@ -179,8 +179,8 @@ void missed_deletes_become_tombstones(bool expired_as_event) {
   EXPECT_EQ(recorder.view(), server_pods(server));
   EXPECT_EQ(recorder.duplicates.load(), 0);
   EXPECT_GE(informer.stats().relists_after_expired, 1);
-  EXPECT_EQ(informer.get("default/p5")->node_name, "n9");
-  informer.stop();
+  EXPECT_EQ(informer.Get("default/p5")->node_name, "n9");
+  informer.Stop();
 }
 
 TEST(InformerIntegrationTest, MissedDeletesAfterHttp410AreTombstones) { missed_deletes_become_tombstones(false); }
@@ -188,10 +188,10 @@ TEST(InformerIntegrationTest, MissedDeletesAfterInStream410AreTombstones) { miss
 
 TEST(InformerIntegrationTest, CleanStreamEndResumesWithoutRelist) {
   ApiServerDouble server;
-  server.start();
+  server.Start();
   for (int i = 0; i < 5; ++i) server.put(pod_json("default", "p" + std::to_string(i)));
-  Informer<Pod> informer(rest_for(server), resources::pods(), fast_options());
-  informer.start();
+  Informer<Pod> informer(rest_for(server), resources::Pods(), fast_options());
+  informer.Start();
   ASSERT_TRUE(informer.WaitForSync(5s));
   ASSERT_TRUE(eventually([&] { return server.OpenWatches() == 1; }));
   for (int round = 0; round < 3; ++round) {
@@ -201,25 +201,25 @@ TEST(InformerIntegrationTest, CleanStreamEndResumesWithoutRelist) {
   }
   EXPECT_EQ(informer.stats().lists, 1) << "a clean end of stream must re-watch, not relist";
   EXPECT_GE(informer.stats().watches, 4);
-  informer.stop();
+  informer.Stop();
 }
 
 TEST(InformerIntegrationTest, BookmarksAdvanceTheResumePointWithoutTouchingTheCache) {
   DoubleOptions options;
   options.bookmark_interval = 100ms;
   ApiServerDouble server(options);
-  server.start();
+  server.Start();
   server.put(pod_json("default", "watched"));
   InformerOptions o = fast_options();
   o.field_selector = "metadata.name=watched";
-  Informer<Pod> informer(rest_for(server), resources::pods(), o);
-  informer.start();
+  Informer<Pod> informer(rest_for(server), resources::Pods(), o);
+  informer.Start();
   ASSERT_TRUE(informer.WaitForSync(5s));
   std::string start_rv = informer.LastResourceVersion();
   for (int i = 0; i < 5; ++i) server.put(pod_json("default", "other" + std::to_string(i)));  // filtered out
   ASSERT_TRUE(eventually([&] { return informer.stats().bookmarks > 0 && informer.LastResourceVersion() != start_rv; }, 5s));
   EXPECT_EQ(informer.size(), 1u);
-  informer.stop();
+  informer.Stop();
 }
 
 // The reliability bar: randomized drops, 410s, 429s, 500s and restarts of the double while
@@ -229,7 +229,7 @@ TEST(InformerIntegrationTest, ConvergesUnderRandomizedFaults) {
   DoubleOptions options;
   options.bookmark_interval = 200ms;
   ApiServerDouble server(options);
-  server.start();
+  server.Start();
   std::mt19937 rng(20261121);
   for (int i = 0; i < 40; ++i) server.put(pod_json("default", "p" + std::to_string(i)));
   RestOptions rest_options = testing::unlimited();
@@ -244,9 +244,9 @@ TEST(InformerIntegrationTest, ConvergesUnderRandomizedFaults) {
     if (std::getenv("GANGPLANK_TEST_VERBOSE")) std::cout << std::chrono::steady_clock::now().time_since_epoch().count() / 1000000 << " " << what << std::endl;
   };
   Recorder recorder;  // Before the informer: its handlers must outlive the informer's threads.
-  Informer<Pod> informer(rest_for(server, rest_options), resources::pods(), informer_options);
+  Informer<Pod> informer(rest_for(server, rest_options), resources::Pods(), informer_options);
   informer.AddHandlers(recorder.handlers());
-  informer.start();
+  informer.Start();
   ASSERT_TRUE(informer.WaitForSync(10s));
 
   std::map<std::string, int> fault_counts;
@@ -256,7 +256,7 @@ TEST(InformerIntegrationTest, ConvergesUnderRandomizedFaults) {
   while (faults < 220 && std::chrono::steady_clock::now() < storm_end) {
     // A few changes between faults: creates, updates, deletes.
     for (int c = 0; c < 3; ++c) {
-      auto pods = server.list("pods");
+      auto pods = server.List("pods");
       int action = std::uniform_int_distribution<int>(0, 2)(rng);
       if (action == 0 || pods.size() < 10) {
         server.put(pod_json("default", "p" + std::to_string(next_name++)));
@@ -265,7 +265,7 @@ TEST(InformerIntegrationTest, ConvergesUnderRandomizedFaults) {
         server.put(pod_json("default", victim["metadata"]["name"], "n" + std::to_string(rng() % 5)));
       } else {
         auto& victim = pods[std::uniform_int_distribution<size_t>(0, pods.size() - 1)(rng)];
-        server.remove("pods", "default", victim["metadata"]["name"]);
+        server.Remove("pods", "default", victim["metadata"]["name"]);
       }
     }
     int kind = std::uniform_int_distribution<int>(0, 9)(rng);
@@ -289,7 +289,7 @@ TEST(InformerIntegrationTest, ConvergesUnderRandomizedFaults) {
         break;
       case 2:
       case 3:
-        server.compact();
+        server.Compact();
         fault_counts["410"]++;
         break;
       case 4:
@@ -312,7 +312,7 @@ TEST(InformerIntegrationTest, ConvergesUnderRandomizedFaults) {
         fault_counts["drop+503"]++;
         break;
       default:
-        server.restart(/*keep_state=*/true);
+        server.Restart(/*keep_state=*/true);
         fault_counts["restart"]++;
         break;
     }
@@ -342,7 +342,7 @@ TEST(InformerIntegrationTest, ConvergesUnderRandomizedFaults) {
   std::cout << "[ informer ] lists=" << stats.lists << " relists_after_410=" << stats.relists_after_expired
             << " watches=" << stats.watches << " watch_errors=" << stats.watch_errors << " events=" << stats.events
             << " tombstones=" << recorder.tombstones.load() << "\n";
-  informer.stop();
+  informer.Stop();
 }
 
 }  // namespace

@@ -81,7 +81,7 @@ TEST(LeaderElectionTest, ValidatesTimings) {
 
 TEST(LeaderElectionTest, OneLeaderAndHandoverWithinALeaseDurationWhenTheLeaderStopsRenewing) {
   ApiServerDouble server;
-  server.start();
+  server.Start();
   std::atomic<int> started{0};  // Before the electors, whose threads count into it until they stop.
   std::vector<std::unique_ptr<LeaderElector>> electors;
   std::vector<LeaderElector*> raw;
@@ -92,7 +92,7 @@ TEST(LeaderElectionTest, OneLeaderAndHandoverWithinALeaseDurationWhenTheLeaderSt
     raw.push_back(electors.back().get());
   }
   LeaderWatch watch(raw);
-  for (auto& e : electors) e->start();
+  for (auto& e : electors) e->Start();
   ASSERT_TRUE(eventually([&] { return leader_index(electors) >= 0; }, 5s));
   int first = leader_index(electors);
   std::this_thread::sleep_for(3 * kLease / 2);  // several renewals: leadership must stay put
@@ -102,7 +102,7 @@ TEST(LeaderElectionTest, OneLeaderAndHandoverWithinALeaseDurationWhenTheLeaderSt
   // The leader stops renewing (crash: no release). Another candidate takes over once the lease it
   // observed has run out: within one lease duration of the lease expiring, plus polling.
   auto stopped_at = std::chrono::steady_clock::now();
-  electors[first]->stop();
+  electors[first]->Stop();
   ASSERT_TRUE(eventually([&] { int i = leader_index(electors); return i >= 0 && i != first; }, 3 * kLease));
   auto handover = std::chrono::steady_clock::now() - stopped_at;
   std::cout << "[ leader ] handover after " << std::chrono::duration_cast<std::chrono::milliseconds>(handover).count()
@@ -111,15 +111,15 @@ TEST(LeaderElectionTest, OneLeaderAndHandoverWithinALeaseDurationWhenTheLeaderSt
   EXPECT_GE(handover, kLease - kRetry) << "nobody may take over a lease that is still valid";
   EXPECT_EQ(watch.overlaps(), 0);
 
-  auto lease = server.get("leases.coordination.k8s.io", "kube-system", "gangplank-operator");
+  auto lease = server.Get("leases.coordination.k8s.io", "kube-system", "gangplank-operator");
   ASSERT_TRUE(lease);
   EXPECT_EQ((*lease)["spec"]["leaseTransitions"], 1);
-  for (auto& e : electors) e->stop();
+  for (auto& e : electors) e->Stop();
 }
 
 TEST(LeaderElectionTest, LeaderStopsActingWhenItCannotRenewAndNobodyOverlaps) {
   ApiServerDouble server;
-  server.start();
+  server.Start();
   std::atomic<int> stopped{0};  // Before the electors, whose threads count into it until they stop.
   std::vector<std::unique_ptr<LeaderElector>> electors;
   std::vector<LeaderElector*> raw;
@@ -133,7 +133,7 @@ TEST(LeaderElectionTest, LeaderStopsActingWhenItCannotRenewAndNobodyOverlaps) {
     raw.push_back(electors.back().get());
   }
   LeaderWatch watch(raw);
-  for (auto& e : electors) e->start();
+  for (auto& e : electors) e->Start();
   ASSERT_TRUE(eventually([&] { return leader_index(electors) >= 0; }, 5s));
   // Every lease write fails from now on: the leader must give up within the renew deadline.
   FaultRule rule;
@@ -149,27 +149,27 @@ TEST(LeaderElectionTest, LeaderStopsActingWhenItCannotRenewAndNobodyOverlaps) {
   server.ClearFaults();
   ASSERT_TRUE(eventually([&] { return leader_index(electors) >= 0; }, 3 * kLease));
   EXPECT_EQ(watch.overlaps(), 0);
-  for (auto& e : electors) e->stop();
+  for (auto& e : electors) e->Stop();
 }
 
 TEST(LeaderElectionTest, ReleaseOnStopHandsOverImmediately) {
   ApiServerDouble server;
-  server.start();
+  server.Start();
   LeaderElector a(std::make_shared<Client>(rest_for(server)), config("a", /*release=*/true));
-  a.start();
+  a.Start();
   ASSERT_TRUE(eventually([&] { return a.IsLeader(); }, 5s));
   LeaderElector b(std::make_shared<Client>(rest_for(server)), config("b"));
-  b.start();
+  b.Start();
   std::this_thread::sleep_for(2 * kRetry);
   EXPECT_FALSE(b.IsLeader());
   auto stop_at = std::chrono::steady_clock::now();
-  a.stop();
-  auto lease = server.get("leases.coordination.k8s.io", "kube-system", "gangplank-operator");
+  a.Stop();
+  auto lease = server.Get("leases.coordination.k8s.io", "kube-system", "gangplank-operator");
   ASSERT_TRUE(lease);
   EXPECT_EQ((*lease)["spec"]["holderIdentity"], "");
   ASSERT_TRUE(eventually([&] { return b.IsLeader(); }, 3 * kLease));
   EXPECT_LT(std::chrono::steady_clock::now() - stop_at, kLease) << "a released lease needs no expiry wait";
-  b.stop();
+  b.Stop();
 }
 
 }  // namespace

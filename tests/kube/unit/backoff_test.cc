@@ -30,7 +30,7 @@ TEST(BackoffTest, ResetsAfterAQuietPeriodAndOnDemand) {
   EXPECT_EQ(backoff.next(now + 20ms), 400ms);
   EXPECT_EQ(backoff.next(now + 5000ms), 100ms) << "no failure for longer than reset_after";
   EXPECT_EQ(backoff.next(now + 5010ms), 200ms);
-  backoff.reset();
+  backoff.Reset();
   EXPECT_EQ(backoff.next(now + 5020ms), 100ms);
 }
 

@@ -229,11 +229,11 @@ TEST(TokenSourceTest, RereadsTheFileAfterThePeriodAndAfterInvalidate) {
   EXPECT_EQ(tokens.token(t0 + std::chrono::seconds(30)), "first");  // cached within the period
   EXPECT_EQ(tokens.token(t0 + std::chrono::seconds(61)), "second");  // re-read after a minute
   dir.write("token", "third");
-  tokens.invalidate();  // e.g. after a 401
+  tokens.Invalidate();  // e.g. after a 401
   EXPECT_EQ(tokens.token(t0 + std::chrono::seconds(62)), "third");
   // A vanished file keeps the last good token rather than failing mid-rotation.
   std::filesystem::remove(file);
-  tokens.invalidate();
+  tokens.Invalidate();
   EXPECT_EQ(tokens.token(t0 + std::chrono::seconds(63)), "third");
   TokenSource never("", dir.path().string() + "/absent");
   EXPECT_THROW(never.token(), ConfigError);

@@ -98,10 +98,10 @@ class HttpsClientTest : public ::testing::Test {
     HttpServerOptions options;
     options.tls = HttpTlsFiles{(dir_ / "server.crt").string(), (dir_ / "server.key").string()};
     server_ = MakeHttpServer(options);
-    server_->start(MakeSyncHandler([](const HttpRequest& req) { return HttpResponse::text(200, "hello " + req.path); }));
+    server_->Start(MakeSyncHandler([](const HttpRequest& req) { return HttpResponse::text(200, "hello " + req.path); }));
   }
   void TearDown() override {
-    server_->stop();
+    server_->Stop();
     std::filesystem::remove_all(dir_);
   }
 
@@ -110,7 +110,7 @@ class HttpsClientTest : public ::testing::Test {
     HttpClientRequest request;
     request.target = "/x";
     request.timeout = std::chrono::seconds(5);
-    return client->send(request);
+    return client->Send(request);
   }
 
   std::filesystem::path dir_;
@@ -167,16 +167,16 @@ TEST(HttpClientStreamTest, StreamsChunksAndHonoursIdleTimeoutAndCancel) {
   std::mutex writers_mutex;
   std::vector<std::thread> writers;  // joined before the server goes away
   std::atomic<bool> finish{false};
-  server->start([&](const HttpRequest& req, HttpResponder responder) {
+  server->Start([&](const HttpRequest& req, HttpResponder responder) {
     auto stream = responder.StartStream(200, {{"Content-Type", "application/json"}});
     std::lock_guard lock(writers_mutex);
     writers.emplace_back([stream, path = req.path, &finish] {
-      stream->write("{\"a\":1}\n{\"b\"");
+      stream->Write("{\"a\":1}\n{\"b\"");
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
-      stream->write(":2}\n");
+      stream->Write(":2}\n");
       // "/stall": go silent and keep the connection open until the test ends.
       while (path != "/end" && !finish) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-      stream->close();
+      stream->Close();
     });
   });
   auto client = MakeHttpClient({server->BaseUrl(), {}});
@@ -219,7 +219,7 @@ TEST(HttpClientStreamTest, StreamsChunksAndHonoursIdleTimeoutAndCancel) {
     std::lock_guard lock(writers_mutex);
     for (auto& t : writers) t.join();
   }
-  server->stop();
+  server->Stop();
 }
 
 }  // namespace

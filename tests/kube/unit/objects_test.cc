@@ -123,9 +123,9 @@ TEST(ObjectsTest, GenericObjectsKeepRawJsonAndMetadata) {
 TEST(CompactStringMapTest, KeepsOrderAndFindsByKey) {
   CompactStringMap m;
   EXPECT_TRUE(m.empty());
-  m.add("a", "1");
-  m.add("", "empty key");
-  m.add("long-key-with-slashes/and.dots", std::string(300, 'x'));
+  m.Add("a", "1");
+  m.Add("", "empty key");
+  m.Add("long-key-with-slashes/and.dots", std::string(300, 'x'));
   EXPECT_EQ(m.size(), 3u);
   EXPECT_EQ(m.find("a"), "1");
   EXPECT_EQ(m.find(""), "empty key");

@@ -21,7 +21,7 @@ class ScriptedHttp : public net::HttpClient {
   std::deque<std::function<net::HttpClientResponse(const net::HttpClientRequest&)>> script;
   std::vector<net::HttpClientRequest> seen;
 
-  net::HttpClientResponse send(const net::HttpClientRequest& request) override {
+  net::HttpClientResponse Send(const net::HttpClientRequest& request) override {
     seen.push_back(request);
     if (script.empty()) throw std::logic_error("unexpected request " + request.method + " " + request.target);
     auto step = script.front();
@@ -30,7 +30,7 @@ class ScriptedHttp : public net::HttpClient {
   }
   net::HttpClientResponse stream(const net::HttpClientRequest& request, std::chrono::milliseconds,
                                  const std::function<void(std::string_view)>&, net::CancelToken&) override {
-    return send(request);
+    return Send(request);
   }
 };
 
@@ -74,14 +74,14 @@ TEST(RestClientTest, Retries429HonouringRetryAfter) {
   Harness h;
   h.http->script = {reply(429, R"({"reason":"TooManyRequests","code":429})", {{"Retry-After", "3"}}),
                     reply(429, R"({"reason":"TooManyRequests","code":429})", {{"Retry-After", "1"}}), reply(200, "ok")};
-  EXPECT_EQ(h.client->execute(get_request()).body, "ok");
+  EXPECT_EQ(h.client->Execute(get_request()).body, "ok");
   EXPECT_EQ(h.sleeps, (std::vector<std::chrono::milliseconds>{3000ms, 1000ms}));
 }
 
 TEST(RestClientTest, Retries5xxWithRetryAfterOnlyForIdempotentRequests) {
   Harness h;
   h.http->script = {reply(503, "{}", {{"Retry-After", "2"}}), reply(200, "ok")};
-  EXPECT_EQ(h.client->execute(get_request()).body, "ok");
+  EXPECT_EQ(h.client->Execute(get_request()).body, "ok");
   EXPECT_EQ(h.sleeps, std::vector<std::chrono::milliseconds>{2000ms});
 
   Harness post;
@@ -90,12 +90,12 @@ TEST(RestClientTest, Retries5xxWithRetryAfterOnlyForIdempotentRequests) {
   create.method = "POST";
   create.path = "/api/v1/namespaces/d/pods";
   create.body = "{}";
-  EXPECT_THROW(post.client->execute(create), ServerError);
+  EXPECT_THROW(post.client->Execute(create), ServerError);
   EXPECT_EQ(post.http->seen.size(), 1u) << "a POST that may have been processed is not repeated";
 
   Harness no_hint;  // 5xx without Retry-After: surfaced, the caller decides
   no_hint.http->script = {reply(500, "{}")};
-  EXPECT_THROW(no_hint.client->execute(get_request()), ServerError);
+  EXPECT_THROW(no_hint.client->Execute(get_request()), ServerError);
 }
 
 TEST(RestClientTest, PostIsRetriedOn429BecauseTheServerDidNotProcessIt) {
@@ -104,21 +104,21 @@ TEST(RestClientTest, PostIsRetriedOn429BecauseTheServerDidNotProcessIt) {
   RestRequest create;
   create.method = "POST";
   create.path = "/api/v1/namespaces/d/pods";
-  EXPECT_EQ(h.client->execute(create).status, 201);
+  EXPECT_EQ(h.client->Execute(create).status, 201);
   EXPECT_EQ(h.http->seen.size(), 2u);
 }
 
 TEST(RestClientTest, GivesUpAfterMaxRetries) {
   Harness h;
   for (int i = 0; i < 11; ++i) h.http->script.push_back(reply(429, "{}", {{"Retry-After", "0"}}));
-  EXPECT_THROW(h.client->execute(get_request()), TooManyRequestsError);
+  EXPECT_THROW(h.client->Execute(get_request()), TooManyRequestsError);
   EXPECT_EQ(h.http->seen.size(), 11u);  // 1 + 10 retries
 }
 
 TEST(RestClientTest, HugeRetryAfterIsCapped) {
   Harness h;
   h.http->script = {reply(429, "{}", {{"Retry-After", "86400"}}), reply(200)};
-  h.client->execute(get_request());
+  h.client->Execute(get_request());
   EXPECT_EQ(h.sleeps, std::vector<std::chrono::milliseconds>{60000ms});
 }
 
@@ -144,13 +144,13 @@ TEST(RestClientTest, EvictionBlockedByPdbIsNotRetried) {
 TEST(RestClientTest, ConnectionErrorsRetriedWithBackoffForReads) {
   Harness h;
   h.http->script = {refuse(), refuse(), reply(200, "ok")};
-  EXPECT_EQ(h.client->execute(get_request()).body, "ok");
+  EXPECT_EQ(h.client->Execute(get_request()).body, "ok");
   ASSERT_EQ(h.sleeps.size(), 2u);
   EXPECT_GT(h.sleeps[1], 0ms);
 
   Harness down;
   for (int i = 0; i < 4; ++i) down.http->script.push_back(refuse());
-  EXPECT_THROW(down.client->execute(get_request()), net::TransportError);
+  EXPECT_THROW(down.client->Execute(get_request()), net::TransportError);
 }
 
 TEST(RestClientTest, SendsBearerTokenAndRereadsTokenFileOn401) {
@@ -169,8 +169,8 @@ TEST(RestClientTest, SendsBearerTokenAndRereadsTokenFileOn401) {
                       return r;
                     },
                     reply(200)};
-  h.client->execute(get_request());
-  h.client->execute(get_request());
+  h.client->Execute(get_request());
+  h.client->Execute(get_request());
   ASSERT_EQ(h.http->seen.size(), 3u);
   EXPECT_EQ(net::FindHeader(h.http->seen[0].headers, "authorization"), "Bearer old");
   EXPECT_EQ(net::FindHeader(h.http->seen[2].headers, "Authorization"), "Bearer new");
@@ -199,20 +199,20 @@ TEST(RestClientTest, BindingTreatsAlreadyBoundToSameNodeAsSuccess) {
 TEST(RestClientTest, UpdateRequiresResourceVersion) {
   Harness h;
   Client client(h.client);
-  EXPECT_THROW(client.update(resources::nodes(), "", {{"metadata", {{"name", "n"}}}}), std::invalid_argument);
+  EXPECT_THROW(client.Update(resources::Nodes(), "", {{"metadata", {{"name", "n"}}}}), std::invalid_argument);
   EXPECT_TRUE(h.http->seen.empty());
 }
 
 TEST(ResourceTest, PathsForCoreGroupedClusterScopedAndSubresources) {
-  EXPECT_EQ(resources::pods().CollectionPath(), "/api/v1/pods");
-  EXPECT_EQ(resources::pods().CollectionPath("ml"), "/api/v1/namespaces/ml/pods");
-  EXPECT_EQ(resources::pods().ObjectPath("ml", "p", "binding"), "/api/v1/namespaces/ml/pods/p/binding");
-  EXPECT_EQ(resources::nodes().ObjectPath("", "n1"), "/api/v1/nodes/n1");
-  EXPECT_EQ(resources::leases().ObjectPath("kube-system", "l"),
+  EXPECT_EQ(resources::Pods().CollectionPath(), "/api/v1/pods");
+  EXPECT_EQ(resources::Pods().CollectionPath("ml"), "/api/v1/namespaces/ml/pods");
+  EXPECT_EQ(resources::Pods().ObjectPath("ml", "p", "binding"), "/api/v1/namespaces/ml/pods/p/binding");
+  EXPECT_EQ(resources::Nodes().ObjectPath("", "n1"), "/api/v1/nodes/n1");
+  EXPECT_EQ(resources::Leases().ObjectPath("kube-system", "l"),
             "/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/l");
   ResourceDescriptor pools{"gangplank.io", "v1alpha1", "gpupools", "GPUPool", false};
   EXPECT_EQ(pools.ObjectPath("", "a", "status"), "/apis/gangplank.io/v1alpha1/gpupools/a/status");
-  EXPECT_THROW(resources::pods().ObjectPath("", "p"), std::invalid_argument);
+  EXPECT_THROW(resources::Pods().ObjectPath("", "p"), std::invalid_argument);
   EXPECT_EQ(BuildTarget("/x", {{"labelSelector", "gang=a,b in [c]"}}), "/x?labelSelector=gang%3Da%2Cb%20in%20%5Bc%5D");
   ListOptions o;
   o.watch = true;

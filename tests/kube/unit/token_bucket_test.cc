@@ -10,11 +10,11 @@ using namespace std::chrono_literals;
 TEST(TokenBucketTest, BurstIsFreeThenRequestsAreSpacedAtQps) {
   TokenBucket bucket(10, 3);  // 10 qps = one token per 100 ms
   auto t0 = TokenBucket::Clock::now();
-  EXPECT_EQ(bucket.reserve(t0), 0ns);
-  EXPECT_EQ(bucket.reserve(t0), 0ns);
-  EXPECT_EQ(bucket.reserve(t0), 0ns);
-  auto w1 = bucket.reserve(t0);
-  auto w2 = bucket.reserve(t0);
+  EXPECT_EQ(bucket.Reserve(t0), 0ns);
+  EXPECT_EQ(bucket.Reserve(t0), 0ns);
+  EXPECT_EQ(bucket.Reserve(t0), 0ns);
+  auto w1 = bucket.Reserve(t0);
+  auto w2 = bucket.Reserve(t0);
   EXPECT_NEAR(std::chrono::duration<double>(w1).count(), 0.1, 1e-6);
   EXPECT_NEAR(std::chrono::duration<double>(w2).count(), 0.2, 1e-6);  // queued behind the first
 }
@@ -37,7 +37,7 @@ TEST(TokenBucketTest, RefillsOverTimeUpToBurst) {
 TEST(TokenBucketTest, ZeroQpsDisablesLimiting) {
   TokenBucket bucket(0, 1);
   auto t0 = TokenBucket::Clock::now();
-  for (int i = 0; i < 1000; ++i) EXPECT_EQ(bucket.reserve(t0), 0ns);
+  for (int i = 0; i < 1000; ++i) EXPECT_EQ(bucket.Reserve(t0), 0ns);
 }
 
 }  // namespace

@@ -21,10 +21,10 @@ WorkQueueOptions no_overall_limit() {
 
 TEST(WorkQueueTest, DuplicateAddsBeforeProcessingCollapse) {
   WorkQueue q(no_overall_limit());
-  q.add("ns/a");
-  q.add("ns/b");
-  q.add("ns/a");
-  q.add("ns/a");
+  q.Add("ns/a");
+  q.Add("ns/b");
+  q.Add("ns/a");
+  q.Add("ns/a");
   EXPECT_EQ(q.length(), 2u);
   EXPECT_EQ(q.GetFor(10ms), "ns/a");
   EXPECT_EQ(q.GetFor(10ms), "ns/b");
@@ -33,10 +33,10 @@ TEST(WorkQueueTest, DuplicateAddsBeforeProcessingCollapse) {
 
 TEST(WorkQueueTest, KeyAddedWhileProcessingIsRequeuedOnDoneNotHandedOut) {
   WorkQueue q(no_overall_limit());
-  q.add("k");
+  q.Add("k");
   auto key = q.GetFor(10ms);
   ASSERT_EQ(key, "k");
-  q.add("k");  // an event arrives while a worker reconciles k
+  q.Add("k");  // an event arrives while a worker reconciles k
   EXPECT_EQ(q.GetFor(20ms), std::nullopt) << "k must not go to a second worker while processing";
   q.done("k");
   EXPECT_EQ(q.GetFor(10ms), "k");
@@ -53,7 +53,7 @@ TEST(WorkQueueTest, ManyWorkersNeverProcessOneKeyConcurrently) {
   std::vector<std::thread> workers;
   for (int w = 0; w < 4; ++w) {
     workers.emplace_back([&] {
-      while (auto key = q.get()) {
+      while (auto key = q.Get()) {
         {
           std::lock_guard lock(m);
           if (!in_flight.insert(*key).second) ++violations;
@@ -68,7 +68,7 @@ TEST(WorkQueueTest, ManyWorkersNeverProcessOneKeyConcurrently) {
       }
     });
   }
-  for (int i = 0; i < 5000; ++i) q.add("key-" + std::to_string(i % 7));
+  for (int i = 0; i < 5000; ++i) q.Add("key-" + std::to_string(i % 7));
   for (int i = 0; i < 200 && q.length() > 0; ++i) std::this_thread::sleep_for(5ms);
   std::this_thread::sleep_for(20ms);
   q.shutdown();
@@ -90,7 +90,7 @@ TEST(WorkQueueTest, RateLimitedBackoffGrowsExponentiallyAndForgetResets) {
   q.AddRateLimited("k");
   q.AddRateLimited("k");
   EXPECT_EQ(q.PeekBackoff("k"), 50ms);  // capped (10 * 2^3 = 80)
-  q.forget("k");
+  q.Forget("k");
   EXPECT_EQ(q.failures("k"), 0);
   EXPECT_EQ(q.PeekBackoff("k"), 10ms);
 }
@@ -132,12 +132,12 @@ TEST(WorkQueueTest, AddAfterKeepsOneTimerPerKeyAtTheEarliestTime) {
 TEST(WorkQueueTest, ShutdownWakesBlockedWorkers) {
   WorkQueue q(no_overall_limit());
   std::optional<std::string> got = "unset";
-  std::thread worker([&] { got = q.get(); });
+  std::thread worker([&] { got = q.Get(); });
   std::this_thread::sleep_for(20ms);
   q.shutdown();
   worker.join();
   EXPECT_EQ(got, std::nullopt);
-  q.add("ignored");
+  q.Add("ignored");
   EXPECT_EQ(q.length(), 0u);
 }
 

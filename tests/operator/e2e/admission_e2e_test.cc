@@ -44,7 +44,7 @@ TEST_F(OperatorEndToEnd, EightPodGangIsHeldUntilAllEightFitThenLandsInOneDomain)
   for (int i = 0; i < 8; ++i) EXPECT_TRUE(Gated("train-" + std::to_string(i)));  // Held back whole.
 
   // Clique 1 frees up: the whole gang goes there.
-  ASSERT_TRUE(api_->remove("pods", "ml", "other-1"));
+  ASSERT_TRUE(api_->Remove("pods", "ml", "other-1"));
   ASSERT_TRUE(WaitFor([&] {
     for (int i = 0; i < 8; ++i) {
       if (NodeOf("train-" + std::to_string(i)).empty()) return false;
@@ -80,7 +80,7 @@ TEST_F(OperatorEndToEnd, TwoQueuesContendAndConvergeToTheirWeightedShares) {
   auto top_up = [&] {
     for (const std::string queue : {"heavy", "light"}) {
       int pending = 0;
-      for (const Json& pod : api_->list("pods", "ml")) {
+      for (const Json& pod : api_->List("pods", "ml")) {
         if (pod.value("/metadata/labels/gangplank.io~1queue"_json_pointer, std::string()) == queue &&
             pod.value("/spec/nodeName"_json_pointer, std::string()).empty()) {
           ++pending;
@@ -101,12 +101,12 @@ TEST_F(OperatorEndToEnd, TwoQueuesContendAndConvergeToTheirWeightedShares) {
   while (std::chrono::steady_clock::now() - start < std::chrono::seconds(24)) {
     top_up();
     const auto now = std::chrono::steady_clock::now();
-    for (const Json& pod : api_->list("pods", "ml")) {
+    for (const Json& pod : api_->List("pods", "ml")) {
       const std::string name = pod["metadata"]["name"];
       if (pod.value("/spec/nodeName"_json_pointer, std::string()).empty()) continue;
       if (!bound_at.count(name)) bound_at[name] = now;
       if (now - bound_at[name] > std::chrono::milliseconds(1500)) {
-        ASSERT_TRUE(api_->remove("pods", "ml", name));  // Finished and gone, as a Job's pod would be.
+        ASSERT_TRUE(api_->Remove("pods", "ml", name));  // Finished and gone, as a Job's pod would be.
       }
     }
     if (now - start > std::chrono::seconds(8)) {  // Past the warm-up.
@@ -121,10 +121,10 @@ TEST_F(OperatorEndToEnd, TwoQueuesContendAndConvergeToTheirWeightedShares) {
   EXPECT_NEAR(light, 8, 3) << "mean GPUs held by light; heavy " << heavy;
   EXPECT_GT(heavy, light * 1.4);
   ASSERT_TRUE(WaitFor([&] {
-    const auto q = api_->get("queues.gangplank.io", "", "heavy");
+    const auto q = api_->Get("queues.gangplank.io", "", "heavy");
     return q && q->value("/status/fairShareGPUs"_json_pointer, 0.0) == 16;
-  })) << api_->get("queues.gangplank.io", "", "heavy")->dump();
-  EXPECT_EQ(api_->get("queues.gangplank.io", "", "light")->value("/status/fairShareGPUs"_json_pointer, 0.0), 8);
+  })) << api_->Get("queues.gangplank.io", "", "heavy")->dump();
+  EXPECT_EQ(api_->Get("queues.gangplank.io", "", "light")->value("/status/fairShareGPUs"_json_pointer, 0.0), 8);
   EXPECT_EQ(DriverMetric("gangplank_scheduler_driver_binding_conflicts_total"), 0);
 }
 

@@ -28,7 +28,7 @@ class OperatorBadInput : public OperatorCluster {
     EXPECT_NE(r.err.find(message), std::string::npos) << "kubectl said: " << r.err;
   }
   std::optional<Json> Condition(const std::string& resource, const std::string& name, const std::string& type) {
-    const auto object = api_->get(resource, "", name);
+    const auto object = api_->Get(resource, "", name);
     if (!object) return std::nullopt;
     for (const auto& c : object->value("/status/conditions"_json_pointer, Json::array())) {
       if (c.value("type", "") == type) return c;

@@ -65,7 +65,7 @@ TEST_F(OperatorDryRun, SaysWhereAndWhenAGangWouldLandAndChangesNothing) {
   EXPECT_EQ(answer["when"], "now");
   ASSERT_EQ(answer["placements"].size(), 2u);
   for (const auto& p : answer["placements"]) EXPECT_EQ(LabelOf(p["node"], "nvidia.com/gpu.clique"), "k1") << r.body;
-  EXPECT_TRUE(api_->list("pods", "ml").size() == 1) << "a dry run must create nothing";
+  EXPECT_TRUE(api_->List("pods", "ml").size() == 1) << "a dry run must create nothing";
 
   // Three members in one clique of 16 GPUs cannot be: it would wait, and says why.
   pods.push_back(PodObject("what-if-2", o));

@@ -36,7 +36,7 @@ TEST_F(OperatorEndToEnd, HighPriorityGangPreemptsAWholeLowPriorityGangAndNothing
   EXPECT_TRUE(AllBound(Names(survivor, 2)));
   EXPECT_TRUE(Members(victim).empty());
   EXPECT_EQ(OperatorMetric("gangplank_operator_evictions_total"), 1);
-  const auto events = api_->list("events", "ml");
+  const auto events = api_->List("events", "ml");
   bool said = false;
   for (const Json& e : events) said = said || (e.value("reason", "") == "PriorityPreemption");
   EXPECT_TRUE(said) << "no PriorityPreemption event";

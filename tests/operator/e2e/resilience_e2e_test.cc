@@ -113,7 +113,7 @@ TEST_F(OperatorEndToEnd, LeaderHandoverFinishesTheAdmissionWithoutDoubleWork) {
   ExpectLandedWhole(*this, Names("handed", 8));
   EXPECT_EQ(watch.seen(), "");
   EXPECT_EQ(DriverMetric("gangplank_scheduler_driver_binding_conflicts_total"), 0);
-  const auto lease = api_->get("leases.coordination.k8s.io", "ml", "gangplank-operator");
+  const auto lease = api_->Get("leases.coordination.k8s.io", "ml", "gangplank-operator");
   ASSERT_TRUE(lease);
   EXPECT_EQ((*lease)["spec"]["holderIdentity"], "operator-" + std::to_string(1 - leader));
 }
@@ -136,7 +136,7 @@ TEST_F(OperatorEndToEnd, FaultsChangeNothingInTheOutcome) {
     while (std::chrono::steady_clock::now() < until) {
       switch (round++ % 5) {
         case 0: api_->DropWatches(); break;
-        case 1: api_->compact(); break;
+        case 1: api_->Compact(); break;
         case 2: {
           apiserver_double::FaultRule r;
           r.status = 429;
@@ -157,10 +157,10 @@ TEST_F(OperatorEndToEnd, FaultsChangeNothingInTheOutcome) {
         case 4:
           // Someone else writes unbound pods (a label, by merge patch): the operator's resourceVersion
           // preconditions meet 409s.
-          for (const Json& pod : api_->list("pods", "ml")) {
+          for (const Json& pod : api_->List("pods", "ml")) {
             if (!pod.value("/spec/nodeName"_json_pointer, std::string()).empty()) continue;
             try {
-              client_->patch(kube::resources::pods(), "ml", pod["metadata"]["name"], kube::PatchType::kMerge,
+              client_->Patch(kube::resources::Pods(), "ml", pod["metadata"]["name"], kube::PatchType::kMerge,
                              Json{{"metadata", {{"labels", {{"touched", std::to_string(round)}}}}}});
             } catch (const std::exception&) {
             }

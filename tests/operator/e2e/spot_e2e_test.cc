@@ -16,7 +16,7 @@ namespace {
 class SpotEndToEnd : public OperatorCluster {
  protected:
   void EditNode(const std::string& name, const std::function<void(Json&)>& edit) {
-    auto node = api_->get("nodes", "", name);
+    auto node = api_->Get("nodes", "", name);
     ASSERT_TRUE(node);
     edit(*node);
     api_->put(*node);
@@ -33,11 +33,11 @@ class SpotEndToEnd : public OperatorCluster {
   }
   // What a job does when its checkpoint is saved: acknowledges on one member.
   void Acknowledge(const std::string& pod) {
-    client_->patch(kube::resources::pods(), "ml", pod, kube::PatchType::kMerge,
+    client_->Patch(kube::resources::Pods(), "ml", pod, kube::PatchType::kMerge,
                    Json{{"metadata", {{"annotations", {{"gangplank.io/checkpoint-done", kube::FormatTime(std::chrono::system_clock::now())}}}}}});
   }
   bool Said(const std::string& ns, const std::string& reason, const std::string& part = "") const {
-    for (const Json& e : api_->list("events", ns)) {
+    for (const Json& e : api_->List("events", ns)) {
       if (e.value("reason", "") == reason && e.value("message", "").find(part) != std::string::npos) return true;
     }
     return false;
@@ -117,7 +117,7 @@ TEST_F(SpotEndToEnd, ANoticeCheckpointsTheWholeGangAndAnAcknowledgementRequeuesI
   EXPECT_EQ(OperatorMetric("gangplank_operator_spot_checkpoint_requests_total"), 1);
   EXPECT_EQ(OperatorMetric("gangplank_operator_spot_reclaims_total"), 1);
   EXPECT_TRUE(WaitFor([&] {
-    auto pool = api_->get("gpupools.gangplank.io", "", "pool");
+    auto pool = api_->Get("gpupools.gangplank.io", "", "pool");
     return pool && pool->value("/status/nodesUnderNotice"_json_pointer, -1) == 1;
   })) << Logs();
 }

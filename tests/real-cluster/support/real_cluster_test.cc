@@ -41,7 +41,7 @@ void RealClusterTest::SetUp() {
   ASSERT_EQ(start_error_, "") << "the real control plane did not start";
   namespace_ = "case-" + std::to_string(++cases_);
   // Pods of this namespace go to its queue unless they name one (the namespace label).
-  client().create(kube::resources::namespaces(), "",
+  client().Create(kube::resources::Namespaces(), "",
                   Json{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", namespace_}}}});
   // Pods need the namespace's default ServiceAccount, which the controller manager adds.
   ASSERT_TRUE(WaitFor([&] {
@@ -52,17 +52,17 @@ void RealClusterTest::SetUp() {
 void RealClusterTest::TearDown() {
   if (!control_plane_ || !start_error_.empty() || namespace_.empty()) return;
   if (HasFailure()) std::cerr << Logs();
-  client().remove(kube::resources::namespaces(), "", namespace_);
-  for (const auto& q : queues_) client().remove(queues(), "", q);
-  for (const auto& p : pools_) client().remove(gpu_pools(), "", p);
+  client().Remove(kube::resources::Namespaces(), "", namespace_);
+  for (const auto& q : queues_) client().Remove(queues(), "", q);
+  for (const auto& p : pools_) client().Remove(gpu_pools(), "", p);
   // The namespace's pods go first (KWOK finishes their graceful deletion), then the nodes.
-  EXPECT_TRUE(WaitFor([&] { return !client().TryGet(kube::resources::namespaces(), "", namespace_); }, std::chrono::seconds(120)))
+  EXPECT_TRUE(WaitFor([&] { return !client().TryGet(kube::resources::Namespaces(), "", namespace_); }, std::chrono::seconds(120)))
       << "namespace " << namespace_ << " was not removed";
-  for (const auto& n : nodes_) client().remove(kube::resources::nodes(), "", n);
+  for (const auto& n : nodes_) client().Remove(kube::resources::Nodes(), "", n);
   EXPECT_TRUE(WaitFor([&] {
     kube::ListOptions mine;
     mine.label_selector = kCaseLabel;
-    return client().list(kube::resources::nodes(), "", mine)["items"].empty();
+    return client().List(kube::resources::Nodes(), "", mine)["items"].empty();
   }));
 }
 
@@ -89,7 +89,7 @@ void RealClusterTest::Node(const std::string& name, int gpus, const std::map<std
          {"nvidia.com/gpu.count", g},
          {kCaseLabel, namespace_}};
   for (const auto& [k, v] : labels) l[k] = v;
-  client().create(kube::resources::nodes(), "",
+  client().Create(kube::resources::Nodes(), "",
                   Json{{"apiVersion", "v1"},
                        {"kind", "Node"},
                        {"metadata", {{"name", name}, {"labels", l}, {"annotations", {{"kwok.x-k8s.io/node", "fake"}}}}},
@@ -97,7 +97,7 @@ void RealClusterTest::Node(const std::string& name, int gpus, const std::map<std
   nodes_.push_back(name);
   // Ready (KWOK) and untainted (the node lifecycle controller lifts not-ready once KWOK reports Ready).
   ASSERT_TRUE(WaitFor([&] {
-    const Json node = client().get(kube::resources::nodes(), "", name);
+    const Json node = client().Get(kube::resources::Nodes(), "", name);
     bool ready = false;
     for (const Json& c : node.value("/status/conditions"_json_pointer, Json::array())) {
       ready = ready || (c.value("type", "") == "Ready" && c.value("status", "") == "True");
@@ -109,12 +109,12 @@ void RealClusterTest::Node(const std::string& name, int gpus, const std::map<std
 void RealClusterTest::Pool(const std::string& name, const Json& spec) {
   Json s = spec;
   s["nodeSelector"][kCaseLabel] = namespace_;
-  client().create(gpu_pools(), "", Json{{"apiVersion", "gangplank.io/v1alpha1"}, {"kind", "GPUPool"}, {"metadata", {{"name", name}}}, {"spec", s}});
+  client().Create(gpu_pools(), "", Json{{"apiVersion", "gangplank.io/v1alpha1"}, {"kind", "GPUPool"}, {"metadata", {{"name", name}}}, {"spec", s}});
   pools_.push_back(name);
 }
 
 void RealClusterTest::Queue(const std::string& name, const Json& spec) {
-  client().create(queues(), "", Json{{"apiVersion", "gangplank.io/v1alpha1"}, {"kind", "Queue"}, {"metadata", {{"name", name}}}, {"spec", spec}});
+  client().Create(queues(), "", Json{{"apiVersion", "gangplank.io/v1alpha1"}, {"kind", "Queue"}, {"metadata", {{"name", name}}}, {"spec", spec}});
   queues_.push_back(name);
 }
 
@@ -129,7 +129,7 @@ Json RealClusterTest::PodObject(const std::string& name, const PodSpec& o) const
   return pod;
 }
 
-Json RealClusterTest::Create(const Json& pod) { return client().create(kube::resources::pods(), namespace_, pod); }
+Json RealClusterTest::Create(const Json& pod) { return client().Create(kube::resources::Pods(), namespace_, pod); }
 
 void RealClusterTest::CreateGang(const std::string& gang, int size, PodSpec spec) {
   spec.gang = gang;
@@ -138,7 +138,7 @@ void RealClusterTest::CreateGang(const std::string& gang, int size, PodSpec spec
 }
 
 std::optional<Json> RealClusterTest::Pod(const std::string& name) {
-  return client().TryGet(kube::resources::pods(), namespace_, name);
+  return client().TryGet(kube::resources::Pods(), namespace_, name);
 }
 
 std::string RealClusterTest::NodeOf(const std::string& pod) {
@@ -175,14 +175,14 @@ Json RealClusterTest::GangCondition(const std::string& pod) {
 }
 
 std::string RealClusterTest::LabelOf(const std::string& node, const std::string& key) {
-  const auto n = client().TryGet(kube::resources::nodes(), "", node);
+  const auto n = client().TryGet(kube::resources::Nodes(), "", node);
   return n ? n->value("/metadata/labels"_json_pointer, Json::object()).value(key, "") : "";
 }
 
 std::vector<Json> RealClusterTest::Pods(const std::string& label_selector) {
   kube::ListOptions selected;
   selected.label_selector = label_selector;
-  const Json list = client().list(kube::resources::pods(), namespace_, selected);
+  const Json list = client().List(kube::resources::Pods(), namespace_, selected);
   return list.value("items", Json::array()).get<std::vector<Json>>();
 }
 
@@ -197,7 +197,7 @@ std::vector<std::string> RealClusterTest::Names(const std::string& gang, int siz
 }
 
 bool RealClusterTest::Said(const std::string& reason, const std::string& part) {
-  for (const Json& e : client().list(kube::resources::events(), namespace_).value("items", Json::array())) {
+  for (const Json& e : client().List(kube::resources::Events(), namespace_).value("items", Json::array())) {
     if (e.value("reason", "") == reason && e.value("message", "").find(part) != std::string::npos) return true;
   }
   return false;

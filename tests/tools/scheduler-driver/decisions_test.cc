@@ -14,7 +14,7 @@ namespace {
 kube::Node GpuNode(int gpus) {
   kube::Node node;
   node.meta.name = "n";
-  node.meta.labels.add("zone", "a");
+  node.meta.labels.Add("zone", "a");
   node.allocatable = {{"cpu", 8000}, {"memory", 64000}, {"nvidia.com/gpu", gpus * 1000}, {"pods", 3000}};
   return node;
 }
@@ -65,7 +65,7 @@ TEST(InTreeFilter, CordonTaintsAndNodeSelectorComeFirstInTheFrameworksOrder) {
   pod.tolerations.push_back({"spot", "Equal", "true", ""});  // An empty effect matches every effect.
   EXPECT_TRUE(InTreeFilter(pod, node, {}).empty());
 
-  pod.node_selector.add("zone", "b");
+  pod.node_selector.Add("zone", "b");
   EXPECT_EQ(InTreeFilter(pod, node, {}), std::vector<std::string>{"node(s) didn't match Pod's node affinity/selector"});
   kube::Pod everywhere = GpuPod(1);
   everywhere.tolerations.push_back({"", "Exists", "", ""});
@@ -126,9 +126,9 @@ TEST(Candidacy, PriorityThenAgeThenName) {
 TEST(ClusterEvents, WhatWakesWaitingPods) {
   kube::Pod before = GpuPod(1);
   kube::Pod after = before;
-  after.conditions.add("PodScheduled", "False");
+  after.conditions.Add("PodScheduled", "False");
   EXPECT_FALSE(SchedulingRelevantChange(before, after)) << "status writes never wake a pod";
-  after.meta.annotations.add("gangplank.io/planned-node", "gpu-3");
+  after.meta.annotations.Add("gangplank.io/planned-node", "gpu-3");
   EXPECT_TRUE(SchedulingRelevantChange(before, after));
   after = before;
   after.scheduling_gates = {"x"};
@@ -148,7 +148,7 @@ TEST(ClusterEvents, WhatWakesWaitingPods) {
   kube::Node changed = node;
   EXPECT_TRUE(NodeMayAdmitMore(nullptr, node));
   EXPECT_FALSE(NodeMayAdmitMore(&node, changed));
-  changed.conditions.add("Ready", "True");
+  changed.conditions.Add("Ready", "True");
   EXPECT_FALSE(NodeMayAdmitMore(&node, changed)) << "heartbeats do not count";
   changed.unschedulable = true;
   EXPECT_TRUE(NodeMayAdmitMore(&node, changed));

@@ -48,7 +48,7 @@ TEST_F(DriverEndToEnd, GatedPodIsLeftAloneUntilItsGateIsRemoved) {
   EXPECT_EQ(Metric("gangplank_scheduler_driver_schedule_attempts_total"), 0);
   EXPECT_EQ(DriverLogLines({"ml/gated"}), 0) << driver_->Log();
 
-  client_->patch(kube::resources::pods(), "ml", "gated", kube::PatchType::kMerge,
+  client_->Patch(kube::resources::Pods(), "ml", "gated", kube::PatchType::kMerge,
                  Json{{"spec", {{"schedulingGates", nullptr}}}});
   ASSERT_TRUE(WaitFor([&] { return !NodeOf("gated").empty(); })) << driver_->Log();
   std::this_thread::sleep_for(std::chrono::milliseconds(1000));
@@ -96,7 +96,7 @@ TEST_F(DriverEndToEnd, PodThatFitsNowhereSaysWhyAndIsBoundOnceRoomAppears) {
   EXPECT_EQ(NodeOf("team-a-more"), "");
 
   // Room appears: the queue's pod finishes and is deleted. The driver retries at once (pods changed).
-  ASSERT_TRUE(api_->remove("pods", "ml", "team-a-full"));
+  ASSERT_TRUE(api_->Remove("pods", "ml", "team-a-full"));
   ASSERT_TRUE(WaitFor([&] { return !NodeOf("team-a-more").empty(); }, std::chrono::seconds(15))) << driver_->Log();
   std::this_thread::sleep_for(std::chrono::milliseconds(1000));
   EXPECT_EQ(Metric("gangplank_scheduler_driver_pods_bound_total"), 1);

@@ -17,7 +17,7 @@ class StubExtender : public ::testing::Test {
  protected:
   void SetUp() override {
     server_ = net::MakeHttpServer({});
-    server_->start(net::MakeSyncHandler([this](const net::HttpRequest& r) {
+    server_->Start(net::MakeSyncHandler([this](const net::HttpRequest& r) {
       std::lock_guard lock(mu_);
       last_path_ = r.path;
       last_body_ = r.body;
@@ -91,7 +91,7 @@ TEST_F(StubExtender, FailuresAreExtenderErrorsInKubeSchedulersWords) {
   pod.meta.uid = "u";
   EXPECT_THROW(client_->Bind(pod, "a"), ExtenderError);
   EXPECT_EQ(Json::parse(last_body_), (Json{{"PodName", "p"}, {"PodNamespace", "ml"}, {"PodUID", "u"}, {"Node", "a"}}));
-  server_->stop();
+  server_->Stop();
   EXPECT_THROW(client_->Filter("{}", {"a"}), ExtenderError) << "unreachable";
 }
 

@@ -20,7 +20,7 @@ using testing::Json;
 class PodBinderAgainstTheDouble : public ::testing::Test {
  protected:
   void SetUp() override {
-    api_.start();
+    api_.Start();
     api_.put(Json{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", "ml"}}}});
     for (const char* node : {"gpu-0", "gpu-1"}) api_.put(testing::NodeObject(node));
     api_.put(testing::PodObject("taken", 1, "gpu-1"));
@@ -34,7 +34,7 @@ class PodBinderAgainstTheDouble : public ::testing::Test {
   // The pod as a lagging informer would still show it: not bound.
   kube::Pod Unbound(const std::string& name) {
     kube::ObjectDecoder<kube::Pod> decoder;
-    kube::Pod pod = decoder.DecodeObject(api_.get("pods", "ml", name)->dump());
+    kube::Pod pod = decoder.DecodeObject(api_.Get("pods", "ml", name)->dump());
     pod.node_name.clear();
     return pod;
   }
@@ -50,7 +50,7 @@ TEST_F(PodBinderAgainstTheDouble, ConflictsAreToldApartAndNothingIsBoundTwice) {
   EXPECT_EQ(r.status, BindStatus::kBoundElsewhere) << r.message;
   EXPECT_NE(r.message.find("already assigned"), std::string::npos) << r.message;
   EXPECT_EQ(binder.Bind(Unbound("taken"), "gpu-1").status, BindStatus::kAlreadyBoundHere);
-  EXPECT_EQ((*api_.get("pods", "ml", "taken"))["spec"]["nodeName"], "gpu-1");
+  EXPECT_EQ((*api_.Get("pods", "ml", "taken"))["spec"]["nodeName"], "gpu-1");
 
   kube::Pod replaced = Unbound("free");
   replaced.meta.uid = "an-older-pod-of-the-same-name";
@@ -63,10 +63,10 @@ TEST_F(PodBinderAgainstTheDouble, ConflictsAreToldApartAndNothingIsBoundTwice) {
   r = binder.Bind(Unbound("free"), "gpu-0");
   EXPECT_EQ(r.status, BindStatus::kFailed);
   EXPECT_NE(r.message.find("500"), std::string::npos) << r.message;
-  EXPECT_FALSE((*api_.get("pods", "ml", "free"))["spec"].contains("nodeName"));
+  EXPECT_FALSE((*api_.Get("pods", "ml", "free"))["spec"].contains("nodeName"));
 
   EXPECT_EQ(binder.Bind(Unbound("free"), "gpu-0").status, BindStatus::kBound);
-  EXPECT_EQ((*api_.get("pods", "ml", "free"))["spec"]["nodeName"], "gpu-0");
+  EXPECT_EQ((*api_.Get("pods", "ml", "free"))["spec"]["nodeName"], "gpu-0");
 }
 
 }  // namespace

@@ -56,7 +56,7 @@ void OperatorCluster::SetUp() {
   apiserver_double::DoubleOptions options;
   options.bookmark_interval = std::chrono::milliseconds(500);
   api_ = std::make_unique<apiserver_double::ApiServerDouble>(options);
-  api_->start();
+  api_->Start();
   api_->put(Json{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", "ml"}}}});
   ASSERT_EQ(api_->SeedFile(GANGPLANK_SOURCE_DIR "/crds/gpupool.gangplank.io.yaml"), 1u);
   ASSERT_EQ(api_->SeedFile(GANGPLANK_SOURCE_DIR "/crds/queue.gangplank.io.yaml"), 1u);
@@ -148,13 +148,13 @@ Json OperatorCluster::Submit(Json pod) {
     request.target = "/mutate-pods";
     request.headers = {{"Content-Type", "application/json"}};
     request.body = review.dump();
-    const net::HttpClientResponse response = http->send(request);
+    const net::HttpClientResponse response = http->Send(request);
     EXPECT_EQ(response.status, 200) << response.body;
     const Json answer = Json::parse(response.body);
     EXPECT_EQ(answer["response"]["allowed"], true) << response.body;
     if (answer["response"].contains("patch")) ApplyAdds(pod, Json::parse(Base64Decode(answer["response"]["patch"])));
   }
-  return client_->create(kube::resources::pods(), "ml", pod);
+  return client_->Create(kube::resources::Pods(), "ml", pod);
 }
 
 void OperatorCluster::SubmitGang(const std::string& gang, int size, const PodOptions& options) {
@@ -175,7 +175,7 @@ void OperatorCluster::Occupy(const std::string& name, const std::string& node, i
 }
 
 void OperatorCluster::Finish(const std::string& pod) {
-  auto object = api_->get("pods", "ml", pod);
+  auto object = api_->Get("pods", "ml", pod);
   if (!object) return;
   (*object)["status"]["phase"] = "Succeeded";
   api_->put(*object);
@@ -248,7 +248,7 @@ bool OperatorCluster::WaitFor(const std::function<bool()>& condition, std::chron
   return condition();
 }
 
-std::optional<Json> OperatorCluster::Pod(const std::string& name) const { return api_->get("pods", "ml", name); }
+std::optional<Json> OperatorCluster::Pod(const std::string& name) const { return api_->Get("pods", "ml", name); }
 
 std::string OperatorCluster::NodeOf(const std::string& pod) const {
   const auto object = Pod(pod);
@@ -284,7 +284,7 @@ Json OperatorCluster::GangCondition(const std::string& pod) const {
 }
 
 std::string OperatorCluster::LabelOf(const std::string& node, const std::string& key) const {
-  const auto object = api_->get("nodes", "", node);
+  const auto object = api_->Get("nodes", "", node);
   if (!object) return "";
   return object->value("/metadata/labels"_json_pointer, Json::object()).value(key, std::string());
 }
@@ -304,7 +304,7 @@ bool OperatorCluster::AllBound(const std::vector<std::string>& pods) const {
 
 std::vector<std::string> OperatorCluster::Members(const std::string& gang) const {
   std::vector<std::string> out;
-  for (const Json& pod : api_->list("pods", "ml")) {
+  for (const Json& pod : api_->List("pods", "ml")) {
     if (pod.value("/metadata/labels/gangplank.io~1gang"_json_pointer, std::string()) == gang) {
       out.push_back(pod["metadata"]["name"]);
     }
@@ -314,7 +314,7 @@ std::vector<std::string> OperatorCluster::Members(const std::string& gang) const
 
 std::map<std::string, int> OperatorCluster::BoundGpusByQueue() const {
   std::map<std::string, int> out;
-  for (const Json& pod : api_->list("pods", "ml")) {
+  for (const Json& pod : api_->List("pods", "ml")) {
     if (pod.value("/spec/nodeName"_json_pointer, std::string()).empty()) continue;
     const std::string phase = pod.value("/status/phase"_json_pointer, std::string());
     if (phase == "Succeeded" || phase == "Failed") continue;
@@ -331,7 +331,7 @@ double OperatorCluster::Metric(std::uint16_t port, const std::string& name) {
 
 std::string OperatorCluster::HalfAdmittedGang() const {
   std::map<std::string, std::vector<Json>> gangs;
-  for (const Json& pod : api_->list("pods", "ml")) {
+  for (const Json& pod : api_->List("pods", "ml")) {
     const std::string gang = pod.value("/metadata/labels/gangplank.io~1gang"_json_pointer, std::string());
     if (!gang.empty()) gangs[gang].push_back(pod);
   }

@@ -53,7 +53,7 @@ void ClusterFixture::SetUp() {
   apiserver_double::DoubleOptions options;
   options.bookmark_interval = std::chrono::milliseconds(500);
   api_ = std::make_unique<apiserver_double::ApiServerDouble>(options);
-  api_->start();
+  api_->Start();
   api_->put(Json{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", "ml"}}}});
   ASSERT_EQ(api_->SeedFile(GANGPLANK_SOURCE_DIR "/crds/gpupool.gangplank.io.yaml"), 1u);
   ASSERT_EQ(api_->SeedFile(GANGPLANK_SOURCE_DIR "/crds/queue.gangplank.io.yaml"), 1u);
@@ -137,12 +137,12 @@ bool ClusterFixture::WaitFor(const std::function<bool()>& condition, std::chrono
 }
 
 std::string ClusterFixture::NodeOf(const std::string& pod) const {
-  const auto object = api_->get("pods", "ml", pod);
+  const auto object = api_->Get("pods", "ml", pod);
   return object ? object->value("/spec/nodeName"_json_pointer, std::string()) : "";
 }
 
 Json ClusterFixture::PodScheduled(const std::string& pod) const {
-  const auto object = api_->get("pods", "ml", pod);
+  const auto object = api_->Get("pods", "ml", pod);
   if (!object) return Json::object();
   for (const auto& c : object->value("/status/conditions"_json_pointer, Json::array())) {
     if (c.value("type", "") == "PodScheduled") return c;
