@@ -64,6 +64,19 @@ bool PoolConfig::Selects(const engine::NodeSpec& node) const {
   return gpu_model.empty() || node.gpu_model == gpu_model;
 }
 
+std::vector<int> PoolsSelecting(const std::vector<PoolConfig>& pools, const engine::NodeSpec& node) {
+  std::vector<int> out;
+  for (size_t i = 0; i < pools.size(); ++i) {
+    if (pools[i].Selects(node)) out.push_back(static_cast<int>(i));
+  }
+  return out;
+}
+
+int OwningPool(const std::vector<PoolConfig>& pools, const engine::NodeSpec& node) {
+  const std::vector<int> selecting = PoolsSelecting(pools, node);
+  return selecting.size() == 1 ? selecting.front() : -1;
+}
+
 bool PoolConfig::MarksSpot(const engine::NodeSpec& node) const {
   if (!Selects(node)) return false;
   if (spot) return true;

@@ -53,6 +53,12 @@ struct PoolConfig {
   bool MarksSpot(const engine::NodeSpec& node) const;
 };
 
+// Indices of the pools that select a node, in order.
+std::vector<int> PoolsSelecting(const std::vector<PoolConfig>& pools, const engine::NodeSpec& node);
+// The pool that owns a node: the one pool that selects it. A node two pools select belongs to neither
+// (-1, as when none selects it), so no GPU is ever counted in two pools.
+int OwningPool(const std::vector<PoolConfig>& pools, const engine::NodeSpec& node);
+
 // The CRD's default topology levels (zone, NVLink clique, node).
 const std::vector<std::string>& DefaultTopologyLevels();
 

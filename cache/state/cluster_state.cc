@@ -146,15 +146,7 @@ ClusterState::ClusterState(std::vector<std::string> topology_keys, ClusterScope 
   view_.cluster_ = std::make_unique<engine::Cluster>(topology_keys_);
 }
 
-int ClusterState::PoolIndexOf(const engine::NodeSpec& spec) const {
-  int found = -1;
-  for (size_t i = 0; i < view_.pools_.size(); ++i) {
-    if (!view_.pools_[i].Selects(spec)) continue;
-    if (found >= 0) return -1;  // Selected by two pools: in neither.
-    found = static_cast<int>(i);
-  }
-  return found;
-}
+int ClusterState::PoolIndexOf(const engine::NodeSpec& spec) const { return OwningPool(view_.pools_, spec); }
 
 bool ClusterState::Foreign(std::string_view node) const { return foreign_nodes_.count(node) > 0; }
 

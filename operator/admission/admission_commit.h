@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "operator/admission/cluster_writer.h"
+#include "operator/writer/cluster_writer.h"
 #include "operator/gangs/gang_tracker.h"
 
 namespace gangplank::op {
@@ -49,10 +49,5 @@ enum class Recovery { kNone, kFinishRelease, kRollBack };
 // when every gated member carries the same admission id and the plan covers the gang (no unplanned
 // gated member, or enough planned and started members for its minimum), roll back otherwise.
 Recovery RecoveryFor(const Gang& gang, int min_members);
-
-// "<seconds since the epoch>-<random hex>": unique per admission, and tells when the gang was admitted.
-std::string NewAdmissionId(double now_seconds);
-// The admission time an id records (0 when it records none).
-double AdmittedAt(const std::string& admission_id);
 
 }  // namespace gangplank::op

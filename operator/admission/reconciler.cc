@@ -15,11 +15,13 @@
 #include "engine/policies/registry.h"
 #include "logging/json_log.h"
 #include "operator/admission/admission_commit.h"
-#include "operator/admission/gang_eviction.h"
+#include "operator/gangs/admission_id.h"
+#include "operator/writer/gang_eviction.h"
 #include "operator/model/gang_entries.h"
 #include "operator/model/pool_admission_config.h"
-#include "operator/model/pool_routing.h"
+#include "operator/model/gang_route.h"
 #include "operator/status/pool_status.h"
+#include "operator/reasons.h"
 
 namespace gangplank::op {
 
@@ -45,18 +47,11 @@ struct RoundResult {
 
 namespace {
 
-constexpr std::size_t kWorkloadSample = 5000;
-
 double Seconds(std::chrono::steady_clock::duration d) { return std::chrono::duration<double>(d).count(); }
 
 std::string Annotation(const cache::PodInfo& pod, std::string_view key) {
   auto it = pod.annotations.find(std::string(key));
   return it == pod.annotations.end() ? std::string() : it->second;
-}
-
-std::string Label(const cache::PodInfo& pod, std::string_view key) {
-  auto it = pod.labels.find(std::string(key));
-  return it == pod.labels.end() ? std::string() : it->second;
 }
 
 // The gang's own timeout (annotation) or the pool's; 0 means none.
@@ -69,13 +64,6 @@ double GangTimeout(const Gang& gang, const cache::PoolConfig& pool) {
     }
   }
   return pool.admission.gang_timeout_seconds;
-}
-
-const Member* Lead(const Gang& gang) {
-  for (const Member& m : gang.members) {
-    if (!m.deleting()) return &m;
-  }
-  return gang.members.empty() ? nullptr : &gang.members.front();
 }
 
 }  // namespace
@@ -121,14 +109,14 @@ bool Reconciler::Recover(PoolModel& model, const Gang& gang, int min_members) {
     const int released = ReleaseMembers(writer_, planned, id, assume);
     spdlog::info(logging::JsonFields("resumed a whole admission left by a stopped leader", "pool", model.config().name,
                                      "gang", gang.key, "admission", id, "released", std::to_string(released)));
-    conditions_.Event(gang, "Normal", "AdmissionResumed",
+    conditions_.Event(gang, reasons::kNormal, reasons::kAdmissionResumed,
                       "admission " + id + " was written whole before a restart; released " + std::to_string(released) +
                           " of " + std::to_string(planned.size()) + " gated members");
   } else {
     RollBackPlan(writer_, planned, assume);
     spdlog::info(logging::JsonFields("rolled back a half-written admission", "pool", model.config().name, "gang",
                                      gang.key, "planned", std::to_string(planned.size())));
-    conditions_.Event(gang, "Warning", "AdmissionRolledBack",
+    conditions_.Event(gang, reasons::kWarning, reasons::kAdmissionRolledBack,
                       "found a half-written admission (" + std::to_string(planned.size()) +
                           " members planned, the rest not); took it back to plan the gang again whole");
   }
@@ -152,29 +140,24 @@ void Reconciler::RefreshGang(PoolModel& model, const ReconcileContext& context, 
     gang = tracker_.Get(key);
     if (!gang) return;
   }
-  const Member* lead = Lead(*gang);
-  std::string queue = QueueOfGang(*gang, context.namespace_queue ? context.namespace_queue(gang->namespace_) : "");
-  if (queue.empty()) queue = context.default_queue;
-  const PoolChoice choice =
-      ChoosePool(context.pools, *context.tree, queue, Label(lead->pod, cache::kPoolLabel), lead->pod.node_selector);
-  const bool mine = choice.pool == pool.name;
+  const GangRoute route = RouteGang(*gang, context.pools, *context.tree,
+                                    context.namespace_queue ? context.namespace_queue(gang->namespace_) : "",
+                                    context.default_queue);
+  const bool mine = route.choice.pool == pool.name;
   // A gang no pool can take is reported by the first pool, so one voice says why.
-  const bool reporter = mine || (choice.pool.empty() && !context.pools.empty() && context.pools.front().name == pool.name);
-
-  EntryContext entry;
-  entry.queue = queue;
-  entry.queue_verdict = mine ? CheckQueue(*context.tree, queue, pool.name)
-                             : QueueVerdict{choice.pool.empty() ? choice.reason : "OtherPool", choice.message};
-  entry.size = size.size;
-  entry.size_reason = size.reason;
-  entry.size_message = size.message;
+  const bool reporter =
+      mine || (route.choice.pool.empty() && !context.pools.empty() && context.pools.front().name == pool.name);
+  EntryContext entry = EntryContextFor(route, *context.tree, pool.name, size);
   entry.gang_timeout_seconds = GangTimeout(*gang, pool);
   if (auto it = model.requeued_arrivals.find(key); it != model.requeued_arrivals.end()) entry.requeued_arrival = it->second;
   GangEntries entries = model.state().Read([&](const cache::StateView& v) { return BuildGangEntries(*gang, entry, v); });
 
   if (entries.running) {
     auto shield = model.shielded.find(key);
-    if (shield != model.shielded.end() && shield->second <= context.now) model.shielded.erase(shield), shield = model.shielded.end();
+    if (shield != model.shielded.end() && shield->second <= context.now) {
+      model.shielded.erase(shield);
+      shield = model.shielded.end();
+    }
     if (shield != model.shielded.end() || model.evicting.count(key)) entries.running->terminating = true;
   } else {
     model.evicting.erase(key);
@@ -197,7 +180,7 @@ void Reconciler::Refresh(PoolModel& model, const ReconcileContext& context, Pend
     // refer to the old one.
     model.state_generation = generation;
     const std::vector<engine::PodRequest> workload =
-        model.state().Read([](const cache::StateView& v) { return v.HeldRequests(kWorkloadSample); });
+        model.state().Read([](const cache::StateView& v) { return v.HeldRequests(kPolicyWorkloadSample); });
     model.policy = engine::policies::MakePolicy(options_.policy, workload, options_.seed);
     changes.capacity_freed = true;
     sweep = true;
@@ -261,14 +244,7 @@ RoundReport Reconciler::Reconcile(PoolModel& model, const ReconcileContext& cont
   RoundResult round;
   const auto started = std::chrono::steady_clock::now();
   model.state().Plan([&](engine::Cluster& cluster, const cache::StateView& view) {
-    input.reservations.clear();
-    for (const auto& [key, r] : model.reservations) {
-      engine::HeldReservation held{key, {}, r.for_reclaim};
-      for (const std::string& node : r.nodes) {
-        if (const engine::NodeId id = view.FindNode(node); id != engine::kNoNode) held.nodes.push_back(id);
-      }
-      if (!held.nodes.empty()) input.reservations.push_back(std::move(held));
-    }
+    input.reservations = model.HeldReservations(view);
     round.decision = engine::DecideAdmission(cluster, input, config, *model.policy, rng_);
     for (const engine::Admitted& a : round.decision.admitted) {
       round.admitted_keys.push_back(model.book.WaitingKey(a.waiting));
@@ -336,7 +312,7 @@ void Reconciler::ApplyEvictions(PoolModel& model, const ReconcileContext& contex
       model.shielded[key] = context.now + options_.shield_seconds;
       model.book.MarkTerminating(key);  // Not chosen again while shielded.
       if (!round.beneficiary_keys[i].empty()) model.reservations.erase(round.beneficiary_keys[i]);
-      conditions_.Event(*gang, "Warning", "EvictionBlocked", "not evicted (" + kind + "): " + eviction.reason);
+      conditions_.Event(*gang, reasons::kWarning, reasons::kEvictionBlocked, "not evicted (" + kind + "): " + eviction.reason);
       if (metrics_ != nullptr) metrics_->Evicted(pool, kind, "blocked");
       continue;
     }
@@ -345,7 +321,7 @@ void Reconciler::ApplyEvictions(PoolModel& model, const ReconcileContext& contex
     if (r.kind != engine::EvictionKind::kStartTimeout) model.recent_evictions.push_back(context.now);
     // Its pods come back (their owner recreates them) and wait again in their old place.
     if (std::isfinite(arrival)) model.requeued_arrivals[key] = arrival;
-    conditions_.Event(*gang, "Warning", std::string(engine::EvictionKindName(r.kind)), r.reason +
+    conditions_.Event(*gang, reasons::kWarning, std::string(engine::EvictionKindName(r.kind)), r.reason +
                           (eviction.outcome == GangEviction::Outcome::kPartial ? "; " + eviction.reason : ""));
     if (metrics_ != nullptr) metrics_->Evicted(pool, kind, eviction.outcome == GangEviction::Outcome::kPartial ? "partial" : "evicted");
     spdlog::info(logging::JsonFields("evicted gang", "pool", pool, "gang", key, "kind", kind, "reason", r.reason));
@@ -443,7 +419,7 @@ void Reconciler::WritePoolStatus(PoolModel& model, const ReconcileContext& conte
     });
   }
   nlohmann::json fields = model.state().Read([&](const cache::StateView& v) {
-    std::vector<engine::PodRequest> workload = v.HeldRequests(kWorkloadSample);
+    std::vector<engine::PodRequest> workload = v.HeldRequests(kPolicyWorkloadSample);
     for (const engine::WaitingGang& w : model.book.input().waiting) {
       workload.insert(workload.end(), w.request.members.begin(), w.request.members.end());
     }

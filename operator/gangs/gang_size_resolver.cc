@@ -1,6 +1,7 @@
 #include "operator/gangs/gang_size_resolver.h"
 
 #include "cache/objects/decode_error.h"
+#include "operator/reasons.h"
 
 namespace gangplank::op {
 
@@ -16,7 +17,7 @@ SizeVerdict GangSizeResolver::SizeOf(const Gang& gang) {
         try {
           if (auto size = GangSizeAnnotation(m.pod)) return {GangSize{*size, "annotation gangplank.io/gang-size"}, "", ""};
         } catch (const cache::DecodeError& e) {
-          return {std::nullopt, "GangSizeUnknown", "pod " + m.pod.name + ": " + e.what()};
+          return {std::nullopt, reasons::kGangSizeUnknown, "pod " + m.pod.name + ": " + e.what()};
         }
       }
       int present = 0;
@@ -43,12 +44,12 @@ SizeVerdict GangSizeResolver::Read(const Gang& gang) {
   const std::string what = id.kind + " " + gang.namespace_ + "/" + id.name;
   try {
     auto object = reader_.Get(id.api_version, id.kind, gang.namespace_, id.name);
-    if (!object) return {std::nullopt, "GangSizeUnknown", what + " (" + id.api_version + ") does not exist"};
+    if (!object) return {std::nullopt, reasons::kGangSizeUnknown, what + " (" + id.api_version + ") does not exist"};
     return {GangSizeOf(id, gang.namespace_, *object), "", ""};
   } catch (const cache::DecodeError& e) {
-    return {std::nullopt, "GangSizeUnknown", e.what()};
+    return {std::nullopt, reasons::kGangSizeUnknown, e.what()};
   } catch (const std::exception& e) {
-    return {std::nullopt, "GangSizeUnknown", "cannot read " + what + ": " + e.what()};
+    return {std::nullopt, reasons::kGangSizeUnknown, "cannot read " + what + ": " + e.what()};
   }
 }
 

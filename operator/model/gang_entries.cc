@@ -5,7 +5,8 @@
 
 #include "cache/objects/conventions.h"
 #include "kube/time_format.h"
-#include "operator/admission/admission_commit.h"
+#include "operator/gangs/admission_id.h"
+#include "operator/reasons.h"
 
 namespace gangplank::op {
 namespace {
@@ -79,13 +80,13 @@ GangEntries BuildGangEntries(const Gang& gang, const EntryContext& context, cons
     return out;
   };
   for (const Member* m : waiting) {
-    if (!m->request_error.empty()) return block("InvalidPod", "pod " + m->pod.name + ": " + m->request_error);
+    if (!m->request_error.empty()) return block(reasons::kInvalidPod, "pod " + m->pod.name + ": " + m->request_error);
   }
   if (!context.queue_verdict.reason.empty()) return block(context.queue_verdict.reason, context.queue_verdict.message);
   if (!context.size) return block(context.size_reason, context.size_message);
   const int size = context.size->min_members;
   if (holding.empty() && static_cast<int>(waiting.size()) < size) {
-    return block("GangIncomplete", std::to_string(waiting.size()) + " of " + std::to_string(size) + " pods exist (size from " +
+    return block(reasons::kGangIncomplete, std::to_string(waiting.size()) + " of " + std::to_string(size) + " pods exist (size from " +
                                        context.size->source + ")");
   }
 

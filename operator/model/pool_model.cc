@@ -44,4 +44,16 @@ bool PoolModel::HasChanges() const {
   return !changes_.gangs.empty() || changes_.capacity_freed || changes_.queues_changed || changes_.running_changed;
 }
 
+std::vector<engine::HeldReservation> PoolModel::HeldReservations(const cache::StateView& view) const {
+  std::vector<engine::HeldReservation> out;
+  for (const auto& [key, r] : reservations) {
+    engine::HeldReservation held{key, {}, r.for_reclaim};
+    for (const std::string& node : r.nodes) {
+      if (const engine::NodeId id = view.FindNode(node); id != engine::kNoNode) held.nodes.push_back(id);
+    }
+    if (!held.nodes.empty()) out.push_back(std::move(held));
+  }
+  return out;
+}
+
 }  // namespace gangplank::op

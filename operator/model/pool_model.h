@@ -18,6 +18,7 @@
 
 #include "cache/crd/pool_config.h"
 #include "cache/state/cluster_state.h"
+#include "engine/admission/admission_input.h"
 #include "engine/admission/round_scope.h"
 #include "engine/scoring_policy.h"
 #include "operator/model/admission_book.h"
@@ -66,6 +67,8 @@ class PoolModel {
     bool for_reclaim = false;
   };
   std::map<std::string, Reservation> reservations;            // By waiting gang key.
+  // The reservations as the engine's round takes them: node names resolved in `view` (nodes gone dropped).
+  std::vector<engine::HeldReservation> HeldReservations(const cache::StateView& view) const;
   std::set<std::string> evicting;                             // Running gangs being evicted.
   std::map<std::string, double> shielded;                     // Gangs a budget kept from eviction, until when.
   std::vector<double> recent_evictions;                       // Times, for the budget's window.

@@ -1,4 +1,5 @@
 #include "operator/model/pool_routing.h"
+#include "operator/reasons.h"
 
 namespace gangplank::op {
 namespace {
@@ -29,7 +30,7 @@ PoolChoice ChoosePool(const std::vector<cache::PoolConfig>& pools, const QueueTr
     for (const cache::PoolConfig& p : pools) {
       if (p.name == pool_label) return {p.name, "", ""};
     }
-    return {"", "PoolNotFound", "GPU pool " + pool_label + " (label gangplank.io/pool) does not exist"};
+    return {"", reasons::kPoolNotFound, "GPU pool " + pool_label + " (label gangplank.io/pool) does not exist"};
   }
   std::vector<std::string> fits;
   for (const cache::PoolConfig& p : pools) {
@@ -37,8 +38,8 @@ PoolChoice ChoosePool(const std::vector<cache::PoolConfig>& pools, const QueueTr
   }
   if (fits.size() == 1) return {fits.front(), "", ""};
   if (fits.empty()) {
-    if (pools.empty()) return {"", "NoPool", "no GPUPool exists"};
-    return {"", "NoPool", "no GPU pool takes it: " + (queue.empty() ? std::string("no queue") : "queue " + queue) +
+    if (pools.empty()) return {"", reasons::kNoPool, "no GPUPool exists"};
+    return {"", reasons::kNoPool, "no GPU pool takes it: " + (queue.empty() ? std::string("no queue") : "queue " + queue) +
                               " may use none whose node selector agrees with the pods'"};
   }
   std::string names;

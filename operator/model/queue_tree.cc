@@ -1,4 +1,5 @@
 #include "operator/model/queue_tree.h"
+#include "operator/reasons.h"
 
 #include <limits>
 
@@ -74,18 +75,18 @@ std::vector<engine::AdmissionQueue> QueuesForPool(const QueueTree& tree, const s
 
 QueueVerdict CheckQueue(const QueueTree& tree, const std::string& queue, const std::string& pool) {
   if (queue.empty()) {
-    return {"NoQueue", "names no queue: label the pod, or its namespace, with gangplank.io/queue"};
+    return {reasons::kNoQueue, "names no queue: label the pod, or its namespace, with gangplank.io/queue"};
   }
   if (auto problem = tree.problems.find(queue); problem != tree.problems.end()) {
-    return {"QueueInvalid", "queue " + queue + " is not usable: " + problem->second.message};
+    return {reasons::kQueueInvalid, "queue " + queue + " is not usable: " + problem->second.message};
   }
-  if (!tree.queues.count(queue)) return {"QueueNotFound", "queue " + queue + " does not exist"};
+  if (!tree.queues.count(queue)) return {reasons::kQueueNotFound, "queue " + queue + " does not exist"};
   if (tree.inner.count(queue)) {
-    return {"QueueNotLeaf", "queue " + queue + " has child queues; pods must name a leaf queue"};
+    return {reasons::kQueueNotLeaf, "queue " + queue + " has child queues; pods must name a leaf queue"};
   }
   for (const cache::QueueConfig* at : tree.PathOf(queue)) {
     if (at->QuotaIn(pool) == nullptr) {
-      return {"PoolNotAllowed", at->name == queue ? "queue " + queue + " may not use GPU pool " + pool
+      return {reasons::kPoolNotAllowed, at->name == queue ? "queue " + queue + " may not use GPU pool " + pool
                                                    : "queue " + queue + " may not use GPU pool " + pool + " (its ancestor " +
                                                          at->name + " does not list it)"};
     }

@@ -11,7 +11,8 @@
 #include "cache/objects/conventions.h"
 #include "cache/objects/convert.h"
 #include "logging/json_log.h"
-#include "operator/model/pool_routing.h"
+#include "operator/spot/notice_report.h"
+#include "operator/status/pool_status.h"
 
 namespace gangplank::op {
 namespace {
@@ -51,7 +52,8 @@ Controller::Controller(cache::SharedInformers& informers, cache::ClusterStateFee
     : informers_(informers), feed_(feed), writer_(writer), metrics_(metrics), options_(std::move(options)),
       tracker_(options_.scheduler_names), sizes_(reader),
       conditions_(writer, [this] { return Now(); }, options_.condition_rewrite_seconds),
-      reconciler_(tracker_, sizes_, writer, conditions_, &metrics, options_.reconciler) {
+      reconciler_(tracker_, sizes_, writer, conditions_, &metrics, options_.reconciler), pools_(feed),
+      queue_status_(writer) {
   informers_.pods().AddHandlers({
       [this](const auto& p) { OnPod(cache::ToPodInfo(*p), false, false); },
       [this](const auto& old, const auto& p) { OnPod(cache::ToPodInfo(*p), false, HoldsCapacity(*old) && !HoldsCapacity(*p)); },
@@ -129,18 +131,7 @@ std::string Controller::NotReadyReason() const {
   return {};
 }
 
-std::vector<std::string> Controller::PoolNames() const {
-  std::lock_guard lock(mu_);
-  std::vector<std::string> out;
-  for (const auto& [name, model] : pools_) out.push_back(name);
-  return out;
-}
-
-std::shared_ptr<PoolModel> Controller::Model(const std::string& name) const {
-  std::lock_guard lock(mu_);
-  auto it = pools_.find(name);
-  return it == pools_.end() ? nullptr : it->second;
-}
+std::vector<std::string> Controller::PoolNames() const { return pools_.Names(); }
 
 void Controller::EnqueueAllPools() {
   for (const std::string& name : PoolNames()) queue_.Add(kPoolPrefix + name);
@@ -148,32 +139,25 @@ void Controller::EnqueueAllPools() {
 }
 
 void Controller::NoteAll(const std::vector<std::string>& gangs) {
-  std::lock_guard lock(mu_);
-  for (auto& [name, model] : pools_) {
-    for (const std::string& key : gangs) model->NoteGang(key);
-  }
+  pools_.ForEach([&](PoolModel& model) {
+    for (const std::string& key : gangs) model.NoteGang(key);
+  });
 }
 
 void Controller::OnPod(const cache::PodInfo& pod, bool removed, bool freed) {
   const std::vector<std::string> gangs = removed ? tracker_.Remove(pod.uid) : tracker_.Upsert(pod);
   if (gangs.empty() && !freed) return;
-  {
-    std::lock_guard lock(mu_);
-    for (auto& [name, model] : pools_) {
-      for (const std::string& key : gangs) model->NoteGang(key);
-      if (freed) model->NoteCapacityFreed();
-      if (freed || !pod.node_name.empty()) model->NoteRunningChanged();
-    }
-  }
+  pools_.ForEach([&](PoolModel& model) {
+    for (const std::string& key : gangs) model.NoteGang(key);
+    if (freed) model.NoteCapacityFreed();
+    if (freed || !pod.node_name.empty()) model.NoteRunningChanged();
+  });
   for (const std::string& name : PoolNames()) queue_.Add(kPoolPrefix + name);
 }
 
 void Controller::OnNodeChange() {
   RecomputeHealth();
-  {
-    std::lock_guard lock(mu_);
-    for (auto& [name, model] : pools_) model->NoteCapacityFreed();  // A node added, grown or uncordoned frees capacity.
-  }
+  pools_.ForEach([](PoolModel& model) { model.NoteCapacityFreed(); });  // A node added, grown or uncordoned frees capacity.
   EnqueueAllPools();
 }
 
@@ -182,27 +166,12 @@ bool Controller::ObserveNotice(const kube::Node& node) {
   bool known_spot = false;
   try {
     const engine::NodeSpec spec = cache::ToNodeSpec(info);
-    std::lock_guard lock(mu_);
-    for (const cache::PoolConfig& pool : pool_configs_) known_spot = known_spot || pool.MarksSpot(spec);
+    for (const cache::PoolConfig& pool : pools_.Configs()) known_spot = known_spot || pool.MarksSpot(spec);
   } catch (const std::exception&) {
     // Its allocatable cannot be read: it is in no pool (the cache logs it); the clouds' labels still count.
   }
   const NodeNotices::Observation seen = notices_.Observe(info, Now(), known_spot);
-  const cache::OwnerRef ref{"v1", "Node", node.meta.name, node.meta.uid};
-  if (!seen.warning.empty()) {
-    spdlog::warn(logging::JsonFields("ignored a termination notice", "node", node.meta.name, "why", seen.warning));
-    if (leader_) writer_.RecordEvent({ref, "", "Warning", "InvalidTerminateAt", seen.warning});
-  }
-  if (seen.started) {
-    const NoticedNode& n = *seen.started;
-    metrics_.SpotNotice(n.notice.source);
-    const std::string message = n.notice.signal + ": the node goes in about " +
-                                std::to_string(static_cast<long long>(n.terminate_at - n.noticed_at)) +
-                                " s; it takes no new gangs, and gangs on it are asked to checkpoint and requeued whole";
-    spdlog::info(logging::JsonFields("termination notice", "node", node.meta.name, "source", n.notice.source, "signal",
-                                     n.notice.signal));
-    if (leader_) writer_.RecordEvent({ref, "", "Warning", "TerminationNotice", message});
-  }
+  ReportNotice({"v1", "Node", node.meta.name, node.meta.uid}, seen, leader_ ? &writer_ : nullptr, metrics_);
   return seen.changed;
 }
 
@@ -220,53 +189,7 @@ void Controller::OnNamespace(const std::string& name, const std::string& queue) 
 }
 
 void Controller::OnPoolsChanged() {
-  const std::vector<cache::PoolConfig> configs = feed_.Pools();
-  {
-    std::lock_guard lock(mu_);
-    // A node belongs to a pool when that pool alone selects it.
-    auto owns = [configs](const std::string& pool) {
-      return [configs, pool](const engine::NodeSpec& spec) {
-        int selecting = 0;
-        bool mine = false;
-        for (const cache::PoolConfig& p : configs) {
-          if (!p.Selects(spec)) continue;
-          ++selecting;
-          mine = mine || p.name == pool;
-        }
-        return mine && selecting == 1;
-      };
-    };
-    const bool selectors_changed = [&] {
-      if (configs.size() != pool_configs_.size()) return true;
-      for (size_t i = 0; i < configs.size(); ++i) {
-        const auto& a = configs[i];
-        const auto& b = pool_configs_[i];
-        if (a.name != b.name || a.node_selector != b.node_selector || a.gpu_model != b.gpu_model) return true;
-      }
-      return false;
-    }();
-    std::map<std::string, std::shared_ptr<PoolModel>> next;
-    for (const cache::PoolConfig& config : configs) {
-      auto old = pools_.find(config.name);
-      const bool keep = old != pools_.end() && !selectors_changed &&
-                        old->second->config().topology_levels == config.topology_levels &&
-                        old->second->config().generation == config.generation;
-      if (keep) {
-        next[config.name] = old->second;
-        continue;
-      }
-      // New, or changed in what it is made of: a fresh model (the feed fills its state).
-      next[config.name] = std::make_shared<PoolModel>(config, owns(config.name));
-    }
-    for (auto& [name, model] : pools_) {
-      if (next.count(name) == 0 || next[name] != model) feed_.Detach(&model->state());
-    }
-    for (auto& [name, model] : next) {
-      if (pools_.count(name) == 0 || pools_[name] != model) feed_.Attach(&model->state());
-    }
-    pools_ = std::move(next);
-    pool_configs_ = configs;
-  }
+  pools_.Update(feed_.Pools());
   RecomputeHealth();
   EnqueueAllPools();
 }
@@ -276,46 +199,28 @@ void Controller::OnQueuesChanged() {
   {
     std::lock_guard lock(mu_);
     tree_ = std::move(tree);
-    for (auto& [name, model] : pools_) model->NoteQueuesChanged();
   }
+  pools_.ForEach([](PoolModel& model) { model.NoteQueuesChanged(); });
   EnqueueAllPools();
 }
 
 void Controller::RecomputeHealth() {
-  std::vector<cache::PoolConfig> configs;
-  {
-    std::lock_guard lock(mu_);
-    configs = pool_configs_;
-  }
-  std::map<std::string, PoolHealth> health;
-  for (const cache::PoolConfig& p : configs) health[p.name];
+  std::vector<engine::NodeSpec> nodes;
   for (const auto& node : informers_.nodes().List()) {
-    engine::NodeSpec spec;
     try {
-      spec = cache::ToNodeSpec(cache::ToNodeInfo(*node));
+      nodes.push_back(cache::ToNodeSpec(cache::ToNodeInfo(*node)));
     } catch (const std::exception&) {
-      continue;  // Its allocatable cannot be read: it is in no pool (the cache logs it).
-    }
-    std::vector<std::string> selecting;
-    for (const cache::PoolConfig& p : configs) {
-      if (p.Selects(spec)) selecting.push_back(p.name);
-    }
-    for (const std::string& a : selecting) {
-      ++health[a].nodes;
-      for (const std::string& b : selecting) {
-        if (a != b) ++health[a].shared_with[b];
-      }
+      // Its allocatable cannot be read: it is in no pool (the cache logs it).
     }
   }
-  std::lock_guard lock(mu_);
-  health_ = std::move(health);
+  pools_.UpdateHealth(nodes);
 }
 
 ReconcileContext Controller::Context() const {
   ReconcileContext c;
+  c.pools = pools_.Configs();
   std::lock_guard lock(mu_);
   c.tree = tree_;
-  c.pools = pool_configs_;
   auto queues = std::make_shared<std::map<std::string, std::string>>(namespace_queues_);
   c.namespace_queue = [queues](const std::string& ns) {
     auto it = queues->find(ns);
@@ -352,7 +257,7 @@ void Controller::Process(const std::string& key) {
 
 void Controller::ReconcilePool(const std::string& name) {
   if (!synced_ || !leader_) return;  // Only the leader writes; it reconciles every pool on taking the lead.
-  std::shared_ptr<PoolModel> model = Model(name);
+  std::shared_ptr<PoolModel> model = pools_.Find(name);
   if (!model) return;
   const std::string key = kPoolPrefix + name;
   RoundReport report;
@@ -360,12 +265,7 @@ void Controller::ReconcilePool(const std::string& name) {
     std::lock_guard round(model->round_mutex);
     const ReconcileContext context = Context();
     report = reconciler_.Reconcile(*model, context);
-    PoolHealth health;
-    {
-      std::lock_guard lock(mu_);
-      health = health_[name];
-    }
-    reconciler_.WritePoolStatus(*model, context, PoolReadyCondition(model->config(), health), false);
+    reconciler_.WritePoolStatus(*model, context, PoolReadyCondition(model->config(), pools_.HealthOf(name)), false);
     if (report.ran) {
       spdlog::debug(logging::JsonFields("round", "pool", name, "scope", report.full ? "full" : "incremental", "admitted",
                                         std::to_string(report.admitted), "evicted", std::to_string(report.evicted)));
@@ -389,62 +289,11 @@ void Controller::ReconcilePool(const std::string& name) {
 
 void Controller::WriteQueueStatus() {
   std::shared_ptr<const QueueTree> tree;
-  std::map<std::string, std::shared_ptr<PoolModel>> pools;
   {
     std::lock_guard lock(mu_);
     tree = tree_;
-    pools = pools_;
   }
-  std::map<std::string, nlohmann::json> per_queue;
-  for (const auto& [name, q] : tree->queues) per_queue[name] = nlohmann::json::array();
-  for (const auto& [pool, model] : pools) {
-    std::lock_guard round(model->round_mutex);
-    for (const auto& [queue, f] : model->queue_figures) {
-      auto it = tree->queues.find(queue);
-      const cache::PoolQuota* quota = it == tree->queues.end() ? nullptr : it->second.QuotaIn(pool);
-      nlohmann::json entry{{"name", pool},
-                           {"usedGPUs", std::round(f.used * 1000) / 1000},
-                           {"fairShareGPUs", std::round(f.fair_share * 1000) / 1000},
-                           {"pendingGangs", f.pending},
-                           {"oldestPendingSeconds", std::round(f.oldest_pending_seconds)}};
-      if (quota != nullptr) {
-        entry["guaranteedGPUs"] = quota->guaranteed_gpus;
-        if (quota->limit_gpus) entry["limitGPUs"] = *quota->limit_gpus;
-      }
-      per_queue[queue].push_back(std::move(entry));
-    }
-  }
-  auto write = [&](const std::string& name, nlohmann::json fields, const ConditionWrite& ready) {
-    const std::string text = fields.dump() + ready.status + ready.reason + ready.message;
-    {
-      std::lock_guard lock(mu_);
-      if (queue_status_written_[name] == text) return;
-    }
-    if (writer_.WriteStatus("queues", name, fields, {ready})) {
-      std::lock_guard lock(mu_);
-      queue_status_written_[name] = text;
-    }
-  };
-  for (auto& [name, pools_of_queue] : per_queue) {
-    double used = 0, fair = 0;
-    int pending = 0;
-    for (const auto& p : pools_of_queue) {
-      used += p["usedGPUs"].get<double>();
-      fair += p["fairShareGPUs"].get<double>();
-      pending += p["pendingGangs"].get<int>();
-    }
-    nlohmann::json fields{{"usedGPUs", std::round(used * 1000) / 1000},
-                          {"fairShareGPUs", std::round(fair * 1000) / 1000},
-                          {"pendingGangs", pending},
-                          {"pools", pools_of_queue}};
-    const bool inner = tree->inner.count(name) > 0;
-    write(name, std::move(fields),
-          ConditionWrite{"Ready", "True", inner ? "InnerQueue" : "Ready",
-                         inner ? "divides its share among its child queues" : "admitting gangs"});
-  }
-  for (const auto& [name, problem] : tree->problems) {
-    write(name, nlohmann::json{{"pools", nlohmann::json::array()}}, ConditionWrite{"Ready", "False", problem.reason, problem.message});
-  }
+  queue_status_.Write(*tree, pools_.Models());
 }
 
 }  // namespace gangplank::op

@@ -1,8 +1,8 @@
 // The operator's control loop: shared informers in, one work-queue key per GPU pool (plus one for the
 // Queues' status), a reconciler that asks the engine, writes out. Informer handlers only note what
 // changed and enqueue; workers reconcile (one pool never on two workers at once); only the leader
-// writes. Pools come and go with their GPUPool resources: each has its PoolModel, whose cluster state
-// the shared feed keeps current.
+// writes. The pools themselves (models, lifecycle, health) are the PoolSet's; the Queue status is the
+// QueueStatusWriter's; the controller only wires them to the informers and the work queue.
 #pragma once
 
 #include <atomic>
@@ -19,16 +19,16 @@
 #include "cache/feed/cluster_state_feed.h"
 #include "cache/feed/shared_informers.h"
 #include "kube/work_queue.h"
-#include "operator/admission/cluster_writer.h"
 #include "operator/admission/reconciler.h"
 #include "operator/gangs/gang_size_resolver.h"
 #include "operator/gangs/gang_tracker.h"
-#include "operator/model/pool_model.h"
+#include "operator/metrics/operator_metrics.h"
+#include "operator/model/pool_set.h"
 #include "operator/model/queue_tree.h"
-#include "operator/service/operator_metrics.h"
 #include "operator/spot/node_notices.h"
 #include "operator/status/gang_conditions.h"
-#include "operator/status/pool_status.h"
+#include "operator/status/queue_status.h"
+#include "operator/writer/cluster_writer.h"
 
 namespace gangplank::op {
 
@@ -87,7 +87,6 @@ class Controller {
   void ReconcilePool(const std::string& name);
   void WriteQueueStatus();
   ReconcileContext Context() const;
-  std::shared_ptr<PoolModel> Model(const std::string& name) const;
 
   cache::SharedInformers& informers_;
   cache::ClusterStateFeed& feed_;
@@ -100,14 +99,12 @@ class Controller {
   Reconciler reconciler_;
   kube::WorkQueue queue_;
   NodeNotices notices_;
+  PoolSet pools_;
+  QueueStatusWriter queue_status_;
 
   mutable std::mutex mu_;  // Guards the fields below.
-  std::map<std::string, std::shared_ptr<PoolModel>> pools_;
-  std::vector<cache::PoolConfig> pool_configs_;
   std::shared_ptr<const QueueTree> tree_ = std::make_shared<QueueTree>();
   std::map<std::string, std::string> namespace_queues_;
-  std::map<std::string, PoolHealth> health_;
-  std::map<std::string, std::string> queue_status_written_;
 
   std::atomic<bool> leader_{false};
   std::atomic<bool> synced_{false};

@@ -7,11 +7,12 @@
 #include "cache/objects/conventions.h"
 #include "engine/admission/admission_round.h"
 #include "engine/policies/registry.h"
-#include "operator/admission/kube_cluster_writer.h"
+#include "operator/writer/kube_cluster_writer.h"
 #include "operator/model/gang_entries.h"
 #include "operator/model/pool_admission_config.h"
-#include "operator/model/pool_routing.h"
+#include "operator/model/gang_route.h"
 #include "operator/service/controller.h"
+#include "operator/reasons.h"
 
 namespace gangplank::op {
 namespace {
@@ -61,32 +62,23 @@ nlohmann::json Controller::DryRun(const nlohmann::json& request) {
   std::optional<Gang> gang = GangOf(request.value("pods", Json()), error);
   if (!gang) return Json{{"error", error}};
   const ReconcileContext context = Context();
-  const Member& lead = gang->members.front();
-  std::string queue = QueueOfGang(*gang, context.namespace_queue(gang->namespace_));
-  if (queue.empty()) queue = context.default_queue;
-  const PoolChoice choice =
-      ChoosePool(context.pools, *context.tree, queue, lead.pod.labels.count(std::string(cache::kPoolLabel))
-                                                          ? lead.pod.labels.at(std::string(cache::kPoolLabel))
-                                                          : "",
-                 lead.pod.node_selector);
-  if (choice.pool.empty()) return Refusal(choice.reason, choice.message);
-  std::shared_ptr<PoolModel> model = Model(choice.pool);
-  if (!model) return Refusal("PoolNotFound", "GPU pool " + choice.pool + " has no model yet");
+  const GangRoute route = RouteGang(*gang, context.pools, *context.tree, context.namespace_queue(gang->namespace_),
+                                    context.default_queue);
+  const std::string& queue = route.queue;
+  if (route.choice.pool.empty()) return Refusal(route.choice.reason, route.choice.message);
+  std::shared_ptr<PoolModel> model = pools_.Find(route.choice.pool);
+  if (!model) return Refusal(reasons::kPoolNotFound, "GPU pool " + route.choice.pool + " has no model yet");
 
-  EntryContext entry;
-  entry.queue = queue;
-  entry.queue_verdict = CheckQueue(*context.tree, queue, choice.pool);
+  SizeVerdict size;
   if (request.contains("minMembers") && request["minMembers"].is_number_integer()) {
-    entry.size = GangSize{std::max(1, request["minMembers"].get<int>()), "the request's minMembers"};
+    size.size = GangSize{std::max(1, request["minMembers"].get<int>()), "the request's minMembers"};
   } else {
-    const SizeVerdict size = sizes_.SizeOf(*gang);
-    entry.size = size.size;
-    entry.size_reason = size.reason;
-    entry.size_message = size.message;
+    size = sizes_.SizeOf(*gang);
   }
+  const EntryContext entry = EntryContextFor(route, *context.tree, route.choice.pool, size);
   std::lock_guard round(model->round_mutex);
   GangEntries entries = model->state().Read([&](const cache::StateView& v) { return BuildGangEntries(*gang, entry, v); });
-  Json answer{{"pool", choice.pool}, {"queue", queue}, {"gang", gang->key}};
+  Json answer{{"pool", route.choice.pool}, {"queue", queue}, {"gang", gang->key}};
   if (!entries.waiting) {
     answer.update(Refusal(entries.block_reason, entries.block_message));
     return answer;
@@ -100,18 +92,11 @@ nlohmann::json Controller::DryRun(const nlohmann::json& request) {
   const engine::AdmissionConfig config = AdmissionConfigFor(model->config());
   engine::Rng rng(1);
   model->state().Plan([&](engine::Cluster& cluster, const cache::StateView& view) {
-    input.reservations.clear();
-    for (const auto& [key, r] : model->reservations) {
-      engine::HeldReservation held{key, {}, r.for_reclaim};
-      for (const std::string& node : r.nodes) {
-        if (const engine::NodeId id = view.FindNode(node); id != engine::kNoNode) held.nodes.push_back(id);
-      }
-      if (!held.nodes.empty()) input.reservations.push_back(std::move(held));
-    }
+    input.reservations = model->HeldReservations(view);
     std::unique_ptr<engine::ScoringPolicy> scratch_policy;
     engine::ScoringPolicy* policy = model->policy.get();
     if (policy == nullptr) {
-      scratch_policy = engine::policies::MakePolicy(options_.reconciler.policy, view.HeldRequests(5000), options_.reconciler.seed);
+      scratch_policy = engine::policies::MakePolicy(options_.reconciler.policy, view.HeldRequests(kPolicyWorkloadSample), options_.reconciler.seed);
       policy = scratch_policy.get();
     }
     const engine::AdmissionDecision decision = engine::DecideAdmission(cluster, input, config, *policy, rng);

@@ -17,7 +17,7 @@
 #include "logging/json_log.h"
 #include "net/http_client.h"
 #include "net/tls_file_watch.h"
-#include "operator/admission/kube_cluster_writer.h"
+#include "operator/writer/kube_cluster_writer.h"
 #include "operator/gangs/kube_object_reader.h"
 #include "operator/service/controller.h"
 #include "operator/service/operator_config.h"

@@ -6,7 +6,7 @@
 
 #include "net/http_server.h"
 #include "operator/service/controller.h"
-#include "operator/service/operator_metrics.h"
+#include "operator/metrics/operator_metrics.h"
 #include "operator/webhook/pod_gate_webhook.h"
 
 namespace gangplank::op {

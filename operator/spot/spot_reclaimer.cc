@@ -12,7 +12,8 @@
 #include "engine/admission/admission_input.h"
 #include "kube/time_format.h"
 #include "logging/json_log.h"
-#include "operator/admission/gang_eviction.h"
+#include "operator/writer/gang_eviction.h"
+#include "operator/reasons.h"
 
 namespace gangplank::op {
 namespace {
@@ -135,7 +136,7 @@ void SpotReclaimer::RequestCheckpoint(PoolModel& model, const Gang& gang, const 
       spdlog::warn(logging::JsonFields("cannot ask a pod to checkpoint", "gang", gang.key, "pod", m.pod.name, "error", e.what()));
     }
   }
-  conditions_.Event(gang, "Warning", "CheckpointRequested",
+  conditions_.Event(gang, reasons::kWarning, reasons::kCheckpointRequested,
                     "node " + node + " goes at " + kube::FormatTime(FromSeconds(d.terminate_at)) + ": asked all " +
                         std::to_string(asked) + " members to checkpoint by " + deadline +
                         " (annotation " + std::string(cache::kCheckpointRequestedAnnotation) + "; acknowledge with " +
@@ -181,7 +182,7 @@ bool SpotReclaimer::Evict(PoolModel& model, const Gang& gang, const engine::Spot
   model.book.MarkTerminating(gang.key);
   if (std::isfinite(arrival)) model.requeued_arrivals[gang.key] = arrival;
   const double lost_hours = lost_gpu_seconds / 3600;
-  conditions_.Event(gang, "Warning", "SpotReclaimed",
+  conditions_.Event(gang, reasons::kWarning, reasons::kSpotReclaimed,
                     "node " + node + " (" + notice.notice.signal + ") goes at " +
                         kube::FormatTime(FromSeconds(d.terminate_at)) + ": evicted all " + std::to_string(pods.size()) +
                         " members (" + d.reason + "), requeued whole in its place; lost " + Text(lost_hours, "%.2f") +

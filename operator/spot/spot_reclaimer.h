@@ -14,10 +14,10 @@
 #include <limits>
 
 #include "engine/spot/spot_reclaim.h"
-#include "operator/admission/cluster_writer.h"
+#include "operator/writer/cluster_writer.h"
 #include "operator/gangs/gang_tracker.h"
 #include "operator/model/pool_model.h"
-#include "operator/service/operator_metrics.h"
+#include "operator/metrics/operator_metrics.h"
 #include "operator/spot/node_notices.h"
 #include "operator/status/gang_conditions.h"
 

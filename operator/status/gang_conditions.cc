@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "logging/json_log.h"
+#include "operator/reasons.h"
 
 namespace gangplank::op {
 
@@ -24,7 +25,7 @@ GangConditions::~GangConditions() {
   thread_.join();
 }
 
-void GangConditions::Admitted(const Gang& gang, const std::string& message) { Set(gang, "True", "Admitted", message); }
+void GangConditions::Admitted(const Gang& gang, const std::string& message) { Set(gang, "True", reasons::kAdmitted, message); }
 
 void GangConditions::Blocked(const Gang& gang, const std::string& reason, const std::string& message) {
   Set(gang, "False", reason, message);
@@ -117,7 +118,7 @@ void GangConditions::WriteOne(const std::string& key, Desired d) {
     const bool flipped = d.written_status != d.status;
     writer_.SetPodCondition(d.lead, ConditionWrite{kGangConditionType, d.status, d.reason, d.message, flipped});
     if (d.written_reason != d.reason) {
-      writer_.RecordEvent(EventWrite{d.anchor, d.lead.namespace_, d.status == "True" ? "Normal" : "Warning", d.reason,
+      writer_.RecordEvent(EventWrite{d.anchor, d.lead.namespace_, d.status == "True" ? reasons::kNormal : reasons::kWarning, d.reason,
                                      "gang " + key + ": " + d.message});
     }
   } catch (const std::exception& e) {

@@ -17,7 +17,7 @@
 #include <thread>
 
 #include "kube/work_queue.h"
-#include "operator/admission/cluster_writer.h"
+#include "operator/writer/cluster_writer.h"
 #include "operator/gangs/gang_tracker.h"
 
 namespace gangplank::op {

@@ -5,6 +5,7 @@
 
 #include "engine/gang/largest_gang.h"
 #include "engine/resources.h"
+#include "operator/reasons.h"
 
 namespace gangplank::op {
 namespace {
@@ -62,7 +63,7 @@ Json PoolStatusFields(const cache::StateView& view, const std::map<std::string, 
 
 ConditionWrite PoolReadyCondition(const cache::PoolConfig& pool, const PoolHealth& health) {
   if (health.nodes == 0) {
-    return {"Ready", "False", "NoNodes", "the pool selects no nodes (" + SelectorText(pool) + ")"};
+    return {"Ready", "False", reasons::kNoNodes, "the pool selects no nodes (" + SelectorText(pool) + ")"};
   }
   if (!health.shared_with.empty()) {
     std::string others;
@@ -71,11 +72,11 @@ ConditionWrite PoolReadyCondition(const cache::PoolConfig& pool, const PoolHealt
       others += (others.empty() ? "" : ", ") + name + " (" + std::to_string(count) + ")";
       shared += count;
     }
-    return {"Ready", "False", "OverlappingPools",
+    return {"Ready", "False", reasons::kOverlappingPools,
             std::to_string(shared) + " of its " + std::to_string(health.nodes) + " nodes are also selected by " + others +
                 "; shared nodes belong to no pool until the selectors are made disjoint"};
   }
-  return {"Ready", "True", "Ready", std::to_string(health.nodes) + " nodes (" + SelectorText(pool) + ")"};
+  return {"Ready", "True", reasons::kReady, std::to_string(health.nodes) + " nodes (" + SelectorText(pool) + ")"};
 }
 
 }  // namespace gangplank::op

@@ -11,8 +11,9 @@
 #include <nlohmann/json.hpp>
 
 #include "cache/state/state_view.h"
-#include "operator/admission/cluster_writer.h"
+#include "operator/model/pool_health.h"
 #include "operator/model/pool_model.h"
+#include "operator/writer/cluster_writer.h"
 
 namespace gangplank::op {
 
@@ -25,11 +26,6 @@ struct PoolCounts {
 
 nlohmann::json PoolStatusFields(const cache::StateView& view, const std::map<std::string, QueueFigures>& queues,
                                 const PoolCounts& counts);
-
-struct PoolHealth {
-  int nodes = 0;                                 // Nodes the pool's selector takes (overlaps included).
-  std::map<std::string, int> shared_with;        // Other pool -> nodes both select.
-};
 
 ConditionWrite PoolReadyCondition(const cache::PoolConfig& pool, const PoolHealth& health);
 

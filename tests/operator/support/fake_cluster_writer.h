@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "cache/objects/conventions.h"
-#include "operator/admission/cluster_writer.h"
+#include "operator/writer/cluster_writer.h"
 
 namespace gangplank::op::testing {
 

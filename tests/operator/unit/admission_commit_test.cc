@@ -1,5 +1,6 @@
 // The two-phase admission write and its recovery: no gang is ever half-admitted.
 #include "operator/admission/admission_commit.h"
+#include "operator/gangs/admission_id.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "operator/admission/disruption_budgets.h"
+#include "operator/writer/disruption_budgets.h"
 
 #include <gtest/gtest.h>
 

@@ -8,7 +8,7 @@
 
 #include "kube/client.h"
 #include "kube/event_recorder.h"
-#include "operator/admission/cluster_writer.h"
+#include "operator/writer/cluster_writer.h"
 
 namespace gangplank::op {
 

@@ -1,6 +1,6 @@
-#include "operator/admission/gang_eviction.h"
+#include "operator/writer/gang_eviction.h"
 
-#include "operator/admission/disruption_budgets.h"
+#include "operator/writer/disruption_budgets.h"
 
 namespace gangplank::op {
 

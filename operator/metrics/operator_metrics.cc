@@ -1,4 +1,4 @@
-#include "operator/service/operator_metrics.h"
+#include "operator/metrics/operator_metrics.h"
 
 #include <prometheus/text_serializer.h>
 

@@ -1,4 +1,4 @@
-#include "operator/admission/kube_cluster_writer.h"
+#include "operator/writer/kube_cluster_writer.h"
 
 #include <spdlog/spdlog.h>
 

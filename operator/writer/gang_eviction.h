@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "operator/admission/cluster_writer.h"
+#include "operator/writer/cluster_writer.h"
 
 namespace gangplank::op {
 

@@ -1,0 +1,14 @@
+// The id one admission writes on every member (gangplank.io/admission-id): unique per admission, and it
+// tells when the gang was admitted, so a new leader knows a running gang's age without a record of its own.
+#pragma once
+
+#include <string>
+
+namespace gangplank::op {
+
+// "<seconds since the epoch>-<random hex>".
+std::string NewAdmissionId(double now_seconds);
+// The admission time an id records (0 when it records none).
+double AdmittedAt(const std::string& admission_id);
+
+}  // namespace gangplank::op

@@ -1,0 +1,34 @@
+// Where a gang goes, decided the same way for a reconcile and for a dry run: its queue (its pods' label,
+// else its namespace's, else the operator's default queue), the GPU pool that takes it (pool_routing.h)
+// and, for one pool, the context its entries are built with (may the queue use the pool, the gang's size).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cache/crd/pool_config.h"
+#include "operator/gangs/gang_size_resolver.h"
+#include "operator/gangs/gang_tracker.h"
+#include "operator/model/gang_entries.h"
+#include "operator/model/pool_routing.h"
+#include "operator/model/queue_tree.h"
+
+namespace gangplank::op {
+
+struct GangRoute {
+  std::string queue;  // Empty: the gang names none and there is no default (it is blocked with NoQueue).
+  PoolChoice choice;
+};
+
+// `namespace_queue` is the queue its namespace names ("" for none).
+GangRoute RouteGang(const Gang& gang, const std::vector<cache::PoolConfig>& pools, const QueueTree& tree,
+                    const std::string& namespace_queue, const std::string& default_queue);
+
+// The entry context of a routed gang in `pool`: a gang routed elsewhere waits there, not here (OtherPool,
+// or why no pool takes it).
+EntryContext EntryContextFor(const GangRoute& route, const QueueTree& tree, const std::string& pool, const SizeVerdict& size);
+
+// The member that speaks for the gang: its first one not being deleted.
+const Member* LeadMember(const Gang& gang);
+
+}  // namespace gangplank::op

@@ -1,0 +1,42 @@
+// The reasons gangplank writes on conditions and Events: part of its API (users and alerts match on
+// them), so each is named once here. CamelCase, as Kubernetes writes reasons.
+#pragma once
+
+namespace gangplank::op::reasons {
+
+// Event types.
+inline constexpr const char* kNormal = "Normal";
+inline constexpr const char* kWarning = "Warning";
+
+// gangplank.io/GangAdmitted on a gang's lead pod (besides the engine's BlockCode names).
+inline constexpr const char* kAdmitted = "Admitted";
+inline constexpr const char* kGangIncomplete = "GangIncomplete";
+inline constexpr const char* kGangSizeUnknown = "GangSizeUnknown";
+inline constexpr const char* kInvalidPod = "InvalidPod";
+inline constexpr const char* kNoPool = "NoPool";
+inline constexpr const char* kPoolNotFound = "PoolNotFound";
+inline constexpr const char* kOtherPool = "OtherPool";
+inline constexpr const char* kNoQueue = "NoQueue";
+inline constexpr const char* kQueueInvalid = "QueueInvalid";
+inline constexpr const char* kQueueNotFound = "QueueNotFound";
+inline constexpr const char* kQueueNotLeaf = "QueueNotLeaf";
+inline constexpr const char* kPoolNotAllowed = "PoolNotAllowed";
+
+// Ready on GPUPools and Queues.
+inline constexpr const char* kReady = "Ready";
+inline constexpr const char* kInnerQueue = "InnerQueue";
+inline constexpr const char* kNoNodes = "NoNodes";
+inline constexpr const char* kOverlappingPools = "OverlappingPools";
+
+// Events on a gang's owner (besides the engine's EvictionKind names).
+inline constexpr const char* kAdmissionResumed = "AdmissionResumed";
+inline constexpr const char* kAdmissionRolledBack = "AdmissionRolledBack";
+inline constexpr const char* kEvictionBlocked = "EvictionBlocked";
+inline constexpr const char* kCheckpointRequested = "CheckpointRequested";
+inline constexpr const char* kSpotReclaimed = "SpotReclaimed";
+
+// Events on a Node.
+inline constexpr const char* kTerminationNotice = "TerminationNotice";
+inline constexpr const char* kInvalidTerminateAt = "InvalidTerminateAt";
+
+}  // namespace gangplank::op::reasons
