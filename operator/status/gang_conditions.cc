@@ -41,7 +41,16 @@ void GangConditions::Set(const Gang& gang, const std::string& status, const std:
   d.reason = reason;
   d.message = message;
   const bool unchanged = d.written_status == status && d.written_reason == reason && d.written_message == message;
-  if (unchanged || d.queued) return;
+  const bool new_reason = d.written_status != status || d.written_reason != reason;
+  if (d.queued) {
+    // Waiting out the interval for a message whose numbers moved; a new reason does not wait.
+    if (d.delayed && new_reason) {
+      d.delayed = false;
+      queue_.Add(gang.key);
+    }
+    return;
+  }
+  if (unchanged) return;
   d.queued = true;
   ++pending_;
   queue_.Add(gang.key);
@@ -98,9 +107,11 @@ void GangConditions::Process(const std::string& key) {
   // Only the numbers moved (same status and reason): wait out the rewrite interval on a timer.
   const double wait = d.written_at + min_rewrite_seconds_ - now_();
   if (d.written_status == d.status && d.written_reason == d.reason && wait > 0) {
+    d.delayed = true;
     queue_.AddAfter(key, std::chrono::milliseconds(static_cast<long long>(std::min(wait, 3600.0) * 1000) + 1));
     return;
   }
+  d.delayed = false;
   Desired snapshot = d;
   d.written_status = d.status;
   d.written_reason = d.reason;

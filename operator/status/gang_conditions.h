@@ -5,7 +5,9 @@
 // Reconcile rounds only record what the condition should be; a background thread writes it (a work
 // queue of gang keys: one pending write per gang, the newest wins), at most once per gang per
 // `min_rewrite_seconds` when only the message's numbers moved (the key then waits on a timer), so a
-// thousand waiting gangs never slow admission down or flood the API server.
+// thousand waiting gangs never slow admission down or flood the API server. A new status or reason is
+// written at once, even when an older message was waiting on that timer: a gang's condition never
+// keeps saying a reason that is no longer so.
 #pragma once
 
 #include <condition_variable>
@@ -56,6 +58,7 @@ class GangConditions {
     std::string written_status, written_reason, written_message;
     double written_at = -1e300;
     bool queued = false;
+    bool delayed = false;  // Queued, but waiting out the rewrite interval on a timer.
   };
   void Set(const Gang& gang, const std::string& status, const std::string& reason, const std::string& message);
   void Run();

@@ -81,6 +81,29 @@ TEST_F(GangsOnRealCluster, AGangIsHeldUntilItFitsWholeThenKubeSchedulerBindsItIn
   EXPECT_TRUE(WaitFor([&] { return Said("Scheduled", "Successfully assigned " + ns() + "/train-0 to " + NodeOf("train-0")); }));
 }
 
+// The README's walk-through as a new user runs it: a gang's pods arrive one by one, so the condition
+// says "1 of 4 pods exist" and then holds back the numbers-only rewrites; when the last pod comes, the
+// round that admits the gang says so on the condition and in an Event at once, not after the rewrite
+// interval (30 s) those held-back messages wait out.
+TEST_F(GangsOnRealCluster, TheConditionSaysAdmittedInTheRoundThatAdmitsTheGang) {
+  for (int i = 0; i < 4; ++i) Node("w-n" + std::to_string(i), 8);
+  Pool("walk");
+  Queue("team-a");
+  const PodSpec member = PodSpec().Gpus(8).Queue("team-a").Gang("train", 4);
+  Create(PodObject("train-0", member));
+  ASSERT_TRUE(WaitFor([&] { return GangCondition("train-0").value("reason", "") == "GangIncomplete"; })) << Logs();
+  for (int i = 1; i < 3; ++i) Create(PodObject("train-" + std::to_string(i), member));
+  std::this_thread::sleep_for(std::chrono::seconds(2));  // "3 of 4" now waits on the rewrite timer.
+  Create(PodObject("train-3", member));
+  const auto created = std::chrono::steady_clock::now();
+  ASSERT_TRUE(WaitFor([&] { return GangCondition("train-0").value("reason", "") == "Admitted"; }, std::chrono::seconds(10)))
+      << GangCondition("train-0").dump() << Logs();
+  EXPECT_EQ(GangCondition("train-0").value("status", ""), "True");
+  EXPECT_TRUE(WaitFor([&] { return Said("Admitted"); }, std::chrono::seconds(5))) << Logs();
+  EXPECT_LT(std::chrono::steady_clock::now() - created, std::chrono::seconds(15));
+  EXPECT_TRUE(WaitFor([&] { return AllBound(Names("train", 4)); })) << Logs();
+}
+
 TEST_F(GangsOnRealCluster, APodNamingAMissingQueueSaysSoAndIsAdmittedWhenTheQueueAppears) {
   Node("n0", 8);
   Pool("pool");

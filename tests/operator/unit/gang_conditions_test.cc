@@ -1,0 +1,98 @@
+// The gang's condition and its Events: what the reconciler decides reaches the lead pod, with numbers-
+// only rewrites held back, and a new reason or status never held back behind them.
+#include "operator/status/gang_conditions.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include "operator/reasons.h"
+#include "tests/operator/support/fake_cluster_writer.h"
+
+namespace gangplank::op::testing {
+namespace {
+
+using namespace std::chrono_literals;
+
+Gang FourPodGang() {
+  Gang gang;
+  gang.key = "team/Job/train";
+  gang.namespace_ = "team";
+  Member lead;
+  lead.pod.name = "train-0";
+  lead.pod.namespace_ = "team";
+  lead.pod.uid = "uid-0";
+  gang.members.push_back(lead);
+  return gang;
+}
+
+class GangConditionsTest : public ::testing::Test {
+ protected:
+  std::atomic<double> now_{1000};
+  FakeClusterWriter writer_;
+  GangConditions conditions_{writer_, [this] { return now_.load(); }, 30};
+
+  std::optional<ConditionWrite> Written() { return writer_.ConditionOf("uid-0"); }
+  int EventsWithReason(const std::string& reason) {
+    int n = 0;
+    for (const EventWrite& e : writer_.events()) n += e.reason == reason;
+    return n;
+  }
+};
+
+TEST_F(GangConditionsTest, NumbersOnlyChangesWaitOutTheRewriteInterval) {
+  const Gang gang = FourPodGang();
+  conditions_.Blocked(gang, reasons::kGangIncomplete, "1 of 4 pods exist");
+  ASSERT_TRUE(conditions_.WaitIdle(5s));
+  ASSERT_TRUE(Written());
+  EXPECT_EQ(Written()->message, "1 of 4 pods exist");
+
+  conditions_.Blocked(gang, reasons::kGangIncomplete, "2 of 4 pods exist");
+  EXPECT_FALSE(conditions_.WaitIdle(300ms));  // Held back: same reason, 30 s not passed.
+  EXPECT_EQ(Written()->message, "1 of 4 pods exist");
+  EXPECT_EQ(EventsWithReason(reasons::kGangIncomplete), 1);
+}
+
+TEST_F(GangConditionsTest, AdmissionIsWrittenAtOnceEvenBehindAHeldBackMessage) {
+  const Gang gang = FourPodGang();
+  conditions_.Blocked(gang, reasons::kGangIncomplete, "1 of 4 pods exist");
+  ASSERT_TRUE(conditions_.WaitIdle(5s));
+  conditions_.Blocked(gang, reasons::kGangIncomplete, "3 of 4 pods exist");
+  std::this_thread::sleep_for(100ms);  // Now waiting on the 30 s timer.
+  conditions_.Admitted(gang, "placed on gpu-1 and gpu-2");
+
+  ASSERT_TRUE(conditions_.WaitIdle(5s));  // Before the fix this took the whole interval.
+  ASSERT_TRUE(Written());
+  EXPECT_EQ(Written()->status, "True");
+  EXPECT_EQ(Written()->reason, reasons::kAdmitted);
+  EXPECT_EQ(Written()->message, "placed on gpu-1 and gpu-2");
+  EXPECT_EQ(EventsWithReason(reasons::kAdmitted), 1);
+}
+
+TEST_F(GangConditionsTest, ANewBlockReasonIsNotHeldBackEither) {
+  const Gang gang = FourPodGang();
+  conditions_.Blocked(gang, reasons::kGangIncomplete, "3 of 4 pods exist");
+  ASSERT_TRUE(conditions_.WaitIdle(5s));
+  conditions_.Blocked(gang, reasons::kGangIncomplete, "2 of 4 pods exist");
+  std::this_thread::sleep_for(100ms);
+  conditions_.Blocked(gang, "InsufficientCapacity", "needs 32 GPUs in one clique; 16 free");
+  ASSERT_TRUE(conditions_.WaitIdle(5s));
+  EXPECT_EQ(Written()->reason, "InsufficientCapacity");
+}
+
+TEST_F(GangConditionsTest, TheHeldBackMessageIsWrittenOnceTheIntervalPasses) {
+  const Gang gang = FourPodGang();
+  conditions_.Blocked(gang, reasons::kGangIncomplete, "1 of 4 pods exist");
+  ASSERT_TRUE(conditions_.WaitIdle(5s));
+  now_ = now_ + 29.5;
+  conditions_.Blocked(gang, reasons::kGangIncomplete, "2 of 4 pods exist");  // Half a second left: a timer.
+  std::this_thread::sleep_for(100ms);
+  now_ = now_ + 1;  // The interval has passed when the timer fires.
+  ASSERT_TRUE(conditions_.WaitIdle(5s));
+  EXPECT_EQ(Written()->message, "2 of 4 pods exist");
+}
+
+}  // namespace
+}  // namespace gangplank::op::testing
