@@ -123,5 +123,25 @@ TEST(PoolConfig, BadFieldsAreNamed) {
             "spec.spot.reclaimPolicy: expected CheckpointThenEvict or Evict, got 'Never'");
 }
 
+TEST(PoolConfig, ANodeBelongsToTheOnePoolThatSelectsItAndToNoneWhenTwoDo) {
+  PoolConfig h100;
+  h100.name = "h100";
+  h100.node_selector = {{"nvidia.com/gpu.product", "H100"}};
+  PoolConfig zone_a;
+  zone_a.name = "zone-a";
+  zone_a.node_selector = {{"topology.kubernetes.io/zone", "a"}};
+  const std::vector<PoolConfig> pools{h100, zone_a};
+  engine::NodeSpec node;
+  node.gpu_count = 8;
+  node.labels = {{"nvidia.com/gpu.product", "H100"}, {"topology.kubernetes.io/zone", "b"}};
+  EXPECT_EQ(PoolsSelecting(pools, node), std::vector<int>{0});
+  EXPECT_EQ(OwningPool(pools, node), 0);
+  node.labels["topology.kubernetes.io/zone"] = "a";
+  EXPECT_EQ(PoolsSelecting(pools, node), (std::vector<int>{0, 1}));
+  EXPECT_EQ(OwningPool(pools, node), -1);  // Overlap: in neither, so no GPU counts twice.
+  node.labels = {};
+  EXPECT_EQ(OwningPool(pools, node), -1);
+}
+
 }  // namespace
 }  // namespace gangplank::cache
