@@ -2,7 +2,7 @@
 #include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
 
-#include <csignal>
+#include <chrono>
 #include <memory>
 #include <optional>
 
@@ -18,7 +18,8 @@
 #endif
 #include "extender/service/routes.h"
 #include "extender/service/service_config.h"
-#include "net/tls_file_watch.h"
+#include "process/signals.h"
+#include "process/tls_reload.h"
 
 namespace {
 
@@ -35,15 +36,11 @@ net::HttpServerOptions ServerOptions(const ServiceConfig& c) {
 }
 
 int Run(const ServiceConfig& config) {
-  // SIGTERM/SIGINT are taken by sigwait below; block them before any thread starts so none gets them.
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGTERM);
-  sigaddset(&signals, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  const process::StopSignals stop;  // Before any thread starts, so none of them is interrupted by one.
 
   cache::ClusterState state(config.topology_keys);
   state.SetQueues(config.queues);
+  state.SetDefaultQueue(config.default_queue);
   state.SetAssumedPodTtl(std::chrono::seconds(config.assumed_pod_ttl_seconds));
   ExtenderMetrics metrics;
   UnseenPods unseen;
@@ -80,29 +77,9 @@ int Run(const ServiceConfig& config) {
                           "prioritize", config.routes.prioritize_verb, "preempt", config.routes.preempt_verb, "bind",
                           config.routes.bind_verb));
 
-  std::optional<net::TlsFileWatch> tls;
-  if (!config.tls_cert_file.empty()) tls.emplace(net::HttpTlsFiles{config.tls_cert_file, config.tls_key_file});
-  const timespec wake{std::max(1, config.tls_reload_seconds), 0};
-  while (true) {
-    const int sig = sigtimedwait(&signals, nullptr, &wake);
-    if (sig == SIGTERM || sig == SIGINT) {
-      spdlog::info(logging::JsonFields("shutting down", "signal", sig == SIGTERM ? "SIGTERM" : "SIGINT"));
-      break;
-    }
-    if (!tls) continue;
-    const net::TlsFileWatch::Result renewal = tls->Check();
-    if (renewal.change == net::TlsFileWatch::Change::kNotReady) {
-      spdlog::warn(logging::JsonFields("new TLS files not usable yet; keeping the current certificate", "error", renewal.problem));
-    } else if (renewal.change == net::TlsFileWatch::Change::kRenewed) {
-      // New connections get the new pair; open ones finish with the old (no restart, no refused
-      // connections while the certificate rotates).
-      if (std::string error = server->ReloadTls(); !error.empty()) {
-        spdlog::error(logging::JsonFields("cannot load the new certificate; keeping the current one", "error", error));
-      } else {
-        spdlog::info(logging::JsonFields("TLS certificate or key changed; new connections use it"));
-      }
-    }
-  }
+  std::optional<process::TlsReload> tls;
+  if (!config.tls_cert_file.empty()) tls.emplace(*server, net::HttpTlsFiles{config.tls_cert_file, config.tls_key_file});
+  stop.Wait(std::chrono::seconds(config.tls_reload_seconds), [&tls] { if (tls) tls->Check(); });
   server->Stop();  // Stops accepting and waits for in-flight requests.
 #if GANGPLANK_EXTENDER_WITH_KUBE
   informers.Stop();  // Before the feed whose handlers they call goes away.

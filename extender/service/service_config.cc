@@ -2,23 +2,12 @@
 
 #include <CLI/CLI.hpp>
 
-#include <algorithm>
-#include <cctype>
 #include <stdexcept>
+
+#include "process/env_flags.h"
 
 namespace gangplank::extender {
 namespace {
-
-std::string EnvName(std::string flag) {
-  std::string env = "GANGPLANK_EXTENDER_";
-  for (char c : flag) env += c == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return env;
-}
-
-template <typename T>
-CLI::Option* Flag(CLI::App& app, const std::string& name, T& target, const std::string& help) {
-  return app.add_option("--" + name, target, help)->envname(EnvName(name))->capture_default_str();
-}
 
 int ParseInt(const std::string& text, const std::string& what) {
   size_t used = 0;
@@ -55,24 +44,27 @@ cache::QueueConfig ParseQueueFlag(const std::string& text) {
 }
 
 void AddServiceFlags(CLI::App& app, ServiceConfig& c) {
-  Flag(app, "listen-address", c.listen_address, "Address to listen on");
-  Flag(app, "port", c.port, "Port to listen on");
-  Flag(app, "path-prefix", c.routes.prefix, "Path part of kube-scheduler's urlPrefix, e.g. /gangplank");
-  Flag(app, "filter-verb", c.routes.filter_verb, "filterVerb (empty disables)");
-  Flag(app, "prioritize-verb", c.routes.prioritize_verb, "prioritizeVerb (empty disables)");
-  Flag(app, "preempt-verb", c.routes.preempt_verb, "preemptVerb (empty disables)");
-  Flag(app, "bind-verb", c.routes.bind_verb,
-       "bindVerb: bind pods through the extender so the cache holds them at once (empty: kube-scheduler binds)");
-  Flag(app, "managed-resource", c.handlers.managed_resources,
-       "kube-scheduler managedResources name (repeat); pods using none pass through untouched")
+  process::EnvFlags flags(app, "GANGPLANK_EXTENDER_");
+  flags.Option("listen-address", c.listen_address, "Address to listen on");
+  flags.Option("port", c.port, "Port to listen on");
+  flags.Option("path-prefix", c.routes.prefix, "Path part of kube-scheduler's urlPrefix, e.g. /gangplank");
+  flags.Option("filter-verb", c.routes.filter_verb, "filterVerb (empty disables)");
+  flags.Option("prioritize-verb", c.routes.prioritize_verb, "prioritizeVerb (empty disables)");
+  flags.Option("preempt-verb", c.routes.preempt_verb, "preemptVerb (empty disables)");
+  flags.Option("bind-verb", c.routes.bind_verb,
+               "bindVerb: bind pods through the extender so the cache holds them at once "
+               "(empty: kube-scheduler binds)");
+  flags.Option("managed-resource", c.handlers.managed_resources,
+               "kube-scheduler managedResources name (repeat); pods using none pass through untouched")
       ->delimiter(',');
-  Flag(app, "policy", c.handlers.policy, "Engine scoring policy for prioritize (engine/policies registry name)");
-  Flag(app, "workload-sample", c.handlers.workload_sample, "Pods the scoring policy's workload model is built from");
-  Flag(app, "max-body-bytes", c.max_body_bytes, "Largest request body; larger ones get 413");
-  Flag(app, "tls-cert-file", c.tls_cert_file, "PEM certificate; serve HTTPS when set with --tls-key-file");
-  Flag(app, "tls-key-file", c.tls_key_file, "PEM private key");
-  Flag(app, "tls-reload-seconds", c.tls_reload_seconds, "Check the certificate and key for change this often");
-  Flag(app, "topology-keys", c.topology_keys, "Node label keys of the topology levels, widest first")->delimiter(',');
+  flags.Option("policy", c.handlers.policy, "Engine scoring policy for prioritize (engine/policies registry name)");
+  flags.Option("workload-sample", c.handlers.workload_sample, "Pods the scoring policy's workload model is built from");
+  flags.Option("max-body-bytes", c.max_body_bytes, "Largest request body; larger ones get 413");
+  flags.Option("tls-cert-file", c.tls_cert_file, "PEM certificate; serve HTTPS when set with --tls-key-file");
+  flags.Option("tls-key-file", c.tls_key_file, "PEM private key");
+  flags.Option("tls-reload-seconds", c.tls_reload_seconds, "Check the certificate and key for change this often");
+  flags.Option("topology-keys", c.topology_keys, "Node label keys of the topology levels, widest first")
+      ->delimiter(',');
   app.add_option_function<std::vector<std::string>>(
          "--queue",
          [&c](const std::vector<std::string>& values) {
@@ -85,13 +77,17 @@ void AddServiceFlags(CLI::App& app, ServiceConfig& c) {
            }
          },
          "Queue name:guaranteedGPUs[:limitGPUs] (repeat); GPUPool resources add more")
-      ->envname(EnvName("queue"))
+      ->envname(flags.EnvName("queue"))
       ->delimiter(',');
-  Flag(app, "kubeconfig", c.kubeconfig, "kubeconfig file; empty uses the in-cluster service account");
-  Flag(app, "assumed-pod-ttl-seconds", c.assumed_pod_ttl_seconds,
-       "Undo a binding the bind verb assumed if the pod informer has not confirmed it after this long (0: never)")
+  flags.Option("default-queue", c.default_queue,
+               "Queue of pods whose own gangplank.io/queue label and namespace name none (empty: they are in no "
+               "queue); set it to the operator's --default-queue so both charge them alike");
+  flags.Option("kubeconfig", c.kubeconfig, "kubeconfig file; empty uses the in-cluster service account");
+  flags.Option("assumed-pod-ttl-seconds", c.assumed_pod_ttl_seconds,
+               "Undo a binding the bind verb assumed if the pod informer has not confirmed it after this long "
+               "(0: never)")
       ->check(CLI::NonNegativeNumber);
-  Flag(app, "log-level", c.log_level, "trace, debug, info, warn, error")
+  flags.Option("log-level", c.log_level, "trace, debug, info, warn, error")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error"}));
 }
 

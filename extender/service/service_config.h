@@ -29,6 +29,7 @@ struct ServiceConfig {
   int tls_reload_seconds = 30;  // How often cert/key files are checked for change.
   std::vector<std::string> topology_keys;
   std::vector<cache::QueueConfig> queues;  // From --queue name:guaranteed[:limit]; GPUPool CRs add more.
+  std::string default_queue;  // Queue of pods whose own label and namespace name none (the operator's too).
   std::string kubeconfig;           // Empty: in-cluster, else this kubeconfig file.
   // How long a binding the bind verb assumed may wait for the pod informer before it is undone;
   // 0: never. kube-scheduler's durationToExpireAssumedPod is 15 minutes.

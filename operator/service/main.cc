@@ -4,7 +4,7 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
-#include <csignal>
+#include <chrono>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -16,12 +16,13 @@
 #include "kube/leader_election.h"
 #include "logging/json_log.h"
 #include "net/http_client.h"
-#include "net/tls_file_watch.h"
 #include "operator/writer/kube_cluster_writer.h"
 #include "operator/gangs/kube_object_reader.h"
 #include "operator/service/controller.h"
 #include "operator/service/operator_config.h"
 #include "operator/service/operator_routes.h"
+#include "process/signals.h"
+#include "process/tls_reload.h"
 
 namespace {
 
@@ -68,12 +69,7 @@ std::unique_ptr<net::HttpServer> StartServer(const std::string& host, std::uint1
 }
 
 int Run(const OperatorConfig& config) {
-  // SIGTERM/SIGINT are taken by sigwait below; block them before any thread starts so none gets them.
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGTERM);
-  sigaddset(&signals, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  const process::StopSignals stop;  // Before any thread starts, so none of them is interrupted by one.
 
   kube::ClusterConfig kube_config =
       config.kubeconfig.empty() ? kube::LoadInClusterConfig() : kube::LoadKubeconfig({config.kubeconfig});
@@ -129,28 +125,9 @@ int Run(const OperatorConfig& config) {
   spdlog::info(logging::JsonFields("serving", "url", server->BaseUrl(), "webhook",
                                    webhook ? webhook->BaseUrl() + config.webhook_path : std::string("off")));
 
-  std::optional<net::TlsFileWatch> watch;
-  if (tls) watch.emplace(net::HttpTlsFiles{config.webhook_cert_file, config.webhook_key_file});
-  const timespec wake{std::max(1, config.tls_reload_seconds), 0};
-  while (true) {
-    const int sig = sigtimedwait(&signals, nullptr, &wake);
-    if (sig == SIGTERM || sig == SIGINT) {
-      spdlog::info(logging::JsonFields("shutting down", "signal", sig == SIGTERM ? "SIGTERM" : "SIGINT"));
-      break;
-    }
-    if (!watch) continue;
-    const net::TlsFileWatch::Result renewal = watch->Check();
-    if (renewal.change == net::TlsFileWatch::Change::kNotReady) {
-      spdlog::warn(logging::JsonFields("new webhook TLS files not usable yet; keeping the current certificate", "error",
-                                       renewal.problem));
-    } else if (renewal.change == net::TlsFileWatch::Change::kRenewed) {
-      if (std::string error = webhook->ReloadTls(); !error.empty()) {
-        spdlog::error(logging::JsonFields("cannot load the new webhook certificate; keeping the current one", "error", error));
-      } else {
-        spdlog::info(logging::JsonFields("webhook certificate or key changed; new connections use it"));
-      }
-    }
-  }
+  std::optional<process::TlsReload> reload;
+  if (tls) reload.emplace(*webhook, net::HttpTlsFiles{config.webhook_cert_file, config.webhook_key_file}, "webhook");
+  stop.Wait(std::chrono::seconds(config.tls_reload_seconds), [&reload] { if (reload) reload->Check(); });
   if (webhook) webhook->Stop();
   controller.Stop();        // Finishes the round in flight; nothing is written after this.
   if (elector) elector->Stop();  // Releases the lease so a standby takes over at once.

@@ -2,73 +2,64 @@
 
 #include <CLI/CLI.hpp>
 
-#include <cctype>
+#include "process/env_flags.h"
 
 namespace gangplank::op {
-namespace {
-
-std::string EnvName(const std::string& flag) {
-  std::string env = "GANGPLANK_OPERATOR_";
-  for (char c : flag) env += c == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return env;
-}
-
-template <typename T>
-CLI::Option* Flag(CLI::App& app, const std::string& name, T& target, const std::string& help) {
-  return app.add_option("--" + name, target, help)->envname(EnvName(name))->capture_default_str();
-}
-
-}  // namespace
 
 void AddOperatorFlags(CLI::App& app, OperatorConfig& c) {
-  Flag(app, "kubeconfig", c.kubeconfig, "kubeconfig file; empty uses the in-cluster service account");
-  Flag(app, "kube-api-qps", c.kube_api_qps, "Requests per second to the API server (client-side limit)")->check(CLI::PositiveNumber);
-  Flag(app, "kube-api-burst", c.kube_api_burst, "Burst above --kube-api-qps")->check(CLI::PositiveNumber);
-  Flag(app, "listen-address", c.listen_address, "Address of the health, metrics and dry-run endpoints");
-  Flag(app, "port", c.port, "Port of /healthz, /readyz, /metrics and POST /dry-run");
-  Flag(app, "webhook-port", c.webhook_port, "HTTPS port of the mutating admission webhook");
-  Flag(app, "webhook-path", c.webhook_path, "Path the webhook configuration calls");
-  Flag(app, "webhook-tls-cert-file", c.webhook_cert_file,
-       "PEM certificate of the webhook (with --webhook-tls-key-file); without both no webhook is served");
-  Flag(app, "webhook-tls-key-file", c.webhook_key_file, "PEM private key of the webhook");
-  Flag(app, "tls-reload-seconds", c.tls_reload_seconds, "Check the webhook certificate and key for change this often")
+  process::EnvFlags flags(app, "GANGPLANK_OPERATOR_");
+  flags.Option("kubeconfig", c.kubeconfig, "kubeconfig file; empty uses the in-cluster service account");
+  flags.Option("kube-api-qps", c.kube_api_qps, "Requests per second to the API server (client-side limit)")
       ->check(CLI::PositiveNumber);
-  Flag(app, "scheduler-name", c.scheduler_names,
-       "schedulerName of the pods gangplank admits (repeat); the webhook gates them, the operator admits them")
+  flags.Option("kube-api-burst", c.kube_api_burst, "Burst above --kube-api-qps")->check(CLI::PositiveNumber);
+  flags.Option("listen-address", c.listen_address, "Address of the health, metrics and dry-run endpoints");
+  flags.Option("port", c.port, "Port of /healthz, /readyz, /metrics and POST /dry-run");
+  flags.Option("webhook-port", c.webhook_port, "HTTPS port of the mutating admission webhook");
+  flags.Option("webhook-path", c.webhook_path, "Path the webhook configuration calls");
+  flags.Option("webhook-tls-cert-file", c.webhook_cert_file,
+               "PEM certificate of the webhook (with --webhook-tls-key-file); without both no webhook is served");
+  flags.Option("webhook-tls-key-file", c.webhook_key_file, "PEM private key of the webhook");
+  flags.Option("tls-reload-seconds", c.tls_reload_seconds,
+               "Check the webhook certificate and key for change this often")
+      ->check(CLI::PositiveNumber);
+  flags.Option("scheduler-name", c.scheduler_names,
+               "schedulerName of the pods gangplank admits (repeat); the webhook gates them, the operator admits them")
       ->delimiter(',');
-  Flag(app, "default-queue", c.default_queue,
-       "Queue of gangs whose pods and namespace name none (empty: such gangs wait with reason NoQueue)");
-  Flag(app, "policy", c.policy, "Engine scoring policy that picks nodes inside the chosen topology domain");
-  Flag(app, "workers", c.workers, "Pools reconciled in parallel")->check(CLI::Range(1, 16));
-  Flag(app, "resync-seconds", c.resync_seconds, "Every pool is reconciled (and its status refreshed) at least this often")
+  flags.Option("default-queue", c.default_queue,
+               "Queue of gangs whose pods and namespace name none (empty: such gangs wait with reason NoQueue)");
+  flags.Option("policy", c.policy, "Engine scoring policy that picks nodes inside the chosen topology domain");
+  flags.Option("workers", c.workers, "Pools reconciled in parallel")->check(CLI::Range(1, 16));
+  flags.Option("resync-seconds", c.resync_seconds,
+               "Every pool is reconciled (and its status refreshed) at least this often")
       ->check(CLI::PositiveNumber);
-  Flag(app, "max-staleness-seconds", c.max_staleness_seconds,
-       "A full admission round at least this often; between them, events replan only the gangs they touch")
+  flags.Option("max-staleness-seconds", c.max_staleness_seconds,
+               "A full admission round at least this often; between them, events replan only the gangs they touch")
       ->check(CLI::PositiveNumber);
-  Flag(app, "spot-eviction-margin-seconds", c.spot_eviction_margin_seconds,
-       "A gang on a node under a termination notice is evicted at least this long before the node goes (the "
-       "checkpoint deadline ends here at the latest; the GPUPool's spot.checkpointGraceSeconds caps it too)")
+  flags.Option("spot-eviction-margin-seconds", c.spot_eviction_margin_seconds,
+               "A gang on a node under a termination notice is evicted at least this long before the node goes (the "
+               "checkpoint deadline ends here at the latest; the GPUPool's spot.checkpointGraceSeconds caps it too)")
       ->check(CLI::NonNegativeNumber);
-  Flag(app, "status-interval-seconds", c.status_interval_seconds, "A GPUPool's status is written at most this often")
+  flags.Option("status-interval-seconds", c.status_interval_seconds, "A GPUPool's status is written at most this often")
       ->check(CLI::NonNegativeNumber);
-  Flag(app, "condition-rewrite-seconds", c.condition_rewrite_seconds,
-       "A gang's condition is rewritten at most this often when only its numbers change")
+  flags.Option("condition-rewrite-seconds", c.condition_rewrite_seconds,
+               "A gang's condition is rewritten at most this often when only its numbers change")
       ->check(CLI::NonNegativeNumber);
-  app.add_flag("--leader-elect,!--no-leader-elect", c.leader_elect,
-               "Elect a leader on a Lease; only the leader writes (run several replicas for availability)")
-      ->envname(EnvName("leader-elect"))
-      ->capture_default_str();
-  Flag(app, "leader-election-namespace", c.leader_election_namespace,
-       "Namespace of the Lease (empty: the pod's namespace, else gangplank-system)");
-  Flag(app, "leader-election-name", c.leader_election_name, "Name of the Lease");
-  Flag(app, "leader-election-identity", c.leader_election_identity, "This replica's identity (empty: the host name)");
-  Flag(app, "lease-duration-seconds", c.lease_duration_seconds, "How long a lease is valid without renewal")
+  flags.Switch("leader-elect", c.leader_elect,
+               "Elect a leader on a Lease; only the leader writes (run several replicas for availability)",
+               "no-leader-elect");
+  flags.Option("leader-election-namespace", c.leader_election_namespace,
+               "Namespace of the Lease (empty: the pod's namespace, else gangplank-system)");
+  flags.Option("leader-election-name", c.leader_election_name, "Name of the Lease");
+  flags.Option("leader-election-identity", c.leader_election_identity,
+               "This replica's identity (empty: the host name)");
+  flags.Option("lease-duration-seconds", c.lease_duration_seconds, "How long a lease is valid without renewal")
       ->check(CLI::PositiveNumber);
-  Flag(app, "renew-deadline-seconds", c.renew_deadline_seconds, "The leader stops leading when it cannot renew this long")
+  flags.Option("renew-deadline-seconds", c.renew_deadline_seconds,
+               "The leader stops leading when it cannot renew this long")
       ->check(CLI::PositiveNumber);
-  Flag(app, "retry-period-seconds", c.retry_period_seconds, "How often the lease is tried and renewed")
+  flags.Option("retry-period-seconds", c.retry_period_seconds, "How often the lease is tried and renewed")
       ->check(CLI::PositiveNumber);
-  Flag(app, "log-level", c.log_level, "trace, debug, info, warn, error")
+  flags.Option("log-level", c.log_level, "trace, debug, info, warn, error")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error"}));
 }
 

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "process/env_flags.h"
+
 namespace gangplank::scheduler_driver {
 namespace {
 
@@ -28,21 +30,6 @@ after 1 s doubling to 10 s, at once when nodes or pods change. The extender fail
 Serves /healthz, /readyz and /metrics on --metrics-port. SIGTERM/SIGINT: finish the attempt, exit 0.
 Every flag can be set by the environment: GANGPLANK_SCHEDULER_DRIVER_<FLAG>, e.g.
 GANGPLANK_SCHEDULER_DRIVER_EXTENDER_URL. Exit codes: 0 clean stop, 1 fatal error, 2 bad flags.)";
-
-std::string EnvName(const std::string& flag) {
-  std::string env = "GANGPLANK_SCHEDULER_DRIVER_";
-  for (char c : flag) env += c == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return env;
-}
-
-template <typename T>
-CLI::Option* Flag(CLI::App& app, const std::string& name, T& target, const std::string& help) {
-  return app.add_option("--" + name, target, help)->envname(EnvName(name))->capture_default_str();
-}
-
-CLI::Option* Switch(CLI::App& app, const std::string& name, bool& target, const std::string& help) {
-  return app.add_flag("--" + name, target, help)->envname(EnvName(name))->capture_default_str();
-}
 
 std::chrono::milliseconds Seconds(double seconds, const std::string& flag) {
   if (!(seconds > 0) || !std::isfinite(seconds)) throw std::invalid_argument(flag + " must be more than 0");
@@ -105,29 +92,32 @@ void SplitExtenderUrl(const std::string& url, ExtenderOptions& out) {
 void AddDriverFlags(CLI::App& app, DriverFlags& f) {
   app.description(kDescription);
   app.footer(kFooter);
-  Flag(app, "extender-url", f.extender_url,
-       "The extender's urlPrefix, e.g. http://127.0.0.1:8888/gangplank; verbs are POSTed to <url>/<verb> (required)")
+  process::EnvFlags flags(app, "GANGPLANK_SCHEDULER_DRIVER_");
+  flags.Option("extender-url", f.extender_url,
+               "The extender's urlPrefix, e.g. http://127.0.0.1:8888/gangplank; verbs are POSTed to <url>/<verb> "
+               "(required)")
       ->required();
-  Flag(app, "scheduler-name", f.driver.scheduler_name, "Schedule pods whose spec.schedulerName is this");
-  Flag(app, "weight", f.driver.extender.weight, "Extender weight: a node's total is score x weight x 10");
-  Flag(app, "filter-verb", f.driver.extender.filter_verb, "filterVerb (empty: no extender filter)");
-  Flag(app, "prioritize-verb", f.driver.extender.prioritize_verb, "prioritizeVerb (empty: no scores)");
-  Flag(app, "bind-verb", f.driver.extender.bind_verb, "bindVerb, used with --bind-via-extender");
-  Switch(app, "bind-via-extender", f.driver.extender.bind_via_extender,
-         "Bind through the extender's bind verb instead of POSTing pods/binding to the API server");
-  Switch(app, "extender-ignorable", f.driver.extender.ignorable,
-         "ignorable: a failing extender is skipped (filter: every in-tree feasible node passes; bind: the API "
-         "server binds) instead of failing the attempt");
-  Flag(app, "extender-timeout", f.extender_timeout, "httpTimeout of each extender call (5s, 500ms, 1m)");
-  Flag(app, "pod-initial-backoff-seconds", f.pod_initial_backoff_seconds, "First retry delay of a pod that failed");
-  Flag(app, "pod-max-backoff-seconds", f.pod_max_backoff_seconds, "Longest retry delay (the delay doubles per failure)");
-  Flag(app, "kubeconfig", f.kubeconfig, "kubeconfig file; empty: the in-cluster service account");
-  Flag(app, "kube-api-qps", f.kube_api_qps, "Client-side QPS limit towards the API server");
-  Flag(app, "kube-api-burst", f.kube_api_burst, "Client-side burst towards the API server");
-  Flag(app, "metrics-bind-address", f.metrics_bind_address, "Address of the /healthz, /readyz and /metrics server");
-  Flag(app, "metrics-port", f.metrics_port, "Port of the /healthz, /readyz and /metrics server (0: off)")
+  flags.Option("scheduler-name", f.driver.scheduler_name, "Schedule pods whose spec.schedulerName is this");
+  flags.Option("weight", f.driver.extender.weight, "Extender weight: a node's total is score x weight x 10");
+  flags.Option("filter-verb", f.driver.extender.filter_verb, "filterVerb (empty: no extender filter)");
+  flags.Option("prioritize-verb", f.driver.extender.prioritize_verb, "prioritizeVerb (empty: no scores)");
+  flags.Option("bind-verb", f.driver.extender.bind_verb, "bindVerb, used with --bind-via-extender");
+  flags.Switch("bind-via-extender", f.driver.extender.bind_via_extender,
+               "Bind through the extender's bind verb instead of POSTing pods/binding to the API server");
+  flags.Switch("extender-ignorable", f.driver.extender.ignorable,
+               "ignorable: a failing extender is skipped (filter: every in-tree feasible node passes; bind: the API "
+               "server binds) instead of failing the attempt");
+  flags.Option("extender-timeout", f.extender_timeout, "httpTimeout of each extender call (5s, 500ms, 1m)");
+  flags.Option("pod-initial-backoff-seconds", f.pod_initial_backoff_seconds, "First retry delay of a pod that failed");
+  flags.Option("pod-max-backoff-seconds", f.pod_max_backoff_seconds,
+               "Longest retry delay (the delay doubles per failure)");
+  flags.Option("kubeconfig", f.kubeconfig, "kubeconfig file; empty: the in-cluster service account");
+  flags.Option("kube-api-qps", f.kube_api_qps, "Client-side QPS limit towards the API server");
+  flags.Option("kube-api-burst", f.kube_api_burst, "Client-side burst towards the API server");
+  flags.Option("metrics-bind-address", f.metrics_bind_address, "Address of the /healthz, /readyz and /metrics server");
+  flags.Option("metrics-port", f.metrics_port, "Port of the /healthz, /readyz and /metrics server (0: off)")
       ->check(CLI::Range(0, 65535));
-  Flag(app, "log-level", f.log_level, "JSON logs on stderr at this level: trace, debug, info, warn, error")
+  flags.Option("log-level", f.log_level, "JSON logs on stderr at this level: trace, debug, info, warn, error")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error"}));
 }
 

@@ -2,13 +2,13 @@
 // tools/scheduler-driver/README.md and --help.
 #include <spdlog/spdlog.h>
 
-#include <csignal>
 #include <iostream>
 #include <memory>
 
 #include "kube/config.h"
 #include "kube/rest_client.h"
 #include "logging/json_log.h"
+#include "process/signals.h"
 #include "tools/scheduler-driver/driver_flags.h"
 #include "tools/scheduler-driver/health_server.h"
 #include "tools/scheduler-driver/scheduler_driver.h"
@@ -19,12 +19,7 @@ using namespace gangplank;
 using namespace gangplank::scheduler_driver;
 
 int Run(const DriverFlags& flags) {
-  // SIGTERM/SIGINT are taken by sigwait below; block them before any thread starts so none gets them.
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGTERM);
-  sigaddset(&signals, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  const process::StopSignals stop;  // Before any thread starts, so none of them is interrupted by one.
 
   kube::RestOptions rest_options;
   rest_options.qps = flags.kube_api_qps;
@@ -43,9 +38,7 @@ int Run(const DriverFlags& flags) {
       std::to_string(ext.weight), "bind", ext.bind_via_extender ? "extender:" + ext.bind_verb : "apiserver",
       "ignorable", ext.ignorable ? "true" : "false", "metrics", health ? health->BaseUrl() : "off"));
 
-  int sig = 0;
-  sigwait(&signals, &sig);
-  spdlog::info(logging::JsonFields("shutting down", "signal", sig == SIGTERM ? "SIGTERM" : "SIGINT"));
+  stop.Wait();
   if (health) health->Stop();
   driver.Stop();  // The attempt in flight finishes first.
   const DriverCounters c = driver.Counters();

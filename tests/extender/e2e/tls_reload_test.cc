@@ -16,18 +16,12 @@
 #include "tests/extender/support/free_port.h"
 #include "net/tls_file_watch.h"
 #include "net/http_client.h"
+#include "tests/support/self_signed_cert.h"
 
 namespace gangplank::extender {
 namespace {
 
 namespace fs = std::filesystem;
-
-bool MakeCert(const fs::path& dir, const std::string& name) {
-  const std::string cmd = "openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=127.0.0.1 "
-                          "-addext subjectAltName=IP:127.0.0.1 -keyout " + (dir / (name + ".key")).string() +
-                          " -out " + (dir / (name + ".crt")).string() + " >/dev/null 2>&1";
-  return std::system(cmd.c_str()) == 0;
-}
 
 // Whether a client trusting only `ca` completes GET /healthz.
 bool TrustedBy(std::uint16_t port, const fs::path& ca) {
@@ -48,7 +42,7 @@ bool TrustedBy(std::uint16_t port, const fs::path& ca) {
 TEST(ExtenderBinary, ReloadsItsCertificateWhenTheFilesChange) {
   const fs::path dir = fs::temp_directory_path() / ("extender-tls-" + std::to_string(::getpid()));
   fs::create_directories(dir);
-  if (!MakeCert(dir, "a") || !MakeCert(dir, "b")) GTEST_SKIP() << "openssl cannot make test certificates";
+  if (!gangplank::testing::MakeSelfSignedCert(dir, "a") || !gangplank::testing::MakeSelfSignedCert(dir, "b")) GTEST_SKIP() << "openssl cannot make test certificates";
   EXPECT_EQ(net::CheckTlsPair((dir / "a.crt").string(), (dir / "a.key").string()), "");
   EXPECT_NE(net::CheckTlsPair((dir / "a.crt").string(), (dir / "b.key").string()).find("does not match certificate"), std::string::npos);
   EXPECT_NE(net::CheckTlsPair((dir / "none.crt").string(), (dir / "a.key").string()).find("cannot load certificate"),

@@ -58,5 +58,25 @@ TEST(ServiceConfig, FlagsAndEnvironmentFillEverySetting) {
   EXPECT_THROW(negative.parse(3, const_cast<char**>(below_zero)), CLI::ValidationError);
 }
 
+// Mirrors the operator's --default-queue (same flag, same meaning), so the chart gives both one value.
+TEST(ServiceConfig, DefaultQueueFromFlagOrEnvironment) {
+  EXPECT_EQ(ServiceConfig{}.default_queue, "");  // No default: a pod naming no queue is in none.
+  CLI::App flag_app;
+  ServiceConfig by_flag;
+  AddServiceFlags(flag_app, by_flag);
+  const char* argv[] = {"x", "--default-queue", "default"};
+  flag_app.parse(3, const_cast<char**>(argv));
+  EXPECT_EQ(by_flag.default_queue, "default");
+  ::setenv("GANGPLANK_EXTENDER_DEFAULT_QUEUE", "shared", 1);
+  CLI::App env_app;
+  ServiceConfig by_env;
+  AddServiceFlags(env_app, by_env);
+  const char* none[] = {"x"};
+  env_app.parse(1, const_cast<char**>(none));
+  ::unsetenv("GANGPLANK_EXTENDER_DEFAULT_QUEUE");
+  EXPECT_EQ(by_env.default_queue, "shared");
+  EXPECT_NE(env_app.help().find("--default-queue"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace gangplank::extender
