@@ -3,7 +3,8 @@
 // dispatcher thread — never on the thread that reads the watch socket, so a slow handler can never make
 // the apiserver drop us as an unresponsive watcher.
 //
-// Reflector rules honoured (docs/k8s-api-semantics.md §3-4):
+// Reflector rules honoured (client-go's reflector; "Efficient detection of changes" and "Resource
+// versions" in https://kubernetes.io/docs/reference/using-api/api-concepts/):
 //  - first list RV="0" (cache), later relists RV unset (consistent); paginated, looping on `continue`.
 //  - watch from the list's RV, then from the RV of the last event processed (bookmarks included); the RV
 //    is never advanced during synthetic ADDED events of a watch started from ""/"0".

@@ -28,14 +28,21 @@ std::string NormalizeFieldPath(const std::string& fp, const Schema* s, std::stri
       i = end == std::string::npos ? fp.size() : end;
     } else if (fp.compare(i, 2, "['") == 0) {
       const std::size_t end = fp.find("']", i + 2);
-      if (end == std::string::npos) return error = "unexpected end of JSON path", "";
+      if (end == std::string::npos) {
+        error = "unexpected end of JSON path";
+        return "";
+      }
       name = fp.substr(i + 2, end - i - 2);
       i = end + 2;
     } else {
-      return error = "expected [ or . but got: " + fp.substr(i, 1), "";
+      error = "expected [ or . but got: " + fp.substr(i, 1);
+      return "";
     }
     const Schema* next = s == nullptr ? nullptr : (s->additional_properties ? s->additional_properties.get() : s->property(name));
-    if (next == nullptr) return error = "does not refer to a valid field", "";
+    if (next == nullptr) {
+      error = "does not refer to a valid field";
+      return "";
+    }
     s = next;
     out += (out.empty() ? "" : ".") + name;
   }

@@ -27,7 +27,10 @@ struct Parsed {
 
 // Exponent of a decimal SI suffix, or false when `s` is not one.
 bool DecimalSuffix(std::string_view s, int& exp10) {
-  if (s.empty()) return exp10 = 0, true;
+  if (s.empty()) {
+    exp10 = 0;
+    return true;
+  }
   if (s.size() != 1) return false;
   switch (s[0]) {
     case 'n': exp10 = -9; return true;
@@ -90,7 +93,10 @@ Parsed Parse(std::string_view text) {
   } else if (suffix[0] == 'e' || suffix[0] == 'E') {
     std::string_view e = suffix.substr(1);
     bool negative_exp = false;
-    if (!e.empty() && (e[0] == '+' || e[0] == '-')) negative_exp = e[0] == '-', e.remove_prefix(1);
+    if (!e.empty() && (e[0] == '+' || e[0] == '-')) {
+      negative_exp = e[0] == '-';
+      e.remove_prefix(1);
+    }
     if (e.empty() || e.size() > 3) Fail(text, "bad exponent");
     int value = 0;
     for (char c : e) {

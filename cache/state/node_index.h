@@ -20,7 +20,12 @@ namespace gangplank::cache {
 
 class NodeIndex {
  public:
-  void Clear() { slots_.clear(), names_.clear(), name_at_.clear(), size_ = 0; }
+  void Clear() {
+    slots_.clear();
+    names_.clear();
+    name_at_.clear();
+    size_ = 0;
+  }
   // Adds a node already in `cluster` (names are unique there).
   void Insert(const engine::Cluster& cluster, engine::NodeId id);
   engine::NodeId Find(const engine::Cluster& cluster, std::string_view name) const;

@@ -26,7 +26,10 @@ class PodIndex {
   PodId Find(std::string_view uid) const;
   // Find for many UIDs; kNoPod where a UID is unknown.
   std::vector<PodId> FindMany(const std::vector<std::string_view>& uids) const;
-  void Clear() { slots_.clear(), size_ = 0; }
+  void Clear() {
+    slots_.clear();
+    size_ = 0;
+  }
 
  private:
   struct Slot {

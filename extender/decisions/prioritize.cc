@@ -23,7 +23,10 @@ std::vector<std::unordered_set<engine::DomainId>> GangDomains(const cache::State
     if (member->uid == pod.uid || !member->allocation) continue;
     const auto& path = topology.path(member->allocation->node);
     for (int level = 0; level < topology.levels(); ++level) {
-      if (path[level] != engine::kNoDomain) domains[level].insert(path[level]), any = true;
+      if (path[level] != engine::kNoDomain) {
+        domains[level].insert(path[level]);
+        any = true;
+      }
     }
   }
   if (!any) domains.clear();

@@ -318,7 +318,10 @@ NodeItem NodeItemOf(sj::value& v, sj::parser& item_parser, const char* body_end)
     sj::value metadata = field.value();
     try {
       ForEachFieldOrNull(metadata, [&](std::string_view key, sj::value& value) {
-        if (key == "name") item.name = StringOf(value), has_name = true;
+        if (key == "name") {
+          item.name = StringOf(value);
+          has_name = true;
+        }
       });
     } catch (const cache::DecodeError& e) {
       throw e.Within("metadata");

@@ -1,6 +1,6 @@
-// The extender wire types of k8s.io/kube-scheduler/extender/v1 (field names are the Go field names;
-// see docs/extender-protocol.md §2). Request types hold what was decoded; result types are encoded by
-// encode.h exactly as Go's encoding/json would write them.
+// The extender wire types of k8s.io/kube-scheduler/extender/v1 (field names are the Go field names of
+// its types.go). Request types hold what was decoded; result types are encoded by encode.h exactly as
+// Go's encoding/json would write them.
 #pragma once
 
 #include <cstdint>

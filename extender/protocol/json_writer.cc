@@ -23,10 +23,21 @@ size_t Utf8Sequence(std::string_view s, size_t i, unsigned& code) {
   const auto b0 = static_cast<unsigned char>(s[i]);
   size_t len = 0;
   unsigned min = 0;
-  if (b0 >= 0xC2 && b0 <= 0xDF) len = 2, code = b0 & 0x1F, min = 0x80;
-  else if (b0 >= 0xE0 && b0 <= 0xEF) len = 3, code = b0 & 0x0F, min = 0x800;
-  else if (b0 >= 0xF0 && b0 <= 0xF4) len = 4, code = b0 & 0x07, min = 0x10000;
-  else return 0;
+  if (b0 >= 0xC2 && b0 <= 0xDF) {
+    len = 2;
+    code = b0 & 0x1F;
+    min = 0x80;
+  } else if (b0 >= 0xE0 && b0 <= 0xEF) {
+    len = 3;
+    code = b0 & 0x0F;
+    min = 0x800;
+  } else if (b0 >= 0xF0 && b0 <= 0xF4) {
+    len = 4;
+    code = b0 & 0x07;
+    min = 0x10000;
+  } else {
+    return 0;
+  }
   if (i + len > s.size()) return 0;
   for (size_t k = 1; k < len; ++k) {
     const auto b = static_cast<unsigned char>(s[i + k]);

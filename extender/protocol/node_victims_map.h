@@ -73,7 +73,10 @@ class NodeVictimsMap {
   }
   size_t size() const { return entries_.size(); }
   bool empty() const { return entries_.empty(); }
-  void reserve(size_t nodes, size_t uids) { entries_.reserve(nodes), uids_.reserve(uids); }
+  void reserve(size_t nodes, size_t uids) {
+    entries_.reserve(nodes);
+    uids_.reserve(uids);
+  }
   inline const_iterator begin() const;
   inline const_iterator end() const;
 

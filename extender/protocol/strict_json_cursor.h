@@ -50,8 +50,8 @@ class StrictJsonCursor {
   bool String(std::string_view& out, bool& plain) {
     if (!Take('"')) return false;
     const char* start = p_;
-    unsigned char c;
-    while ((c = static_cast<unsigned char>(*p_)), kClass[c] == kPlain) ++p_;
+    unsigned char c = static_cast<unsigned char>(*p_);
+    while (kClass[c] == kPlain) c = static_cast<unsigned char>(*++p_);
     while (kClass[c] != kStop) {
       plain = false;
       c = static_cast<unsigned char>(*++p_);

@@ -26,7 +26,10 @@ std::string PodError(const cache::PodInfo& pod, const cache::DecodeError& e) {
 // A filter reply that lets every candidate through, in the mode the scheduler used.
 ExtenderFilterResult PassAll(const ExtenderArgs& args) {
   ExtenderFilterResult r;
-  if (args.node_names) r.node_names = *args.node_names, r.names_plain = args.names_plain;
+  if (args.node_names) {
+    r.node_names = *args.node_names;
+    r.names_plain = args.names_plain;
+  }
   if (args.nodes) {
     r.nodes.emplace();
     for (const auto& n : *args.nodes) r.nodes->push_back(n.raw_json);

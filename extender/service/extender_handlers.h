@@ -1,7 +1,7 @@
 // The extender verbs as functions from request body to reply (status and JSON body), independent of
 // the HTTP stack so tests, the fuzz target and benchmarks call them directly.
 //
-// Replies follow kube-scheduler's reading (docs/extender-protocol.md): 200 with the verb's result;
+// Replies follow kube-scheduler's reading (its pkg/scheduler/extender.go): 200 with the verb's result;
 // a problem with the pod itself (bad quantity, cache not synced) is a 200 filter reply with Error set;
 // a body that is not the verb's JSON is 400 with {"Error": "<what and where>"}; a bug is 500 likewise.
 #pragma once

@@ -11,17 +11,18 @@
 #include "simulator/csv_table.h"
 #include "simulator/frag/frag_output.h"
 #include "simulator/frag/frag_runner.h"
-#include "simulator/progress_bar.h"
+#include "simulator/frag/published_figures.h"
 #include "simulator/frag/seed_list.h"
 #include "simulator/openb/derived_workload.h"
 #include "simulator/openb/openb_loader.h"
+#include "simulator/progress_bar.h"
 
 namespace gangplank::simulator {
 namespace {
 
 struct FragOptions {
-  std::string nodes = std::string(GANGPLANK_DATA_DIR) + "/openb/openb_node_list_gpu_node.csv";
-  std::string pods = std::string(GANGPLANK_DATA_DIR) + "/openb/openb_pod_list_default.csv";
+  std::string nodes = frag::BundledOpenbNodeList();
+  std::string pods = frag::BundledOpenbPodList();
   std::string policies;  // Empty: all.
   std::string seeds = "42..51";
   std::string out = "out";
@@ -74,19 +75,21 @@ void Run(const FragOptions& o) {
   const std::string derived = shape.kind == openb::DeriveSpec::Kind::kNone
                                   ? std::string()
                                   : shape.ToString() + " (derive seed " + std::to_string(o.derive_seed) + ")";
-  frag::WriteFragOutputs(o.out, results, summary, frag::FragRunInfo{o.nodes, o.pods, o.target, wall, o.ties, derived});
+  // The published figures belong to the bundled trace as it is, not to another trace or a derived shape.
+  const bool published = derived.empty() && frag::IsBundledOpenbTrace(o.nodes, o.pods);
+  frag::WriteFragOutputs(o.out, results, summary,
+                         frag::FragRunInfo{o.nodes, o.pods, o.target, wall, o.ties, derived, published});
 
   std::printf("%-14s %18s %16s %16s\n", "policy", "unallocated@100%", "paper", "alloc@end (med)");
   for (const frag::PolicySummary& s : summary) {
     char paper[32] = "-";
-    for (const auto& p : frag::PublishedOpenbResults()) {
-      // The published figures are for the trace as it is, not for a derived shape.
-      if (p.policy == s.policy && shape.kind == openb::DeriveSpec::Kind::kNone) std::snprintf(paper, sizeof paper, "%.2f ± %.2f", p.unallocated_mean, p.unallocated_sd);
-    }
+    const frag::PublishedResult* p = published ? frag::PublishedOpenbResult(s.policy) : nullptr;
+    if (p) std::snprintf(paper, sizeof paper, "%.2f ± %.2f", p->unallocated_mean, p->unallocated_sd);
     std::printf("%-14s %10.2f ± %4.2f %16s %16.2f\n", s.policy.c_str(), s.unallocated_at_100_mean,
                 s.unallocated_at_100_sd, paper, s.allocated_at_130_median);
   }
   if (!derived.empty()) std::printf("workload: %s derived from %s\n", derived.c_str(), o.pods.c_str());
+  if (!published && derived.empty()) std::printf("paper: its figures are for the bundled openb trace, not these files\n");
   std::printf("%zu runs on %d thread(s) in %.1f s; wrote %s/report.html\n", results.size(), o.threads, wall,
               o.out.c_str());
 }
@@ -100,8 +103,8 @@ void AddFragmentationCommand(CLI::App& app) {
       "Fragmentation replay (Weng et al., USENIX ATC '23) on the Alibaba openb trace: for each seed the pods are\n"
       "shuffled, topped up by resampling to --target times the cluster's GPU capacity and placed one by one\n"
       "with no departures and no retries. Reports the unallocated GPU share when the arrived workload reaches\n"
-      "100% (mean ± sd over seeds) per policy, next to the paper's published numbers, and writes\n"
-      "summary.csv, summary.json, curves/*.csv and report.html into --out.\n"
+      "100% (mean ± sd over seeds) per policy, next to the paper's published numbers when the trace is the\n"
+      "bundled one as it is, and writes summary.csv, summary.json, curves/*.csv and report.html into --out.\n"
       "Every flag can also come from the environment variable shown next to it.");
   std::string names;
   for (const auto& p : engine::policies::AllPolicies()) names += "\n  " + p.name + ": " + p.summary;

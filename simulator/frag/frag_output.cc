@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "engine/policies/registry.h"
+#include "simulator/frag/published_figures.h"
 #include "simulator/report/html_report.h"
 #include "simulator/report/svg_chart.h"
 
@@ -36,13 +37,6 @@ std::string DisplayName(const std::string& policy) {
   }
 }
 
-const PublishedResult* Published(const std::string& policy) {
-  for (const PublishedResult& p : PublishedOpenbResults()) {
-    if (p.policy == policy) return &p;
-  }
-  return nullptr;
-}
-
 // Mean allocation curve of one policy over its seeds, sampled at fixed arrived-workload points.
 report::Series MeanCurve(const std::string& policy, const std::vector<FragReplayResult>& results, double max_x) {
   report::Series s;
@@ -64,21 +58,12 @@ report::Series MeanCurve(const std::string& policy, const std::vector<FragReplay
 
 }  // namespace
 
-const std::vector<PublishedResult>& PublishedOpenbResults() {
-  static const std::vector<PublishedResult> kPublished = {
-      {"random", 13.70, 0.33, 87.38}, {"dotprod", 9.38, 0.19, std::nullopt},
-      {"gpuclustering", 8.35, 0.61, std::nullopt}, {"gpupacking", 8.22, 0.53, std::nullopt},
-      {"bestfit", 7.14, 0.14, 93.11}, {"fgd", 4.77, 0.11, 95.40},
-  };
-  return kPublished;
-}
-
 std::string SummaryCsv(const std::vector<PolicySummary>& summary, bool with_published) {
   std::string csv =
       "policy,runs,unallocated_at_100_mean,unallocated_at_100_sd,allocated_at_end_mean,allocated_at_end_median,"
       "failed_pods_mean,paper_unallocated_mean,paper_unallocated_sd\n";
   for (const PolicySummary& s : summary) {
-    const PublishedResult* p = with_published ? Published(s.policy) : nullptr;
+    const PublishedResult* p = with_published ? PublishedOpenbResult(s.policy) : nullptr;
     csv += s.policy + "," + std::to_string(s.runs) + "," + Fixed(s.unallocated_at_100_mean, 3) + "," +
            Fixed(s.unallocated_at_100_sd, 3) + "," + Fixed(s.allocated_at_130_mean, 3) + "," +
            Fixed(s.allocated_at_130_median, 3) + "," + Fixed(s.failed_pods_mean, 1) + "," +
@@ -101,7 +86,7 @@ void WriteFragOutputs(const std::string& out_dir, const std::vector<FragReplayRe
     }
     WriteFile(out / "curves" / (r.policy + "_seed" + std::to_string(r.seed) + ".csv"), csv);
   }
-  const bool with_published = info.derived.empty();
+  const bool with_published = info.published;
   WriteFile(out / "summary.csv", SummaryCsv(summary, with_published));
 
   nlohmann::json j;
@@ -110,7 +95,7 @@ void WriteFragOutputs(const std::string& out_dir, const std::vector<FragReplayRe
   j["target_ratio"] = info.target_ratio;
   j["wall_seconds"] = info.wall_seconds;
   j["ties"] = info.ties;
-  if (!with_published) j["derived"] = info.derived;
+  if (!info.derived.empty()) j["derived"] = info.derived;
   for (const PolicySummary& s : summary) {
     nlohmann::json p{{"policy", s.policy},
                      {"runs", s.runs},
@@ -120,7 +105,7 @@ void WriteFragOutputs(const std::string& out_dir, const std::vector<FragReplayRe
                      {"allocated_at_end_median", s.allocated_at_130_median},
                      {"failed_pods_mean", s.failed_pods_mean},
                      {"wall_seconds", s.wall_seconds}};
-    if (const PublishedResult* pub = with_published ? Published(s.policy) : nullptr) {
+    if (const PublishedResult* pub = with_published ? PublishedOpenbResult(s.policy) : nullptr) {
       p["paper_unallocated_mean"] = pub->unallocated_mean;
       p["paper_unallocated_sd"] = pub->unallocated_sd;
     }
@@ -145,7 +130,8 @@ void WriteFragOutputs(const std::string& out_dir, const std::vector<FragReplayRe
                     "% of the cluster's GPU capacity, placed one by one with no departures and no retries. " +
                     std::to_string(seeds) + " seed(s) per policy; wall time " + Fixed(info.wall_seconds, 1) + " s.");
   page.AddParagraph("Nodes: " + info.nodes_path + "; pods: " + info.pods_path +
-                    (with_published ? "" : " as the derived shape " + info.derived + " (see data/README.md)") +
+                    (info.derived.empty() ? "" : " as the derived shape " + info.derived + " (see data/README.md)") +
+                    (with_published ? "" : "; the paper's figures belong to the bundled openb trace as it is") +
                     ". Equal best scores: " +
                     (info.ties == "random" ? std::string("broken uniformly at random (upstream kube-scheduler).")
                                            : std::string("first node of a seeded random node order (the paper's "
@@ -153,7 +139,7 @@ void WriteFragOutputs(const std::string& out_dir, const std::vector<FragReplayRe
   page.AddHeading("Unallocated GPUs when the arrived workload reaches 100% of capacity");
   std::vector<std::vector<std::string>> rows;
   for (const PolicySummary& s : summary) {
-    const PublishedResult* p = with_published ? Published(s.policy) : nullptr;
+    const PublishedResult* p = with_published ? PublishedOpenbResult(s.policy) : nullptr;
     rows.push_back({DisplayName(s.policy), Fixed(s.unallocated_at_100_mean) + " ± " + Fixed(s.unallocated_at_100_sd),
                     p ? Fixed(p->unallocated_mean) + " ± " + Fixed(p->unallocated_sd) : "—",
                     Fixed(s.allocated_at_130_median),

@@ -1,4 +1,4 @@
-// Termination notices as the clouds and their tools mark nodes (shared/docs/k8s-api-semantics.md §15).
+// Termination notices as the clouds and their tools mark nodes (the list in cache/objects/termination_notice.h).
 #include "cache/objects/termination_notice.h"
 
 #include <gtest/gtest.h>

@@ -115,7 +115,9 @@ TEST(Topology, DomainsAreScopedByTheirParents) {
   a.labels = {{"zone", "z1"}, {"rack", "r1"}};
   b.labels = {{"zone", "z2"}, {"rack", "r1"}};
   d.labels = {{"zone", "z1"}};
-  c.AddNode(a), c.AddNode(b), c.AddNode(d);
+  c.AddNode(a);
+  c.AddNode(b);
+  c.AddNode(d);
   const Topology& t = c.topology();
   EXPECT_EQ(t.DomainOf(0, 0), t.DomainOf(2, 0));
   EXPECT_NE(t.DomainOf(0, 1), t.DomainOf(1, 1)) << "rack r1 in two zones is two racks";

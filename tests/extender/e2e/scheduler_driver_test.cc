@@ -144,7 +144,10 @@ class EndToEnd : public ::testing::Test {
       std::int64_t best_total = -1;
       for (const auto& hp : Json::parse(scored.body)) {
         const std::int64_t total = hp["Score"].get<std::int64_t>() * kWeight * 10;
-        if (total > best_total) best_total = total, best = hp["Host"];
+        if (total > best_total) {
+          best_total = total;
+          best = hp["Host"];
+        }
       }
     }
     const std::string uid = pod["metadata"]["uid"];
@@ -196,8 +199,12 @@ class EndToEnd : public ::testing::Test {
       for (engine::NodeId id = 0; id < v.cluster().size(); ++id) {
         if (!v.cluster().Fits(id, request)) continue;
         const double s = policy->Score(v.cluster(), id, request).score;
-        if (best.empty() || s > top) best = {v.cluster().spec(id).name}, top = s;
-        else if (s == top) best.push_back(v.cluster().spec(id).name);
+        if (best.empty() || s > top) {
+          best = {v.cluster().spec(id).name};
+          top = s;
+        } else if (s == top) {
+          best.push_back(v.cluster().spec(id).name);
+        }
       }
       return best;
     });

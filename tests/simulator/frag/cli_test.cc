@@ -153,6 +153,31 @@ TEST(Cli, DerivedShapeIsNamedAndShownWithoutThePublishedFigures) {
   std::filesystem::remove_all(out);
 }
 
+TEST(Cli, ThePublishedFiguresAppearOnlyBesideTheTraceTheyBelongTo) {
+  const auto out = TempDir("published");
+  const std::string openb = std::string(GANGPLANK_DATA_DIR) + "/openb/";
+  // The bundled nodes with another pod list: a different trace, so no published figure anywhere.
+  Outcome other = RunSim("fragmentation --nodes " + openb + "openb_node_list_gpu_node.csv --pods " + kData +
+                         "/tiny_pods.csv --policies fgd,bestfit --seeds 1 --out " + out.string());
+  ASSERT_EQ(other.exit_code, 0) << other.output;
+  EXPECT_THAT(other.output, ::testing::Not(HasSubstr("4.77 ± 0.11")));
+  EXPECT_THAT(other.output, ::testing::Not(HasSubstr("7.14 ± 0.14")));
+  EXPECT_THAT(other.output, HasSubstr("paper: its figures are for the bundled openb trace, not these files"));
+  EXPECT_THAT(ReadFile(out / "summary.csv"), ::testing::ContainsRegex("\nfgd,1,[^\n]*,,\n"));  // Paper columns empty.
+  EXPECT_THAT(ReadFile(out / "summary.json"), ::testing::Not(HasSubstr("paper_unallocated_mean")));
+  EXPECT_THAT(ReadFile(out / "report.html"), ::testing::Not(HasSubstr("4.77 ± 0.11")));
+  std::filesystem::remove_all(out);
+
+  // The bundled trace, however the path names it, gets them.
+  Outcome bundled = RunSim("fragmentation --pods " + openb + "../openb/openb_pod_list_default.csv --policies fgd "
+                           "--seeds 1 --out " + out.string());
+  ASSERT_EQ(bundled.exit_code, 0) << bundled.output;
+  EXPECT_THAT(bundled.output, HasSubstr("4.77 ± 0.11"));
+  EXPECT_THAT(bundled.output, ::testing::Not(HasSubstr("paper: its figures")));
+  EXPECT_THAT(ReadFile(out / "summary.json"), HasSubstr("paper_unallocated_mean"));
+  std::filesystem::remove_all(out);
+}
+
 TEST(Cli, RejectsAnUnknownShape) {
   Outcome o =
       RunSim("fragmentation --policies fgd --seeds 1 --derive heavy:0.2 --out " + TempDir("badshape").string());

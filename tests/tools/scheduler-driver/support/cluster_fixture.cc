@@ -182,7 +182,10 @@ std::string ClusterFixture::ExtenderBest(const Json& pod) const {
   for (const auto& hp : Json::parse(response.body)) {
     const std::int64_t score = hp["Score"].get<std::int64_t>();
     const std::string host = hp["Host"].get<std::string>();
-    if (score > top || (score == top && host < best)) top = score, best = host;
+    if (score > top || (score == top && host < best)) {
+      top = score;
+      best = host;
+    }
   }
   return best;
 }
