@@ -1,10 +1,10 @@
-#include "kube/time_format.h"
+#include "base/time_format.h"
 
 #include <charconv>
 #include <cstdio>
 #include <ctime>
 
-namespace gangplank::kube {
+namespace gangplank::base {
 namespace {
 
 std::tm ToUtc(SystemTime t) {
@@ -86,4 +86,4 @@ std::optional<SystemTime> ParseTime(std::string_view s) {
   return time_point_cast<system_clock::duration>(t);
 }
 
-}  // namespace gangplank::kube
+}  // namespace gangplank::base

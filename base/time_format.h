@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-namespace gangplank::kube {
+namespace gangplank::base {
 
 using SystemTime = std::chrono::system_clock::time_point;
 
@@ -16,4 +16,4 @@ std::string FormatMicroTime(SystemTime t);
 // Accepts both forms (and fractional seconds of any length, 'Z' or a numeric offset). nullopt if malformed.
 std::optional<SystemTime> ParseTime(std::string_view text);
 
-}  // namespace gangplank::kube
+}  // namespace gangplank::base

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "engine/node_release.h"
 #include "engine/short_string_equal.h"
 #include "engine/short_string_hash.h"
 
@@ -143,9 +144,7 @@ void Cluster::Release(const Allocation& a) {
       throw std::logic_error("Cluster::Release: releasing GPU capacity not held on " + s.name);
     }
   }
-  st.free.cpu_milli += a.host.cpu_milli;
-  st.free.memory_mib += a.host.memory_mib;
-  for (int g : a.gpus) st.gpu_free[g] += a.milli_per_gpu;
+  ReleaseOnNode(st, a);
   allocated_gpu_milli_ -= static_cast<std::int64_t>(a.gpus.size()) * a.milli_per_gpu;
   Changed(a.node);
 }

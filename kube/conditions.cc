@@ -36,7 +36,7 @@ const nlohmann::json* FindCondition(const nlohmann::json& conditions, const std:
   return nullptr;
 }
 
-bool SetCondition(nlohmann::json& conditions, const ConditionUpdate& u, SystemTime now) {
+bool SetCondition(nlohmann::json& conditions, const ConditionUpdate& u, base::SystemTime now) {
   ValidateCondition(u);
   if (!conditions.is_array()) conditions = nlohmann::json::array();
   nlohmann::json* existing = nullptr;
@@ -49,17 +49,17 @@ bool SetCondition(nlohmann::json& conditions, const ConditionUpdate& u, SystemTi
                           {"reason", u.reason},
                           {"message", u.message},
                           {"observedGeneration", u.observed_generation},
-                          {"lastTransitionTime", FormatTime(now)}});
+                          {"lastTransitionTime", base::FormatTime(now)}});
     return true;
   }
   nlohmann::json& c = *existing;
   bool changed = false;
   if (c.value("status", "") != u.status) {
     c["status"] = u.status;
-    c["lastTransitionTime"] = FormatTime(now);
+    c["lastTransitionTime"] = base::FormatTime(now);
     changed = true;
   } else if (!c.contains("lastTransitionTime")) {
-    c["lastTransitionTime"] = FormatTime(now);
+    c["lastTransitionTime"] = base::FormatTime(now);
     changed = true;
   }
   auto assign = [&](const char* key, const nlohmann::json& value) {

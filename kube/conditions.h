@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "kube/time_format.h"
+#include "base/time_format.h"
 
 namespace gangplank::kube {
 
@@ -25,7 +25,7 @@ void ValidateCondition(const ConditionUpdate& update);
 // Sets or inserts the condition in `conditions` (a JSON array, created if null). Keeps
 // lastTransitionTime when status is unchanged, sets it to `now` when the status changes or the condition
 // is new. Returns true if anything changed.
-bool SetCondition(nlohmann::json& conditions, const ConditionUpdate& update, SystemTime now);
+bool SetCondition(nlohmann::json& conditions, const ConditionUpdate& update, base::SystemTime now);
 
 // Finds the condition of the given type, or nullptr.
 const nlohmann::json* FindCondition(const nlohmann::json& conditions, const std::string& type);

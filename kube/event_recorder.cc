@@ -3,7 +3,7 @@
 #include <cstdio>
 
 #include "kube/api_error.h"
-#include "kube/time_format.h"
+#include "base/time_format.h"
 
 namespace gangplank::kube {
 
@@ -48,10 +48,10 @@ bool EventRecorder::Create(const ObjectReference& o, const std::string& type, co
                 {"reportingComponent", component_},
                 {"reportingInstance", host_},
                 {"count", 1},
-                {"firstTimestamp", FormatTime(now)},
-                {"lastTimestamp", FormatTime(now)}};
+                {"firstTimestamp", base::FormatTime(now)},
+                {"lastTimestamp", base::FormatTime(now)}};
   client_->Create(resources::Events(), ns, event);
-  seen = Seen{name, ns, 1, FormatTime(now)};
+  seen = Seen{name, ns, 1, base::FormatTime(now)};
   return true;
 }
 
@@ -61,7 +61,7 @@ bool EventRecorder::Record(const ObjectReference& object, const std::string& typ
   Seen& seen = seen_[KeyOf(object, type, reason, message)];
   try {
     if (seen.count == 0) return Create(object, type, reason, message, seen);
-    Json patch = {{"count", seen.count + 1}, {"lastTimestamp", FormatTime(std::chrono::system_clock::now())}};
+    Json patch = {{"count", seen.count + 1}, {"lastTimestamp", base::FormatTime(std::chrono::system_clock::now())}};
     try {
       client_->Patch(resources::Events(), seen.event_namespace, seen.event_name, PatchType::kMerge, patch);
       ++seen.count;

@@ -1,7 +1,7 @@
 #include "kube/leader_election.h"
 
 #include "kube/api_error.h"
-#include "kube/time_format.h"
+#include "base/time_format.h"
 
 namespace gangplank::kube {
 
@@ -118,8 +118,8 @@ bool LeaderElector::TryAcquireOrRenew() {
                   {"spec",
                    {{"holderIdentity", config_.identity},
                     {"leaseDurationSeconds", duration_s},
-                    {"acquireTime", FormatMicroTime(wall_now)},
-                    {"renewTime", FormatMicroTime(wall_now)},
+                    {"acquireTime", base::FormatMicroTime(wall_now)},
+                    {"renewTime", base::FormatMicroTime(wall_now)},
                     {"leaseTransitions", 0}}}};
     try {
       RecordOwnWrite(client_->Create(leases, config_.namespace_, fresh), attempt_start);
@@ -153,12 +153,12 @@ bool LeaderElector::TryAcquireOrRenew() {
   if (still_valid) return false;
   Json updated = *lease;
   if (holder != config_.identity) {
-    updated["spec"]["acquireTime"] = FormatMicroTime(wall_now);
+    updated["spec"]["acquireTime"] = base::FormatMicroTime(wall_now);
     updated["spec"]["leaseTransitions"] = spec.value("leaseTransitions", 0) + 1;
   }
   updated["spec"]["holderIdentity"] = config_.identity;
   updated["spec"]["leaseDurationSeconds"] = duration_s;
-  updated["spec"]["renewTime"] = FormatMicroTime(wall_now);
+  updated["spec"]["renewTime"] = base::FormatMicroTime(wall_now);
   try {
     RecordOwnWrite(client_->Update(leases, config_.namespace_, updated), attempt_start);
     return true;
@@ -182,7 +182,7 @@ void LeaderElector::Release() {
       if (lease["spec"].value("holderIdentity", "") != config_.identity) return false;
       lease["spec"]["holderIdentity"] = "";
       lease["spec"]["leaseDurationSeconds"] = 1;
-      lease["spec"]["renewTime"] = FormatMicroTime(std::chrono::system_clock::now());
+      lease["spec"]["renewTime"] = base::FormatMicroTime(std::chrono::system_clock::now());
       return true;
     });
   } catch (...) {

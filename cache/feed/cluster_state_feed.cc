@@ -7,17 +7,11 @@
 
 #include "cache/feed/gangplank_resources.h"
 #include "cache/feed/object_conversion.h"
-#include "cache/objects/conventions.h"
 #include "cache/objects/decode_error.h"
 #include "logging/json_log.h"
 
 namespace gangplank::cache {
 namespace {
-
-std::string NamespaceQueue(const kube::GenericObject& ns) {
-  const auto queue = ns.meta.labels.find(kQueueLabel);
-  return queue ? std::string(*queue) : std::string();
-}
 
 // Handlers run on an informer's dispatcher thread: nothing may escape it, and a bad object is logged
 // and skipped (the rest of the cache stays current).
@@ -40,9 +34,9 @@ ClusterStateFeed::ClusterStateFeed(SharedInformers& informers, std::vector<Queue
       [this](const auto& n, bool) { ForEachState([&](ClusterState& s) { s.DeleteNode(n->meta.name); }); },
   });
   informers_.namespaces().AddHandlers({
-      [this](const auto& n) { ForEachState([&](ClusterState& s) { s.SetNamespaceQueue(n->meta.name, NamespaceQueue(*n)); }); },
+      [this](const auto& n) { ForEachState([&](ClusterState& s) { s.SetNamespaceQueue(n->meta.name, NamespaceQueueOf(*n)); }); },
       [this](const auto&, const auto& n) {
-        ForEachState([&](ClusterState& s) { s.SetNamespaceQueue(n->meta.name, NamespaceQueue(*n)); });
+        ForEachState([&](ClusterState& s) { s.SetNamespaceQueue(n->meta.name, NamespaceQueueOf(*n)); });
       },
       [this](const auto& n, bool) { ForEachState([&](ClusterState& s) { s.SetNamespaceQueue(n->meta.name, ""); }); },
   });
@@ -98,7 +92,7 @@ void ClusterStateFeed::Replay(ClusterState& state) {
   std::vector<QueueConfig> queues;
   for (auto& [name, q] : merged) queues.push_back(std::move(q));
   state.SetQueues(std::move(queues));
-  for (const auto& n : informers_.namespaces().List()) state.SetNamespaceQueue(n->meta.name, NamespaceQueue(*n));
+  for (const auto& n : informers_.namespaces().List()) state.SetNamespaceQueue(n->meta.name, NamespaceQueueOf(*n));
   for (const auto& n : informers_.nodes().List()) Guarded("Node", [&] { state.UpsertNode(ToNodeInfo(*n)); });
   for (const auto& p : informers_.pods().List()) Guarded("Pod", [&] { state.UpsertPod(ToPodInfo(*p)); });
 }

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "cache/objects/conventions.h"
+
 namespace gangplank::cache {
 namespace {
 
@@ -59,6 +61,11 @@ NodeInfo ToNodeInfo(const kube::Node& n) {
   node.unschedulable = n.unschedulable;
   for (const auto& t : n.taints) node.taints.push_back({t.key, t.value, t.effect});
   return node;
+}
+
+std::string NamespaceQueueOf(const kube::GenericObject& ns) {
+  const auto queue = ns.meta.labels.find(kQueueLabel);
+  return queue ? std::string(*queue) : std::string();
 }
 
 }  // namespace gangplank::cache

@@ -2,6 +2,8 @@
 // engine adapters read (cache/objects/kube_objects.h).
 #pragma once
 
+#include <string>
+
 #include "cache/objects/kube_objects.h"
 #include "kube/objects.h"
 
@@ -9,5 +11,7 @@ namespace gangplank::cache {
 
 PodInfo ToPodInfo(const kube::Pod& pod);
 NodeInfo ToNodeInfo(const kube::Node& node);
+// A Namespace's gangplank.io/queue label (the queue of its pods that name none); "" when it has none.
+std::string NamespaceQueueOf(const kube::GenericObject& ns);
 
 }  // namespace gangplank::cache

@@ -123,9 +123,7 @@ engine::PodRequest ToPodRequest(const PodInfo& pod) {
     r.gpu_count = 1;
     r.gpu_milli = static_cast<engine::MilliGpu>(milli);
   }
-  if (auto it = pod.annotations.find(std::string(kGpuModelsAnnotation)); it != pod.annotations.end()) {
-    r.gpu_models = SplitGpuModels(it->second);
-  }
+  r.gpu_models = SplitGpuModels(pod.Annotation(kGpuModelsAnnotation));  // Absent: any model.
   r.node_selector = pod.node_selector;
   r.tolerations = pod.tolerations;
   if (std::string why = engine::ValidateRequest(r); !why.empty()) throw DecodeError("spec", why);

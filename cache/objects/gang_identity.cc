@@ -9,11 +9,6 @@
 namespace gangplank::cache {
 namespace {
 
-std::string Label(const PodInfo& pod, std::string_view key) {
-  auto it = pod.labels.find(std::string(key));
-  return it == pod.labels.end() ? std::string() : it->second;
-}
-
 GangIdentity Owned(const PodInfo& pod, std::string api_version, std::string kind, std::string name) {
   GangIdentity g;
   g.source = GangSource::kOwner;
@@ -42,7 +37,7 @@ constexpr std::array<TrainingKind, 8> kTrainingKinds{{
 }};
 
 GangIdentity TrainingJob(const PodInfo& pod, const std::string& job) {
-  const std::string op = Label(pod, "training.kubeflow.org/operator-name");
+  const std::string op = pod.Label("training.kubeflow.org/operator-name");
   for (const TrainingKind& k : kTrainingKinds) {
     if (op == k.operator_name) return Owned(pod, std::string(k.api_version), std::string(k.kind), job);
   }
@@ -57,23 +52,23 @@ GangIdentity TrainingJob(const PodInfo& pod, const std::string& job) {
 }  // namespace
 
 GangIdentity GangIdentityOf(const PodInfo& pod) {
-  if (std::string gang = Label(pod, kGangLabel); !gang.empty()) {
+  if (std::string gang = pod.Label(kGangLabel); !gang.empty()) {
     GangIdentity g;
     g.source = GangSource::kGangLabel;
     g.key = pod.namespace_ + "/" + gang;
     g.name = std::move(gang);
     return g;
   }
-  if (std::string group = Label(pod, kPodGroupLabel); !group.empty()) {
+  if (std::string group = pod.Label(kPodGroupLabel); !group.empty()) {
     GangIdentity g = Owned(pod, "scheduling.x-k8s.io/v1alpha1", "PodGroup", std::move(group));
     g.source = GangSource::kPodGroup;
     return g;
   }
-  if (std::string jobset = Label(pod, "jobset.sigs.k8s.io/jobset-name"); !jobset.empty()) {
+  if (std::string jobset = pod.Label("jobset.sigs.k8s.io/jobset-name"); !jobset.empty()) {
     return Owned(pod, "jobset.x-k8s.io/v1alpha2", "JobSet", std::move(jobset));
   }
-  if (std::string job = Label(pod, "training.kubeflow.org/job-name"); !job.empty()) return TrainingJob(pod, job);
-  if (std::string ray = Label(pod, "ray.io/cluster"); !ray.empty()) {
+  if (std::string job = pod.Label("training.kubeflow.org/job-name"); !job.empty()) return TrainingJob(pod, job);
+  if (std::string ray = pod.Label("ray.io/cluster"); !ray.empty()) {
     return Owned(pod, "ray.io/v1", "RayCluster", std::move(ray));
   }
   if (pod.controller && pod.controller->kind == "Job" && pod.controller->api_version == "batch/v1") {

@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -29,6 +30,10 @@ struct OwnerRef {
   std::string name;
   std::string uid;
 };
+
+// Whether a pod in this status.phase has finished (Succeeded or Failed) and so holds no resources, as
+// kube-scheduler's assigned-pod informer drops such pods. For any pod type (PodInfo, kube::Pod).
+bool IsFinishedPhase(std::string_view phase);
 
 struct PodInfo {
   std::string name;
@@ -55,6 +60,20 @@ struct PodInfo {
   std::string nominated_node_name;
 
   std::string Key() const { return namespace_ + "/" + name; }
+
+  // A label's or annotation's value; "" when the pod has none by that name.
+  std::string Label(std::string_view key) const;
+  std::string Annotation(std::string_view key) const;
+  bool HasAnnotation(std::string_view key) const { return annotations.count(std::string(key)) > 0; }
+  // The gangplank.io/queue label, unset when the pod has none. An empty one is kept: it names no
+  // queue but still keeps the namespace's from applying (QueueResolver).
+  std::optional<std::string> QueueLabel() const;
+  // The node the operator's admission plan pinned the pod to (gangplank.io/planned-node); "" when none.
+  std::string PlannedNode() const;
+  // Held by the admission webhook's scheduling gate (gangplank.io/admission) until its gang is admitted.
+  bool HasAdmissionGate() const;
+  // Succeeded or Failed: a finished pod holds nothing on its node.
+  bool Finished() const { return IsFinishedPhase(phase); }
 };
 
 struct NodeInfo {

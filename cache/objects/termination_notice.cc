@@ -5,7 +5,7 @@
 #include <string_view>
 
 #include "cache/objects/conventions.h"
-#include "kube/time_format.h"
+#include "base/time_format.h"
 
 namespace gangplank::cache {
 namespace {
@@ -43,7 +43,7 @@ NoticeReading ReadTerminationNotice(const NodeInfo& node, bool known_spot) {
   NoticeReading out;
   const std::string annotation(kTerminateAtAnnotation);
   if (auto it = node.annotations.find(annotation); it != node.annotations.end()) {
-    if (auto t = kube::ParseTime(it->second)) {
+    if (auto t = base::ParseTime(it->second)) {
       const double at = std::chrono::duration<double>(t->time_since_epoch()).count();
       out.notice = TerminationNotice{"annotation", "annotation " + annotation, at, 0};
       return out;

@@ -1,5 +1,5 @@
 // Spot capacity and termination notices, read from a node as the clouds and their tools mark it
-// (shared/docs/k8s-api-semantics.md §15):
+// (the labels, annotations, conditions and taints each cloud or tool documents):
 //   spot        labels karpenter.sh/capacity-type=spot, cloud.google.com/gke-spot=true,
 //               cloud.google.com/gke-preemptible=true, kubernetes.azure.com/scalesetpriority=spot,
 //               eks.amazonaws.com/capacityType=SPOT (a GPUPool of capacityType Spot makes all its nodes spot)

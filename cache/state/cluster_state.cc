@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <mutex>
 
-#include "cache/objects/conventions.h"
 #include "cache/objects/gang_identity.h"
 #include "cache/objects/convert.h"
 #include "cache/objects/decode_error.h"
@@ -13,28 +12,17 @@ namespace {
 
 const std::vector<PodId> kNoMembers;
 
-std::string Annotation(const PodInfo& pod, std::string_view key) {
-  auto it = pod.annotations.find(std::string(key));
-  return it == pod.annotations.end() ? std::string() : it->second;
-}
-
-std::string Label(const PodInfo& pod, std::string_view key) {
-  auto it = pod.labels.find(std::string(key));
-  return it == pod.labels.end() ? std::string() : it->second;
-}
-
 PodRecord MakeRecord(const PodInfo& pod) {
   PodRecord r;
   r.uid = pod.uid;
   r.namespace_ = pod.namespace_;
   r.name = pod.name;
   r.node = pod.node_name;
-  r.planned_node = Annotation(pod, kPlannedNodeAnnotation);
-  r.queue_labelled = pod.labels.count(std::string(kQueueLabel)) > 0;
-  r.queue = Label(pod, kQueueLabel);  // The namespace default is applied under the lock (UpsertPod).
+  r.planned_node = pod.PlannedNode();
+  r.queue_label = pod.QueueLabel();  // Resolved into `queue` under the lock (UpsertPod): it reads the namespace's.
   r.gang = GangIdentityOf(pod).key;
   r.priority = pod.priority;
-  r.terminal = pod.phase == "Succeeded" || pod.phase == "Failed";
+  r.terminal = pod.Finished();
   try {
     r.request = ToPodRequest(pod);
   } catch (const DecodeError& e) {
@@ -101,8 +89,11 @@ std::string_view StateView::NamespaceQueue(std::string_view namespace_) const {
 }
 
 std::string StateView::QueueOf(const PodInfo& pod) const {
-  if (auto it = pod.labels.find(std::string(kQueueLabel)); it != pod.labels.end()) return it->second;
-  return std::string(NamespaceQueue(pod.namespace_));
+  return queue_resolver_.QueueOf(pod, NamespaceQueue(pod.namespace_));
+}
+
+std::string StateView::QueueOf(const PodRecord& pod) const {
+  return queue_resolver_.Resolve(pod.queue_label, NamespaceQueue(pod.namespace_));
 }
 
 std::int64_t StateView::QueueUsageMilli(std::string_view queue) const {
@@ -244,11 +235,12 @@ void ClusterState::UpsertPod(const PodInfo& pod) {
     }
     return;
   }
-  if (!record.queue_labelled) record.queue = std::string(view_.NamespaceQueue(record.namespace_));
+  record.queue = view_.QueueOf(record);
   if (it != view_.pods_.end()) {
     PodRecord& old = it->second;
     if (SameHolding(old, record)) {
       old.priority = record.priority;
+      old.queue_label = std::move(record.queue_label);  // Same queue now; the namespace's may apply later.
       old.request = std::move(record.request);  // Selectors, tolerations and models may change freely.
       old.assumed = record.assumed;
       return;
@@ -336,7 +328,7 @@ bool ClusterState::AssumeBound(const PodInfo& pod, std::string_view node) {
   // reports it (or the assumption expires).
   if (!record.node.empty() || record.terminal) return false;
   if (scope_.held_pods_only && Foreign(node)) return false;
-  if (!record.queue_labelled) record.queue = std::string(view_.NamespaceQueue(record.namespace_));
+  record.queue = view_.QueueOf(record);
   PodRecord& added = AddPod(std::move(record));
   AddGangMember(added);
   return AssumeLocked(added, node, false);
@@ -421,8 +413,16 @@ void ClusterState::SetNamespaceQueue(std::string_view namespace_, std::string_vi
   }
   // Rare (a namespace relabelled): a pass over all pods keeps the cache free of a per-namespace index.
   for (auto& [uid, pod] : v.pods_) {
-    if (!pod.queue_labelled && pod.namespace_ == namespace_) ChargeQueue(pod, std::string(queue));
+    if (!pod.queue_label && pod.namespace_ == namespace_) ChargeQueue(pod, v.QueueOf(pod));
   }
+}
+
+void ClusterState::SetDefaultQueue(std::string queue) {
+  WriteLock lock(*this);
+  StateView& v = view_;
+  if (v.queue_resolver_.default_queue() == queue) return;
+  v.queue_resolver_ = QueueResolver(std::move(queue));
+  for (auto& [uid, pod] : v.pods_) ChargeQueue(pod, v.QueueOf(pod));  // Once, at start-up: no index needed.
 }
 
 // Moves a pod's GPU usage from its current queue to `queue`; its allocation stays where it is.
@@ -469,7 +469,11 @@ void ClusterState::Rebuild() {
   v.queue_usage_milli_.clear();
   v.reservations_ = 0;
   v.unaccounted_ = 0;
-  for (auto& [uid, pod] : v.pods_) pod.allocation.reset(), pod.problem.clear(), pod.foreign = false;
+  for (auto& [uid, pod] : v.pods_) {
+    pod.allocation.reset();
+    pod.problem.clear();
+    pod.foreign = false;
+  }
   // Bound pods first: they hold what they hold; reservations get what is left.
   for (auto& [uid, pod] : v.pods_) {
     if (!pod.node.empty()) Account(pod);

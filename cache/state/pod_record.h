@@ -33,8 +33,8 @@ struct PodRecord {
   std::string name;
   std::string node;          // spec.nodeName; empty while unbound.
   std::string planned_node;  // gangplank.io/planned-node annotation.
-  std::string queue;         // Effective queue: own label, else the namespace's; empty: no queue.
-  bool queue_labelled = false;  // The pod names its queue itself (the namespace default does not apply).
+  std::string queue;         // Effective queue (QueueResolver): own label, else the namespace's, else the default; empty: none.
+  std::optional<std::string> queue_label;  // Its own gangplank.io/queue label, if it has one (PodInfo::QueueLabel).
   std::string gang;          // GangIdentity key ("namespace/gang", "namespace/Job/train", ...); empty: a lone pod.
   std::int32_t priority = 0;
   bool terminal = false;     // Succeeded or Failed: holds nothing.

@@ -17,6 +17,7 @@
 #include "engine/cluster.h"
 #include "engine/short_string_hash.h"
 #include "cache/objects/kube_objects.h"
+#include "cache/objects/queue_resolver.h"
 #include "cache/state/node_index.h"
 #include "cache/state/pod_index.h"
 #include "cache/state/pod_placement.h"
@@ -64,9 +65,11 @@ class StateView {
   int ReservedWholeGpus(engine::NodeId node) const { return reserved_whole_gpus_.at(node); }
 
   const QueueConfig* FindQueue(std::string_view name) const;
-  // The queue a pod is charged to: its gangplank.io/queue label, else its namespace's label of that
-  // name (design: "default: its namespace's label"); empty when neither names one.
+  // The queue a pod is charged to (QueueResolver): its gangplank.io/queue label, else its namespace's
+  // label of that name (design: "default: its namespace's label"), else the default queue
+  // (ClusterState::SetDefaultQueue); empty when none names one.
   std::string QueueOf(const PodInfo& pod) const;
+  const QueueResolver& queue_resolver() const { return queue_resolver_; }
   // The queue label of a namespace, or "" when it has none or is unknown.
   std::string_view NamespaceQueue(std::string_view namespace_) const;
   // GPU milli held by the queue's pods (bound and reserved), in every pool and outside any.
@@ -101,6 +104,8 @@ class StateView {
  private:
   friend class ClusterState;
 
+  std::string QueueOf(const PodRecord& pod) const;  // The same for a cached pod.
+
   std::unique_ptr<engine::Cluster> cluster_ = std::make_unique<engine::Cluster>();
   NodeIndex node_index_;
   std::map<std::string, engine::NodeSpec> node_specs_;  // Master copy: the cluster is rebuilt from it.
@@ -119,6 +124,7 @@ class StateView {
   StringMap<std::vector<std::int64_t>> queue_usage_milli_;
   std::vector<PoolConfig> pools_;
   std::vector<int> node_pool_;  // Indexed by NodeId.
+  QueueResolver queue_resolver_;
   StringMap<std::string> namespace_queues_;  // Namespace -> its gangplank.io/queue label (only labelled ones).
   StringMap<std::vector<PodId>> gangs_;
   std::uint64_t generation_ = 0;

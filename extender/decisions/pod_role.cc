@@ -6,13 +6,9 @@ namespace gangplank::extender {
 
 PodRole RoleOf(const cache::StateView& view, const cache::PodInfo& pod) {
   PodRole role;
-  if (auto it = pod.annotations.find(std::string(cache::kPlannedNodeAnnotation)); it != pod.annotations.end()) {
-    role.planned_node = it->second;
-  }
+  role.planned_node = pod.PlannedNode();
   role.queue = view.QueueOf(pod);
-  if (auto it = pod.labels.find(std::string(cache::kGangLabel)); it != pod.labels.end() && !it->second.empty()) {
-    role.gang = pod.namespace_ + "/" + it->second;
-  }
+  if (const std::string gang = pod.Label(cache::kGangLabel); !gang.empty()) role.gang = pod.namespace_ + "/" + gang;
   if (!role.planned_node.empty()) {
     const cache::PodRecord* record = view.FindPod(pod.uid);
     role.reservation_held = record != nullptr && record->allocation.has_value() &&

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "engine/fit_check.h"
+#include "engine/node_release.h"
 #include "extender/decisions/pod_role.h"
 #include "extender/decisions/reasons.h"
 #include "extender/protocol/json_writer.h"
@@ -19,17 +20,25 @@ struct Candidate {
   std::vector<const cache::PodRecord*> records;  // Parallel to uids; nullptr for pods the cache does not know.
   engine::NodeState after;                       // The node with the victims gone (see FitsWithout).
 
-  void Clear() { uids.clear(), ids.clear(), records.clear(); }
+  void Clear() {
+    uids.clear();
+    ids.clear();
+    records.clear();
+  }
   // A proposed victim; a UID proposed twice counts once.
   void Add(std::string_view uid, cache::PodId id, const cache::PodRecord* record) {
     if (std::find(uids.begin(), uids.end(), uid) != uids.end()) return;
-    uids.push_back(uid), ids.push_back(id), records.push_back(record);
+    uids.push_back(uid);
+    ids.push_back(id);
+    records.push_back(record);
   }
   // A gang mate, unless already in the set (a known pod's id stands for its UID).
   void AddMate(const cache::StateView& view, cache::PodId id) {
     if (std::find(ids.begin(), ids.end(), id) != ids.end()) return;
     const cache::PodRecord& mate = view.Pod(id);
-    uids.push_back(mate.uid), ids.push_back(id), records.push_back(&mate);
+    uids.push_back(mate.uid);
+    ids.push_back(id);
+    records.push_back(&mate);
   }
 };
 
@@ -131,11 +140,7 @@ bool FitsWithout(const cache::StateView& view, engine::NodeId node, const engine
   engine::NodeState& state = c.after;
   state = view.cluster().state(node);  // Reuses the buffer: no allocation after the first node.
   for (const cache::PodRecord* pod : c.records) {
-    if (pod == nullptr || !pod->allocation || pod->allocation->node != node) continue;
-    const engine::Allocation& a = *pod->allocation;
-    state.free.cpu_milli += a.host.cpu_milli;
-    state.free.memory_mib += a.host.memory_mib;
-    for (int g : a.gpus) state.gpu_free[static_cast<size_t>(g)] += a.milli_per_gpu;
+    if (pod != nullptr && pod->allocation && pod->allocation->node == node) engine::ReleaseOnNode(state, *pod->allocation);
   }
   return engine::CapacityFits(state, request);
 }

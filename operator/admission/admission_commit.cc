@@ -11,20 +11,14 @@ namespace {
 constexpr int kReleaseAttempts = 4;
 
 bool CarriesPlan(const cache::PodInfo& pod, const std::string& admission_id) {
-  auto it = pod.annotations.find(std::string(cache::kAdmissionIdAnnotation));
-  return it != pod.annotations.end() && it->second == admission_id;
-}
-
-bool Gated(const cache::PodInfo& pod) {
-  return std::find(pod.scheduling_gates.begin(), pod.scheduling_gates.end(), cache::kAdmissionGate) !=
-         pod.scheduling_gates.end();
+  return pod.HasAnnotation(cache::kAdmissionIdAnnotation) && pod.Annotation(cache::kAdmissionIdAnnotation) == admission_id;
 }
 
 // Releases one member, re-reading it after a conflict. Returns false (with why) when it cannot be.
 bool ReleaseOne(ClusterWriter& writer, cache::PodInfo pod, const std::string& admission_id,
                 const std::function<void(const cache::PodInfo&)>& assume, std::string& why) {
   for (int attempt = 0; attempt < kReleaseAttempts; ++attempt) {
-    if (!Gated(pod)) return true;  // Already released (by us before a restart, or meanwhile).
+    if (!pod.HasAdmissionGate()) return true;  // Already released (by us before a restart, or meanwhile).
     if (!CarriesPlan(pod, admission_id)) {
       why = "pod " + pod.namespace_ + "/" + pod.name + " no longer carries admission " + admission_id;
       return false;
@@ -91,7 +85,7 @@ void RollBackPlan(ClusterWriter& writer, const std::vector<cache::PodInfo>& memb
         break;
       } catch (const PodChanged&) {
         auto fresh = writer.ReadPod(pod.namespace_, pod.name);
-        if (!fresh || !Gated(*fresh)) break;  // Gone, or released by someone: nothing of ours to take back.
+        if (!fresh || !fresh->HasAdmissionGate()) break;  // Gone, or released by someone: nothing of ours to take back.
         pod = std::move(*fresh);
       } catch (const std::exception&) {
         break;  // Left for RecoveryFor on the next reconcile.

@@ -10,6 +10,7 @@
 
 #include "cache/objects/conventions.h"
 #include "engine/admission/admission_round.h"
+#include "engine/admission/recent_evictions.h"
 #include "engine/admission/round_scope.h"
 #include "engine/policies/fragmentation/pool_fragmentation.h"
 #include "engine/policies/registry.h"
@@ -49,15 +50,10 @@ namespace {
 
 double Seconds(std::chrono::steady_clock::duration d) { return std::chrono::duration<double>(d).count(); }
 
-std::string Annotation(const cache::PodInfo& pod, std::string_view key) {
-  auto it = pod.annotations.find(std::string(key));
-  return it == pod.annotations.end() ? std::string() : it->second;
-}
-
 // The gang's own timeout (annotation) or the pool's; 0 means none.
 double GangTimeout(const Gang& gang, const cache::PoolConfig& pool) {
   for (const Member& m : gang.members) {
-    const std::string text = Annotation(m.pod, cache::kGangTimeoutAnnotation);
+    const std::string text = m.pod.Annotation(cache::kGangTimeoutAnnotation);
     int seconds = 0;
     if (!text.empty() && std::from_chars(text.data(), text.data() + text.size(), seconds).ec == std::errc() && seconds > 0) {
       return seconds;
@@ -142,7 +138,7 @@ void Reconciler::RefreshGang(PoolModel& model, const ReconcileContext& context, 
   }
   const GangRoute route = RouteGang(*gang, context.pools, *context.tree,
                                     context.namespace_queue ? context.namespace_queue(gang->namespace_) : "",
-                                    context.default_queue);
+                                    context.queues);
   const bool mine = route.choice.pool == pool.name;
   // A gang no pool can take is reported by the first pool, so one voice says why.
   const bool reporter =
@@ -220,10 +216,8 @@ RoundReport Reconciler::Reconcile(PoolModel& model, const ReconcileContext& cont
   engine::AdmissionInput& input = model.book.input();
   input.now = context.now;
   const engine::AdmissionConfig config = AdmissionConfigFor(model.config());
-  auto& recent = model.recent_evictions;
-  recent.erase(std::remove_if(recent.begin(), recent.end(), [&](double t) { return t <= context.now - config.reclaim.window_seconds; }),
-               recent.end());
-  input.recent_evictions = recent;
+  engine::PruneRecentEvictions(model.recent_evictions, context.now, config.reclaim.window_seconds);
+  input.recent_evictions = model.recent_evictions;
   input.plan_only.reset();
   if (!full) {
     std::vector<int> changed;

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "cache/crd/pool_config.h"
+#include "cache/objects/queue_resolver.h"
 #include "engine/random.h"
 #include "operator/writer/cluster_writer.h"
 #include "operator/gangs/gang_size_resolver.h"
@@ -41,7 +42,7 @@ struct ReconcileContext {
   std::shared_ptr<const QueueTree> tree;
   std::vector<cache::PoolConfig> pools;  // Every pool, for routing waiting gangs.
   std::function<std::string(const std::string&)> namespace_queue;
-  std::string default_queue;             // For gangs naming none (empty: they are blocked with NoQueue).
+  cache::QueueResolver queues;           // Which queue a gang is charged to (the default queue with it).
   double now = 0;                        // Seconds since the epoch.
   std::shared_ptr<const NoticeSnapshot> notices;  // Nodes under a termination notice (null: none).
 };

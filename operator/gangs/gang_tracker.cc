@@ -6,17 +6,10 @@
 #include "cache/objects/conventions.h"
 #include "cache/objects/convert.h"
 #include "cache/objects/decode_error.h"
-#include "kube/time_format.h"
+#include "base/time_format.h"
 
 namespace gangplank::op {
 namespace {
-
-std::string Annotation(const cache::PodInfo& pod, std::string_view key) {
-  auto it = pod.annotations.find(std::string(key));
-  return it == pod.annotations.end() ? std::string() : it->second;
-}
-
-bool Finished(const cache::PodInfo& pod) { return pod.phase == "Succeeded" || pod.phase == "Failed"; }
 
 bool SameRequest(const engine::PodRequest& a, const engine::PodRequest& b) {
   if (a.tolerations.size() != b.tolerations.size()) return false;
@@ -52,11 +45,10 @@ Member MemberOf(const cache::PodInfo& pod) {
   } catch (const cache::DecodeError& e) {
     m.request_error = e.what();
   }
-  m.gated = std::find(pod.scheduling_gates.begin(), pod.scheduling_gates.end(), cache::kAdmissionGate) !=
-            pod.scheduling_gates.end();
-  m.planned_node = Annotation(pod, cache::kPlannedNodeAnnotation);
-  m.admission_id = Annotation(pod, cache::kAdmissionIdAnnotation);
-  if (auto t = kube::ParseTime(pod.creation_timestamp)) {
+  m.gated = pod.HasAdmissionGate();
+  m.planned_node = pod.PlannedNode();
+  m.admission_id = pod.Annotation(cache::kAdmissionIdAnnotation);
+  if (auto t = base::ParseTime(pod.creation_timestamp)) {
     m.created = std::chrono::duration<double>(t->time_since_epoch()).count();
   }
   return m;
@@ -65,16 +57,14 @@ Member MemberOf(const cache::PodInfo& pod) {
 GangTracker::GangTracker(std::vector<std::string> scheduler_names) : scheduler_names_(std::move(scheduler_names)) {}
 
 bool GangTracker::Manages(const cache::PodInfo& pod) const {
-  if (std::find(pod.scheduling_gates.begin(), pod.scheduling_gates.end(), cache::kAdmissionGate) != pod.scheduling_gates.end()) {
-    return true;
-  }
+  if (pod.HasAdmissionGate()) return true;
   return std::find(scheduler_names_.begin(), scheduler_names_.end(), pod.scheduler_name) != scheduler_names_.end();
 }
 
 std::vector<std::string> GangTracker::Upsert(const cache::PodInfo& pod) {
   std::vector<std::string> touched;
   if (pod.uid.empty()) return touched;
-  if (!Manages(pod) || Finished(pod)) return Remove(pod.uid);
+  if (!Manages(pod) || pod.Finished()) return Remove(pod.uid);
   const cache::GangIdentity identity = cache::GangIdentityOf(pod);
   const std::string key = GangKeyOf(pod, identity);
   Member member = MemberOf(pod);

@@ -4,22 +4,17 @@
 #include <chrono>
 
 #include "cache/objects/conventions.h"
-#include "kube/time_format.h"
+#include "base/time_format.h"
 #include "operator/gangs/admission_id.h"
 #include "operator/reasons.h"
 
 namespace gangplank::op {
 namespace {
 
-std::string Annotation(const cache::PodInfo& pod, std::string_view key) {
-  auto it = pod.annotations.find(std::string(key));
-  return it == pod.annotations.end() ? std::string() : it->second;
-}
-
 std::optional<double> CheckpointOf(const cache::PodInfo& pod) {
-  const std::string text = Annotation(pod, cache::kLastCheckpointAnnotation);
+  const std::string text = pod.Annotation(cache::kLastCheckpointAnnotation);
   if (text.empty()) return std::nullopt;
-  auto t = kube::ParseTime(text);
+  auto t = base::ParseTime(text);
   if (!t) return std::nullopt;  // Malformed: treated as unknown (work since the start is at stake).
   return std::chrono::duration<double>(t->time_since_epoch()).count();
 }
@@ -48,14 +43,6 @@ engine::RunningGang RunningOf(const Gang& gang, const std::string& queue, const 
 }
 
 }  // namespace
-
-std::string QueueOfGang(const Gang& gang, const std::string& namespace_queue) {
-  for (const Member& m : gang.members) {
-    auto it = m.pod.labels.find(std::string(cache::kQueueLabel));
-    if (it != m.pod.labels.end()) return it->second;
-  }
-  return namespace_queue;
-}
 
 GangEntries BuildGangEntries(const Gang& gang, const EntryContext& context, const cache::StateView& view) {
   GangEntries out;
@@ -96,8 +83,8 @@ GangEntries BuildGangEntries(const Gang& gang, const EntryContext& context, cons
   g.queue = context.queue;
   // A gang already running admits its replacements together; otherwise at least `size` members.
   g.min_members = holding.empty() ? size : 0;
-  g.required_level = Annotation(waiting.front()->pod, cache::kTopologyRequiredAnnotation);
-  g.preferred_level = Annotation(waiting.front()->pod, cache::kTopologyPreferredAnnotation);
+  g.required_level = waiting.front()->pod.Annotation(cache::kTopologyRequiredAnnotation);
+  g.preferred_level = waiting.front()->pod.Annotation(cache::kTopologyPreferredAnnotation);
   w.arrival = waiting.front()->created;
   for (const Member* m : waiting) {
     g.members.push_back(m->request);

@@ -22,7 +22,7 @@
 namespace gangplank::op {
 
 struct EntryContext {
-  std::string queue;           // The gang's queue (pod label, else its namespace's).
+  std::string queue;           // The gang's queue (cache::QueueResolver).
   QueueVerdict queue_verdict;  // May the queue admit it in this pool.
   std::optional<GangSize> size;
   std::string size_reason, size_message;  // When !size.
@@ -41,9 +41,5 @@ struct GangEntries {
 
 // `view` is the pool's state (allocations of running members are read from it).
 GangEntries BuildGangEntries(const Gang& gang, const EntryContext& context, const cache::StateView& view);
-
-// The queue a gang is charged to: its first member's gangplank.io/queue label (even empty, which
-// opts out), else the namespace's.
-std::string QueueOfGang(const Gang& gang, const std::string& namespace_queue);
 
 }  // namespace gangplank::op

@@ -13,15 +13,16 @@ const Member* LeadMember(const Gang& gang) {
 }
 
 GangRoute RouteGang(const Gang& gang, const std::vector<cache::PoolConfig>& pools, const QueueTree& tree,
-                    const std::string& namespace_queue, const std::string& default_queue) {
+                    const std::string& namespace_queue, const cache::QueueResolver& queues) {
   GangRoute route;
-  route.queue = QueueOfGang(gang, namespace_queue);
-  if (route.queue.empty()) route.queue = default_queue;
+  std::optional<std::string> own_label;
+  for (const Member& m : gang.members) {
+    if ((own_label = m.pod.QueueLabel())) break;
+  }
+  route.queue = queues.Resolve(own_label, namespace_queue);
   const Member* lead = LeadMember(gang);
   if (lead == nullptr) return route;
-  auto pool_label = lead->pod.labels.find(std::string(cache::kPoolLabel));
-  route.choice = ChoosePool(pools, tree, route.queue, pool_label == lead->pod.labels.end() ? "" : pool_label->second,
-                            lead->pod.node_selector);
+  route.choice = ChoosePool(pools, tree, route.queue, lead->pod.Label(cache::kPoolLabel), lead->pod.node_selector);
   return route;
 }
 

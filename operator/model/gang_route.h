@@ -1,5 +1,5 @@
-// Where a gang goes, decided the same way for a reconcile and for a dry run: its queue (its pods' label,
-// else its namespace's, else the operator's default queue), the GPU pool that takes it (pool_routing.h)
+// Where a gang goes, decided the same way for a reconcile and for a dry run: its queue (the rule the
+// extender shares, cache::QueueResolver: its pods' label, else its namespace's, else the default queue), the GPU pool that takes it (pool_routing.h)
 // and, for one pool, the context its entries are built with (may the queue use the pool, the gang's size).
 #pragma once
 
@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cache/crd/pool_config.h"
+#include "cache/objects/queue_resolver.h"
 #include "operator/gangs/gang_size_resolver.h"
 #include "operator/gangs/gang_tracker.h"
 #include "operator/model/gang_entries.h"
@@ -20,9 +21,10 @@ struct GangRoute {
   PoolChoice choice;
 };
 
-// `namespace_queue` is the queue its namespace names ("" for none).
+// `namespace_queue` is the queue its namespace names ("" for none). The gang's own label is its first
+// labelled member's.
 GangRoute RouteGang(const Gang& gang, const std::vector<cache::PoolConfig>& pools, const QueueTree& tree,
-                    const std::string& namespace_queue, const std::string& default_queue);
+                    const std::string& namespace_queue, const cache::QueueResolver& queues);
 
 // The entry context of a routed gang in `pool`: a gang routed elsewhere waits there, not here (OtherPool,
 // or why no pool takes it).

@@ -22,7 +22,7 @@ const std::string kPoolPrefix = "pool/";
 constexpr std::chrono::milliseconds kReplanAfterConflict{1000};  // Informer events usually come first.
 
 bool HoldsCapacity(const kube::Pod& pod) {
-  if (pod.phase == "Succeeded" || pod.phase == "Failed") return false;
+  if (cache::IsFinishedPhase(pod.phase)) return false;
   return !pod.node_name.empty() || pod.meta.annotations.contains(std::string(cache::kPlannedNodeAnnotation));
 }
 
@@ -38,11 +38,6 @@ bool SameForAdmission(const kube::Node& a, const kube::Node& b) {
   };
   return a.unschedulable == b.unschedulable && a.meta.labels == b.meta.labels && same_taints(a.taints, b.taints) &&
          same_amounts(a.allocatable, b.allocatable);
-}
-
-std::string NamespaceQueue(const kube::GenericObject& ns) {
-  const auto queue = ns.meta.labels.find(cache::kQueueLabel);
-  return queue ? std::string(*queue) : std::string();
 }
 
 }  // namespace
@@ -74,8 +69,8 @@ Controller::Controller(cache::SharedInformers& informers, cache::ClusterStateFee
       },
   });
   informers_.namespaces().AddHandlers({
-      [this](const auto& n) { OnNamespace(n->meta.name, NamespaceQueue(*n)); },
-      [this](const auto&, const auto& n) { OnNamespace(n->meta.name, NamespaceQueue(*n)); },
+      [this](const auto& n) { OnNamespace(n->meta.name, cache::NamespaceQueueOf(*n)); },
+      [this](const auto&, const auto& n) { OnNamespace(n->meta.name, cache::NamespaceQueueOf(*n)); },
       [this](const auto& n, bool) { OnNamespace(n->meta.name, ""); },
   });
   auto pools = [this](auto&&...) { OnPoolsChanged(); };
@@ -226,7 +221,7 @@ ReconcileContext Controller::Context() const {
     auto it = queues->find(ns);
     return it == queues->end() ? std::string() : it->second;
   };
-  c.default_queue = options_.default_queue;
+  c.queues = cache::QueueResolver(options_.default_queue);
   c.now = Now();
   c.notices = notices_.Snapshot();
   return c;

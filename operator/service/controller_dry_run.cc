@@ -41,9 +41,7 @@ std::optional<Gang> GangOf(const Json& pods, std::string& error) {
     if (pod.namespace_.empty()) pod.namespace_ = "default";
     if (pod.name.empty()) pod.name = "dry-run-" + std::to_string(i);
     pod.uid = "dry-run-" + std::to_string(i);
-    if (std::find(pod.scheduling_gates.begin(), pod.scheduling_gates.end(), cache::kAdmissionGate) == pod.scheduling_gates.end()) {
-      pod.scheduling_gates.emplace_back(cache::kAdmissionGate);
-    }
+    if (!pod.HasAdmissionGate()) pod.scheduling_gates.emplace_back(cache::kAdmissionGate);
     Member m = MemberOf(pod);
     m.created = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
     gang.members.push_back(std::move(m));
@@ -63,7 +61,7 @@ nlohmann::json Controller::DryRun(const nlohmann::json& request) {
   if (!gang) return Json{{"error", error}};
   const ReconcileContext context = Context();
   const GangRoute route = RouteGang(*gang, context.pools, *context.tree, context.namespace_queue(gang->namespace_),
-                                    context.default_queue);
+                                    context.queues);
   const std::string& queue = route.queue;
   if (route.choice.pool.empty()) return Refusal(route.choice.reason, route.choice.message);
   std::shared_ptr<PoolModel> model = pools_.Find(route.choice.pool);

@@ -10,7 +10,7 @@
 
 #include "cache/objects/conventions.h"
 #include "engine/admission/admission_input.h"
-#include "kube/time_format.h"
+#include "base/time_format.h"
 #include "logging/json_log.h"
 #include "operator/writer/gang_eviction.h"
 #include "operator/reasons.h"
@@ -18,10 +18,10 @@
 namespace gangplank::op {
 namespace {
 
-double ToSeconds(kube::SystemTime t) { return std::chrono::duration<double>(t.time_since_epoch()).count(); }
+double ToSeconds(base::SystemTime t) { return std::chrono::duration<double>(t.time_since_epoch()).count(); }
 
-kube::SystemTime FromSeconds(double s) {
-  return kube::SystemTime(std::chrono::duration_cast<kube::SystemTime::duration>(std::chrono::duration<double>(s)));
+base::SystemTime FromSeconds(double s) {
+  return base::SystemTime(std::chrono::duration_cast<base::SystemTime::duration>(std::chrono::duration<double>(s)));
 }
 
 std::string Text(double seconds, const char* format = "%.0f") {
@@ -37,14 +37,14 @@ std::optional<double> LatestTime(const Gang& gang, std::string_view key) {
   for (const Member& m : gang.members) {
     auto it = m.pod.annotations.find(std::string(key));
     if (it == m.pod.annotations.end()) continue;
-    if (auto t = kube::ParseTime(it->second)) out = std::max(out.value_or(ToSeconds(*t)), ToSeconds(*t));
+    if (auto t = base::ParseTime(it->second)) out = std::max(out.value_or(ToSeconds(*t)), ToSeconds(*t));
   }
   return out;
 }
 
 bool AnyMemberHas(const Gang& gang, std::string_view key) {
   return std::any_of(gang.members.begin(), gang.members.end(),
-                     [&](const Member& m) { return m.pod.annotations.count(std::string(key)) > 0; });
+                     [&](const Member& m) { return m.pod.HasAnnotation(key); });
 }
 
 struct PoolNotices {
@@ -125,7 +125,7 @@ SpotOutcome SpotReclaimer::Run(PoolModel& model, const NoticeSnapshot& snapshot,
 
 void SpotReclaimer::RequestCheckpoint(PoolModel& model, const Gang& gang, const engine::SpotDecision& d,
                                       const std::string& node) {
-  const std::string deadline = kube::FormatTime(FromSeconds(d.deadline));
+  const std::string deadline = base::FormatTime(FromSeconds(d.deadline));
   int asked = 0;
   for (const Member& m : gang.members) {
     if (m.deleting()) continue;
@@ -137,7 +137,7 @@ void SpotReclaimer::RequestCheckpoint(PoolModel& model, const Gang& gang, const 
     }
   }
   conditions_.Event(gang, reasons::kWarning, reasons::kCheckpointRequested,
-                    "node " + node + " goes at " + kube::FormatTime(FromSeconds(d.terminate_at)) + ": asked all " +
+                    "node " + node + " goes at " + base::FormatTime(FromSeconds(d.terminate_at)) + ": asked all " +
                         std::to_string(asked) + " members to checkpoint by " + deadline +
                         " (annotation " + std::string(cache::kCheckpointRequestedAnnotation) + "; acknowledge with " +
                         std::string(cache::kCheckpointDoneAnnotation) + "), then the gang is evicted whole and requeued");
@@ -184,7 +184,7 @@ bool SpotReclaimer::Evict(PoolModel& model, const Gang& gang, const engine::Spot
   const double lost_hours = lost_gpu_seconds / 3600;
   conditions_.Event(gang, reasons::kWarning, reasons::kSpotReclaimed,
                     "node " + node + " (" + notice.notice.signal + ") goes at " +
-                        kube::FormatTime(FromSeconds(d.terminate_at)) + ": evicted all " + std::to_string(pods.size()) +
+                        base::FormatTime(FromSeconds(d.terminate_at)) + ": evicted all " + std::to_string(pods.size()) +
                         " members (" + d.reason + "), requeued whole in its place; lost " + Text(lost_hours, "%.2f") +
                         " GPU-hours" + bypassed);
   const char* checkpoint = d.checkpointed ? "in_time" : (model.config().spot_handling.checkpoint_then_evict ? "late" : "none");

@@ -10,7 +10,7 @@
 #include "kube/api_error.h"
 #include "kube/conditions.h"
 #include "kube/list_watch.h"
-#include "kube/time_format.h"
+#include "base/time_format.h"
 #include "logging/json_log.h"
 
 namespace gangplank::op {
@@ -126,7 +126,7 @@ std::vector<Json> KubeClusterWriter::DisruptionBudgets(const std::string& namesp
 
 void KubeClusterWriter::SetPodCondition(const cache::PodInfo& pod, const ConditionWrite& c) {
   Json condition{{"type", c.type}, {"status", c.status}, {"reason", c.reason}, {"message", c.message}};
-  if (c.status_changed) condition["lastTransitionTime"] = kube::FormatTime(std::chrono::system_clock::now());
+  if (c.status_changed) condition["lastTransitionTime"] = base::FormatTime(std::chrono::system_clock::now());
   const Json patch{{"status", {{"conditions", Json::array({condition})}}}};
   try {
     client_->Patch(kube::resources::Pods(), pod.namespace_, pod.name, kube::PatchType::kStrategicMerge, patch, "status");

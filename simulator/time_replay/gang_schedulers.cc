@@ -5,6 +5,7 @@
 
 #include "engine/admission/admission_round.h"
 #include "engine/admission/next_wakeup.h"
+#include "engine/admission/recent_evictions.h"
 #include "simulator/time_replay/replay_cluster.h"
 
 namespace gangplank::simulator {
@@ -174,10 +175,7 @@ void GangplankScheduler::Schedule(double now, std::vector<int>& started) {
     return;
   }
   UpdateCheckpoints(now);
-  auto& recent = input_.recent_evictions;
-  recent.erase(std::remove_if(recent.begin(), recent.end(),
-                              [&](double t) { return t <= now - config_.reclaim.window_seconds; }),
-               recent.end());
+  engine::PruneRecentEvictions(input_.recent_evictions, now, config_.reclaim.window_seconds);
   // A round that evicts makes room for gangs that start in the next round (in a cluster, once the
   // victims' pods are gone; here, at once). Budgets bound how often that repeats.
   for (int round = 0; round < 8; ++round) {

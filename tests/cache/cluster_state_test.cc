@@ -235,6 +235,45 @@ TEST(ClusterState, QueueUsageIsKeptPerPool) {
   state.Read([](const StateView& v) { EXPECT_EQ(v.QueueUsageMilli("team", 0), 1000); });
 }
 
+// Pods whose own label and namespace name no queue, and pods naming an empty one themselves, are charged
+// to the default queue (QueueResolver, as the operator's --default-queue); a namespace's queue still
+// wins for unlabelled pods, and setting either moves the pods already cached.
+TEST(ClusterState, PodsNamingNoQueueAreChargedToTheDefaultQueue) {
+  ClusterState state;
+  state.UpsertNode(GpuNode("n1", 8));
+  state.UpsertPod(GpuPod("plain", {.node = "n1", .gpus = 2}));
+  PodInfo empty_label = GpuPod("empty", {.node = "n1", .gpus = 1});
+  empty_label.labels["gangplank.io/queue"] = "";
+  state.UpsertPod(empty_label);
+  state.UpsertPod(GpuPod("own", {.node = "n1", .queue = "team-b", .gpus = 4}));
+  state.SetDefaultQueue("default");
+  state.Read([](const StateView& v) {
+    EXPECT_EQ(v.QueueUsageMilli("default"), 3000);
+    EXPECT_EQ(v.QueueUsageMilli("team-b"), 4000);
+    EXPECT_EQ(v.QueueOf(GpuPod("new")), "default");
+    EXPECT_EQ(v.queue_resolver().default_queue(), "default");
+  });
+  state.SetNamespaceQueue("ml", "team-a");
+  state.Read([](const StateView& v) {
+    EXPECT_EQ(v.QueueUsageMilli("default"), 1000);  // The empty label keeps the namespace's off.
+    EXPECT_EQ(v.QueueUsageMilli("team-a"), 2000);
+  });
+  state.SetNamespaceQueue("ml", "");
+  state.UpsertPod(GpuPod("empty", {.node = "n1", .gpus = 1}));  // Label dropped: still the default, for now.
+  state.SetNamespaceQueue("ml", "team-a");                       // Now the namespace's applies to it too.
+  state.Read([](const StateView& v) {
+    EXPECT_EQ(v.QueueUsageMilli("default"), 0);
+    EXPECT_EQ(v.QueueUsageMilli("team-a"), 3000);
+  });
+  state.SetNamespaceQueue("ml", "");
+  state.SetDefaultQueue("");
+  state.Read([](const StateView& v) {
+    EXPECT_EQ(v.QueueUsageMilli("default"), 0);
+    EXPECT_EQ(v.QueueUsageMilli("team-a"), 0);
+    EXPECT_EQ(v.QueueOf(GpuPod("new")), "");
+  });
+}
+
 // The operator's per-pool state: only the pool's nodes, only pods holding capacity there. Pods on other
 // nodes are neither accounted nor counted as problems, and pods leave it when they stop holding.
 TEST(ClusterState, ScopedStateKeepsOnlyItsNodesAndTheirHolders) {

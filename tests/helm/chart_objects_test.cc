@@ -364,6 +364,29 @@ TEST_F(ChartObjectsTest, ExtenderFlagsAgreeWithKubeSchedulersExtenderEntry) {
   EXPECT_TRUE(has_flag(tuned, "--workload-sample"));
 }
 
+// The extender and the operator charge a pod naming no queue alike only if both get the same
+// --default-queue: one value (defaultQueue, or operator.defaultQueue, its old name) feeds both.
+TEST_F(ChartObjectsTest, ExtenderAndOperatorGetTheSameDefaultQueue) {
+  auto default_queues = [](const RenderedObjects& objects) {
+    const auto extender = objects.deployment_with_container("extender");
+    const auto op = objects.deployment_with_container("operator");
+    EXPECT_TRUE(extender && op);
+    if (!extender || !op) return std::make_pair(std::string("?"), std::string("?"));
+    return std::make_pair(arg_value(container_named((*extender)["spec"]["template"]["spec"], "extender"), "--default-queue"),
+                          arg_value(container_named((*op)["spec"]["template"]["spec"], "operator"), "--default-queue"));
+  };
+  using Pair = std::pair<std::string, std::string>;
+  EXPECT_EQ(default_queues(render()), Pair("", ""));
+  EXPECT_EQ(default_queues(render({"tuned"})), Pair("default", "default"));
+  EXPECT_EQ(default_queues(render({"sidecar"}, {"defaultQueue=shared"})), Pair("shared", "shared"));
+  EXPECT_EQ(default_queues(render({}, {"operator.defaultQueue=legacy"})), Pair("legacy", "legacy"));
+  RenderOptions conflicting;
+  conflicting.sets = {"defaultQueue=a", "operator.defaultQueue=b"};
+  const ProcessResult r = helm3().render(conflicting);
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("defaultQueue and operator.defaultQueue (its old name) differ"), std::string::npos) << r.err;
+}
+
 std::set<std::string> metric_names_in_source() {
   std::set<std::string> names;
   const std::regex name("Name\\(\"(gangplank_[a-z_]+)\"\\)");

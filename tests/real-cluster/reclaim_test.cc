@@ -5,7 +5,7 @@
 
 #include <thread>
 
-#include "kube/time_format.h"
+#include "base/time_format.h"
 #include "tests/real-cluster/support/real_cluster_test.h"
 
 namespace gangplank::real_cluster {
@@ -124,7 +124,7 @@ TEST_F(ReclaimOnRealCluster, ASpotNoticeCheckpointsTheWholeGangThenEvictsItWhole
   CreateGang("train", 4, spec);
   ASSERT_TRUE(WaitFor([&] { return AllBound(Names("train", 4)); })) << Logs();
   const std::string doomed = NodeOf("train-2");
-  const std::string at = kube::FormatTime(std::chrono::system_clock::now() + std::chrono::minutes(5));
+  const std::string at = base::FormatTime(std::chrono::system_clock::now() + std::chrono::minutes(5));
   client().Patch(kube::resources::Nodes(), "", doomed, kube::PatchType::kMerge,
                  Json{{"metadata", {{"annotations", {{"gangplank.io/terminate-at", at}}}}}});
   ASSERT_TRUE(WaitFor([&] {
@@ -140,7 +140,7 @@ TEST_F(ReclaimOnRealCluster, ASpotNoticeCheckpointsTheWholeGangThenEvictsItWhole
   EXPECT_EQ(Members("train"), 4u) << "nothing is evicted before the acknowledgement or the deadline";
 
   client().Patch(kube::resources::Pods(), ns(), "train-3", kube::PatchType::kMerge,
-                 Json{{"metadata", {{"annotations", {{"gangplank.io/checkpoint-done", kube::FormatTime(std::chrono::system_clock::now())}}}}}});
+                 Json{{"metadata", {{"annotations", {{"gangplank.io/checkpoint-done", base::FormatTime(std::chrono::system_clock::now())}}}}}});
   // Evicted through the API; KWOK completes the graceful deletion.
   ASSERT_TRUE(WaitFor([&] { return Members("train") == 0; })) << Logs();
   EXPECT_TRUE(WaitFor([&] { return Said("SpotReclaimed", "checkpoint done"); })) << Logs();

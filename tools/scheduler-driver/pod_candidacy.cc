@@ -2,6 +2,8 @@
 
 #include <tuple>
 
+#include "cache/objects/kube_objects.h"
+
 namespace gangplank::scheduler_driver {
 
 bool IsSchedulingCandidate(const kube::Pod& pod, std::string_view scheduler_name) {
@@ -10,7 +12,7 @@ bool IsSchedulingCandidate(const kube::Pod& pod, std::string_view scheduler_name
 }
 
 bool HoldsNodeResources(const kube::Pod& pod) {
-  return !pod.node_name.empty() && pod.phase != "Succeeded" && pod.phase != "Failed";
+  return !pod.node_name.empty() && !cache::IsFinishedPhase(pod.phase);
 }
 
 bool QueueOrder::operator<(const QueueOrder& other) const {

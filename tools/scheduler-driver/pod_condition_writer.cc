@@ -2,7 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
-#include "kube/time_format.h"
+#include "base/time_format.h"
 #include "logging/json_log.h"
 
 namespace gangplank::scheduler_driver {
@@ -21,7 +21,7 @@ bool PodConditionWriter::SetNotScheduled(const kube::GenericObject& pod, const s
   if (was_false && current.value("reason", "") == reason && current.value("message", "") == message) return false;
   const kube::Json since = was_false && current.contains("lastTransitionTime")
                                ? current["lastTransitionTime"]
-                               : kube::Json(kube::FormatTime(std::chrono::system_clock::now()));
+                               : kube::Json(base::FormatTime(std::chrono::system_clock::now()));
   const kube::Json patch{{"status",
                           {{"conditions", kube::Json::array({{{"type", "PodScheduled"},
                                                               {"status", "False"},

@@ -158,3 +158,8 @@ imagePullSecrets:
 {{- else -}}{{ fail (printf "extender.httpTimeout: %q is not a duration like 5s" $d) }}
 {{- end -}}
 {{- end -}}
+
+{{/* The default queue both the extender and the operator get; operator.defaultQueue is its old name. */}}
+{{- define "gangplank.defaultQueue" -}}
+{{- .Values.defaultQueue | default .Values.operator.defaultQueue -}}
+{{- end -}}

@@ -154,6 +154,21 @@ TEST(Filter, UnlabelledPodIsChargedToItsNamespacesQueue) {
   EXPECT_EQ(RunFilter(state, unlabelled, third).passed.size(), 1u);
 }
 
+// With a default queue (--default-queue, as the operator's), a pod naming no queue is held to its limit.
+TEST(Filter, PodNamingNoQueueIsHeldToTheDefaultQueuesLimit) {
+  cache::ClusterState state;
+  state.SetDefaultQueue("default");
+  state.SetPools({cache::testing::WholeClusterPool()});
+  state.SetQueues({cache::UniformQueue("default", 0, 8)});
+  state.UpsertNode(GpuNode("busy", 8));
+  state.UpsertNode(GpuNode("spare", 8));
+  state.UpsertPod(GpuPod("running", {.node = "busy", .gpus = 4}));
+  const FilterVerdicts over = RunFilter(state, GpuPod("more", {.gpus = 8}), {"spare"});
+  EXPECT_TRUE(over.passed.empty());
+  EXPECT_EQ(over.unresolvable.at("spare"), "queue default at its limit of 8 GPUs in pool pool (uses 4, pod needs 8)");
+  EXPECT_EQ(RunFilter(state, GpuPod("own", {.queue = "team-b", .gpus = 8}), {"spare"}).passed.size(), 1u);
+}
+
 TEST(Filter, NamespaceQueueDoesNotMoveLabelledPods) {
   cache::ClusterState state;
   state.UpsertNode(GpuNode("n1", 8));

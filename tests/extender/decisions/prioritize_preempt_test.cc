@@ -106,6 +106,25 @@ TEST(Preempt, VictimSetThatTakesAQueueBelowItsGuaranteeIsDropped) {
   EXPECT_EQ(v.result.node_to_meta_victims.at("n2").uids, (std::vector<std::string_view>{"uid-c0"}));
 }
 
+// The operator admits a pod whose own label and namespace name no queue into --default-queue; the
+// extender, given the same default, must count it there too and keep that queue's guarantee.
+TEST(Preempt, VictimSetThatTakesTheDefaultQueueBelowItsGuaranteeIsDropped) {
+  cache::ClusterState state;
+  state.SetDefaultQueue("default");
+  state.SetPools({cache::testing::WholeClusterPool()});
+  state.SetQueues({cache::UniformQueue("default", 8), cache::UniformQueue("team-c", 0)});
+  state.UpsertNode(GpuNode("n1", 8));
+  state.UpsertNode(GpuNode("n2", 8));
+  state.UpsertPod(GpuPod("d0", {.node = "n1", .gpus = 8}));  // No queue label; namespace ml names none.
+  state.UpsertPod(GpuPod("c0", {.node = "n2", .queue = "team-c", .gpus = 8}));
+  const PreemptVerdicts v =
+      Preempt(state, GpuPod("urgent", {.queue = "team-a", .gpus = 8}), {{"n1", {{"uid-d0"}, 0}}, {"n2", {{"uid-c0"}, 0}}});
+  ASSERT_EQ(v.result.node_to_meta_victims.count("n1"), 0u) << "a victim of the default queue was kept below its guarantee";
+  EXPECT_EQ(v.dropped.at("n1"), "would take queue default below its guarantee of 8 GPUs in pool pool (to 0)");
+  ASSERT_EQ(v.result.node_to_meta_victims.size(), 1u);
+  EXPECT_EQ(v.result.node_to_meta_victims.at("n2").uids, (std::vector<std::string_view>{"uid-c0"}));
+}
+
 TEST(Preempt, VictimsThatDoNotMakeRoomAreDropped) {
   cache::ClusterState state;
   state.UpsertNode(GpuNode("n1", 8));

@@ -11,7 +11,7 @@ using namespace std::chrono_literals;
 
 TEST(ConditionsTest, LastTransitionTimeChangesOnlyWhenStatusFlips) {
   nlohmann::json conditions;
-  SystemTime t0 = *ParseTime("2026-01-01T00:00:00Z");
+  base::SystemTime t0 = *base::ParseTime("2026-01-01T00:00:00Z");
   EXPECT_TRUE(SetCondition(conditions, {"Ready", "False", "Pending", "waiting", 1}, t0));
   ASSERT_EQ(conditions.size(), 1u);
   EXPECT_EQ(conditions[0]["lastTransitionTime"], "2026-01-01T00:00:00Z");
@@ -38,7 +38,7 @@ TEST(ConditionsTest, LastTransitionTimeChangesOnlyWhenStatusFlips) {
 
 TEST(ConditionsTest, RejectsInvalidConditions) {
   nlohmann::json conditions;
-  SystemTime now{};
+  base::SystemTime now{};
   EXPECT_THROW(SetCondition(conditions, {"", "True", "Ok", "", 0}, now), std::invalid_argument);
   EXPECT_THROW(SetCondition(conditions, {"Ready", "Yes", "Ok", "", 0}, now), std::invalid_argument);
   EXPECT_THROW(SetCondition(conditions, {"Ready", "True", "", "", 0}, now), std::invalid_argument);
@@ -54,13 +54,13 @@ TEST(ConditionsTest, ObservedGenerationCopiesMetadataGeneration) {
 }
 
 TEST(TimeFormatTest, FormatsAndParsesMetaTimeAndMicroTime) {
-  SystemTime t = *ParseTime("2026-03-04T05:06:07.123456Z");
-  EXPECT_EQ(FormatMicroTime(t), "2026-03-04T05:06:07.123456Z");
-  EXPECT_EQ(FormatTime(t), "2026-03-04T05:06:07Z");
-  EXPECT_EQ(FormatTime(*ParseTime("2026-03-04T07:06:07+02:00")), "2026-03-04T05:06:07Z");
-  EXPECT_FALSE(ParseTime("2026-02-30T00:00:00Z"));
-  EXPECT_FALSE(ParseTime("yesterday"));
-  EXPECT_FALSE(ParseTime("2026-03-04T05:06:07"));
+  base::SystemTime t = *base::ParseTime("2026-03-04T05:06:07.123456Z");
+  EXPECT_EQ(base::FormatMicroTime(t), "2026-03-04T05:06:07.123456Z");
+  EXPECT_EQ(base::FormatTime(t), "2026-03-04T05:06:07Z");
+  EXPECT_EQ(base::FormatTime(*base::ParseTime("2026-03-04T07:06:07+02:00")), "2026-03-04T05:06:07Z");
+  EXPECT_FALSE(base::ParseTime("2026-02-30T00:00:00Z"));
+  EXPECT_FALSE(base::ParseTime("yesterday"));
+  EXPECT_FALSE(base::ParseTime("2026-03-04T05:06:07"));
 }
 
 TEST(PatchTest, MergePatchRemovesWithNullAndReplacesArrays) {

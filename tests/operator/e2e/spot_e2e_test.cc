@@ -7,7 +7,7 @@
 #include <atomic>
 #include <thread>
 
-#include "kube/time_format.h"
+#include "base/time_format.h"
 #include "tests/operator/e2e/support/operator_cluster.h"
 
 namespace gangplank::op::testing {
@@ -34,7 +34,7 @@ class SpotEndToEnd : public OperatorCluster {
   // What a job does when its checkpoint is saved: acknowledges on one member.
   void Acknowledge(const std::string& pod) {
     client_->Patch(kube::resources::Pods(), "ml", pod, kube::PatchType::kMerge,
-                   Json{{"metadata", {{"annotations", {{"gangplank.io/checkpoint-done", kube::FormatTime(std::chrono::system_clock::now())}}}}}});
+                   Json{{"metadata", {{"annotations", {{"gangplank.io/checkpoint-done", base::FormatTime(std::chrono::system_clock::now())}}}}}});
   }
   bool Said(const std::string& ns, const std::string& reason, const std::string& part = "") const {
     for (const Json& e : api_->List("events", ns)) {
@@ -167,7 +167,7 @@ TEST_F(SpotEndToEnd, AMalformedTerminateAtIsReportedAndIgnoredAndAValidOneActs) 
   ASSERT_TRUE(WaitFor([&] { return AllBound({"train-0"}); })) << Logs();
   EXPECT_TRUE(AnnotationOf("train-0", "gangplank.io/checkpoint-requested").empty());
 
-  const std::string at = kube::FormatTime(std::chrono::system_clock::now() + std::chrono::hours(1));
+  const std::string at = base::FormatTime(std::chrono::system_clock::now() + std::chrono::hours(1));
   EditNode("n0", [&](Json& n) { n["metadata"]["annotations"]["gangplank.io/terminate-at"] = at; });
   ASSERT_TRUE(WaitFor([&] { return !AnnotationOf("train-0", "gangplank.io/checkpoint-requested").empty(); })) << Logs();
   EXPECT_EQ(OperatorMetric("gangplank_operator_spot_notices_total"), 1);

@@ -3,7 +3,7 @@
 // budgets cannot hold pods on a node that goes anyway, and doomed capacity is never planned.
 #include <gtest/gtest.h>
 
-#include "kube/time_format.h"
+#include "base/time_format.h"
 #include "operator/spot/node_notices.h"
 #include "tests/operator/support/reconciler_fixture.h"
 
@@ -38,7 +38,7 @@ class SpotReclaimTest : public testing::ReconcilerTest {
   // What a job does when it has saved its state: acknowledges on one member.
   void Acknowledge(const std::string& uid) {
     cache::PodInfo p = *writer_.Pod(uid);
-    p.annotations[std::string(cache::kCheckpointDoneAnnotation)] = kube::FormatTime(kube::SystemTime(std::chrono::seconds(static_cast<long long>(now_))));
+    p.annotations[std::string(cache::kCheckpointDoneAnnotation)] = base::FormatTime(base::SystemTime(std::chrono::seconds(static_cast<long long>(now_))));
     writer_.Put(p);
     for (const std::string& key : tracker_.Upsert(p)) model_->NoteGang(key);
     model_->state().UpsertPod(p);
@@ -57,7 +57,7 @@ TEST_F(SpotReclaimTest, EveryMemberIsAskedToCheckpointByADeadlineBeforeTheNodeGo
   GangWithAMemberOnADoomedNode();
   const RoundReport r = Reconcile();
   // Grace 90 s (the pool's default) ends before the margin (120 - 15 s).
-  const std::string deadline = kube::FormatTime(kube::SystemTime(std::chrono::seconds(static_cast<long long>(kNow) + 90)));
+  const std::string deadline = base::FormatTime(base::SystemTime(std::chrono::seconds(static_cast<long long>(kNow) + 90)));
   for (int i = 0; i < 4; ++i) {
     EXPECT_EQ(Annotation("uid-t-" + std::to_string(i), cache::kCheckpointRequestedAnnotation), deadline) << i;
   }
@@ -109,7 +109,7 @@ TEST_F(SpotReclaimTest, ANoticeWithdrawnAndGivenAgainAsksAgainInsteadOfEvicting)
   now_ += 3600;
   Notice("n3", 8, "r1");
   EXPECT_EQ(Reconcile().evicted, 0);
-  const std::string fresh = kube::FormatTime(kube::SystemTime(std::chrono::seconds(static_cast<long long>(now_) + 90)));
+  const std::string fresh = base::FormatTime(base::SystemTime(std::chrono::seconds(static_cast<long long>(now_) + 90)));
   EXPECT_EQ(Annotation("uid-t-0", cache::kCheckpointRequestedAnnotation), fresh);
   EXPECT_TRUE(writer_.evicted().empty());
 }

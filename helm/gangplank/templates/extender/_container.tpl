@@ -29,6 +29,9 @@ KubeSchedulerConfiguration (scheduler/configmap.yaml): same port, path prefix, v
     {{- range $e.queues }}
     - --queue={{ . }}
     {{- end }}
+    {{- with include "gangplank.defaultQueue" . }}
+    - --default-queue={{ . }}
+    {{- end }}
     - --max-body-bytes={{ int64 $e.maxBodyBytes }}
     {{- if $e.tls.enabled }}
     - --tls-cert-file={{ include "gangplank.tlsMountPath" . }}/tls.crt
