@@ -145,7 +145,7 @@ void Reconciler::RefreshGang(PoolModel& model, const ReconcileContext& context, 
       mine || (route.choice.pool.empty() && !context.pools.empty() && context.pools.front().name == pool.name);
   EntryContext entry = EntryContextFor(route, *context.tree, pool.name, size);
   entry.gang_timeout_seconds = GangTimeout(*gang, pool);
-  if (auto it = model.requeued_arrivals.find(key); it != model.requeued_arrivals.end()) entry.requeued_arrival = it->second;
+  if (auto it = model.requeued_arrivals.find(key); it != model.requeued_arrivals.end()) entry.requeued_arrival = it->second.arrival;
   GangEntries entries = model.state().Read([&](const cache::StateView& v) { return BuildGangEntries(*gang, entry, v); });
 
   if (entries.running) {
@@ -188,6 +188,7 @@ void Reconciler::Refresh(PoolModel& model, const ReconcileContext& context, Pend
     for (size_t i = 0; i < model.book.waiting_count(); ++i) changes.gangs.insert(model.book.WaitingKey(static_cast<int>(i)));
   }
   for (const std::string& key : changes.gangs) RefreshGang(model, context, key, pending);
+  model.ForgetStalePlaces(context.now, [&](const std::string& key) { return tracker_.Get(key).has_value(); });
 }
 
 RoundReport Reconciler::Reconcile(PoolModel& model, const ReconcileContext& context) {
@@ -314,7 +315,7 @@ void Reconciler::ApplyEvictions(PoolModel& model, const ReconcileContext& contex
     model.book.MarkTerminating(key);
     if (r.kind != engine::EvictionKind::kStartTimeout) model.recent_evictions.push_back(context.now);
     // Its pods come back (their owner recreates them) and wait again in their old place.
-    if (std::isfinite(arrival)) model.requeued_arrivals[key] = arrival;
+    if (std::isfinite(arrival)) model.requeued_arrivals[key] = {arrival, context.now};
     conditions_.Event(*gang, reasons::kWarning, std::string(engine::EvictionKindName(r.kind)), r.reason +
                           (eviction.outcome == GangEviction::Outcome::kPartial ? "; " + eviction.reason : ""));
     if (metrics_ != nullptr) metrics_->Evicted(pool, kind, eviction.outcome == GangEviction::Outcome::kPartial ? "partial" : "evicted");

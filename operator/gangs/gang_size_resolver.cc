@@ -36,7 +36,20 @@ SizeVerdict GangSizeResolver::SizeOf(const Gang& gang) {
   SizeVerdict verdict = Read(gang);
   std::lock_guard lock(mu_);
   cache_[gang.key] = Entry{verdict, now};
+  if (cache_.size() >= sweep_at_) SweepExpiredLocked(now);
   return verdict;
+}
+
+// Gangs that went are never asked about again: without a sweep their entries would stay for good.
+// Sweeping when the cache doubles keeps the cost per call constant.
+void GangSizeResolver::SweepExpiredLocked(std::chrono::steady_clock::time_point now) {
+  std::erase_if(cache_, [&](const auto& entry) { return now - entry.second.at >= ttl_; });
+  sweep_at_ = std::max<std::size_t>(64, 2 * cache_.size());
+}
+
+std::size_t GangSizeResolver::cached() const {
+  std::lock_guard lock(mu_);
+  return cache_.size();
 }
 
 SizeVerdict GangSizeResolver::Read(const Gang& gang) {

@@ -40,6 +40,7 @@ class GangSizeResolver {
   // defining object's size.
   SizeVerdict SizeOf(const Gang& gang);
   void Forget(const std::string& gang_key);
+  std::size_t cached() const;  // Entries held (expired ones are swept as the cache grows).
 
  private:
   struct Entry {
@@ -47,12 +48,14 @@ class GangSizeResolver {
     std::chrono::steady_clock::time_point at;
   };
   SizeVerdict Read(const Gang& gang);
+  void SweepExpiredLocked(std::chrono::steady_clock::time_point now);
 
   ObjectReader& reader_;
   std::chrono::seconds ttl_;
   Clock clock_;
-  std::mutex mu_;
+  mutable std::mutex mu_;
   std::map<std::string, Entry> cache_;
+  std::size_t sweep_at_ = 64;  // Sweep when the cache reaches this size: twice what the last sweep left.
 };
 
 }  // namespace gangplank::op

@@ -44,6 +44,12 @@ bool PoolModel::HasChanges() const {
   return !changes_.gangs.empty() || changes_.capacity_freed || changes_.queues_changed || changes_.running_changed;
 }
 
+void PoolModel::ForgetStalePlaces(double now, const std::function<bool(const std::string&)>& gang_exists) {
+  std::erase_if(requeued_arrivals, [&](const auto& entry) {
+    return now - entry.second.evicted_at > kRequeuedPlaceSeconds && !gang_exists(entry.first);
+  });
+}
+
 std::vector<engine::HeldReservation> PoolModel::HeldReservations(const cache::StateView& view) const {
   std::vector<engine::HeldReservation> out;
   for (const auto& [key, r] : reservations) {

@@ -9,6 +9,7 @@
 // queue never hands one key to two workers).
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -39,6 +40,10 @@ struct QueueFigures {
   int pending = 0;
   double oldest_pending_seconds = 0;
 };
+
+// How long an evicted gang's place in its queue is kept for pods that have not come back (their owner
+// recreates them in seconds; an owner that never does must not leave the entry for good).
+inline constexpr double kRequeuedPlaceSeconds = 3600;
 
 class PoolModel {
  public:
@@ -72,7 +77,13 @@ class PoolModel {
   std::set<std::string> evicting;                             // Running gangs being evicted.
   std::map<std::string, double> shielded;                     // Gangs a budget kept from eviction, until when.
   std::vector<double> recent_evictions;                       // Times, for the budget's window.
-  std::map<std::string, double> requeued_arrivals;            // Evicted gangs keep their place.
+  struct RequeuedPlace {
+    double arrival = 0;     // The place an evicted gang keeps when its pods come back.
+    double evicted_at = 0;  // Forgotten kRequeuedPlaceSeconds after this if the gang never came back.
+  };
+  std::map<std::string, RequeuedPlace> requeued_arrivals;     // By gang key.
+  // Drops the places of evicted gangs that have not come back within kRequeuedPlaceSeconds.
+  void ForgetStalePlaces(double now, const std::function<bool(const std::string&)>& gang_exists);
   std::map<std::string, QueueFigures> queue_figures;
   double last_full_round = -1e300;
   double next_wakeup = 1e300;

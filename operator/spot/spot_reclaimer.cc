@@ -180,7 +180,7 @@ bool SpotReclaimer::Evict(PoolModel& model, const Gang& gang, const engine::Spot
   }
   model.evicting.insert(gang.key);
   model.book.MarkTerminating(gang.key);
-  if (std::isfinite(arrival)) model.requeued_arrivals[gang.key] = arrival;
+  if (std::isfinite(arrival)) model.requeued_arrivals[gang.key] = {arrival, now};
   const double lost_hours = lost_gpu_seconds / 3600;
   conditions_.Event(gang, reasons::kWarning, reasons::kSpotReclaimed,
                     "node " + node + " (" + notice.notice.signal + ") goes at " +
