@@ -72,9 +72,15 @@ std::vector<int> PoolsSelecting(const std::vector<PoolConfig>& pools, const engi
   return out;
 }
 
+// Asked for every node a pool's state sees, so it stops at the second selecting pool and allocates nothing.
 int OwningPool(const std::vector<PoolConfig>& pools, const engine::NodeSpec& node) {
-  const std::vector<int> selecting = PoolsSelecting(pools, node);
-  return selecting.size() == 1 ? selecting.front() : -1;
+  int owner = -1;
+  for (size_t i = 0; i < pools.size(); ++i) {
+    if (!pools[i].Selects(node)) continue;
+    if (owner >= 0) return -1;
+    owner = static_cast<int>(i);
+  }
+  return owner;
 }
 
 bool PoolConfig::MarksSpot(const engine::NodeSpec& node) const {

@@ -1,5 +1,7 @@
 #include "operator/model/pool_set.h"
 
+#include <algorithm>
+
 namespace gangplank::op {
 namespace {
 
@@ -77,6 +79,11 @@ std::map<std::string, std::shared_ptr<PoolModel>> PoolSet::Models() const {
 std::vector<cache::PoolConfig> PoolSet::Configs() const {
   std::lock_guard lock(mu_);
   return configs_;
+}
+
+bool PoolSet::MarksSpot(const engine::NodeSpec& node) const {
+  std::lock_guard lock(mu_);
+  return std::any_of(configs_.begin(), configs_.end(), [&](const cache::PoolConfig& p) { return p.MarksSpot(node); });
 }
 
 PoolHealth PoolSet::HealthOf(const std::string& name) const {

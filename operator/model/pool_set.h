@@ -34,6 +34,8 @@ class PoolSet {
   std::vector<std::string> Names() const;
   std::map<std::string, std::shared_ptr<PoolModel>> Models() const;
   std::vector<cache::PoolConfig> Configs() const;
+  // Whether any pool says the node is spot capacity (cache::PoolConfig::MarksSpot).
+  bool MarksSpot(const engine::NodeSpec& node) const;
   PoolHealth HealthOf(const std::string& name) const;
   // Runs `note` on every model under the set's lock (for the cheap PoolModel::Note* calls).
   void ForEach(const std::function<void(PoolModel&)>& note) const;

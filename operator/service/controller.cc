@@ -161,7 +161,7 @@ bool Controller::ObserveNotice(const kube::Node& node) {
   bool known_spot = false;
   try {
     const engine::NodeSpec spec = cache::ToNodeSpec(info);
-    for (const cache::PoolConfig& pool : pools_.Configs()) known_spot = known_spot || pool.MarksSpot(spec);
+    known_spot = pools_.MarksSpot(spec);
   } catch (const std::exception&) {
     // Its allocatable cannot be read: it is in no pool (the cache logs it); the clouds' labels still count.
   }
