@@ -20,6 +20,7 @@
 #include "kube/config.h"
 #include "extender/service/routes.h"
 #include "tests/extender/support/loopback_client.h"
+#include "tests/support/seed_namespace_and_crds.h"
 
 namespace gangplank::extender {
 namespace {
@@ -61,9 +62,7 @@ class EndToEnd : public ::testing::Test {
  protected:
   void SetUp() override {
     api_.Start();
-    api_.put(Json{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", "ml"}}}});
-    ASSERT_EQ(api_.SeedFile(GANGPLANK_SOURCE_DIR "/crds/gpupool.gangplank.io.yaml"), 1u);
-    ASSERT_EQ(api_.SeedFile(GANGPLANK_SOURCE_DIR "/crds/queue.gangplank.io.yaml"), 1u);
+    ASSERT_NO_FATAL_FAILURE(gangplank::testing::SeedNamespaceAndCrds(api_));
     api_.put(Json{{"apiVersion", "gangplank.io/v1alpha1"}, {"kind", "GPUPool"}, {"metadata", {{"name", "pool"}}}, {"spec", Json::object()}});
     api_.put(Json{{"apiVersion", "gangplank.io/v1alpha1"},
                   {"kind", "Queue"},

@@ -17,6 +17,7 @@
 #include "operator/writer/kube_cluster_writer.h"
 #include "tests/operator/support/fake_cluster_writer.h"
 #include "tests/support/gpu_pod.h"
+#include "tests/support/seed_namespace_and_crds.h"
 
 namespace gangplank::op::testing {
 namespace {
@@ -59,9 +60,7 @@ class ControllerTest : public ::testing::Test {
  protected:
   void SetUp() override {
     api_.Start();
-    api_.put(Json{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", "ml"}}}});
-    ASSERT_EQ(api_.SeedFile(GANGPLANK_SOURCE_DIR "/crds/gpupool.gangplank.io.yaml"), 1u);
-    ASSERT_EQ(api_.SeedFile(GANGPLANK_SOURCE_DIR "/crds/queue.gangplank.io.yaml"), 1u);
+    ASSERT_NO_FATAL_FAILURE(gangplank::testing::SeedNamespaceAndCrds(api_));
     api_.put(Node("h100-0", "H100"));
     api_.put(Node("h100-1", "H100"));
     api_.put(Pool("h100", "H100"));

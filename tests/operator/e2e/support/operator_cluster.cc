@@ -16,6 +16,7 @@
 #include "tests/support/base64.h"
 #include "tests/support/gpu_pod.h"
 #include "tests/support/prometheus_text.h"
+#include "tests/support/seed_namespace_and_crds.h"
 
 namespace gangplank::op::testing {
 namespace {
@@ -57,9 +58,7 @@ void OperatorCluster::SetUp() {
   options.bookmark_interval = std::chrono::milliseconds(500);
   api_ = std::make_unique<apiserver_double::ApiServerDouble>(options);
   api_->Start();
-  api_->put(Json{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", "ml"}}}});
-  ASSERT_EQ(api_->SeedFile(GANGPLANK_SOURCE_DIR "/crds/gpupool.gangplank.io.yaml"), 1u);
-  ASSERT_EQ(api_->SeedFile(GANGPLANK_SOURCE_DIR "/crds/queue.gangplank.io.yaml"), 1u);
+  ASSERT_NO_FATAL_FAILURE(gangplank::testing::SeedNamespaceAndCrds(*api_));
   const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
   dir_ = std::filesystem::temp_directory_path() / ("gangplank-operator-e2e-" + std::to_string(::getpid()) + "-" + test->name());
   std::filesystem::remove_all(dir_);

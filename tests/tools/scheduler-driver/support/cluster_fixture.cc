@@ -13,6 +13,7 @@
 #include "tests/extender/support/free_port.h"
 #include "tests/extender/support/loopback_client.h"
 #include "tests/support/prometheus_text.h"
+#include "tests/support/seed_namespace_and_crds.h"
 
 namespace gangplank::scheduler_driver::testing {
 namespace {
@@ -54,9 +55,7 @@ void ClusterFixture::SetUp() {
   options.bookmark_interval = std::chrono::milliseconds(500);
   api_ = std::make_unique<apiserver_double::ApiServerDouble>(options);
   api_->Start();
-  api_->put(Json{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", "ml"}}}});
-  ASSERT_EQ(api_->SeedFile(GANGPLANK_SOURCE_DIR "/crds/gpupool.gangplank.io.yaml"), 1u);
-  ASSERT_EQ(api_->SeedFile(GANGPLANK_SOURCE_DIR "/crds/queue.gangplank.io.yaml"), 1u);
+  ASSERT_NO_FATAL_FAILURE(gangplank::testing::SeedNamespaceAndCrds(*api_));
   api_->put(Json{{"apiVersion", "gangplank.io/v1alpha1"}, {"kind", "GPUPool"}, {"metadata", {{"name", "pool"}}},
                 {"spec", Json::object()}});
   for (int i = 0; i < 4; ++i) api_->put(NodeObject("gpu-" + std::to_string(i)));
