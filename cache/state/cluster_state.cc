@@ -224,6 +224,11 @@ void ClusterState::UpsertPod(const PodInfo& pod) {
   if (pod.uid.empty()) return;  // Cannot be tracked; the API server always sets one.
   PodRecord record = MakeRecord(pod);
   WriteLock lock(*this);
+  UpsertPodLocked(std::move(record));
+  RetryShortOfRoom();
+}
+
+void ClusterState::UpsertPodLocked(PodRecord record) {
   auto it = view_.pods_.find(record.uid);
   if (it != view_.pods_.end()) CarryAssumption(it->second, record);
   if (scope_.held_pods_only && (!record.ShouldHold() || Foreign(record.HoldingNode()))) {
@@ -311,19 +316,26 @@ void ClusterState::DeletePod(std::string_view uid) {
   Unaccount(it->second);
   RemoveGangMember(it->second);
   ErasePod(it);
+  RetryShortOfRoom();
 }
 
 bool ClusterState::AssumeBound(std::string_view uid, std::string_view node) {
   WriteLock lock(*this);
   auto it = view_.pods_.find(uid);
-  return it != view_.pods_.end() && AssumeLocked(it->second, node, true);
+  const bool assumed = it != view_.pods_.end() && AssumeLocked(it->second, node, true);
+  RetryShortOfRoom();
+  return assumed;
 }
 
 bool ClusterState::AssumeBound(const PodInfo& pod, std::string_view node) {
   if (pod.uid.empty()) return false;
   PodRecord record = MakeRecord(pod);
   WriteLock lock(*this);
-  if (auto it = view_.pods_.find(record.uid); it != view_.pods_.end()) return AssumeLocked(it->second, node, true);
+  if (auto it = view_.pods_.find(record.uid); it != view_.pods_.end()) {
+    const bool assumed = AssumeLocked(it->second, node, true);
+    RetryShortOfRoom();
+    return assumed;
+  }
   // Created and bound within the informer's lag: cached from the binder's copy until the informer
   // reports it (or the assumption expires).
   if (!record.node.empty() || record.terminal) return false;
@@ -331,7 +343,7 @@ bool ClusterState::AssumeBound(const PodInfo& pod, std::string_view node) {
   record.queue = view_.QueueOf(record);
   PodRecord& added = AddPod(std::move(record));
   AddGangMember(added);
-  return AssumeLocked(added, node, false);
+  return AssumeLocked(added, node, false);  // A new pod released nothing: no room to retry.
 }
 
 bool ClusterState::AssumeLocked(PodRecord& pod, std::string_view node, bool informer_saw_pod) {
@@ -384,6 +396,7 @@ std::vector<ExpiredAssumption> ClusterState::ExpireAssumed(std::chrono::steady_c
     }
   }
   assumed_count_.store(v.assumed_.size(), std::memory_order_relaxed);
+  RetryShortOfRoom();
   return expired;
 }
 
@@ -466,6 +479,8 @@ void ClusterState::Rebuild() {
   v.reserved_gpu_milli_.assign(n, 0);
   v.reserved_whole_gpus_.assign(n, 0);
   v.waiting_for_node_.clear();
+  v.short_of_room_.clear();
+  freed_nodes_.clear();
   v.queue_usage_milli_.clear();
   v.reservations_ = 0;
   v.unaccounted_ = 0;
@@ -516,12 +531,14 @@ void ClusterState::Hold(PodRecord& pod) {
   std::vector<int> gpus = engine::DefaultGpuChoice(v.cluster_->state(id), pod.request);
   if (pod.request.WantsGpu() && static_cast<int>(gpus.size()) != pod.request.gpu_count) {
     pod.problem = "no GPU capacity left for it on " + node_name + " in gangplank's books";
+    v.short_of_room_[node_name].push_back(pod.uid);
     ++v.unaccounted_;
     return;
   }
   engine::Allocation allocation = engine::MakeAllocation(id, pod.request, std::move(gpus));
   if (std::string why = v.cluster_->CheckAssign(allocation); !why.empty()) {
     pod.problem = why;
+    v.short_of_room_[node_name].push_back(pod.uid);
     ++v.unaccounted_;
     return;
   }
@@ -541,9 +558,11 @@ void ClusterState::Release(PodRecord& pod) {
   if (!pod.allocation) {
     if (pod.ShouldHold() && !pod.foreign) {
       --v.unaccounted_;
-      if (auto w = v.waiting_for_node_.find(pod.HoldingNode()); w != v.waiting_for_node_.end()) {
-        EraseValue(w->second, pod.uid);
-        if (w->second.empty()) v.waiting_for_node_.erase(w);
+      for (auto* waiting : {&v.waiting_for_node_, &v.short_of_room_}) {
+        if (auto w = waiting->find(pod.HoldingNode()); w != waiting->end()) {
+          EraseValue(w->second, pod.uid);
+          if (w->second.empty()) waiting->erase(w);
+        }
       }
     }
     pod.problem.clear();
@@ -552,6 +571,7 @@ void ClusterState::Release(PodRecord& pod) {
   }
   const engine::NodeId id = pod.allocation->node;
   v.cluster_->Release(*pod.allocation);
+  if (v.short_of_room_.count(pod.HoldingNode()) > 0) freed_nodes_.push_back(pod.HoldingNode());
   EraseValue(v.pods_on_node_[id], pod.uid);
   AddUsage(pod, -1);
   if (pod.IsReservation()) {
@@ -560,6 +580,38 @@ void ClusterState::Release(PodRecord& pod) {
     if (pod.request.WantsGpu() && !pod.request.IsSharing()) v.reserved_whole_gpus_[id] -= pod.request.gpu_count;
   }
   pod.allocation.reset();
+}
+
+void ClusterState::RetryShortOfRoom() {
+  StateView& v = view_;
+  while (!freed_nodes_.empty()) {
+    const std::string node = std::move(freed_nodes_.back());
+    freed_nodes_.pop_back();
+    auto w = v.short_of_room_.find(node);
+    if (w == v.short_of_room_.end()) continue;
+    std::vector<std::string> uids = std::move(w->second);
+    v.short_of_room_.erase(w);
+    // As in Rebuild: bound pods hold what they hold; reservations get what is left, and nothing while
+    // a bound pod there still lacks room (a plan never takes room a running pod is owed).
+    std::stable_partition(uids.begin(), uids.end(), [&](const std::string& uid) {
+      auto p = v.pods_.find(uid);
+      return p != v.pods_.end() && !p->second.node.empty();
+    });
+    bool bound_pod_waits = false;
+    for (const std::string& uid : uids) {
+      auto p = v.pods_.find(uid);
+      if (p == v.pods_.end() || p->second.allocation) continue;
+      PodRecord& pod = p->second;
+      if (pod.node.empty() && bound_pod_waits) {
+        v.short_of_room_[node].push_back(uid);
+        continue;
+      }
+      --v.unaccounted_;  // Account() counts it again if there is still no room.
+      pod.problem.clear();
+      Account(pod);
+      bound_pod_waits = bound_pod_waits || (!pod.node.empty() && !pod.allocation);
+    }
+  }
 }
 
 void ClusterState::AddGangMember(PodRecord& pod) {

@@ -112,6 +112,7 @@ class ClusterState {
   };
 
   void AddNodeLocked(engine::NodeSpec spec);
+  void UpsertPodLocked(PodRecord record);
   void Rebuild();
   int PoolIndexOf(const engine::NodeSpec& spec) const;
   bool Foreign(std::string_view node) const;
@@ -125,6 +126,9 @@ class ClusterState {
   void Unaccount(PodRecord& pod);
   void Hold(PodRecord& pod);
   void Release(PodRecord& pod);
+  // Accounts again the pods short of room on the nodes where a release freed some. Called at the end
+  // of each write that can release, so a pod changing its holding is re-accounted before the others.
+  void RetryShortOfRoom();
   void SyncPlacement(const PodRecord& pod) { view_.placement_by_id_[pod.id] = PodPlacement::Of(pod); }
   void AddGangMember(PodRecord& pod);
   void RemoveGangMember(PodRecord& pod);
@@ -144,6 +148,7 @@ class ClusterState {
   std::atomic<bool> synced_{false};
   std::chrono::steady_clock::duration assume_ttl_ = kDefaultAssumedPodTtl;
   std::atomic<size_t> assumed_count_{0};  // view_.assumed_.size(), readable without the lock.
+  std::vector<std::string> freed_nodes_;  // Nodes a release freed room on, since the last RetryShortOfRoom.
 };
 
 }  // namespace gangplank::cache

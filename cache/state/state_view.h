@@ -119,6 +119,9 @@ class StateView {
   std::vector<std::int64_t> reserved_gpu_milli_;
   std::vector<int> reserved_whole_gpus_;
   StringMap<std::vector<std::string>> waiting_for_node_;  // Node name -> pods bound/planned there.
+  // Node name -> pods bound/planned there for which the books had no room: tried again when room frees
+  // there (a pod bound where a victim's deletion has not reached the informer yet).
+  StringMap<std::vector<std::string>> short_of_room_;
   StringMap<QueueConfig> queues_;
   // Per queue: GPU milli held per pool, indexed by pool + 1 (0: nodes in no pool).
   StringMap<std::vector<std::int64_t>> queue_usage_milli_;

@@ -91,6 +91,40 @@ TEST(ClusterState, PodsSeenBeforeTheirNodeAreAccountedWhenItArrives) {
   state.Read([](const StateView& v) { EXPECT_EQ(v.unaccounted_count(), 0u); });
 }
 
+// kube-scheduler binds a preemptor as soon as its victims are gone from its own cache; the binding can
+// reach this informer before their deletions do. The bound pod then finds no room in the books, and
+// takes it when a victim's deletion arrives, not at its next update.
+TEST(ClusterState, BoundPodsShortOfRoomAreAccountedWhenRoomFreesOnTheirNode) {
+  ClusterState state;
+  state.UpsertNode(GpuNode("n1", 8));
+  state.UpsertNode(GpuNode("n2", 8));
+  state.UpsertPod(GpuPod("victim-0", {.node = "n1", .gpus = 4}));
+  state.UpsertPod(GpuPod("victim-1", {.node = "n1", .gpus = 4}));
+  state.UpsertPod(GpuPod("elsewhere", {.node = "n2", .gpus = 4}));
+  state.UpsertPod(GpuPod("preemptor", {.node = "n1", .gpus = 8}));
+  state.UpsertPod(GpuPod("planned", {.planned = "n1", .gpus = 4}));  // A reservation: bound pods go first.
+  const auto problem = [&](const std::string& name) {
+    return state.Read([&](const StateView& v) { return v.FindPod("uid-" + name)->problem; });
+  };
+  EXPECT_NE(problem("preemptor"), "");
+  state.Read([](const StateView& v) { EXPECT_EQ(v.unaccounted_count(), 2u); });
+
+  state.DeletePod("uid-elsewhere");  // Room on another node changes nothing here.
+  EXPECT_NE(problem("preemptor"), "");
+  state.DeletePod("uid-victim-0");
+  EXPECT_NE(problem("preemptor"), "") << "4 GPUs free: still short of room";
+  state.UpsertPod(GpuPod("victim-1", {.node = "n1", .gpus = 4, .phase = "Failed"}));  // Finished: holds nothing.
+  EXPECT_EQ(problem("preemptor"), "");
+  EXPECT_EQ(FreeGpus(state, "n1"), 0);
+  EXPECT_NE(problem("planned"), "") << "the bound pod took the room before the reservation";
+  state.Read([](const StateView& v) { EXPECT_EQ(v.unaccounted_count(), 1u); });
+
+  state.DeletePod("uid-planned");  // Its record leaves the waiting list with it.
+  state.DeletePod("uid-preemptor");
+  EXPECT_EQ(FreeGpus(state, "n1"), 8);
+  state.Read([](const StateView& v) { EXPECT_EQ(v.unaccounted_count(), 0u); });
+}
+
 TEST(ClusterState, NodeChangesRebuildWithoutLosingPods) {
   ClusterState state({"zone"});
   state.UpsertNode(GpuNode("a", 8, "A100", {{"zone", "z1"}}));
