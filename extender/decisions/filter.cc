@@ -1,8 +1,11 @@
 #include "extender/decisions/filter.h"
 
+#include <algorithm>
+
 #include "engine/fit_check.h"
 #include "extender/decisions/pod_role.h"
 #include "extender/decisions/reasons.h"
+#include "extender/decisions/room_without.h"
 
 namespace gangplank::extender {
 namespace {
@@ -53,10 +56,30 @@ class QueueLimits {
   std::vector<std::optional<Rejection>> verdict_;
 };
 
+// Whether the pod fits `node` once the victims its grant names there are gone. Only where kube-scheduler
+// acted on the grant: the node it nominated the pod for, or one a granted victim has already left
+// (deleted, finished or moved). Elsewhere the victims still run. kube-scheduler's own resource filter
+// still counts its cache, so the pod is never bound beside victims that are still there.
+bool FitsOnceVictimsGone(const cache::StateView& view, const cache::PodInfo& pod, engine::NodeId node,
+                         std::string_view name, const engine::PodRequest& request, const PreemptionGrant& grant,
+                         engine::NodeState& scratch) {
+  const auto granted = std::find_if(grant.begin(), grant.end(), [&](const GrantedNode& g) { return g.node == name; });
+  if (granted == grant.end()) return false;
+  std::vector<const cache::PodRecord*> victims;
+  victims.reserve(granted->victim_uids.size());
+  bool acted = pod.nominated_node_name == name;
+  for (const std::string& uid : granted->victim_uids) {
+    const cache::PodRecord* victim = view.FindPod(uid);
+    acted = acted || victim == nullptr || victim->terminal || victim->HoldingNode() != name;
+    victims.push_back(victim);
+  }
+  return acted && FitsWithout(view, node, request, victims, scratch);
+}
+
 }  // namespace
 
 FilterVerdicts FilterNodes(const cache::StateView& view, const cache::PodInfo& pod, const engine::PodRequest& request,
-                           const std::vector<std::string_view>& candidates) {
+                           const std::vector<std::string_view>& candidates, const PreemptionGrant* grant) {
   FilterVerdicts out;
   out.passed.reserve(candidates.size());
   const PodRole role = RoleOf(view, pod);
@@ -69,6 +92,7 @@ FilterVerdicts FilterNodes(const cache::StateView& view, const cache::PodInfo& p
   const engine::Cluster& cluster = view.cluster();
   const engine::FitCheck fit(cluster, request);  // Decides most nodes from their one-line summary.
   const std::vector<engine::NodeId> ids = view.FindNodes(candidates);
+  engine::NodeState scratch;  // A node's free capacity with granted victims handed back.
   for (size_t i = 0; i < candidates.size(); ++i) {
     const std::string_view name = candidates[i];
     if (!role.planned_node.empty() && name != role.planned_node) {
@@ -88,7 +112,7 @@ FilterVerdicts FilterNodes(const cache::StateView& view, const cache::PodInfo& p
     // A held reservation is this pod's own capacity: the node fits it by construction, but static
     // eligibility (cordon, taints added since the plan) still applies.
     const bool fits = role.reservation_held ? fit.Eligible(id) : fit.Fits(id);
-    if (fits) {
+    if (fits || (grant != nullptr && fit.Eligible(id) && FitsOnceVictimsGone(view, pod, id, name, request, *grant, scratch))) {
       out.passed.push_back(i);
     } else {
       // An eligible node lacks capacity: its summary says what, without its spec.

@@ -3,9 +3,9 @@
 #include <algorithm>
 
 #include "engine/fit_check.h"
-#include "engine/node_release.h"
 #include "extender/decisions/pod_role.h"
 #include "extender/decisions/reasons.h"
+#include "extender/decisions/room_without.h"
 #include "extender/protocol/json_writer.h"
 
 namespace gangplank::extender {
@@ -18,7 +18,7 @@ struct Candidate {
   std::vector<std::string_view> uids;
   std::vector<cache::PodId> ids;                 // Parallel to uids; kNoPod for pods the cache does not know.
   std::vector<const cache::PodRecord*> records;  // Parallel to uids; nullptr for pods the cache does not know.
-  engine::NodeState after;                       // The node with the victims gone (see FitsWithout).
+  engine::NodeState after;                       // The node with the victims gone (see FitsOnceGone).
 
   void Clear() {
     uids.clear();
@@ -131,18 +131,12 @@ class GuaranteeCheck {
   std::vector<Facts> facts_;
 };
 
-// Whether the pod fits the node once the victims are gone: their allocations are handed back on a
-// copy of the node's free capacity, then the engine's own capacity rule decides.
-bool FitsWithout(const cache::StateView& view, engine::NodeId node, const engine::FitCheck& fit,
-                 const engine::PodRequest& request, Candidate& c) {
+// Whether the pod fits the node once the victims are gone.
+bool FitsOnceGone(const cache::StateView& view, engine::NodeId node, const engine::FitCheck& fit,
+                  const engine::PodRequest& request, Candidate& c) {
   if (!fit.Eligible(node)) return false;
   if (fit.HasCapacity(node)) return true;  // Handing capacity back only adds room.
-  engine::NodeState& state = c.after;
-  state = view.cluster().state(node);  // Reuses the buffer: no allocation after the first node.
-  for (const cache::PodRecord* pod : c.records) {
-    if (pod != nullptr && pod->allocation && pod->allocation->node == node) engine::ReleaseOnNode(state, *pod->allocation);
-  }
-  return engine::CapacityFits(state, request);
+  return FitsWithout(view, node, request, c.records, c.after);
 }
 
 // Answers a kept set, highest priority first as kube-scheduler orders victims; unknown pods keep their place.
@@ -209,7 +203,7 @@ PreemptVerdicts SelectVictims(const cache::StateView& view, const cache::PodInfo
       out.dropped.insert_or_assign(node_name, why);
       continue;
     }
-    if (!FitsWithout(view, node, fit, request, c)) {
+    if (!FitsOnceGone(view, node, fit, request, c)) {
       out.dropped.insert_or_assign(node_name, "evicting these victims does not make room for the pod");
       continue;
     }

@@ -113,9 +113,10 @@ Reply ExtenderHandlers::Filter(std::string& body) {
       return {200, EncodeFilterResult(result)};
     }
     const std::vector<std::string_view> names = args.CandidateNames();
+    const std::shared_ptr<const PreemptionGrant> grant = grants_.Find(args.pod.uid);
     FilterVerdicts v = state_.Read([&](const cache::StateView& view) {
       if (unseen_ != nullptr && view.FindPod(args.pod.uid) == nullptr) unseen_->Remember(args.pod);
-      return FilterNodes(view, args.pod, request, names);
+      return FilterNodes(view, args.pod, request, names, grant.get());
     });
     if (args.node_names) {
       result.names_plain = args.names_plain;  // Every name in the reply is one of the request's.
@@ -190,6 +191,7 @@ Reply ExtenderHandlers::Preempt(std::string& body) {
     return state_.Read([&](const cache::StateView& view) -> Reply {
       PreemptVerdicts v = SelectVictims(view, args.pod, request, candidates);
       metrics_.CountPreempt(v.result.node_to_meta_victims.size(), v.dropped.size());
+      grants_.Record(args.pod.uid, v.result.node_to_meta_victims);
       return {200, EncodePreemptionResult(v.result)};
     });
   });

@@ -17,6 +17,7 @@
 #include "extender/protocol/decode.h"
 #include "extender/service/extender_metrics.h"
 #include "extender/service/object_pool.h"
+#include "extender/service/preemption_grants.h"
 #include "extender/service/unseen_pods.h"
 #include "cache/state/cluster_state.h"
 
@@ -58,6 +59,7 @@ class ExtenderHandlers {
   UnseenPods* unseen_;
   ObjectPool<RequestDecoder> decoders_;
   ObjectPool<engine::ScoringPolicy> policies_;
+  PreemptionGrants grants_;  // Preempt answers, read by filter when kube-scheduler retries the preemptor.
 
   std::mutex workload_mu_;
   std::shared_ptr<const std::vector<engine::PodRequest>> workload_;

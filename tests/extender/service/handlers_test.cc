@@ -100,6 +100,42 @@ TEST_F(HandlersTest, PreemptAnswersMetaVictimsInBothModes) {
   EXPECT_EQ(r.body, R"js({"NodeNameToMetaVictims":{"n2":{"Pods":[{"UID":"uid-busy"}],"NumPDBViolations":0}}})js");
 }
 
+// kube-scheduler deletes the victims the extender granted on the node it picks, nominates the preemptor
+// there and retries it, often before the deletions reach the extender's informer. The filter then
+// counts the granted victims as gone on that node; refusing it would send kube-scheduler to preempt a
+// second set of victims on another node.
+TEST_F(HandlersTest, FilterCountsGrantedVictimsGoneOnTheNodeKubeSchedulerNominated) {
+  state_.UpsertPod(cache::testing::GpuPod("other", {.node = "n1", .gpus = 8}));
+  const auto filter_n1_n2 = [&](const Json& pod) {
+    std::string body = testing::FilterArgsByName(pod, {"n1", "n2"});
+    const Reply r = handlers_.Filter(body);
+    EXPECT_EQ(r.status, 200) << r.body;
+    return Json::parse(r.body)["NodeNames"];
+  };
+  Json pod = Pod();
+  EXPECT_EQ(filter_n1_n2(pod), Json::array()) << "both nodes are full";
+  std::string preempt = testing::PreemptArgsMeta(pod, {{"n1", {"uid-other"}}, {"n2", {"uid-busy"}}});
+  ASSERT_EQ(handlers_.Preempt(preempt).status, 200);
+  EXPECT_EQ(filter_n1_n2(pod), Json::array()) << "granted, but kube-scheduler has acted on neither node yet";
+
+  pod["status"]["nominatedNodeName"] = "n2";
+  EXPECT_EQ(filter_n1_n2(pod), Json::array({"n2"})) << "n2's victim still cached, but deleted for this pod";
+  Json stranger = pod;
+  stranger["metadata"]["uid"] = "another-preemptor";
+  EXPECT_EQ(filter_n1_n2(stranger), Json::array()) << "a grant is for its own preemptor only";
+
+  // Without a nomination, a granted victim that has left the cache shows kube-scheduler acted there.
+  pod["status"].erase("nominatedNodeName");
+  state_.UpsertPod(cache::testing::GpuPod("busy", {.node = "n2", .gpus = 2}));
+  state_.UpsertPod(cache::testing::GpuPod("busy-mate", {.node = "n2", .gpus = 6}));
+  preempt = testing::PreemptArgsMeta(pod, {{"n2", {"uid-busy", "uid-busy-mate"}}});
+  ASSERT_EQ(handlers_.Preempt(preempt).status, 200);
+  EXPECT_EQ(filter_n1_n2(pod), Json::array());
+  state_.DeletePod("uid-busy");
+  EXPECT_EQ(filter_n1_n2(pod), Json::array({"n2"})) << "one victim deleted, its mate's deletion not seen yet";
+  EXPECT_EQ(filter_n1_n2(stranger), Json::array()) << "2 GPUs free: not enough for a pod without the grant";
+}
+
 TEST_F(HandlersTest, PodsWithoutManagedResourcesPassThroughUntouched) {
   ExtenderHandlers managed(state_, metrics_, HandlerOptions{{"gangplank.io/gpu-milli"}, "fragpack", 100});
   std::string body = testing::FilterArgsByName(Pod(), {"n1", "n2", "n3"});
