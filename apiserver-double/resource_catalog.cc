@@ -53,6 +53,10 @@ ResourceCatalog::ResourceCatalog() {
   Add(builtin("rbac.authorization.k8s.io", "clusterrolebindings", "clusterrolebinding", "ClusterRoleBinding", false, false));
   Add(builtin("admissionregistration.k8s.io", "mutatingwebhookconfigurations", "mutatingwebhookconfiguration",
               "MutatingWebhookConfiguration", false, false));
+  Add(builtin("admissionregistration.k8s.io", "validatingadmissionpolicies", "validatingadmissionpolicy",
+              "ValidatingAdmissionPolicy", false, true));
+  Add(builtin("admissionregistration.k8s.io", "validatingadmissionpolicybindings", "validatingadmissionpolicybinding",
+              "ValidatingAdmissionPolicyBinding", false, false));
 }
 
 void ResourceCatalog::Add(ResourceType type, const std::string& owner_crd) {

@@ -209,7 +209,7 @@ apply_chart_objects() {
     crd/gpupools.gangplank.io crd/queues.gangplank.io >/dev/null
   "$kubectl" --kubeconfig "$dir/kubeconfig" create namespace "$namespace" >/dev/null
   local shown=()
-  for t in extender/serviceaccount extender/rbac operator/serviceaccount operator/rbac operator/webhook \
+  for t in extender/serviceaccount extender/rbac operator/serviceaccount operator/rbac operator/webhook operator/admission-policy \
            scheduler/serviceaccount scheduler/rbac scheduler/configmap; do
     shown+=(--show-only "templates/$t.yaml")
   done

@@ -3,6 +3,7 @@
 // the spelling.
 #pragma once
 
+#include <array>
 #include <string_view>
 
 namespace gangplank::cache {
@@ -38,6 +39,10 @@ inline constexpr std::string_view kTerminateAtAnnotation = "gangplank.io/termina
 inline constexpr std::string_view kCheckpointRequestedAnnotation = "gangplank.io/checkpoint-requested";
 // Pod annotation a job writes (on any member) when its checkpoint is done; the gang is then evicted.
 inline constexpr std::string_view kCheckpointDoneAnnotation = "gangplank.io/checkpoint-done";
+// The pod annotations only the operator writes (an admission plan, a checkpoint request). The webhook
+// removes them from pods it gates; the chart's ValidatingAdmissionPolicy refuses them from anyone else.
+inline constexpr std::array<std::string_view, 3> kOperatorOwnedAnnotations{
+    kPlannedNodeAnnotation, kAdmissionIdAnnotation, kCheckpointRequestedAnnotation};
 // scheduler-plugins' coscheduling label naming a PodGroup (scheduling.x-k8s.io/v1alpha1).
 inline constexpr std::string_view kPodGroupLabel = "scheduling.x-k8s.io/pod-group";
 

@@ -43,6 +43,23 @@ std::string NotOurs(const Json& request, const Json& pod, const WebhookOptions& 
   return {};
 }
 
+// JSON patch operations removing the annotations only the operator writes: a pod created with them
+// (copied from an admitted pod, or forged) would otherwise carry a plan the operator never made.
+Json WithoutOperatorAnnotations(const Json& pod) {
+  Json ops = Json::array();
+  const auto meta = pod.find("metadata");
+  if (meta == pod.end() || !meta->is_object()) return ops;
+  const auto annotations = meta->find("annotations");
+  if (annotations == meta->end() || !annotations->is_object()) return ops;
+  for (const std::string_view key : cache::kOperatorOwnedAnnotations) {
+    if (!annotations->contains(key)) continue;
+    std::string path = "/metadata/annotations/";
+    for (const char c : key) path += c == '/' ? std::string("~1") : std::string(1, c);  // RFC 6901 escape.
+    ops.push_back({{"op", "remove"}, {"path", path}});
+  }
+  return ops;
+}
+
 }  // namespace
 
 WebhookReply ReviewPod(const std::string& body, const WebhookOptions& options) {
@@ -69,15 +86,19 @@ WebhookReply ReviewPod(const std::string& body, const WebhookOptions& options) {
     const bool has_gate = std::any_of(gates.begin(), gates.end(), [](const Json& g) {
       return g.is_object() && g.value("name", "") == cache::kAdmissionGate;
     });
+    Json patch = WithoutOperatorAnnotations(pod);
+    reply.stripped = patch.size();
     if (has_gate) {
       reply.outcome = WebhookOutcome::kAlreadyGated;
     } else {
       const Json gate{{"name", std::string(cache::kAdmissionGate)}};
-      const Json patch = gates.empty() ? Json::array({{{"op", "add"}, {"path", "/spec/schedulingGates"}, {"value", Json::array({gate})}}})
-                                       : Json::array({{{"op", "add"}, {"path", "/spec/schedulingGates/-"}, {"value", gate}}});
+      patch.push_back(gates.empty() ? Json{{"op", "add"}, {"path", "/spec/schedulingGates"}, {"value", Json::array({gate})}}
+                                    : Json{{"op", "add"}, {"path", "/spec/schedulingGates/-"}, {"value", gate}});
+      reply.outcome = WebhookOutcome::kGated;
+    }
+    if (!patch.empty()) {
       response["patchType"] = "JSONPatch";
       response["patch"] = Base64(patch.dump());
-      reply.outcome = WebhookOutcome::kGated;
     }
   }
   reply.response = net::HttpResponse::json(

@@ -1,7 +1,8 @@
 // The mutating admission webhook that holds gangplank's pods back until their gang is admitted: for a
 // Pod CREATE whose spec.schedulerName is one of gangplank's, it adds the scheduling gate
-// gangplank.io/admission (a JSON patch in an admission.k8s.io/v1 AdmissionReview response). Everything
-// else is allowed unchanged. Served by the operator binary over TLS; see operator/README.md for the
+// gangplank.io/admission (a JSON patch in an admission.k8s.io/v1 AdmissionReview response), and removes
+// the annotations only the operator may write (a plan or checkpoint request the operator never made).
+// Everything else is allowed unchanged. Served by the operator binary over TLS; see operator/README.md for the
 // failurePolicy chosen and why.
 #pragma once
 
@@ -23,6 +24,7 @@ struct WebhookReply {
   net::HttpResponse response;
   WebhookOutcome outcome = WebhookOutcome::kSkipped;
   std::string pod;  // "namespace/name" (or generateName) when the request named one.
+  size_t stripped = 0;  // Operator-owned annotations the patch removes (kOperatorOwnedAnnotations).
 };
 
 // Answers one AdmissionReview. A body that is not an AdmissionReview v1 with a request gets HTTP 400

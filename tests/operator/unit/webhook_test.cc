@@ -55,6 +55,34 @@ TEST(PodGateWebhook, AppendsToExistingGatesAndLeavesGatedPodsAlone) {
   EXPECT_FALSE(Json::parse(reply.response.body)["response"].contains("patch"));
 }
 
+// A pod created with a plan (copied from an admitted pod, or forged by a tenant) is created without it:
+// only the operator writes plans and checkpoint requests. Other annotations stay.
+TEST(PodGateWebhook, RemovesTheAnnotationsOnlyTheOperatorWrites) {
+  for (const bool gated : {false, true}) {
+    Json pod = Pod("gangplank", gated ? Json::array({{{"name", "gangplank.io/admission"}}}) : Json(nullptr));
+    pod["metadata"]["annotations"] = {{"gangplank.io/planned-node", "gpu-7"},
+                                      {"gangplank.io/admission-id", "99999999999-deadbeef"},
+                                      {"gangplank.io/checkpoint-requested", "2026-01-01T00:00:00Z"},
+                                      {"gangplank.io/checkpoint-done", "2026-01-01T00:00:00Z"},
+                                      {"team", "a"}};
+    const WebhookReply reply = ReviewPod(Review(pod), {});
+    EXPECT_EQ(reply.stripped, 3u);
+    EXPECT_EQ(reply.outcome, gated ? WebhookOutcome::kAlreadyGated : WebhookOutcome::kGated);
+    const Json response = Json::parse(reply.response.body)["response"];
+    EXPECT_EQ(response["allowed"], true);
+    const Json patch = Json::parse(gangplank::testing::Base64Decode(response["patch"]));
+    const Json patched = pod.patch(patch);  // The patch must apply to the pod as sent.
+    EXPECT_EQ(patched["metadata"]["annotations"], (Json{{"gangplank.io/checkpoint-done", "2026-01-01T00:00:00Z"}, {"team", "a"}}));
+    EXPECT_EQ(patched["spec"]["schedulingGates"], Json::array({{{"name", "gangplank.io/admission"}}}));
+  }
+  // Another scheduler's pod is not the webhook's; the admission policy refuses the annotations on it.
+  Json other = Pod("default-scheduler");
+  other["metadata"]["annotations"] = {{"gangplank.io/planned-node", "gpu-7"}};
+  const WebhookReply reply = ReviewPod(Review(other), {});
+  EXPECT_EQ(reply.outcome, WebhookOutcome::kSkipped);
+  EXPECT_FALSE(Json::parse(reply.response.body)["response"].contains("patch"));
+}
+
 TEST(PodGateWebhook, SkipsOtherSchedulersBoundPodsAndUpdates) {
   for (const std::string& body : {Review(Pod("default-scheduler")), Review(Pod("gangplank"), "UPDATE")}) {
     const WebhookReply reply = ReviewPod(body, {});

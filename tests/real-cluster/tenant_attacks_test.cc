@@ -1,0 +1,149 @@
+// A hostile tenant on the real control plane: an ordinary user with the usual rights over pods in its
+// own namespace (create, update, patch) tries to admit its own gang, pin it to a node, skip the gate or
+// change queue. The defences here are Kubernetes' own (the chart's ValidatingAdmissionPolicy, run by the
+// real API server) and the operator's webhook; each test is an attack that worked before them.
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "tests/real-cluster/support/real_cluster_test.h"
+
+namespace gangplank::real_cluster {
+namespace {
+
+class TenantAttacks : public RealClusterTest {
+ protected:
+  static constexpr const char* kTenant = "tenant-mallory";
+
+  void SetUp() override {
+    RealClusterTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
+    // What a namespace's developers usually get: full control of pods, nothing cluster-wide.
+    const std::string rbac = R"(
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: {name: pod-developer, namespace: )" + ns() + R"(}
+rules:
+- apiGroups: [""]
+  resources: [pods]
+  verbs: [create, get, list, watch, update, patch, delete]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: pod-developer, namespace: )" + ns() + R"(}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: pod-developer}
+subjects:
+- {apiGroup: rbac.authorization.k8s.io, kind: User, name: )" + kTenant + "}\n";
+    const KubectlResult applied = Kubectl(cluster().kubeconfig(), {"apply", "-f", "-"}, rbac);
+    ASSERT_EQ(applied.exit_code, 0) << applied.err;
+  }
+
+  // kubectl as the tenant (impersonated: the API server authorizes and admits the request as that user).
+  KubectlResult AsTenant(std::vector<std::string> args, const std::string& stdin_text = "") {
+    args.insert(args.begin(), {"--as", kTenant, "-n", ns()});
+    return Kubectl(cluster().kubeconfig(), args, stdin_text);
+  }
+  KubectlResult TenantCreates(const Json& pod) { return AsTenant({"create", "-o", "json", "-f", "-"}, pod.dump()); }
+  KubectlResult TenantPatches(const std::string& pod, const Json& patch, const std::string& type = "merge") {
+    return AsTenant({"patch", "pod", pod, "--type", type, "-p", patch.dump()});
+  }
+};
+
+// Before: a gated 4 x 8-GPU gang created with planned-node and admission-id annotations, in a queue
+// limited to 8 GPUs, was released by the operator as a leader's unfinished admission.
+TEST_F(TenantAttacks, AGangCreatedWithAForgedPlanIsCreatedWithoutItAndWaitsForItsQueue) {
+  for (int i = 0; i < 4; ++i) Node("n" + std::to_string(i), 8);
+  Pool("pool");
+  Queue("team-a", Json::parse(R"({"pools":[{"name":"pool","guaranteedGPUs":8,"limitGPUs":8}]})"));
+  for (int i = 0; i < 4; ++i) {
+    const std::string name = "forged-" + std::to_string(i);
+    const Json pod = PodObject(name, PodSpec().Gpus(8).Queue("team-a").Gang("forged", 4)
+                                         .Annotation("gangplank.io/planned-node", "n" + std::to_string(i))
+                                         .Annotation("gangplank.io/admission-id", "4102444800-0badf00d"));
+    const KubectlResult created = TenantCreates(pod);
+    ASSERT_EQ(created.exit_code, 0) << created.err;
+    const Json stored = Json::parse(created.out);
+    const Json annotations = stored["metadata"].value("annotations", Json::object());
+    EXPECT_FALSE(annotations.contains("gangplank.io/planned-node")) << stored.dump();
+    EXPECT_FALSE(annotations.contains("gangplank.io/admission-id")) << stored.dump();
+    EXPECT_EQ(annotations.value("gangplank.io/gang-size", ""), "4") << "the tenant's own annotations stay";
+  }
+  EXPECT_TRUE(WaitFor([&] { return GangCondition("forged-0").value("reason", "") != ""; })) << Logs();
+  std::this_thread::sleep_for(std::chrono::seconds(3));
+  for (const auto& p : Names("forged", 4)) {
+    EXPECT_TRUE(Gated(p)) << p << " was released: " << Logs();
+    EXPECT_EQ(NodeOf(p), "") << p;
+    EXPECT_EQ(PlannedNodeOf(p), "") << p;
+  }
+}
+
+// Before: any pod carrying planned-node counted as a reservation in gangplank's books, so a pod of
+// another scheduler could block capacity without running; and the webhook does not see such pods.
+TEST_F(TenantAttacks, NoPodOfAnySchedulerIsCreatedWithOperatorAnnotations) {
+  Node("n0", 8);
+  for (const std::string key : {"gangplank.io/planned-node", "gangplank.io/admission-id", "gangplank.io/checkpoint-requested"}) {
+    const KubectlResult created =
+        TenantCreates(PodObject("squatter", PodSpec().Gpus(0).BoundTo("").Annotation(key, "n0")));
+    EXPECT_NE(created.exit_code, 0) << key << " accepted: " << created.out;
+    EXPECT_NE(created.err.find("only gangplank's operator may write the annotations " + key), std::string::npos) << created.err;
+  }
+  EXPECT_FALSE(Pod("squatter").has_value());
+}
+
+// Before: the owner of a gated pod could remove the gate (the webhook saw only CREATE), and the
+// extender's filter passed the ungated pod; or write a plan or a future admission id onto it (the
+// latter made a running gang immune to reclaim and start timeouts).
+TEST_F(TenantAttacks, TheOwnerOfAPodCannotUngateItPlanItOrMoveItToAnotherQueue) {
+  Node("n0", 8);
+  Pool("pool");
+  Queue("team-a");
+  Queue("team-b");
+  const KubectlResult created = TenantCreates(PodObject("mine", PodSpec().Gpus(8).Queue("nobody-has-this-queue")));
+  ASSERT_EQ(created.exit_code, 0) << created.err;
+  ASSERT_TRUE(Gated("mine"));
+
+  KubectlResult r = TenantPatches("mine", Json{{"spec", {{"schedulingGates", nullptr}}}});
+  EXPECT_NE(r.exit_code, 0) << "gate removed: " << r.out;
+  EXPECT_NE(r.err.find("only gangplank's operator may remove the scheduling gate gangplank.io/admission"), std::string::npos) << r.err;
+  r = TenantPatches("mine", Json::array({{{"op", "replace"}, {"path", "/spec/schedulingGates"}, {"value", Json::array({{{"name", "other.io/gate"}}})}}}), "json");
+  EXPECT_NE(r.exit_code, 0) << "gate swapped for another: " << r.out;
+
+  for (const std::string key : {"gangplank.io/planned-node", "gangplank.io/admission-id", "gangplank.io/checkpoint-requested"}) {
+    r = TenantPatches("mine", Json{{"metadata", {{"annotations", {{key, "n0"}}}}}});
+    EXPECT_NE(r.exit_code, 0) << key << " written: " << r.out;
+    EXPECT_NE(r.err.find("only gangplank's operator may set, change or remove the annotations"), std::string::npos) << r.err;
+  }
+  r = TenantPatches("mine", Json{{"metadata", {{"labels", {{"gangplank.io/queue", "team-a"}}}}}});
+  EXPECT_NE(r.exit_code, 0) << "queue changed: " << r.out;
+  EXPECT_NE(r.err.find("cannot change after it is created"), std::string::npos) << r.err;
+
+  // What the tenant may do to its own pod still works: its own annotations, checkpoint-done.
+  r = TenantPatches("mine", Json{{"metadata", {{"annotations", {{"team", "a"}, {"gangplank.io/checkpoint-done", "now"}}}}}});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(Gated("mine"));
+  EXPECT_EQ(PlannedNodeOf("mine"), "");
+  EXPECT_EQ(NodeOf("mine"), "");
+}
+
+// The operator's own writes are not the tenant's: a gang in a queue with room is still planned and
+// released by the operator (its ServiceAccount is the one the policy lets through), and its members,
+// once running, still cannot be re-planned by their owner.
+TEST_F(TenantAttacks, TheOperatorStillAdmitsAndTheAdmittedPlanCannotBeRewritten) {
+  for (int i = 0; i < 2; ++i) Node("n" + std::to_string(i), 8);
+  Pool("pool");
+  Queue("team-a");
+  for (int i = 0; i < 2; ++i) {
+    const KubectlResult created = TenantCreates(PodObject("ok-" + std::to_string(i), PodSpec().Gpus(8).Queue("team-a").Gang("ok", 2)));
+    ASSERT_EQ(created.exit_code, 0) << created.err;
+  }
+  ASSERT_TRUE(WaitFor([&] { return AllBound(Names("ok", 2)); })) << Logs();
+  const std::string planned = PlannedNodeOf("ok-0");
+  ASSERT_FALSE(planned.empty());
+  const KubectlResult r =
+      TenantPatches("ok-0", Json{{"metadata", {{"annotations", {{"gangplank.io/admission-id", "4102444800-0badf00d"}}}}}});
+  EXPECT_NE(r.exit_code, 0) << "a future admission id was written on a running pod: " << r.out;
+  EXPECT_EQ(PlannedNodeOf("ok-0"), planned);
+}
+
+}  // namespace
+}  // namespace gangplank::real_cluster
