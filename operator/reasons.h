@@ -21,6 +21,7 @@ inline constexpr const char* kQueueInvalid = "QueueInvalid";
 inline constexpr const char* kQueueNotFound = "QueueNotFound";
 inline constexpr const char* kQueueNotLeaf = "QueueNotLeaf";
 inline constexpr const char* kPoolNotAllowed = "PoolNotAllowed";
+inline constexpr const char* kQueueForbidden = "QueueForbidden";  // The namespace or priority may not use it.
 
 // Ready on GPUPools and Queues.
 inline constexpr const char* kReady = "Ready";

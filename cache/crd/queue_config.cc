@@ -1,5 +1,7 @@
 #include "cache/crd/queue_config.h"
 
+#include <cstdint>
+
 #include <nlohmann/json.hpp>
 
 #include "cache/crd/json_fields.h"
@@ -57,6 +59,13 @@ QueueConfig QueueConfigFromObject(const nlohmann::json& queue) {
   }
   c.preempt_lower_priority = within == "LowerPriority";
   c.min_runtime_seconds = jf::NonNegativeInt(preemption, "spec.preemption", "minRuntimeSeconds");
+  c.namespaces = jf::StringList(spec, "spec", "namespaces");
+  if (const nlohmann::json* max = jf::Member(spec, "spec", "maxPriority")) {
+    if (!max->is_number_integer() || max->get<std::int64_t>() < INT32_MIN || max->get<std::int64_t>() > INT32_MAX) {
+      throw DecodeError("spec.maxPriority", "expected a whole number (a pod priority, 32 bits)");
+    }
+    c.max_priority = static_cast<std::int32_t>(max->get<std::int64_t>());
+  }
   return c;
 }
 

@@ -4,10 +4,12 @@
 #pragma once
 
 #include <functional>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -27,6 +29,10 @@ struct QueueConfig {
   std::optional<PoolQuota> any_pool = PoolQuota{};
   bool preempt_lower_priority = false;  // spec.preemption.withinQueue: LowerPriority.
   std::optional<int> min_runtime_seconds;
+  // spec.namespaces: the only namespaces whose pods may use the queue. Unset: any namespace that is not
+  // bound to another queue by its gangplank.io/queue label (queue_access.h).
+  std::optional<std::vector<std::string>> namespaces;
+  std::optional<std::int32_t> max_priority;  // spec.maxPriority: the highest pod priority the queue takes.
 
   // The queue's quota in a pool, or nullptr when it may not use that pool.
   const PoolQuota* QuotaIn(std::string_view pool) const {

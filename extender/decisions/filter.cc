@@ -95,6 +95,10 @@ FilterVerdicts FilterNodes(const cache::StateView& view, const cache::PodInfo& p
   engine::NodeState scratch;  // A node's free capacity with granted victims handed back.
   for (size_t i = 0; i < candidates.size(); ++i) {
     const std::string_view name = candidates[i];
+    if (!role.queue_forbidden.empty()) {
+      reject(name, {"queue_forbidden", role.queue_forbidden, false});
+      continue;
+    }
     if (!role.planned_node.empty() && name != role.planned_node) {
       reject(name, {"planned_elsewhere", "pod is planned for node " + role.planned_node + " by gangplank's admission plan",
                     false});

@@ -12,6 +12,8 @@ namespace gangplank::extender {
 struct PodRole {
   std::string planned_node;  // Empty: not pinned.
   std::string queue;
+  // Why the pod's namespace or priority may not use its queue (cache/crd/queue_access.h); "" when it may.
+  std::string queue_forbidden;
   std::string gang;  // "namespace/gang"; empty for a lone pod.
   // The cache holds this pod's reservation on planned_node (capacity already set aside for it).
   bool reservation_held = false;

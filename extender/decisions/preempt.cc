@@ -187,6 +187,10 @@ PreemptVerdicts SelectVictims(const cache::StateView& view, const cache::PodInfo
       out.dropped.insert_or_assign(node_name, "no victims proposed");
       continue;
     }
+    if (!role.queue_forbidden.empty()) {
+      out.dropped.insert_or_assign(node_name, role.queue_forbidden);
+      continue;
+    }
     if (!role.planned_node.empty() && node_name != role.planned_node) {
       out.dropped.insert_or_assign(node_name, "pod is planned for node " + role.planned_node);
       continue;

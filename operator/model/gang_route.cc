@@ -1,5 +1,8 @@
 #include "operator/model/gang_route.h"
 
+#include <algorithm>
+
+#include "cache/crd/queue_access.h"
 #include "cache/objects/conventions.h"
 #include "operator/reasons.h"
 
@@ -22,6 +25,11 @@ GangRoute RouteGang(const Gang& gang, const std::vector<cache::PoolConfig>& pool
   route.queue = queues.Resolve(own_label, namespace_queue);
   const Member* lead = LeadMember(gang);
   if (lead == nullptr) return route;
+  if (auto queue = tree.queues.find(route.queue); queue != tree.queues.end()) {
+    std::int32_t priority = lead->pod.priority;
+    for (const Member& m : gang.members) priority = std::max(priority, m.pod.priority);
+    route.forbidden = cache::QueueAccessRefusal(queue->second, lead->pod.namespace_, namespace_queue, priority);
+  }
   route.choice = ChoosePool(pools, tree, route.queue, lead->pod.Label(cache::kPoolLabel), lead->pod.node_selector);
   return route;
 }
@@ -31,6 +39,9 @@ EntryContext EntryContextFor(const GangRoute& route, const QueueTree& tree, cons
   entry.queue = route.queue;
   if (route.choice.pool == pool) {
     entry.queue_verdict = CheckQueue(tree, route.queue, pool);
+    if (entry.queue_verdict.reason.empty() && !route.forbidden.empty()) {
+      entry.queue_verdict = QueueVerdict{reasons::kQueueForbidden, route.forbidden};
+    }
   } else {
     entry.queue_verdict = QueueVerdict{route.choice.pool.empty() ? route.choice.reason : reasons::kOtherPool,
                                        route.choice.message};

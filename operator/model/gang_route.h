@@ -18,6 +18,7 @@ namespace gangplank::op {
 
 struct GangRoute {
   std::string queue;  // Empty: the gang names none and there is no default (it is blocked with NoQueue).
+  std::string forbidden;  // Why the gang's namespace or priority may not use the queue (cache/crd/queue_access.h).
   PoolChoice choice;
 };
 

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cache/crd/pool_config.h"
+#include "cache/crd/queue_access.h"
 #include "cache/crd/queue_config.h"
 #include "cache/objects/decode_error.h"
 
@@ -44,6 +45,31 @@ TEST(QueueConfig, DefaultsAsTheCrdDeclares) {
   ASSERT_NE(q.QuotaIn("anything"), nullptr);  // No pools listed: every pool, no guarantee, no limit.
   EXPECT_FALSE(q.QuotaIn("anything")->limit_gpus.has_value());
   EXPECT_FALSE(q.preempt_lower_priority);
+}
+
+TEST(QueueConfig, NamespacesAndMaxPriorityBoundWhoMayUseIt) {
+  const QueueConfig q = QueueConfigFromObject(
+      Json::parse(R"({"metadata":{"name":"team-a"},"spec":{"namespaces":["team-a","team-a-ci"],"maxPriority":500}})"));
+  EXPECT_EQ(q.namespaces, (std::vector<std::string>{"team-a", "team-a-ci"}));
+  EXPECT_EQ(q.max_priority, 500);
+  EXPECT_EQ(QueueAccessRefusal(q, "team-a-ci", "", 500), "");
+  EXPECT_EQ(QueueAccessRefusal(q, "team-a", "something-else", 0), "") << "listed: the namespace's label does not matter";
+  EXPECT_EQ(QueueAccessRefusal(q, "team-b", "", 0), "namespace team-b may not use queue team-a (not in its spec.namespaces)");
+  EXPECT_EQ(QueueAccessRefusal(q, "team-a", "", 501), "priority 501 is above queue team-a's maxPriority of 500");
+
+  const QueueConfig open = QueueConfigFromObject(Json::parse(R"({"metadata":{"name":"shared"},"spec":{}})"));
+  EXPECT_FALSE(open.namespaces.has_value());
+  EXPECT_FALSE(open.max_priority.has_value());
+  EXPECT_EQ(QueueAccessRefusal(open, "anyone", "", 1000000), "");
+  EXPECT_EQ(QueueAccessRefusal(open, "team-b", "shared", 0), "");
+  EXPECT_EQ(QueueAccessRefusal(open, "team-b", "team-b", 0),
+            "namespace team-b is bound to queue team-b by its gangplank.io/queue label and may not use queue shared");
+  EXPECT_EQ(ErrorOf([] { QueueConfigFromObject(Json::parse(R"({"metadata":{"name":"q"},"spec":{"maxPriority":"high"}})")); }),
+            "spec.maxPriority: expected a whole number (a pod priority, 32 bits)");
+  EXPECT_EQ(ErrorOf([] { QueueConfigFromObject(Json::parse(R"({"metadata":{"name":"q"},"spec":{"maxPriority":3000000000}})")); }),
+            "spec.maxPriority: expected a whole number (a pod priority, 32 bits)");
+  EXPECT_NE(ErrorOf([] { QueueConfigFromObject(Json::parse(R"({"metadata":{"name":"q"},"spec":{"namespaces":"team-a"}})")); }),
+            "no error");
 }
 
 TEST(QueueConfig, BadFieldsAreNamed) {

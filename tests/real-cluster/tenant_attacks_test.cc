@@ -125,6 +125,31 @@ TEST_F(TenantAttacks, TheOwnerOfAPodCannotUngateItPlanItOrMoveItToAnotherQueue) 
   EXPECT_EQ(NodeOf("mine"), "");
 }
 
+// Before: a pod's own gangplank.io/queue label won, and Queues were not bound to namespaces, so team B
+// could spend team A's guarantee, or join A's queue with a higher PriorityClass and evict A's gangs.
+TEST_F(TenantAttacks, APodNamingAnotherTeamsQueueOrTooHighAPriorityWaitsAndSaysWhy) {
+  Node("n0", 8);
+  Pool("pool");
+  Queue("team-a", Json{{"namespaces", Json::array({"team-a-only"})}});
+  Queue("capped", Json{{"namespaces", Json::array({ns()})}, {"maxPriority", 100}});
+  const KubectlResult pc = Kubectl(cluster().kubeconfig(), {"apply", "-f", "-"},
+                                   "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: tenant-urgent}\nvalue: 1000\n");
+  ASSERT_EQ(pc.exit_code, 0) << pc.err;
+  ASSERT_EQ(TenantCreates(PodObject("borrower", PodSpec().Gpus(8).Queue("team-a"))).exit_code, 0);
+  Json urgent = PodObject("urgent", PodSpec().Gpus(8).Queue("capped"));
+  urgent["spec"]["priorityClassName"] = "tenant-urgent";
+  ASSERT_EQ(TenantCreates(urgent).exit_code, 0);
+  EXPECT_TRUE(WaitFor([&] { return GangCondition("borrower").value("reason", "") == "QueueForbidden"; })) << Logs();
+  EXPECT_EQ(GangCondition("borrower").value("message", ""),
+            "namespace " + ns() + " may not use queue team-a (not in its spec.namespaces)");
+  EXPECT_TRUE(WaitFor([&] { return GangCondition("urgent").value("reason", "") == "QueueForbidden"; })) << Logs();
+  EXPECT_EQ(GangCondition("urgent").value("message", ""), "priority 1000 is above queue capped's maxPriority of 100");
+  EXPECT_TRUE(Gated("borrower"));
+  EXPECT_TRUE(Gated("urgent"));
+  EXPECT_EQ(NodeOf("borrower"), "");
+  Kubectl(cluster().kubeconfig(), {"delete", "priorityclass", "tenant-urgent", "--ignore-not-found"});
+}
+
 // The operator's own writes are not the tenant's: a gang in a queue with room is still planned and
 // released by the operator (its ServiceAccount is the one the policy lets through), and its members,
 // once running, still cannot be re-planned by their owner.

@@ -37,6 +37,28 @@ TEST(Filter, PinnedPodPassesOnlyOnItsPlannedNode) {
   EXPECT_EQ(v.unresolvable.size(), 2u);
 }
 
+// A tenant's pod naming another team's queue (or with a priority above the queue's) passes no node, and
+// kube-scheduler is told preemption cannot help.
+TEST(Filter, APodWhoseNamespaceMayNotUseItsQueueIsRefusedEveryNode) {
+  cache::ClusterState state;
+  state.UpsertNode(GpuNode("n1", 8));
+  cache::QueueConfig team_a = cache::UniformQueue("team-a", 0);
+  team_a.namespaces = std::vector<std::string>{"team-a"};
+  team_a.max_priority = 100;
+  state.SetQueues({team_a});
+  const std::vector<std::string_view> names{"n1"};
+  FilterVerdicts v = RunFilter(state, GpuPod("intruder", {.queue = "team-a", .gpus = 1}), names);  // Namespace ml.
+  EXPECT_TRUE(v.passed.empty());
+  EXPECT_EQ(v.unresolvable.at("n1"), "namespace ml may not use queue team-a (not in its spec.namespaces)");
+  EXPECT_EQ(v.kinds, (std::vector<std::string_view>{"queue_forbidden"}));
+
+  cache::PodInfo own = GpuPod("own", {.queue = "team-a", .gpus = 1});
+  own.namespace_ = "team-a";
+  EXPECT_EQ(RunFilter(state, own, names).passed.size(), 1u);
+  own.priority = 1000;
+  EXPECT_EQ(RunFilter(state, own, names).unresolvable.at("n1"), "priority 1000 is above queue team-a's maxPriority of 100");
+}
+
 TEST(Filter, PinnedPodNotYetInTheCacheStillNeedsRoomOnItsNode) {
   cache::ClusterState state;
   state.UpsertNode(GpuNode("n1", 4));

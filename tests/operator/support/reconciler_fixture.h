@@ -94,7 +94,10 @@ class ReconcilerTest : public ::testing::Test {
     c.tree = std::make_shared<QueueTree>(BuildQueueTree(queues_));
     c.pools = {pool_};
     c.pools.insert(c.pools.end(), extra_pools_.begin(), extra_pools_.end());
-    c.namespace_queue = [](const std::string&) { return std::string(); };
+    c.namespace_queue = [this](const std::string& ns) {
+      auto it = namespace_queues_.find(ns);
+      return it == namespace_queues_.end() ? std::string() : it->second;
+    };
     c.now = now_;
     model_->NoteQueuesChanged();
     RoundReport r = reconciler_->Reconcile(*model_, c);
@@ -123,6 +126,7 @@ class ReconcilerTest : public ::testing::Test {
   cache::PoolConfig pool_;
   std::vector<cache::PoolConfig> extra_pools_;
   std::vector<cache::QueueConfig> queues_;
+  std::map<std::string, std::string> namespace_queues_;  // Namespace -> its gangplank.io/queue label.
   FakeClusterWriter writer_;
   GangTracker tracker_{{"gangplank"}};
   MapReader reader_;

@@ -72,6 +72,37 @@ TEST_F(ReconcilerTest, QueueReasons) {
   EXPECT_EQ(Reason("uid-unqueued"), "NoQueue");
 }
 
+// A pod's queue label is the tenant's to write, so the queue must admit the pod's namespace and priority
+// (cache/crd/queue_access.h): before, any namespace could spend any team's guarantee.
+TEST_F(ReconcilerTest, AQueueAdmitsOnlyItsNamespacesAndPriorities) {
+  Node("n1", 8, "r1");
+  cache::QueueConfig closed = cache::UniformQueue("team-x", 0);
+  closed.namespaces = std::vector<std::string>{"team-x"};
+  queues_.push_back(closed);
+  cache::QueueConfig capped = cache::UniformQueue("capped", 0);
+  capped.max_priority = 100;
+  queues_.push_back(capped);
+  Waiting("intruder", "", 1, "team-x");  // GpuPod's namespace is ml.
+  Waiting("urgent", "", 1, "capped", 0, 1000);
+  Reconcile();
+  EXPECT_EQ(Reason("uid-intruder"), "QueueForbidden");
+  EXPECT_EQ(Message("uid-intruder"), "namespace ml may not use queue team-x (not in its spec.namespaces)");
+  EXPECT_TRUE(Gated("uid-intruder"));
+  EXPECT_EQ(Reason("uid-urgent"), "QueueForbidden");
+  EXPECT_EQ(Message("uid-urgent"), "priority 1000 is above queue capped's maxPriority of 100");
+
+  // A namespace an admin bound to team-a by its label may not name another open queue.
+  namespace_queues_["ml"] = "team-a";
+  queues_.push_back(cache::UniformQueue("open", 0));
+  Waiting("elsewhere", "", 1, "open");
+  Waiting("own", "", 1, "team-a");
+  const RoundReport r = Reconcile();
+  EXPECT_EQ(Reason("uid-elsewhere"), "QueueForbidden");
+  EXPECT_EQ(Message("uid-elsewhere"), "namespace ml is bound to queue team-a by its gangplank.io/queue label and may not use queue open");
+  EXPECT_EQ(Reason("uid-own"), "Admitted");
+  EXPECT_EQ(r.admitted, 1);
+}
+
 TEST_F(ReconcilerTest, PoolReasons) {
   Node("n1", 8, "r1");
   cache::PoolConfig other;
