@@ -53,6 +53,7 @@ ResourceCatalog::ResourceCatalog() {
   Add(builtin("rbac.authorization.k8s.io", "clusterrolebindings", "clusterrolebinding", "ClusterRoleBinding", false, false));
   Add(builtin("admissionregistration.k8s.io", "mutatingwebhookconfigurations", "mutatingwebhookconfiguration",
               "MutatingWebhookConfiguration", false, false));
+  Add(builtin("networking.k8s.io", "networkpolicies", "networkpolicy", "NetworkPolicy", true, false, {"netpol"}));
   Add(builtin("admissionregistration.k8s.io", "validatingadmissionpolicies", "validatingadmissionpolicy",
               "ValidatingAdmissionPolicy", false, true));
   Add(builtin("admissionregistration.k8s.io", "validatingadmissionpolicybindings", "validatingadmissionpolicybinding",

@@ -62,6 +62,10 @@ struct InformerStats {
   long watch_errors = 0;   // watches that ended with an error
   long events = 0;         // watch events applied (excluding bookmarks)
   long bookmarks = 0;
+  // List and watch failures since the last sign of a working connection (a list, an event or bookmark
+  // applied, a watch that ended cleanly): 0 while healthy. Readiness checks read it, since a cache whose
+  // watches keep failing goes stale while still reporting itself synced.
+  long consecutive_failures = 0;
 };
 
 template <class T>
@@ -265,6 +269,7 @@ class Informer {
       items_.swap(next);
       last_rv_ = list_rv;
       ++stats_.lists;
+      stats_.consecutive_failures = 0;
       synced_ = true;
     }
     synced_cv_.notify_all();
@@ -330,6 +335,8 @@ class Informer {
         return {Action::kBackoff, NextBackoff()};
       }
       backoff_.Reset();
+      std::lock_guard lock(store_mutex_);
+      stats_.consecutive_failures = 0;
       return {Action::kRewatch};
     }
     {
@@ -357,6 +364,7 @@ class Informer {
     std::vector<Notification> out;
     {
       std::lock_guard lock(store_mutex_);
+      stats_.consecutive_failures = 0;
       if (event.type == WatchEventType::kBookmark) {
         ++stats_.bookmarks;
         if (!event.resource_version.empty()) last_rv_ = event.resource_version;
@@ -388,6 +396,10 @@ class Informer {
   }
 
   void Report(const char* phase, const std::exception_ptr& error) {
+    {
+      std::lock_guard lock(store_mutex_);
+      ++stats_.consecutive_failures;
+    }
     if (!options_.on_error) return;
     std::string what = std::string(phase) + " " + resource_.plural + ": ";
     try {

@@ -281,7 +281,7 @@ class Connection final : public ConnectionBase {
     const auto& message = parser_->get();
     version_ = message.version();
     keep_alive_ = message.keep_alive();
-    const std::size_t limit = core_->options().max_request_body_bytes;
+    const std::size_t limit = BodyLimit(message);
     if (const auto length = parser_->content_length(); length && *length > limit) {
       return Reject(413, "request body of " + std::to_string(*length) + " bytes exceeds the limit of " +
                              std::to_string(limit) + " bytes\n");
@@ -302,6 +302,20 @@ class Connection final : public ConnectionBase {
     ReadBody();
   }
 
+  // The body limit of this request (HttpServerOptions::body_limit, else max_request_body_bytes); kept
+  // for the 413 a body that grows past it gets.
+  std::size_t BodyLimit(const http::request<http::string_body>& message) {
+    const auto& options = core_->options();
+    body_limit_ = options.max_request_body_bytes;
+    if (options.body_limit) {
+      const std::string_view target(message.target().data(), message.target().size());
+      // Decoded as the handler will see it, so an encoded path cannot pick another route's limit.
+      const std::string path = PercentDecode(target.substr(0, target.find('?')), false);
+      body_limit_ = options.body_limit(std::string_view(message.method_string().data(), message.method_string().size()), path);
+    }
+    return body_limit_;
+  }
+
   void ReadBody() {
     arm(core_->options().request_read_timeout);
     http::async_read(socket_, buffer_, *parser_, [self = self()](const error_code& ec, std::size_t) {
@@ -313,8 +327,7 @@ class Connection final : public ConnectionBase {
 
   void OnReadError(const error_code& ec) {
     if (ec == http::error::body_limit) {
-      return Reject(413, "request body exceeds the limit of " + std::to_string(core_->options().max_request_body_bytes) +
-                             " bytes\n");
+      return Reject(413, "request body exceeds the limit of " + std::to_string(body_limit_) + " bytes\n");
     }
     if (ec == http::error::header_limit) {
       return Reject(431, "request header exceeds the limit of " + std::to_string(kHeaderLimit) + " bytes\n");
@@ -451,6 +464,7 @@ class Connection final : public ConnectionBase {
   std::optional<http::request_parser<http::string_body>> parser_;
   http::response<http::string_body> response_;
   unsigned version_ = 11;
+  std::size_t body_limit_ = 0;
   bool keep_alive_ = true;
   bool head_request_ = false;
 

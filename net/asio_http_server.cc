@@ -66,7 +66,11 @@ class Listener : public std::enable_shared_from_this<Listener> {
       });
       return;
     }
-    if (!core_->stopping()) {
+    if (core_->AtConnectionLimit()) {
+      // Refused before any byte is read: see HttpServerOptions::max_connections.
+      error_code ignored;
+      socket.close(ignored);
+    } else if (!core_->stopping()) {
       error_code ignored;
       // Replies go out in one write, but streams and 100-continue do not: never wait for Nagle.
       socket.set_option(tcp::no_delay(true), ignored);

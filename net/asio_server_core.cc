@@ -88,6 +88,12 @@ std::vector<std::shared_ptr<ConnectionBase>> Core::connections() {
   return out;
 }
 
+bool Core::AtConnectionLimit() const {
+  if (options_.max_connections == 0) return false;
+  std::lock_guard lock(mutex_);
+  return connections_.size() >= options_.max_connections;
+}
+
 std::shared_ptr<boost::asio::ssl::context> Core::tls_context() const {
   std::lock_guard lock(mutex_);
   return tls_context_;

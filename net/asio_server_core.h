@@ -72,6 +72,8 @@ class Core {
   uint64_t AddConnection(std::weak_ptr<ConnectionBase> connection);
   void RemoveConnection(uint64_t id);
   std::vector<std::shared_ptr<ConnectionBase>> connections();
+  // Whether HttpServerOptions::max_connections are open already (a new one is then refused).
+  bool AtConnectionLimit() const;
 
   // The TLS context handed to new connections (reload_tls swaps it).
   std::shared_ptr<boost::asio::ssl::context> tls_context() const;

@@ -107,12 +107,22 @@ HttpHandler MakeSyncHandler(HttpSyncHandler handler);
 struct HttpTlsFiles {
   std::string cert_file;  // PEM certificate chain
   std::string key_file;   // PEM private key
+  // PEM bundle of the CAs whose client certificates are accepted (mutual TLS). When set, a client that
+  // presents no certificate, or one no CA here signed, is refused at the handshake, before any byte of
+  // a request is read. Re-read by ReloadTls() like the pair.
+  std::string client_ca_file = {};
 };
+
+// The largest body a request may carry, chosen per request from its method and path (the target
+// without its query) once the headers are in; callers whose routes differ widely in size (a verb taking
+// megabytes beside health checks taking nothing) set it so a small route cannot be sent a big body.
+using HttpBodyLimit = std::function<std::size_t(std::string_view method, std::string_view path)>;
 
 struct HttpServerOptions {
   std::string host = "127.0.0.1";
   uint16_t port = 0;                                  // 0 = pick a free ephemeral port
   std::size_t max_request_body_bytes = 16u << 20;     // larger bodies are answered 413
+  HttpBodyLimit body_limit;                           // when set, replaces max_request_body_bytes per request
   std::size_t max_stream_buffer_bytes = 64u << 20;    // per streaming response, see HttpResponseStream
   std::optional<HttpTlsFiles> tls;                    // serve https when set (TLS 1.2 or newer)
   // Threads running all socket I/O and the handlers (0 counts as 1), each serving its own share of the
@@ -125,6 +135,11 @@ struct HttpServerOptions {
   // Slowloris protection: once a request starts, its headers must arrive within this, and then its
   // body within this again; a TLS handshake gets the same. Slower clients are disconnected.
   std::chrono::milliseconds request_read_timeout = std::chrono::seconds(30);
+  // Open connections at most (0: no limit). One more is accepted and closed at once, without a byte
+  // read or written: a client told "no" at once retries or fails fast, where one left in the listen
+  // backlog would wait out its own timeout. Bounds the memory that bodies being read can hold
+  // (max_connections x body limit) and the descriptors idle connections can pin.
+  std::size_t max_connections = 0;
 };
 
 class HttpServer {

@@ -38,11 +38,27 @@ std::string CheckTlsPair(const std::string& cert_file, const std::string& key_fi
   return {};
 }
 
+std::string CheckClientCa(const std::string& ca_file) {
+  std::unique_ptr<SSL_CTX, decltype(&SSL_CTX_free)> ctx(SSL_CTX_new(TLS_server_method()), &SSL_CTX_free);
+  if (!ctx) return LastSslError("cannot create a TLS context");
+  if (SSL_CTX_load_verify_locations(ctx.get(), ca_file.c_str(), nullptr) != 1) {
+    return LastSslError("cannot load client CA " + ca_file);
+  }
+  return {};
+}
+
+std::string CheckTlsFiles(const HttpTlsFiles& files) {
+  std::string problem = CheckTlsPair(files.cert_file, files.key_file);
+  if (problem.empty() && !files.client_ca_file.empty()) problem = CheckClientCa(files.client_ca_file);
+  return problem;
+}
+
 TlsFileWatch::TlsFileWatch(HttpTlsFiles files) : files_(std::move(files)), stamp_(Stamp()) {}
 
 std::string TlsFileWatch::Stamp() const {
   std::string stamp;
-  for (const std::string& file : {files_.cert_file, files_.key_file}) {
+  for (const std::string& file : {files_.cert_file, files_.key_file, files_.client_ca_file}) {
+    if (file.empty()) continue;  // No client CA: only the pair is watched.
     std::error_code ec;
     const auto t = std::filesystem::last_write_time(file, ec);
     stamp += ec ? "missing;" : std::to_string(t.time_since_epoch().count()) + ";";
@@ -53,9 +69,9 @@ std::string TlsFileWatch::Stamp() const {
 TlsFileWatch::Result TlsFileWatch::Check() {
   std::string now = Stamp();
   if (now == stamp_) return {};
-  // Renewals write two files: only a complete, consistent pair counts; until then the stamp stays, so
+  // Renewals write two (or three) files: only a complete, consistent pair counts; until then the stamp stays, so
   // the next check looks again.
-  if (std::string problem = CheckTlsPair(files_.cert_file, files_.key_file); !problem.empty()) {
+  if (std::string problem = CheckTlsFiles(files_); !problem.empty()) {
     return {Change::kNotReady, std::move(problem)};
   }
   stamp_ = std::move(now);

@@ -13,6 +13,13 @@ namespace gangplank::net {
 // what is wrong.
 std::string CheckTlsPair(const std::string& cert_file, const std::string& key_file);
 
+// Empty when `ca_file` holds at least one PEM certificate (a usable client CA bundle), else what is wrong.
+std::string CheckClientCa(const std::string& ca_file);
+
+// A renewal of every file in `files` (the pair, and the client CA bundle when set): empty when all are
+// usable, else what is wrong.
+std::string CheckTlsFiles(const HttpTlsFiles& files);
+
 class TlsFileWatch {
  public:
   enum class Change { kNone, kNotReady, kRenewed };

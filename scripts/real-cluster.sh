@@ -113,9 +113,9 @@ stop_all() {
   rm -f "$dir/pids"
 }
 
-# cert <name> <subject> [subjectAltName]: a key and a certificate signed by the cluster CA.
+# cert <name> <subject> [subjectAltName] [ca]: a key and a certificate signed by the cluster CA (or <ca>).
 cert() {
-  local name="$1" subject="$2" san="${3:-}"
+  local name="$1" subject="$2" san="${3:-}" ca="${4:-ca}"
   openssl req -newkey rsa:2048 -nodes -keyout "$pki/$name.key" -subj "$subject" -out "$pki/$name.csr" 2>/dev/null
   local ext="$pki/$name.ext"
   {
@@ -128,7 +128,7 @@ cert() {
       echo "extendedKeyUsage=clientAuth"
     fi
   } >"$ext"
-  openssl x509 -req -in "$pki/$name.csr" -CA "$pki/ca.crt" -CAkey "$pki/ca.key" -CAcreateserial -days 30 \
+  openssl x509 -req -in "$pki/$name.csr" -CA "$pki/$ca.crt" -CAkey "$pki/$ca.key" -CAcreateserial -days 30 \
     -extfile "$ext" -out "$pki/$name.crt" 2>/dev/null
   rm -f "$pki/$name.csr" "$ext"
 }
@@ -145,6 +145,11 @@ make_pki() {
   # Serving certificates of gangplank's two endpoints, also valid for the names the chart gives them.
   cert extender "/CN=gangplank-extender" "IP:127.0.0.1,DNS:$release-extender.$namespace.svc"
   cert webhook "/CN=gangplank-operator" "IP:127.0.0.1,DNS:$release-operator.$namespace.svc"
+  # kube-scheduler's client certificate for the extender's mutual TLS, from a CA of its own as the chart's
+  # is: the extender accepts no other certificate, not even the cluster CA's (admin, kwok).
+  openssl req -x509 -newkey rsa:2048 -nodes -days 30 -subj "/CN=gangplank-extender-client-ca" \
+    -keyout "$pki/extender-client-ca.key" -out "$pki/extender-client-ca.crt" 2>/dev/null
+  cert scheduler-client "/CN=gangplank-scheduler" "" extender-client-ca
   openssl genrsa -out "$pki/sa.key" 2048 2>/dev/null
   openssl rsa -in "$pki/sa.key" -pubout -out "$pki/sa.pub" 2>/dev/null
 }
@@ -235,11 +240,14 @@ scheduler_config() {
           --show-only templates/scheduler/configmap.yaml) |
     sed -e "s#urlPrefix: https://[^/]*/#urlPrefix: https://127.0.0.1:$ext_port/#" \
         -e "s#caFile: .*#caFile: $pki/ca.crt#" \
-        -e "s#serverName: .*#serverName: 127.0.0.1#" >"$dir/scheduler-config.yaml"
+        -e "s#serverName: .*#serverName: 127.0.0.1#" \
+        -e "s#certFile: .*#certFile: $pki/scheduler-client.crt#" \
+        -e "s#keyFile: .*#keyFile: $pki/scheduler-client.key#" >"$dir/scheduler-config.yaml"
   # In a pod the scheduler finds the API server in-cluster; here the configuration names a kubeconfig
   # (kube-scheduler ignores --kubeconfig when --config is given).
   printf 'clientConnection:\n  kubeconfig: %s\n' "$dir/scheduler.kubeconfig" >>"$dir/scheduler-config.yaml"
-  grep -q "urlPrefix: https://127.0.0.1:$ext_port/" "$dir/scheduler-config.yaml" || {
+  grep -q "urlPrefix: https://127.0.0.1:$ext_port/" "$dir/scheduler-config.yaml" &&
+    grep -q "certFile: $pki/scheduler-client.crt" "$dir/scheduler-config.yaml" || {
     say "could not point the chart's scheduler configuration at the extender: $dir/scheduler-config.yaml"
     return 1
   }
@@ -251,7 +259,8 @@ start_gangplank() {
   spawn gangplank-extender "$build/extender/gangplank-extender" --kubeconfig "$dir/extender.kubeconfig" \
     --listen-address 127.0.0.1 --port "$ext_port" --path-prefix /gangplank \
     --managed-resource nvidia.com/gpu,gangplank.io/gpu-milli --policy fragpack \
-    --tls-cert-file "$pki/extender.crt" --tls-key-file "$pki/extender.key" ${extender_args[@]+"${extender_args[@]}"}
+    --tls-cert-file "$pki/extender.crt" --tls-key-file "$pki/extender.key" \
+    --client-ca-file "$pki/extender-client-ca.crt" ${extender_args[@]+"${extender_args[@]}"}
   spawn gangplank-operator "$build/operator/gangplank-operator" --kubeconfig "$dir/operator.kubeconfig" \
     --listen-address 127.0.0.1 --port "$op_port" --scheduler-name gangplank \
     --leader-elect --leader-election-namespace "$namespace" --leader-election-name "$release-operator" \
@@ -259,7 +268,8 @@ start_gangplank() {
     --webhook-port "$hook_port" --webhook-path /mutate-pods \
     --webhook-tls-cert-file "$pki/webhook.crt" --webhook-tls-key-file "$pki/webhook.key" \
     --resync-seconds 5 --status-interval-seconds 2 ${operator_args[@]+"${operator_args[@]}"}
-  wait_until 60 gangplank-extender curl -sf --cacert "$pki/ca.crt" "https://127.0.0.1:$ext_port/readyz"
+  wait_until 60 gangplank-extender curl -sf --cacert "$pki/ca.crt" --cert "$pki/scheduler-client.crt" \
+    --key "$pki/scheduler-client.key" "https://127.0.0.1:$ext_port/readyz"
   wait_until 60 gangplank-operator curl -sf "http://127.0.0.1:$op_port/readyz"
   scheduler_config
   spawn kube-scheduler "$kube_bin/kube-scheduler" --config "$dir/scheduler-config.yaml" \

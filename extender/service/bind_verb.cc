@@ -23,6 +23,14 @@ void BindVerb::Handle(const net::HttpRequest& request, net::HttpResponder respon
     responder.Respond(net::HttpResponse::json(400, EncodeErrorBody(std::string("cannot decode ExtenderBindingArgs: ") + e.what())));
     return;
   }
+  if (std::string refusal = BindRefusal(args, pods_.Find(args.pod_namespace, args.pod_name), rules_); !refusal.empty()) {
+    spdlog::warn(logging::JsonFields("bind refused", "pod", args.pod_namespace + "/" + args.pod_name, "uid",
+                                     args.pod_uid, "node", args.node, "error", refusal));
+    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+    metrics_.ObserveRequest("bind", 200, took.count());
+    responder.Respond(net::HttpResponse::json(200, EncodeBindingResult({refusal})));
+    return;
+  }
   // std::function needs a copyable callable; the responder is move-only.
   auto shared = std::make_shared<net::HttpResponder>(std::move(responder));
   const std::string uid = args.pod_uid;

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 
 #include "cache/state/assume_expiry.h"
 #include "extender/service/bind_verb.h"
@@ -13,7 +14,9 @@
 #if GANGPLANK_EXTENDER_WITH_KUBE
 #include "cache/feed/cluster_state_feed.h"
 #include "cache/feed/shared_informers.h"
+#include "extender/service/informer_pod_lookup.h"
 #include "extender/service/kube_binder.h"
+#include "extender/service/watch_health.h"
 #include "kube/config.h"
 #endif
 #include "extender/service/routes.h"
@@ -31,7 +34,28 @@ net::HttpServerOptions ServerOptions(const ServiceConfig& c) {
   o.host = c.listen_address;
   o.port = c.port;
   o.max_request_body_bytes = c.max_body_bytes;
-  if (!c.tls_cert_file.empty() || !c.tls_key_file.empty()) o.tls = net::HttpTlsFiles{c.tls_cert_file, c.tls_key_file};
+  o.body_limit = MakeBodyLimit(c.routes, c.max_body_bytes);
+  o.max_connections = c.max_connections;
+  o.idle_timeout = std::chrono::seconds(c.idle_timeout_seconds);
+  if (!c.client_ca_file.empty() && c.tls_cert_file.empty()) {
+    throw std::runtime_error("--client-ca-file needs --tls-cert-file and --tls-key-file");
+  }
+  if (!c.tls_cert_file.empty() || !c.tls_key_file.empty()) {
+    o.tls = net::HttpTlsFiles{c.tls_cert_file, c.tls_key_file, c.client_ca_file};
+  }
+  return o;
+}
+
+// The --health-port listener: the serving certificate without a client CA (kubelet and Prometheus have
+// no client certificate), small bodies only, few connections.
+net::HttpServerOptions HealthServerOptions(const ServiceConfig& c) {
+  net::HttpServerOptions o;
+  o.host = c.health_listen_address;
+  o.port = c.health_port;
+  o.max_request_body_bytes = kSmallBodyBytes;
+  o.max_connections = 32;
+  o.io_threads = 1;
+  if (!c.tls_cert_file.empty()) o.tls = net::HttpTlsFiles{c.tls_cert_file, c.tls_key_file, ""};
   return o;
 }
 
@@ -53,6 +77,8 @@ int Run(const ServiceConfig& config) {
   // bindings still queued, through the BindVerb.
   std::unique_ptr<BindVerb> bind;
   std::unique_ptr<PodBinder> binder;
+  std::unique_ptr<PodLookup> pods;
+  NotReadyReason not_ready;
 #if GANGPLANK_EXTENDER_WITH_KUBE
   kube::ClusterConfig kube_config =
       config.kubeconfig.empty() ? kube::LoadInClusterConfig() : kube::LoadKubeconfig({config.kubeconfig});
@@ -61,25 +87,45 @@ int Run(const ServiceConfig& config) {
   feed.Attach(&state);
   informers.Start();
   feed.Start();
+  const WatchHealth watch_health(informers, config.unready_after_watch_failures);
+  not_ready = [&watch_health] { return watch_health.Problem(); };
   if (!config.routes.bind_verb.empty()) {
+    BindRules rules = config.bind_rules;
+    rules.managed_resources = config.handlers.managed_resources;
+    pods = std::make_unique<InformerPodLookup>(informers.pods());
     binder = std::make_unique<KubeBinder>(informers.client());
-    bind = std::make_unique<BindVerb>(state, *binder, metrics, &unseen);
+    bind = std::make_unique<BindVerb>(state, *binder, metrics, *pods, std::move(rules), &unseen);
   }
 #else
   spdlog::warn(logging::JsonFields("built without the kube component: the cache stays empty and /readyz never passes"));
   if (!config.routes.bind_verb.empty()) throw std::runtime_error("--bind-verb needs a build with the kube component");
 #endif
-  const net::HttpHandler router = MakeRouter(handlers, state, metrics, config.routes, bind.get());
+  const net::HttpHandler router = MakeRouter(handlers, state, metrics, config.routes, bind.get(), not_ready);
 
   auto server = net::MakeHttpServer(ServerOptions(config));
   server->Start(router);
   spdlog::info(logging::JsonFields("serving", "url", server->BaseUrl(), "filter", config.routes.filter_verb,
                           "prioritize", config.routes.prioritize_verb, "preempt", config.routes.preempt_verb, "bind",
-                          config.routes.bind_verb));
+                          config.routes.bind_verb, "client_certificates",
+                          config.client_ca_file.empty() ? "not asked" : "required"));
+  std::unique_ptr<net::HttpServer> health;
+  if (config.health_port != 0) {
+    health = net::MakeHttpServer(HealthServerOptions(config));
+    health->Start(MakeHealthRouter(state, metrics, not_ready));
+    spdlog::info(logging::JsonFields("serving health and metrics", "url", health->BaseUrl()));
+  }
 
   std::optional<process::TlsReload> tls;
-  if (!config.tls_cert_file.empty()) tls.emplace(*server, net::HttpTlsFiles{config.tls_cert_file, config.tls_key_file});
-  stop.Wait(std::chrono::seconds(config.tls_reload_seconds), [&tls] { if (tls) tls->Check(); });
+  std::optional<process::TlsReload> health_tls;
+  if (!config.tls_cert_file.empty()) {
+    tls.emplace(*server, net::HttpTlsFiles{config.tls_cert_file, config.tls_key_file, config.client_ca_file});
+    if (health) health_tls.emplace(*health, net::HttpTlsFiles{config.tls_cert_file, config.tls_key_file, ""}, "health");
+  }
+  stop.Wait(std::chrono::seconds(config.tls_reload_seconds), [&tls, &health_tls] {
+    if (tls) tls->Check();
+    if (health_tls) health_tls->Check();
+  });
+  if (health) health->Stop();
   server->Stop();  // Stops accepting and waits for in-flight requests.
 #if GANGPLANK_EXTENDER_WITH_KUBE
   informers.Stop();  // Before the feed whose handlers they call goes away.

@@ -1,5 +1,9 @@
 #include "extender/service/routes.h"
 
+#include <algorithm>
+#include <optional>
+#include <vector>
+
 #include "extender/protocol/encode.h"
 
 namespace gangplank::extender {
@@ -19,16 +23,54 @@ net::HttpResponse MethodNotAllowed(const std::string& method) {
 
 net::HttpResponse JsonReply(Reply reply) { return net::HttpResponse::json(reply.status, std::move(reply.body)); }
 
+// /healthz, /readyz or /metrics; nullopt for any other path.
+std::optional<net::HttpResponse> HealthRoute(const std::string& path, const cache::ClusterState& state,
+                                             ExtenderMetrics& metrics, const NotReadyReason& not_ready) {
+  if (path == "/healthz") return net::HttpResponse::text(200, "ok\n");
+  if (path == "/readyz") {
+    if (!state.synced()) return net::HttpResponse::text(503, "cluster-state cache not synced yet\n");
+    if (std::string why = not_ready ? not_ready() : std::string(); !why.empty()) return net::HttpResponse::text(503, why + "\n");
+    return net::HttpResponse::text(200, "ok\n");
+  }
+  if (path == "/metrics") {
+    std::string text = state.Read([&](const cache::StateView& view) { return metrics.Scrape(view, state.synced()); });
+    return net::HttpResponse::text(200, std::move(text)).SetHeader("Content-Type", "text/plain; version=0.0.4");
+  }
+  return std::nullopt;
+}
+
+net::HttpResponse NoRoute(const net::HttpRequest& request) {
+  return net::HttpResponse::json(404, EncodeErrorBody("no route for " + request.method + " " + request.path));
+}
+
 }  // namespace
 
+net::HttpHandler MakeHealthRouter(const cache::ClusterState& state, ExtenderMetrics& metrics, NotReadyReason not_ready) {
+  return net::MakeSyncHandler([&state, &metrics, not_ready = std::move(not_ready)](const net::HttpRequest& request) -> net::HttpResponse {
+    if (auto health = HealthRoute(request.path, state, metrics, not_ready)) return std::move(*health);
+    return NoRoute(request);
+  });
+}
+
+net::HttpBodyLimit MakeBodyLimit(const RouteConfig& config, std::size_t verb_body_bytes) {
+  return [verbs = std::vector<std::string>{VerbPath(config.prefix, config.filter_verb),
+                                           VerbPath(config.prefix, config.prioritize_verb),
+                                           VerbPath(config.prefix, config.preempt_verb)},
+          verb_body_bytes](std::string_view, std::string_view path) {
+    const bool verb = !path.empty() && std::find(verbs.begin(), verbs.end(), path) != verbs.end();
+    return verb ? verb_body_bytes : kSmallBodyBytes;
+  };
+}
+
 net::HttpHandler MakeRouter(ExtenderHandlers& handlers, const cache::ClusterState& state, ExtenderMetrics& metrics,
-                            const RouteConfig& config, BindVerb* bind) {
+                            const RouteConfig& config, BindVerb* bind, NotReadyReason not_ready) {
   const std::string filter = VerbPath(config.prefix, config.filter_verb);
   const std::string prioritize = VerbPath(config.prefix, config.prioritize_verb);
   const std::string preempt = VerbPath(config.prefix, config.preempt_verb);
   const std::string bind_path = bind != nullptr ? VerbPath(config.prefix, config.bind_verb) : std::string();
-  net::HttpHandler routes = net::MakeSyncHandler([&handlers, &state, &metrics, filter, prioritize, preempt](
-                                    const net::HttpRequest& request) -> net::HttpResponse {
+  net::HttpHandler routes = net::MakeSyncHandler([&handlers, &state, &metrics, filter, prioritize, preempt,
+                                                  not_ready = std::move(not_ready)](
+                                                     const net::HttpRequest& request) -> net::HttpResponse {
     const std::string& path = request.path;
     const bool is_verb = !path.empty() && (path == filter || path == prioritize || path == preempt);
     if (is_verb) {
@@ -41,16 +83,8 @@ net::HttpHandler MakeRouter(ExtenderHandlers& handlers, const cache::ClusterStat
       if (path == prioritize) return JsonReply(handlers.Prioritize(body));
       return JsonReply(handlers.Preempt(body));
     }
-    if (path == "/healthz") return net::HttpResponse::text(200, "ok\n");
-    if (path == "/readyz") {
-      return state.synced() ? net::HttpResponse::text(200, "ok\n")
-                            : net::HttpResponse::text(503, "cluster-state cache not synced yet\n");
-    }
-    if (path == "/metrics") {
-      std::string text = state.Read([&](const cache::StateView& view) { return metrics.Scrape(view, state.synced()); });
-      return net::HttpResponse::text(200, std::move(text)).SetHeader("Content-Type", "text/plain; version=0.0.4");
-    }
-    return net::HttpResponse::json(404, EncodeErrorBody("no route for " + request.method + " " + path));
+    if (auto health = HealthRoute(path, state, metrics, not_ready)) return std::move(*health);
+    return NoRoute(request);
   });
   if (bind_path.empty()) return routes;
   // Binding waits on the API server, so it answers later, from the binder's thread.

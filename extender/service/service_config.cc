@@ -59,9 +59,27 @@ void AddServiceFlags(CLI::App& app, ServiceConfig& c) {
       ->delimiter(',');
   flags.Option("policy", c.handlers.policy, "Engine scoring policy for prioritize (engine/policies registry name)");
   flags.Option("workload-sample", c.handlers.workload_sample, "Pods the scoring policy's workload model is built from");
-  flags.Option("max-body-bytes", c.max_body_bytes, "Largest request body; larger ones get 413");
+  flags.Option("max-body-bytes", c.max_body_bytes,
+               "Largest filter/prioritize/preempt request body (other routes: 64 KiB); larger ones get 413. The "
+               "default fits nodeCacheCapable: true; raise it to ~64 MiB for full NodeLists");
+  flags.Option("max-connections", c.max_connections, "Open connections at most; more are closed at once (0: no limit)");
+  flags.Option("idle-timeout-seconds", c.idle_timeout_seconds, "Close a keep-alive connection idle this long")
+      ->check(CLI::PositiveNumber);
   flags.Option("tls-cert-file", c.tls_cert_file, "PEM certificate; serve HTTPS when set with --tls-key-file");
   flags.Option("tls-key-file", c.tls_key_file, "PEM private key");
+  flags.Option("client-ca-file", c.client_ca_file,
+               "PEM CA bundle: require clients (kube-scheduler) to present a certificate it signed; others are "
+               "refused at the TLS handshake. Needs --tls-cert-file; re-read like the certificate");
+  flags.Option("health-listen-address", c.health_listen_address, "Address of the --health-port listener");
+  flags.Option("health-port", c.health_port,
+               "Serve /healthz, /readyz and /metrics (no verbs, no client certificate) on this port too; 0: off");
+  flags.Option("unready-after-watch-failures", c.unready_after_watch_failures,
+               "/readyz fails once the node, pod or namespace informer has failed this many list/watch calls in "
+               "a row (0: never)")
+      ->check(CLI::NonNegativeNumber);
+  flags.Option("scheduler-name", c.bind_rules.scheduler_name,
+               "schedulerName of the pods gangplank schedules; the bind verb refuses pods naming another "
+               "(empty: any)");
   flags.Option("tls-reload-seconds", c.tls_reload_seconds, "Check the certificate and key for change this often");
   flags.Option("topology-keys", c.topology_keys, "Node label keys of the topology levels, widest first")
       ->delimiter(',');

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "extender/service/bind_rules.h"
 #include "extender/service/extender_handlers.h"
 #include "extender/service/routes.h"
 #include "cache/crd/queue_config.h"
@@ -23,14 +24,30 @@ struct ServiceConfig {
   std::uint16_t port = 8888;
   RouteConfig routes;
   HandlerOptions handlers;
-  std::size_t max_body_bytes = 64u << 20;  // A 5,000-node NodeList with managedFields is ~40 MB.
+  // Of filter, prioritize and preempt (other routes take 64 KiB). With nodeCacheCapable (the chart's
+  // setting) kube-scheduler sends a Pod (at most ~1.5 MiB, etcd's object limit) plus node names, or for
+  // preempt victims' UIDs (500 candidates x 110 pods x ~50 bytes = 2.7 MB): 16 MiB covers both with room.
+  // Full NodeLists (nodeCacheCapable: false) are much larger: ~40 MB for 5,000 nodes with managedFields.
+  std::size_t max_body_bytes = 16u << 20;
+  // Open connections at most; more are refused (net::HttpServerOptions::max_connections). kube-scheduler
+  // keeps a few (one per concurrent call; binds run in parallel).
+  std::size_t max_connections = 128;
+  int idle_timeout_seconds = 90;  // An idle keep-alive connection is closed after this.
   std::string tls_cert_file;
   std::string tls_key_file;
+  std::string client_ca_file;  // Mutual TLS: clients must present a certificate this CA signed.
+  // A second listener with /healthz, /readyz and /metrics only, and no client certificate asked (kubelet
+  // probes, Prometheus); port 0: none, they are served with the verbs.
+  std::string health_listen_address = "0.0.0.0";
+  std::uint16_t health_port = 0;
+  // /readyz fails after this many list/watch failures in a row of a core informer; 0: never.
+  long unready_after_watch_failures = 3;
   int tls_reload_seconds = 30;  // How often cert/key files are checked for change.
   std::vector<std::string> topology_keys;
   std::vector<cache::QueueConfig> queues;  // From --queue name:guaranteed[:limit]; GPUPool CRs add more.
   std::string default_queue;  // Queue of pods whose own label and namespace name none (the operator's too).
   std::string kubeconfig;           // Empty: in-cluster, else this kubeconfig file.
+  BindRules bind_rules;             // Which bindings the bind verb carries out (scheduler_name).
   // How long a binding the bind verb assumed may wait for the pod informer before it is undone;
   // 0: never. kube-scheduler's durationToExpireAssumedPod is 15 minutes.
   int assumed_pod_ttl_seconds = 900;

@@ -21,7 +21,31 @@ const char* OutcomeName(WebhookOutcome o) {
   return "unknown";
 }
 
+// Thrown by the parser callback to stop at the first level too deep, before it is built.
+struct TooDeep {};
+
 }  // namespace
+
+nlohmann::json ParseDryRunBody(const std::string& body) {
+  try {
+    return Json::parse(
+        body,
+        [](int depth, Json::parse_event_t, Json&) {
+          // depth counts the levels already open: the outermost value starts at 0.
+          if (static_cast<std::size_t>(depth) >= kDryRunMaxDepth) throw TooDeep{};
+          return true;
+        },
+        /*allow_exceptions=*/false);
+  } catch (const TooDeep&) {
+    return Json(Json::value_t::discarded);
+  }
+}
+
+net::HttpBodyLimit OperatorBodyLimit(std::size_t dry_run_bytes) {
+  return [dry_run_bytes](std::string_view method, std::string_view path) -> std::size_t {
+    return method == "POST" && path == "/dry-run" ? dry_run_bytes : 64 * 1024;
+  };
+}
 
 net::HttpHandler MakeOperatorRouter(Controller& controller, OperatorMetrics& metrics, std::size_t max_body_bytes) {
   return net::MakeSyncHandler([&controller, &metrics, max_body_bytes](const net::HttpRequest& request) -> net::HttpResponse {
@@ -37,8 +61,14 @@ net::HttpHandler MakeOperatorRouter(Controller& controller, OperatorMetrics& met
     if (path == "/dry-run") {
       if (request.method != "POST") return JsonError(405, "POST a JSON body {\"pods\": [Pod, ...]}").SetHeader("Allow", "POST");
       if (request.body.size() > max_body_bytes) return JsonError(413, "body larger than " + std::to_string(max_body_bytes) + " bytes");
-      const Json body = Json::parse(request.body, nullptr, /*allow_exceptions=*/false);
-      if (body.is_discarded() || !body.is_object()) return JsonError(400, "body is not a JSON object");
+      // Parsed here, before the controller takes any lock: a large body never holds up an admission round.
+      const Json body = ParseDryRunBody(request.body);
+      if (body.is_discarded() || !body.is_object()) {
+        return JsonError(400, "body is not a JSON object (or nests deeper than " + std::to_string(kDryRunMaxDepth) + ")");
+      }
+      if (const auto pods = body.find("pods"); pods != body.end() && pods->is_array() && pods->size() > kDryRunMaxPods) {
+        return JsonError(413, "a dry run takes at most " + std::to_string(kDryRunMaxPods) + " pods");
+      }
       if (!controller.synced()) return JsonError(503, controller.NotReadyReason());
       Json answer = controller.DryRun(body);
       const int status = answer.contains("error") ? 400 : 200;

@@ -78,9 +78,12 @@ json load_yaml_file(const std::string& path) {
 }
 
 // curl, trusting only `ca` and resolving `host` to 127.0.0.1, as the cluster's DNS would to the Service.
-ProcessResult curl(const std::string& url, const std::string& host, int port, const fs::path& ca, const std::string& body = "") {
+// With `client`, presents <client>/tls.crt and tls.key (kube-scheduler's client certificate).
+ProcessResult curl(const std::string& url, const std::string& host, int port, const fs::path& ca, const std::string& body = "",
+                   const fs::path& client = {}) {
   std::vector<std::string> argv = {"/usr/bin/env", "curl", "--silent", "--show-error", "--max-time", "5", "--write-out", "\n%{http_code}"};
   if (!ca.empty()) argv.insert(argv.end(), {"--cacert", ca.string(), "--resolve", host + ":" + std::to_string(port) + ":127.0.0.1"});
+  if (!client.empty()) argv.insert(argv.end(), {"--cert", (client / "tls.crt").string(), "--key", (client / "tls.key").string()});
   if (!body.empty()) argv.insert(argv.end(), {"-H", "Content-Type: application/json", "--data-binary", body});
   argv.push_back(url);
   return run_process(argv, "", std::chrono::seconds(10));
@@ -116,10 +119,12 @@ class ChartBinariesTest : public ::testing::Test {
 
 TEST_F(ChartBinariesTest, RenderedContainersRunTheRealBinariesReadyOverTlsWithinTheirRbac) {
   const std::uint16_t extender_port = extender::testing::FreePort();
+  const std::uint16_t health_port = extender::testing::FreePort();
   const std::uint16_t operator_port = extender::testing::FreePort();
   const std::uint16_t webhook_port = extender::testing::FreePort();
   RenderOptions options;
-  options.sets = {"extender.port=" + std::to_string(extender_port), "operator.port=" + std::to_string(operator_port),
+  options.sets = {"extender.port=" + std::to_string(extender_port), "extender.healthPort=" + std::to_string(health_port),
+                  "operator.port=" + std::to_string(operator_port),
                   "operator.webhook.port=" + std::to_string(webhook_port)};
   const RenderedObjects objects(helm3().render_ok(options));
 
@@ -168,10 +173,14 @@ TEST_F(ChartBinariesTest, RenderedContainersRunTheRealBinariesReadyOverTlsWithin
   const std::string server_name = entry["tlsConfig"]["serverName"];
   write_secret_files(objects.get("Secret", "gangplank-extender-tls"), dir_ / "scheduler-ca");
   const fs::path scheduler_ca = dir_ / "scheduler-ca" / "ca.crt";
-  const std::string extender_base = url_prefix.substr(0, url_prefix.rfind('/'));
-  EXPECT_TRUE(eventually([&] { return http_code(curl(extender_base + "/readyz", server_name, extender_port, scheduler_ca)) == "200"; },
+  // kubelet's probes go to the health port, which asks for no client certificate.
+  const std::string health_ready = "https://" + server_name + ":" + std::to_string(health_port) + "/readyz";
+  EXPECT_TRUE(eventually([&] { return http_code(curl(health_ready, server_name, health_port, scheduler_ca)) == "200"; },
                          std::chrono::seconds(30)))
-      << curl(extender_base + "/readyz", server_name, extender_port, scheduler_ca).err << "\n" << extender.log();
+      << curl(health_ready, server_name, health_port, scheduler_ca).err << "\n" << extender.log();
+  // The verbs' port asks for kube-scheduler's client certificate (tlsConfig certFile/keyFile).
+  write_secret_files(objects.get("Secret", "gangplank-scheduler-client-tls"), dir_ / "scheduler-client");
+  const fs::path scheduler_client = dir_ / "scheduler-client";
   const std::string operator_ready = "http://127.0.0.1:" + std::to_string(operator_port) + "/readyz";
   EXPECT_TRUE(eventually([&] { return http_code(curl(operator_ready, "", 0, {})) == "200"; }, std::chrono::seconds(30)))
       << operator_.log();
@@ -179,8 +188,11 @@ TEST_F(ChartBinariesTest, RenderedContainersRunTheRealBinariesReadyOverTlsWithin
   // A filter call as kube-scheduler makes it, over the same TLS.
   const std::string filter_body =
       R"({"Pod":{"metadata":{"name":"p","namespace":"ml","uid":"u-1"},"spec":{"containers":[{"resources":{"requests":{"nvidia.com/gpu":"1"}}}]}},"Nodes":null,"NodeNames":["gpu-0"]})";
-  const ProcessResult filter = curl(url_prefix + "/" + entry["filterVerb"].get<std::string>(), server_name, extender_port, scheduler_ca, filter_body);
+  const std::string filter_url = url_prefix + "/" + entry["filterVerb"].get<std::string>();
+  const ProcessResult filter = curl(filter_url, server_name, extender_port, scheduler_ca, filter_body, scheduler_client);
   EXPECT_EQ(http_code(filter), "200") << filter.out << filter.err;
+  EXPECT_EQ(http_code(curl(filter_url, server_name, extender_port, scheduler_ca, filter_body)), "000")
+      << "a caller without kube-scheduler's certificate is refused at the handshake";
   EXPECT_NE(filter.out.find(R"("NodeNames":["gpu-0"])"), std::string::npos) << filter.out;
 
   // The API server's view of the webhook: caBundle, Service name, port 443 -> the webhook port, path.

@@ -82,7 +82,9 @@ TEST_F(SchedulerConfigTest, TheGangplankProfileCallsTheExtenderAsTheExtenderRead
   EXPECT_EQ(e["ignorable"], false);
   EXPECT_EQ(e["enableHTTPS"], true);
   EXPECT_EQ(e["tlsConfig"], json({{"caFile", "/etc/gangplank/extender-ca/ca.crt"},
-                                  {"serverName", "gangplank-extender.gangplank-system.svc"}}));
+                                  {"serverName", "gangplank-extender.gangplank-system.svc"},
+                                  {"certFile", "/etc/gangplank/scheduler-client/tls.crt"},
+                                  {"keyFile", "/etc/gangplank/scheduler-client/tls.key"}}));
   EXPECT_EQ(e["managedResources"], json({{{"name", "nvidia.com/gpu"}, {"ignoredByScheduler", false}},
                                           {{"name", "gangplank.io/gpu-milli"}, {"ignoredByScheduler", false}}}));
 

@@ -14,6 +14,7 @@
 #include "engine/policies/registry.h"
 #include "cache/objects/convert.h"
 #include "extender/service/bind_verb.h"
+#include "extender/service/informer_pod_lookup.h"
 #include "extender/service/kube_binder.h"
 #include "cache/feed/cluster_state_feed.h"
 #include "cache/feed/shared_informers.h"
@@ -82,7 +83,8 @@ class EndToEnd : public ::testing::Test {
     feed_->Start();
     handlers_ = std::make_unique<ExtenderHandlers>(state_, metrics_, HandlerOptions{{}, "bestfit", 1000});
     binder_ = std::make_unique<KubeBinder>(informers_->client());
-    bind_ = std::make_unique<BindVerb>(state_, *binder_, metrics_);
+    pod_lookup_ = std::make_unique<InformerPodLookup>(informers_->pods());
+    bind_ = std::make_unique<BindVerb>(state_, *binder_, metrics_, *pod_lookup_, BindRules{});
     server_ = net::MakeHttpServer({});
     server_->Start(MakeRouter(*handlers_, state_, metrics_,
                               RouteConfig{"/gangplank", "filter", "prioritize", "preempt", "bind"}, bind_.get()));
@@ -217,6 +219,7 @@ class EndToEnd : public ::testing::Test {
   std::unique_ptr<cache::ClusterStateFeed> feed_;
   std::unique_ptr<ExtenderHandlers> handlers_;
   std::unique_ptr<KubeBinder> binder_;
+  std::unique_ptr<InformerPodLookup> pod_lookup_;
   std::unique_ptr<BindVerb> bind_;
   std::unique_ptr<net::HttpServer> server_;
 };

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <map>
+#include <optional>
 
 #include "extender/service/bind_verb.h"
 #include "extender/service/routes.h"
@@ -26,9 +28,25 @@ class AcceptingBinder : public PodBinder {
   std::vector<std::string> bound;
 };
 
+// The pods the API server (and so the pod informer) knows, by namespace/name.
+class FakePodLookup : public PodLookup {
+ public:
+  std::optional<KnownPod> Find(std::string_view namespace_, std::string_view name) const override {
+    const auto it = pods.find(std::string(namespace_) + "/" + std::string(name));
+    return it == pods.end() ? std::nullopt : std::optional<KnownPod>(it->second);
+  }
+  std::map<std::string, KnownPod> pods;
+};
+
 class BindVerbTest : public ::testing::Test {
  protected:
-  BindVerbTest() : handlers_(state_, metrics_, {}, &unseen_), bind_(state_, binder_, metrics_, &unseen_) {
+  BindVerbTest()
+      : handlers_(state_, metrics_, {}, &unseen_),
+        bind_(state_, binder_, metrics_, lookup_, BindRules{"gangplank", {"nvidia.com/gpu", "gangplank.io/gpu-milli"}},
+              &unseen_) {
+    // Known to the API server: the cache has not caught up with either.
+    lookup_.pods["ml/fresh"] = {"uid-fresh", "gangplank", {"cpu", "nvidia.com/gpu"}};
+    lookup_.pods["ml/unknown"] = {"uid-unknown", "gangplank", {"nvidia.com/gpu"}};
     state_.SetAssumedPodTtl(std::chrono::seconds(60));
     state_.UpsertNode(cache::testing::GpuNode("n1", 8));
     state_.MarkSynced();
@@ -46,8 +64,8 @@ class BindVerbTest : public ::testing::Test {
     p.containers = {{{{"cpu", "1"}, {"nvidia.com/gpu", "6"}}, {{"nvidia.com/gpu", "6"}}}};
     return testing::GoPod(p);
   }
-  static std::string BindArgs(const std::string& uid) {
-    return Json{{"PodName", "fresh"}, {"PodNamespace", "ml"}, {"PodUID", uid}, {"Node", "n1"}}.dump();
+  static std::string BindArgs(const std::string& uid, const std::string& name = "fresh") {
+    return Json{{"PodName", name}, {"PodNamespace", "ml"}, {"PodUID", uid}, {"Node", "n1"}}.dump();
   }
   int FreeGpus() {
     return state_.Read([](const cache::StateView& v) { return v.cluster().state(v.FindNode("n1")).FullyFreeGpus(); });
@@ -57,6 +75,7 @@ class BindVerbTest : public ::testing::Test {
   ExtenderMetrics metrics_;
   UnseenPods unseen_;
   AcceptingBinder binder_;
+  FakePodLookup lookup_;
   ExtenderHandlers handlers_;
   BindVerb bind_;
   std::unique_ptr<net::HttpServer> server_;
@@ -85,11 +104,49 @@ TEST_F(BindVerbTest, PodCreatedAndBoundWithinTheInformersLagIsAssumed) {
 
 TEST_F(BindVerbTest, PodNeitherCachedNorFilteredIsBoundButNotAssumed) {
   testing::LoopbackClient client(server_->port());
-  auto bound = client.Post("/gp/bind", BindArgs("uid-unknown"));
+  auto bound = client.Post("/gp/bind", BindArgs("uid-unknown", "unknown"));
   ASSERT_EQ(bound.status, 200);
   EXPECT_EQ(bound.body, R"({"Error":""})");
   EXPECT_EQ(FreeGpus(), 8);
   state_.Read([](const cache::StateView& v) { EXPECT_EQ(v.assumed_count(), 0u); });
+}
+
+// Issue 23: an anonymous POST to the bind path bound another namespace's default-scheduler pod. Every
+// such request is now answered with the reason and never reaches the API server.
+TEST_F(BindVerbTest, RefusesBindingsKubeSchedulerWouldNeverSend) {
+  lookup_.pods["ml/web"] = {"uid-web", "default-scheduler", {"cpu"}};
+  lookup_.pods["ml/cpu-only"] = {"uid-cpu", "gangplank", {"cpu", "memory"}};
+  testing::LoopbackClient client(server_->port());
+  struct Case {
+    std::string body;
+    std::string reason;
+  };
+  const std::vector<Case> cases = {
+      {Json{{"PodName", "fresh"}, {"PodNamespace", "ml"}, {"Node", "n1"}}.dump(), "names no PodUID"},
+      {BindArgs(""), "names no PodUID"},
+      {BindArgs("uid-made-up"), "PodUID uid-made-up is not the UID of the pod of that name (uid-fresh)"},
+      {BindArgs("uid-x", "nobody"), "its pod informer does not know the pod"},
+      {BindArgs("uid-web", "web"), "it names schedulerName \"default-scheduler\", not gangplank's \"gangplank\""},
+      {BindArgs("uid-cpu", "cpu-only"), "it uses none of the managed resources"},
+  };
+  for (const Case& c : cases) {
+    auto reply = client.Post("/gp/bind", c.body);
+    ASSERT_EQ(reply.status, 200) << c.body;
+    const Json result = Json::parse(reply.body);
+    EXPECT_NE(result.value("Error", "").find("gangplank-extender refuses to bind"), std::string::npos) << reply.body;
+    EXPECT_NE(result.value("Error", "").find(c.reason), std::string::npos) << reply.body;
+  }
+  EXPECT_TRUE(binder_.bound.empty()) << "no refused binding reaches the API server";
+  EXPECT_EQ(FreeGpus(), 8);
+  // The one kube-scheduler sends still binds.
+  EXPECT_EQ(client.Post("/gp/bind", BindArgs("uid-fresh")).body, R"({"Error":""})");
+  EXPECT_EQ(binder_.bound, (std::vector<std::string>{"uid-fresh@n1"}));
+}
+
+TEST(BindRefusal, AnySchedulerNameAndEveryPodWhenNotConfigured) {
+  const ExtenderBindingArgs args{"p", "ns", "uid-1", "n1"};
+  EXPECT_EQ(BindRefusal(args, KnownPod{"uid-1", "other", {}}, BindRules{"", {}}), "");
+  EXPECT_NE(BindRefusal(args, KnownPod{"uid-2", "other", {}}, BindRules{"", {}}), "");
 }
 
 TEST(UnseenPods, KeepsTheNewestCopiesUpToItsCapacity) {

@@ -134,7 +134,11 @@ bool ControlPlane::Kill(const std::string& component) {
 }
 
 double ControlPlane::ExtenderMetric(const std::string& name, const std::vector<std::string>& labels) const {
-  return ScrapedSum({"--cacert", ca_file(), "https://127.0.0.1:" + std::to_string(extender_port()) + "/metrics"}, name, labels);
+  // The extender asks for kube-scheduler's client certificate (mutual TLS), so the scrape presents it.
+  const std::string pki = (dir_ / "pki").string();
+  return ScrapedSum({"--cacert", ca_file(), "--cert", pki + "/scheduler-client.crt", "--key", pki + "/scheduler-client.key",
+                     "https://127.0.0.1:" + std::to_string(extender_port()) + "/metrics"},
+                    name, labels);
 }
 
 double ControlPlane::OperatorMetric(const std::string& name) const {

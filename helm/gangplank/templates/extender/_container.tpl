@@ -10,8 +10,12 @@ KubeSchedulerConfiguration (scheduler/configmap.yaml): same port, path prefix, v
   imagePullPolicy: {{ .Values.image.pullPolicy }}
   command: ["/usr/local/bin/gangplank-extender"]
   args:
-    - --listen-address=0.0.0.0
+    {{- /* A sidecar is called by kube-scheduler in the same pod: nothing else may reach its verbs. */}}
+    - --listen-address={{ ternary "127.0.0.1" "0.0.0.0" (eq $e.mode "sidecar") }}
     - --port={{ $e.port }}
+    - --health-port={{ $e.healthPort }}
+    - --max-connections={{ int64 $e.maxConnections }}
+    - --scheduler-name={{ .Values.schedulerName }}
     - --path-prefix={{ $e.pathPrefix }}
     - --filter-verb={{ $e.filterVerb }}
     - --prioritize-verb={{ $e.prioritizeVerb }}
@@ -38,6 +42,9 @@ KubeSchedulerConfiguration (scheduler/configmap.yaml): same port, path prefix, v
     - --tls-key-file={{ include "gangplank.tlsMountPath" . }}/tls.key
     - --tls-reload-seconds={{ $e.tls.reloadSeconds }}
     {{- end }}
+    {{- if include "gangplank.needsSchedulerClientTls" . }}
+    - --client-ca-file={{ include "gangplank.tlsMountPath" . }}/ca.crt
+    {{- end }}
     - --log-level={{ $e.logLevel }}
     {{- range $e.extraArgs }}
     - {{ . | quote }}
@@ -47,10 +54,14 @@ KubeSchedulerConfiguration (scheduler/configmap.yaml): same port, path prefix, v
     - name: extender
       containerPort: {{ $e.port }}
       protocol: TCP
+    # Probes and Prometheus: no client certificate asked, no verbs served.
+    - name: extender-health
+      containerPort: {{ $e.healthPort }}
+      protocol: TCP
   livenessProbe:
     httpGet:
       path: /healthz
-      port: extender
+      port: extender-health
       scheme: {{ include "gangplank.extenderScheme" . | upper }}
     periodSeconds: 10
     timeoutSeconds: 3
@@ -58,7 +69,7 @@ KubeSchedulerConfiguration (scheduler/configmap.yaml): same port, path prefix, v
   readinessProbe:
     httpGet:
       path: /readyz
-      port: extender
+      port: extender-health
       scheme: {{ include "gangplank.extenderScheme" . | upper }}
     periodSeconds: 5
     timeoutSeconds: 3
@@ -66,7 +77,7 @@ KubeSchedulerConfiguration (scheduler/configmap.yaml): same port, path prefix, v
   startupProbe:
     httpGet:
       path: /healthz
-      port: extender
+      port: extender-health
       scheme: {{ include "gangplank.extenderScheme" . | upper }}
     periodSeconds: 2
     failureThreshold: 30
@@ -94,5 +105,9 @@ KubeSchedulerConfiguration (scheduler/configmap.yaml): same port, path prefix, v
         path: tls.crt
       - key: tls.key
         path: tls.key
+      {{- if include "gangplank.needsSchedulerClientTls" . }}
+      - key: ca.crt
+        path: ca.crt
+      {{- end }}
 {{- end -}}
 {{- end -}}
