@@ -4,6 +4,8 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <fstream>
 #include <iostream>
@@ -17,6 +19,7 @@
 #include "logging/json_log.h"
 #include "net/http_client.h"
 #include "operator/writer/kube_cluster_writer.h"
+#include "operator/writer/leader_gated_writer.h"
 #include "operator/gangs/kube_object_reader.h"
 #include "operator/service/controller.h"
 #include "operator/service/operator_config.h"
@@ -58,14 +61,28 @@ ControllerOptions ControllerOptionsOf(const OperatorConfig& c) {
 }
 
 std::unique_ptr<net::HttpServer> StartServer(const std::string& host, std::uint16_t port, std::optional<net::HttpTlsFiles> tls,
-                                             net::HttpHandler handler) {
+                                             net::HttpHandler handler, net::HttpBodyLimit body_limit = {}) {
   net::HttpServerOptions o;
   o.host = host;
   o.port = port;
   o.tls = std::move(tls);
+  o.body_limit = std::move(body_limit);
   auto server = net::MakeHttpServer(o);
   server->Start(std::move(handler));
   return server;
+}
+
+// The elector's own client: one lease call never outlasts half the renew deadline (no retries; the
+// elector's loop is the retry), so losing the API server ends this replica's lead on time.
+std::shared_ptr<kube::Client> LeaseClient(const kube::ClusterConfig& cluster, const OperatorConfig& config) {
+  kube::RestOptions o;
+  o.user_agent = "gangplank-operator/0.1 leader-election";
+  o.qps = 5;
+  o.burst = 5;
+  o.max_retries = 0;
+  o.max_transport_retries = 0;
+  o.request_timeout = std::max(std::chrono::milliseconds(500), std::chrono::milliseconds(config.renew_deadline_seconds * 1000 / 2));
+  return std::make_shared<kube::Client>(std::make_shared<kube::RestClient>(cluster, o));
 }
 
 int Run(const OperatorConfig& config) {
@@ -77,11 +94,18 @@ int Run(const OperatorConfig& config) {
   rest_options.qps = config.kube_api_qps;
   rest_options.burst = config.kube_api_burst;
   rest_options.user_agent = "gangplank-operator/0.1";
+  auto lease_client = LeaseClient(kube_config, config);
   auto rest = std::make_shared<kube::RestClient>(std::move(kube_config), rest_options);
   auto client = std::make_shared<kube::Client>(rest);
 
   OperatorMetrics metrics;
-  KubeClusterWriter writer(client);
+  KubeClusterWriter kube_writer(client);
+  // Every write asks the elector, not the controller's flag (which a hanging renew keeps set).
+  std::atomic<kube::LeaderElector*> leading_elector{nullptr};
+  LeaderGatedWriter writer(kube_writer, [&] {
+    const kube::LeaderElector* e = leading_elector.load();
+    return !config.leader_elect || (e != nullptr && e->IsLeader());
+  });
   KubeObjectReader reader(client);
   cache::SharedInformers informers(rest);
   cache::ClusterStateFeed feed(informers);
@@ -105,14 +129,15 @@ int Run(const OperatorConfig& config) {
     le.on_stopped_leading = [&controller] { controller.SetLeader(false); };
     le.on_new_leader = [](const std::string& who) { spdlog::info(logging::JsonFields("leader observed", "identity", who)); };
     spdlog::info(logging::JsonFields("campaigning for the lease", "namespace", le.namespace_, "name", le.name, "identity", le.identity));
-    elector = std::make_unique<kube::LeaderElector>(client, std::move(le));
+    elector = std::make_unique<kube::LeaderElector>(lease_client, std::move(le));
+    leading_elector.store(elector.get());
     elector->Start();
   } else {
     controller.SetLeader(true);
   }
 
-  auto server = StartServer(config.listen_address, config.port, std::nullopt,
-                            MakeOperatorRouter(controller, metrics, 16u << 20));
+  auto server = StartServer(config.listen_address, config.port, std::nullopt, MakeOperatorRouter(controller, metrics),
+                            OperatorBodyLimit());
   std::unique_ptr<net::HttpServer> webhook;
   const bool tls = !config.webhook_cert_file.empty() && !config.webhook_key_file.empty();
   if (tls) {
@@ -130,6 +155,7 @@ int Run(const OperatorConfig& config) {
   stop.Wait(std::chrono::seconds(config.tls_reload_seconds), [&reload] { if (reload) reload->Check(); });
   if (webhook) webhook->Stop();
   controller.Stop();        // Finishes the round in flight; nothing is written after this.
+  leading_elector.store(nullptr);  // Nor by anything left: the gate no longer reads the elector.
   if (elector) elector->Stop();  // Releases the lease so a standby takes over at once.
   server->Stop();
   informers.Stop();

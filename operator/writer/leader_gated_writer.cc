@@ -1,0 +1,63 @@
+#include "operator/writer/leader_gated_writer.h"
+
+#include <string>
+
+namespace gangplank::op {
+
+void LeaderGatedWriter::RequireLead(const char* write) const {
+  if (!leading_()) throw NotLeader(std::string("not the leader any more: ") + write + " not written");
+}
+
+cache::PodInfo LeaderGatedWriter::PlanPod(const cache::PodInfo& pod, const std::string& node, const std::string& admission_id) {
+  RequireLead("plan");
+  return inner_.PlanPod(pod, node, admission_id);
+}
+
+cache::PodInfo LeaderGatedWriter::UnplanPod(const cache::PodInfo& pod) {
+  RequireLead("plan roll-back");
+  return inner_.UnplanPod(pod);
+}
+
+cache::PodInfo LeaderGatedWriter::ReleasePod(const cache::PodInfo& pod) {
+  RequireLead("gate removal");
+  return inner_.ReleasePod(pod);
+}
+
+std::optional<cache::PodInfo> LeaderGatedWriter::ReadPod(const std::string& namespace_, const std::string& name) {
+  return inner_.ReadPod(namespace_, name);
+}
+
+cache::PodInfo LeaderGatedWriter::AnnotatePod(const cache::PodInfo& pod, const std::string& key, const std::string& value) {
+  RequireLead("annotation");
+  return inner_.AnnotatePod(pod, key, value);
+}
+
+EvictResult LeaderGatedWriter::EvictPod(const cache::PodInfo& pod, std::optional<int> grace_seconds) {
+  RequireLead("eviction");
+  return inner_.EvictPod(pod, grace_seconds);
+}
+
+EvictResult LeaderGatedWriter::DeletePod(const cache::PodInfo& pod, int grace_seconds) {
+  RequireLead("deletion");
+  return inner_.DeletePod(pod, grace_seconds);
+}
+
+std::vector<nlohmann::json> LeaderGatedWriter::DisruptionBudgets(const std::string& namespace_) {
+  return inner_.DisruptionBudgets(namespace_);
+}
+
+// Conditions, Events and status are best effort: a lost lease skips them quietly, as a failed write would.
+void LeaderGatedWriter::SetPodCondition(const cache::PodInfo& pod, const ConditionWrite& condition) {
+  if (leading_()) inner_.SetPodCondition(pod, condition);
+}
+
+void LeaderGatedWriter::RecordEvent(const EventWrite& event) {
+  if (leading_()) inner_.RecordEvent(event);
+}
+
+bool LeaderGatedWriter::WriteStatus(const std::string& plural, const std::string& name, const nlohmann::json& fields,
+                                    const std::vector<ConditionWrite>& conditions) {
+  return leading_() && inner_.WriteStatus(plural, name, fields, conditions);
+}
+
+}  // namespace gangplank::op
