@@ -39,6 +39,10 @@ inline constexpr std::string_view kTerminateAtAnnotation = "gangplank.io/termina
 inline constexpr std::string_view kCheckpointRequestedAnnotation = "gangplank.io/checkpoint-requested";
 // Pod annotation a job writes (on any member) when its checkpoint is done; the gang is then evicted.
 inline constexpr std::string_view kCheckpointDoneAnnotation = "gangplank.io/checkpoint-done";
+// Pod annotation: seconds the job says it runs. A waiting gang that declares it may start on nodes
+// reserved for another gang when it will have left before that gang is expected to start there (EASY
+// backfill); a running gang's declared end tells the engine when its nodes free up.
+inline constexpr std::string_view kExpectedRuntimeAnnotation = "gangplank.io/expected-runtime";
 // The pod annotations only the operator writes (an admission plan, a checkpoint request). The webhook
 // removes them from pods it gates; the chart's ValidatingAdmissionPolicy refuses them from anyone else.
 inline constexpr std::array<std::string_view, 3> kOperatorOwnedAnnotations{

@@ -24,6 +24,10 @@ struct Reserved {
   std::vector<NodeId> nodes;
   bool for_reclaim = false;
   std::string reason;
+  // Waiting-time reservations (ReservationChoice::kSoonest): the narrowest domain holding the nodes
+  // ("rack=k3", "the pool") and when the gang is expected to start there; infinity when not judged.
+  std::string domain;
+  double expected_start = std::numeric_limits<double>::infinity();
 };
 
 enum class EvictionKind {

@@ -41,6 +41,10 @@ struct WaitingGang {
   // Seconds after arrival: a gang that waited longer gives up its reservation and gets no new one (no
   // drain, no evictions for it); it keeps waiting and starts if it fits.
   double timeout = std::numeric_limits<double>::infinity();
+  // Seconds it says it will run (gangplank.io/expected-runtime, a Job's activeDeadlineSeconds), when
+  // declared: it may then start on nodes reserved for another gang if it leaves before that gang is
+  // expected to start there (EASY backfill).
+  std::optional<double> expected_runtime;
 };
 
 struct RunningGang {
@@ -58,6 +62,8 @@ struct RunningGang {
   bool started = true;
   double admitted_at = 0;   // When the round admitted it (same epoch as `now`).
   int members_started = 0;  // With !started: members running so far, for the message.
+  // When it said it would end (start + declared runtime), if it did; see ExpectedEnd (expected_end.h).
+  std::optional<double> expected_end;
 
   double Gpus() const;
 };
@@ -69,10 +75,38 @@ struct HeldReservation {
   bool for_reclaim = false;     // Made when victims were evicted for this gang (it gets no more).
 };
 
+// Which nodes a waiting-time reservation drains.
+enum class ReservationChoice {
+  kMostFreeNow,  // The nodes with the most free GPUs now (ChooseReservation), kept until the gang starts.
+  // The domain expected to hold the gang soonest (ChooseSoonestReservation), judged from the running
+  // gangs' expected ends and re-judged every round: it moves when another domain is expected to be
+  // ready in well under the time still left on its own (ReservationConfig::move_factor).
+  kSoonest,
+};
+
+// Which queues' gangs may reserve.
+enum class ReservationShare {
+  // A queue below its fair share, one reservation per queue and pod shape at a time.
+  kBelowShare,
+  // A queue whose running gangs plus its gangs already holding reservations are below its fair share:
+  // several gangs of a queue may drain nodes at once, and a gang larger than what is left of its
+  // queue's share still reserves, taking the queue over its share by less than that one gang.
+  kEarmarked,
+};
+
 struct ReservationConfig {
-  // A multi-pod gang of a queue below its fair share that waited this long reserves nodes to drain.
+  // A multi-pod gang that waited this long reserves nodes to drain (if its queue may, see `share`).
   double reserve_after_seconds = std::numeric_limits<double>::infinity();
   double max_node_fraction = 0.25;  // Of the pool's nodes, over all waiting-time reservations.
+  ReservationChoice choice = ReservationChoice::kSoonest;
+  ReservationShare share = ReservationShare::kBelowShare;
+  // A running gang without a declared end is expected to run as long again as it has run (training
+  // runs' lengths are heavy-tailed: the longer one has run, the longer it is likely to go on), and at
+  // least this long.
+  double min_expected_remaining_seconds = 3600;
+  // kSoonest: a held reservation moves when another domain is expected ready in less than this
+  // fraction of the time its own nodes still need (moving forfeits what was drained so far).
+  double move_factor = 0.5;
 };
 
 // Fair-share reclaim, and the victim rules and budget it shares with priority preemption

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <tuple>
 
@@ -47,6 +48,7 @@ AdmissionDecision Round::Run() {
   IndexGangs();
   ComputeShares();
   StartReserved();
+  EstimateKept();
   for (const auto& [w, r] : reserved_) model_.Cordon(r.nodes);
   AdmitInOrder();
   if (std::isfinite(config_.reservation.reserve_after_seconds)) GrantWaitingReservations();
@@ -133,7 +135,8 @@ void Round::KeepReservations(const std::unordered_map<std::string, int>& by_name
       gangs_[it->second].lost_reservation = true;
       continue;
     }
-    reserved_[it->second] = Reserved{it->second, r.nodes, r.for_reclaim, "reservation kept: the gang still waits"};
+    reserved_[it->second] = Reserved{it->second, r.nodes, r.for_reclaim, "reservation kept: the gang still waits", {},
+                                      std::numeric_limits<double>::infinity()};
   }
 }
 

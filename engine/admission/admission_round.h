@@ -11,8 +11,12 @@
 //    smaller ones may start (backfill). A gang that needs at least what a failed gang with the same
 //    constraints needed is not planned again in the round. No queue on the gang's path (its leaf and
 //    every queue above it) goes above its limit.
-// 4. Waiting-time reservations (ReservationConfig): multi-pod gangs of queues below their fair share
-//    that waited long enough reserve nodes to drain (ChooseReservation), within a node budget.
+// 4. Waiting-time reservations (ReservationConfig, round_reservations.cc): multi-pod gangs that waited
+//    long enough, of queues ReservationConfig::share allows, reserve the domain expected to hold them
+//    soonest (ChooseSoonestReservation, from running gangs' declared or elapsed-based ends; re-judged
+//    each round) or, by choice, the nodes with the most free GPUs now (ChooseReservation), within a node
+//    budget. In step 3 no gang lands on reserved nodes unless it declared a runtime ending before the
+//    reserved gang is expected to start there (EASY backfill).
 // 5. Reclaim (ReclaimConfig, off by default): for unplaced gangs of queues below their fair share, in
 //    admission order, ChooseVictims picks whole running gangs of queues above their fair share whose
 //    eviction verifiably lets the gang be planned; the gang reserves the planned nodes and starts in a

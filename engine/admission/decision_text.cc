@@ -25,4 +25,14 @@ std::string GoDuration(double seconds) {
   return out + std::to_string(s) + "s";
 }
 
+std::string RoughDuration(double seconds) {
+  if (!std::isfinite(seconds)) return "an unknown time";
+  const long long minutes = seconds > 0 ? std::llround(seconds / 60) : 0;
+  if (minutes < 1) return "under a minute";
+  const long long d = minutes / 1440, h = minutes % 1440 / 60, m = minutes % 60;
+  if (d > 0) return "~" + std::to_string(d) + " d " + std::to_string(h) + " h";
+  if (h > 0) return "~" + std::to_string(h) + " h " + std::to_string(m) + " m";
+  return "~" + std::to_string(m) + " m";
+}
+
 }  // namespace gangplank::engine

@@ -14,4 +14,8 @@ std::string Amount(double v);
 // Seconds as Go (and kubectl) print durations, to the second: "45s", "30m0s", "2h5m0s".
 std::string GoDuration(double seconds);
 
+// A wait told to a person, to the minute below a day and to the hour above: "~2 h 10 m", "~3 d 4 h",
+// "~45 m", "under a minute"; "an unknown time" for infinity.
+std::string RoughDuration(double seconds);
+
 }  // namespace gangplank::engine

@@ -62,12 +62,23 @@ class Round {
 
   // Admission (round_admission.cc).
   const GangShape& ShapeFor(int w);
-  bool Hopeless(int w);
+  bool Hopeless(int w);  // Needs at least what a gang that failed this round needed.
   void Admit(int w, GangPlan plan, const std::string& how);
   void StartReserved();
   void AdmitInOrder();
   void BlockIfStarving(int w, std::vector<size_t>& pos);
   std::vector<int> Unplaced() const;
+
+  // Waiting-time reservations and backfill around them (round_reservations.cc).
+  bool JudgesReservations() const;
+  std::vector<double> FreeTimes() const;
+  void Estimate(Reserved& r, const std::vector<double>& free_at) const;
+  void EstimateKept();
+  bool MayUseReserved(int w) const;
+  GangPlan PlanOnReserved(int w);
+  bool QueueMayReserve(int w, const std::vector<double>& earmarked) const;
+  void Rejudge(Reserved& r, const std::vector<double>& free_at);
+  Reserved NewReservation(int w, const std::vector<double>& free_at) const;
   void GrantWaitingReservations();
 
   // When time alone could change the outcome (round_wakeup.cc).

@@ -1,13 +1,11 @@
 // The admitting steps of a round: gangs on their reservations, then every other gang in admission order
-// with backfill, then waiting-time reservations.
+// with backfill (waiting-time reservations are in round_reservations.cc).
 #include <algorithm>
 #include <cmath>
-#include <set>
 
 #include "engine/admission/decision_text.h"
 #include "engine/admission/round.h"
 #include "engine/gang/gang_planner.h"
-#include "engine/gang/reservation.h"
 
 namespace gangplank::engine {
 
@@ -21,6 +19,8 @@ const GangShape& Round::ShapeFor(int w) {
 }
 
 bool Round::Hopeless(int w) {
+  // A smaller gang failing says nothing about one that may also use reserved nodes.
+  if (MayUseReserved(w)) return false;
   const GangShape& s = ShapeFor(w);
   return std::any_of(failed_.begin(), failed_.end(), [&](const GangShape& f) { return NeedsAtLeast(s, f); });
 }
@@ -81,6 +81,8 @@ void Round::AdmitInOrder() {
     GangPlan plan = PlanGang(model_.cluster(), g, model_.policy(), rng_);
     if (plan.placed) {
       Admit(best, std::move(plan), "");
+    } else if (GangPlan around = PlanOnReserved(best); around.placed) {
+      Admit(best, std::move(around), " on nodes reserved for another gang, which it leaves before that gang is expected to start");
     } else {
       failed_.push_back(ShapeFor(best));
       BlockIfStarving(best, pos);
@@ -106,31 +108,6 @@ std::vector<int> Round::Unplaced() const {
   }
   std::sort(order.begin(), order.end(), [&](int a, int b) { return Before(a, b); });
   return order;
-}
-
-void Round::GrantWaitingReservations() {
-  const ReservationConfig& rc = config_.reservation;
-  const int budget = std::max(1, static_cast<int>(rc.max_node_fraction * model_.cluster().size()));
-  int used = 0;
-  for (const auto& [w, r] : reserved_) used += r.for_reclaim ? 0 : static_cast<int>(r.nodes.size());
-  std::set<std::pair<int, std::vector<int>>> groups;  // One reservation per queue and pod shape at a time.
-  for (int w : Unplaced()) {
-    const GangRequest& g = in_.waiting[w].request;
-    if (gangs_[w].timed_out || !groups.emplace(gangs_[w].queue, GpuSizes(g)).second || reserved_.count(w)) continue;
-    if (g.members.size() < 2 || in_.now - in_.waiting[w].arrival < rc.reserve_after_seconds ||
-        !BelowShare(gangs_[w].queue)) {
-      continue;
-    }
-    if (used + static_cast<int>(g.members.size()) > budget) break;
-    std::vector<NodeId> nodes = ChooseReservation(model_.cluster(), g);  // Skips cordoned nodes.
-    if (nodes.empty()) continue;
-    model_.Cordon(nodes);
-    used += static_cast<int>(nodes.size());
-    std::string reason = "reserved " + std::to_string(nodes.size()) + " nodes to drain for " + g.name +
-                         ", waiting " + Fixed((in_.now - in_.waiting[w].arrival) / 3600) + " h; " +
-                         QueueState(gangs_[w].queue);
-    reserved_[w] = Reserved{w, std::move(nodes), false, std::move(reason)};
-  }
 }
 
 }  // namespace gangplank::engine

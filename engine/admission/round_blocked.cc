@@ -2,6 +2,7 @@
 // judged on the model as the round leaves it (admissions applied, victims released, reservations held),
 // which is what the caller will see once it applies the decision.
 #include <algorithm>
+#include <cmath>
 
 #include "engine/admission/decision_text.h"
 #include "engine/admission/round.h"
@@ -51,6 +52,11 @@ Blocked Round::WhyWaiting(int w, UnfitExplainer& unfit, const std::vector<int>& 
   if (held != reserved_.end()) {
     const size_t n = held->second.nodes.size();
     const std::string nodes = std::to_string(n) + (n == 1 ? " node" : " nodes");
+    if (!held->second.for_reclaim && std::isfinite(held->second.expected_start)) {
+      return {w, BlockCode::kReserved,
+              "reserved " + held->second.domain + " (" + nodes + ") being drained; expected to start in " +
+                  RoughDuration(held->second.expected_start - in_.now)};
+    }
     return {w, BlockCode::kReserved,
             held->second.for_reclaim ? "holds a reservation of " + nodes + " freed for it by eviction; it does not fit there yet"
                                      : "holds a reservation of " + nodes + " being drained"};

@@ -1,6 +1,7 @@
 // What fair-share reclaim and priority preemption share: the budget, which running gangs may be victims
 // at all, which waiting gangs evictions are tried for, and how a chosen set of victims is evicted.
 #include <algorithm>
+#include <limits>
 #include <set>
 
 #include "engine/admission/decision_text.h"
@@ -108,7 +109,8 @@ void Round::EvictFor(int w, const VictimChoice& choice, const std::vector<Victim
   reserved_[w] = Reserved{w, std::move(nodes), true,
                           (kind == EvictionKind::kPriority ? "reserved the nodes freed by preemption for "
                                                            : "reserved the nodes freed by reclaim for ") +
-                              name + " until its victims are gone"};
+                              name + " until its victims are gone",
+                          {}, std::numeric_limits<double>::infinity()};
 }
 
 std::string Round::EvictionReason(const VictimCandidate& v, int w, EvictionKind kind) const {

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <optional>
 
 #include "cache/objects/conventions.h"
 #include "base/time_format.h"
@@ -10,6 +13,19 @@
 
 namespace gangplank::op {
 namespace {
+
+// The largest positive number of seconds any member declares; unset when none does or it is malformed.
+std::optional<double> ExpectedRuntimeOf(const std::vector<const Member*>& members) {
+  std::optional<double> out;
+  for (const Member* m : members) {
+    // Only the annotation: a Job's activeDeadlineSeconds is not in the cache's pod model.
+    const std::string text = m->pod.Annotation(cache::kExpectedRuntimeAnnotation);
+    char* end = nullptr;
+    const double seconds = text.empty() ? 0 : std::strtod(text.c_str(), &end);
+    if (seconds > 0 && std::isfinite(seconds) && end != nullptr && *end == '\0') out = std::max(out.value_or(0), seconds);
+  }
+  return out;
+}
 
 std::optional<double> CheckpointOf(const cache::PodInfo& pod) {
   const std::string text = pod.Annotation(cache::kLastCheckpointAnnotation);
@@ -39,6 +55,7 @@ engine::RunningGang RunningOf(const Gang& gang, const std::string& queue, const 
     r.started = r.started && m->bound();
   }
   if (r.admitted_at > 0) r.start = r.admitted_at;
+  if (auto runtime = ExpectedRuntimeOf(members)) r.expected_end = r.start + *runtime;
   return r;
 }
 
@@ -97,6 +114,7 @@ GangEntries BuildGangEntries(const Gang& gang, const EntryContext& context, cons
     w.front = true;
   }
   if (context.gang_timeout_seconds > 0) w.timeout = context.gang_timeout_seconds;
+  w.expected_runtime = ExpectedRuntimeOf(waiting);
   out.waiting = std::move(w);
   return out;
 }

@@ -1,7 +1,9 @@
 // Controller::DryRun: "where and when would this gang land", answered by the engine on the live model
 // of the gang's pool without changing anything (the cluster is scratch inside the round and restored,
 // the book is copied).
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 
 #include "cache/feed/object_conversion.h"
 #include "cache/objects/conventions.h"
@@ -122,6 +124,16 @@ nlohmann::json Controller::DryRun(const nlohmann::json& request) {
                                           : "after the gangs under wouldEvict leave";
     }
     if (!evictions.empty()) answer["wouldEvict"] = std::move(evictions);
+    for (const engine::Reserved& r : decision.reservations) {
+      if (r.waiting != mine) continue;
+      Json nodes = Json::array();
+      for (engine::NodeId n : r.nodes) nodes.push_back(cluster.spec(n).name);
+      Json reservation{{"nodes", std::move(nodes)}, {"reason", r.reason}};
+      if (!r.domain.empty()) reservation["domain"] = r.domain;
+      // Seconds from now; absent when the round did not judge it (reclaim reservations).
+      if (std::isfinite(r.expected_start)) reservation["expectedStartSeconds"] = std::max(0.0, r.expected_start - input.now);
+      answer["reservation"] = std::move(reservation);
+    }
   });
   // How many gangs of its queue wait ahead of it (same or higher priority, earlier).
   int ahead = 0;

@@ -51,6 +51,10 @@ class GangplankScheduler : public GangSchedulerBase {
   void set_reserve_after(double seconds) { config_.reservation.reserve_after_seconds = seconds; }
   // Largest fraction of the nodes reservations may hold at once.
   void set_reserve_fraction(double fraction) { config_.reservation.max_node_fraction = fraction; }
+  void set_reserve_policy(engine::ReservationChoice choice, engine::ReservationShare share) {
+    config_.reservation.choice = choice;
+    config_.reservation.share = share;
+  }
   void set_reclaim(const engine::ReclaimConfig& reclaim) { config_.reclaim = reclaim; }
   void set_no_backfill_after(double seconds) { config_.no_backfill_after_seconds = seconds; }
   int reservations_made() const { return reservations_made_; }

@@ -33,11 +33,18 @@ struct TimeReplayOptions {
   // Interval of the utilisation and per-queue share time series, in simulated seconds.
   double sample_seconds = 3600;
   std::uint64_t seed = 1;
-  // gangplank: seconds a gang waits before it may reserve nodes to drain (negative: never). Off by
-  // default: on Philly, draining nodes under multi-day jobs costs more delay than it saves.
-  double reserve_after_seconds = -1;
+  // gangplank: seconds a multi-pod gang waits before it reserves the nodes expected free soonest
+  // (negative: never). 900 s: the knee of the sweep in README.md (mean JCT against the 25-32-GPU
+  // gangs' wait).
+  double reserve_after_seconds = 900;
   // gangplank: largest fraction of the nodes reservations may hold at once.
   double reserve_fraction = 0.25;
+  // gangplank: which nodes a reservation drains, "soonest" (the domain expected free first, re-judged
+  // every round) or "most-free" (the nodes with the most free GPUs now, kept); and which queues may
+  // reserve, "earmarked" (running plus reserved GPUs below the fair share) or "below-share" (below the
+  // fair share, one gang per queue and pod shape). See engine/admission/admission_input.h.
+  std::string reserve_choice = "soonest";
+  std::string reserve_share = "below-share";
   // gangplank: fair-share reclaim (evict whole gangs of queues above their fair share for a waiting gang
   // of a queue below its share; see engine/admission/admission_round.h), and its guardrails.
   bool reclaim = true;

@@ -65,6 +65,18 @@ void AddReplayFlags(CLI::App& cmd, TimeReplayOptions& options) {
       ->envname("GANGPLANK_SIM_RESERVE_FRACTION")
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
+  cmd.add_option("--reserve-choice", options.reserve_choice,
+                 "gangplank: nodes a reservation drains: soonest (the domain expected free first, from the\n"
+                 "running jobs' elapsed time; re-judged every round) or most-free (most free GPUs now)")
+      ->envname("GANGPLANK_SIM_RESERVE_CHOICE")
+      ->check(CLI::IsMember({"soonest", "most-free"}))
+      ->capture_default_str();
+  cmd.add_option("--reserve-share", options.reserve_share,
+                 "gangplank: queues that may reserve: earmarked (running plus reserved GPUs below the fair\n"
+                 "share) or below-share (below the fair share, one gang per queue and pod shape)")
+      ->envname("GANGPLANK_SIM_RESERVE_SHARE")
+      ->check(CLI::IsMember({"earmarked", "below-share"}))
+      ->capture_default_str();
   cmd.add_option("--reclaim", options.reclaim,
                  "gangplank: evict whole gangs of queues above their fair "
                  "share when a gang of a queue below\n"

@@ -51,6 +51,10 @@ PreparedReplay PrepareReplay(const JobTrace& trace, const TimeReplayOptions& opt
 void ConfigureGangplank(GangplankScheduler& scheduler, const TimeReplayOptions& options) {
   scheduler.set_reserve_after(NeverIfNegative(options.reserve_after_seconds));
   scheduler.set_reserve_fraction(options.reserve_fraction);
+  scheduler.set_reserve_policy(options.reserve_choice == "most-free" ? engine::ReservationChoice::kMostFreeNow
+                                                                      : engine::ReservationChoice::kSoonest,
+                               options.reserve_share == "below-share" ? engine::ReservationShare::kBelowShare
+                                                                      : engine::ReservationShare::kEarmarked);
   engine::ReclaimConfig reclaim;
   reclaim.enabled = options.reclaim;
   reclaim.min_wait_seconds = options.reclaim_after_seconds;
