@@ -222,7 +222,12 @@ ClusterConfig LoadInClusterConfig(const EnvLookup& env, const InClusterPaths& pa
   ClusterConfig cfg;
   cfg.server = "https://" + JoinHostPort(*host, *port);
   cfg.token_file = paths.token;
-  if (ReadText(paths.ca)) cfg.tls.ca_file = paths.ca;
+  // client-go logs a missing ca.crt and goes on with the system's roots; a public root must not vouch
+  // for the API server, so here it is an error.
+  if (!ReadText(paths.ca)) {
+    throw ConfigError("in cluster: cannot read the cluster CA " + paths.ca + " (mounted with the ServiceAccount token)");
+  }
+  cfg.tls.ca_file = paths.ca;
   if (auto ns = ReadText(paths.namespace_file); ns && !Trim(*ns).empty()) cfg.namespace_ = Trim(*ns);
   cfg.source = "in-cluster";
   return cfg;

@@ -53,7 +53,12 @@ TlsMaterial LoadTlsMaterial(const ClientTlsOptions& tls) {
 }
 
 void ApplyTlsMaterial(const TlsMaterial& m, boost::asio::ssl::context& ctx) {
-  if (!m.ca_pem.empty()) ctx.add_certificate_authority(boost::asio::buffer(m.ca_pem));
+  if (!m.ca_pem.empty()) {
+    // cpprest has loaded the system's roots into the context: a client given a CA (a cluster's) trusts
+    // that CA alone, so a certificate a public root signed cannot pass for the API server's.
+    SSL_CTX_set_cert_store(ctx.native_handle(), X509_STORE_new());
+    ctx.add_certificate_authority(boost::asio::buffer(m.ca_pem));
+  }
   if (!m.cert_pem.empty()) {
     ctx.use_certificate_chain(boost::asio::buffer(m.cert_pem));
     ctx.use_private_key(boost::asio::buffer(m.key_pem), boost::asio::ssl::context::pem);

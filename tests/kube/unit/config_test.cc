@@ -215,6 +215,16 @@ TEST(InClusterConfigTest, BuildsServerFromEnvAndReadsFiles) {
   env["KUBERNETES_SERVICE_HOST"] = "fd00::1";
   EXPECT_EQ(LoadInClusterConfig(lookup, paths).server, "https://[fd00::1]:443");
 
+  // No cluster CA: an error naming it, not a client that trusts the system's roots for the API server.
+  InClusterPaths no_ca = paths;
+  no_ca.ca = (dir.path() / "missing-ca.crt").string();
+  try {
+    LoadInClusterConfig(lookup, no_ca);
+    ADD_FAILURE() << "a missing ca.crt was accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot read the cluster CA " + no_ca.ca), std::string::npos) << e.what();
+  }
+
   env.erase("KUBERNETES_SERVICE_PORT");
   EXPECT_THROW(LoadInClusterConfig(lookup, paths), ConfigError);
 }
