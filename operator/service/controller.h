@@ -55,6 +55,10 @@ class Controller {
 
   void Start();  // Workers and the sync watcher.
   void Stop();   // Finishes the reconcile in flight, then stops.
+  // The webhook's queue check (webhook/pod_gate_webhook.h QueueRefusal): why a pod of `namespace_`
+  // may not use the queue it resolves to; "" when it may, or the queue is unknown (its gang says so).
+  std::string QueueRefusal(const std::string& namespace_, const std::optional<std::string>& queue_label,
+                           std::int32_t priority) const;
   void SetLeader(bool leading);
   bool leader() const { return leader_.load(); }
   // The informers have listed nodes, namespaces, pods, GPUPools and Queues.

@@ -143,6 +143,9 @@ int Run(const OperatorConfig& config) {
   if (tls) {
     WebhookOptions options;
     options.scheduler_names = config.scheduler_names;
+    options.queue_refusal = [&controller](const std::string& ns, const std::optional<std::string>& label, std::int32_t priority) {
+      return controller.QueueRefusal(ns, label, priority);
+    };
     webhook = StartServer(config.listen_address, config.webhook_port,
                           net::HttpTlsFiles{config.webhook_cert_file, config.webhook_key_file},
                           MakeWebhookRouter(config.webhook_path, options, metrics));

@@ -17,6 +17,7 @@ const char* OutcomeName(WebhookOutcome o) {
     case WebhookOutcome::kAlreadyGated: return "already_gated";
     case WebhookOutcome::kSkipped: return "skipped";
     case WebhookOutcome::kBadRequest: return "bad_request";
+    case WebhookOutcome::kRefused: return "refused";
   }
   return "unknown";
 }

@@ -60,6 +60,22 @@ Json WithoutOperatorAnnotations(const Json& pod) {
   return ops;
 }
 
+// The queue check for a pod of ours, "" when it passes or there is no check.
+std::string QueueRefusalOf(const Json& pod, const Json& request, const WebhookOptions& options) {
+  if (!options.queue_refusal) return {};
+  const Json meta = pod.value("metadata", Json::object());
+  const std::string ns = meta.value("namespace", request.value("namespace", std::string()));
+  std::optional<std::string> label;
+  if (const auto labels = meta.find("labels"); labels != meta.end() && labels->is_object()) {
+    if (const auto q = labels->find(cache::kQueueLabel); q != labels->end() && q->is_string()) label = q->get<std::string>();
+  }
+  // The Priority admission plugin has resolved spec.priority from the PriorityClass before webhooks run.
+  const Json spec = pod.value("spec", Json::object());
+  const auto priority = spec.find("priority");
+  const std::int32_t p = priority != spec.end() && priority->is_number_integer() ? priority->get<std::int32_t>() : 0;
+  return options.queue_refusal(ns, label, p);
+}
+
 }  // namespace
 
 WebhookReply ReviewPod(const std::string& body, const WebhookOptions& options) {
@@ -80,6 +96,14 @@ WebhookReply ReviewPod(const std::string& body, const WebhookOptions& options) {
   WebhookReply reply;
   reply.pod = PodName(pod, *request);
   if (NotOurs(*request, pod, options).empty()) {
+    if (std::string why = QueueRefusalOf(pod, *request, options); !why.empty()) {
+      response["allowed"] = false;
+      response["status"] = {{"code", 403}, {"reason", "Forbidden"}, {"message", "gangplank: " + why}};
+      reply.outcome = WebhookOutcome::kRefused;
+      reply.response = net::HttpResponse::json(
+          200, Json{{"apiVersion", "admission.k8s.io/v1"}, {"kind", "AdmissionReview"}, {"response", response}}.dump());
+      return reply;
+    }
     const Json spec = pod.value("spec", Json::object());
     const Json gates = spec.value("schedulingGates", Json::array());
     if (!gates.is_array()) return Bad("request.object.spec.schedulingGates is not a list");

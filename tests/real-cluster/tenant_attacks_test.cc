@@ -6,6 +6,7 @@
 
 #include <thread>
 
+#include "cache/feed/gangplank_resources.h"
 #include "tests/real-cluster/support/real_cluster_test.h"
 
 namespace gangplank::real_cluster {
@@ -127,7 +128,8 @@ TEST_F(TenantAttacks, TheOwnerOfAPodCannotUngateItPlanItOrMoveItToAnotherQueue) 
 
 // Before: a pod's own gangplank.io/queue label won, and Queues were not bound to namespaces, so team B
 // could spend team A's guarantee, or join A's queue with a higher PriorityClass and evict A's gangs.
-TEST_F(TenantAttacks, APodNamingAnotherTeamsQueueOrTooHighAPriorityWaitsAndSaysWhy) {
+// Now the webhook refuses such a pod at creation; one created before its queue closed waits and says why.
+TEST_F(TenantAttacks, APodNamingAnotherTeamsQueueOrTooHighAPriorityIsRefusedOrWaits) {
   Node("n0", 8);
   Pool("pool");
   Queue("team-a", Json{{"namespaces", Json::array({"team-a-only"})}});
@@ -135,18 +137,28 @@ TEST_F(TenantAttacks, APodNamingAnotherTeamsQueueOrTooHighAPriorityWaitsAndSaysW
   const KubectlResult pc = Kubectl(cluster().kubeconfig(), {"apply", "-f", "-"},
                                    "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: tenant-urgent}\nvalue: 1000\n");
   ASSERT_EQ(pc.exit_code, 0) << pc.err;
-  ASSERT_EQ(TenantCreates(PodObject("borrower", PodSpec().Gpus(8).Queue("team-a"))).exit_code, 0);
+  const Json borrower = PodObject("borrower", PodSpec().Gpus(8).Queue("team-a"));
+  // Server-side dry runs go through the webhook without creating anything: wait for the operator to see the queue.
+  ASSERT_TRUE(WaitFor([&] { return AsTenant({"create", "--dry-run=server", "-f", "-"}, borrower.dump()).exit_code != 0; })) << Logs();
+  KubectlResult r = TenantCreates(borrower);
+  EXPECT_NE(r.exit_code, 0) << "created: " << r.out;
+  EXPECT_NE(r.err.find("gangplank: namespace " + ns() + " may not use queue team-a (not in its spec.namespaces)"), std::string::npos) << r.err;
   Json urgent = PodObject("urgent", PodSpec().Gpus(8).Queue("capped"));
   urgent["spec"]["priorityClassName"] = "tenant-urgent";
-  ASSERT_EQ(TenantCreates(urgent).exit_code, 0);
-  EXPECT_TRUE(WaitFor([&] { return GangCondition("borrower").value("reason", "") == "QueueForbidden"; })) << Logs();
-  EXPECT_EQ(GangCondition("borrower").value("message", ""),
-            "namespace " + ns() + " may not use queue team-a (not in its spec.namespaces)");
-  EXPECT_TRUE(WaitFor([&] { return GangCondition("urgent").value("reason", "") == "QueueForbidden"; })) << Logs();
-  EXPECT_EQ(GangCondition("urgent").value("message", ""), "priority 1000 is above queue capped's maxPriority of 100");
-  EXPECT_TRUE(Gated("borrower"));
-  EXPECT_TRUE(Gated("urgent"));
-  EXPECT_EQ(NodeOf("borrower"), "");
+  r = TenantCreates(urgent);
+  EXPECT_NE(r.exit_code, 0) << "created: " << r.out;
+  EXPECT_NE(r.err.find("priority 1000 is above queue capped's maxPriority of 100"), std::string::npos) << r.err;
+  EXPECT_FALSE(Pod("borrower").has_value());
+  EXPECT_FALSE(Pod("urgent").has_value());
+
+  // Created while its queue admitted the namespace; the admin then closes the queue before it fits.
+  Queue("closing", Json{{"namespaces", Json::array({ns()})}, {"pools", Json::array({{{"name", "pool"}, {"limitGPUs", 0}}})}});
+  ASSERT_TRUE(WaitFor([&] { return AsTenant({"create", "--dry-run=server", "-f", "-"}, PodObject("early", PodSpec().Gpus(8).Queue("closing")).dump()).exit_code == 0; }));
+  ASSERT_EQ(TenantCreates(PodObject("early", PodSpec().Gpus(8).Queue("closing"))).exit_code, 0);
+  client().Patch(cache::resources::queues(), "", "closing", kube::PatchType::kMerge, Json{{"spec", {{"namespaces", Json::array({"someone-else"})}}}});
+  EXPECT_TRUE(WaitFor([&] { return GangCondition("early").value("reason", "") == "QueueForbidden"; })) << Logs();
+  EXPECT_EQ(GangCondition("early").value("message", ""), "namespace " + ns() + " may not use queue closing (not in its spec.namespaces)");
+  EXPECT_TRUE(Gated("early"));
   Kubectl(cluster().kubeconfig(), {"delete", "priorityclass", "tenant-urgent", "--ignore-not-found"});
 }
 

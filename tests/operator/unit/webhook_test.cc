@@ -83,6 +83,37 @@ TEST(PodGateWebhook, RemovesTheAnnotationsOnlyTheOperatorWrites) {
   EXPECT_FALSE(Json::parse(reply.response.body)["response"].contains("patch"));
 }
 
+// A pod naming a queue its namespace or priority may not use is refused at creation with the reason, so
+// its owner learns at once; other schedulers' pods are not asked about.
+TEST(PodGateWebhook, RefusesPodsWhoseQueueDoesNotAdmitThem) {
+  WebhookOptions options;
+  std::vector<std::string> asked;
+  options.queue_refusal = [&](const std::string& ns, const std::optional<std::string>& label, std::int32_t priority) {
+    asked.push_back(ns + "|" + label.value_or("(none)") + "|" + std::to_string(priority));
+    return label == "team-a" ? "namespace " + ns + " may not use queue team-a (not in its spec.namespaces)" : std::string();
+  };
+  Json pod = Pod("gangplank");
+  pod["metadata"]["labels"] = {{"gangplank.io/queue", "team-a"}};
+  pod["spec"]["priority"] = 1000;
+  WebhookReply reply = ReviewPod(Review(pod), options);
+  EXPECT_EQ(reply.outcome, WebhookOutcome::kRefused);
+  ASSERT_EQ(reply.response.status, 200);
+  const Json response = Json::parse(reply.response.body)["response"];
+  EXPECT_EQ(response["allowed"], false);
+  EXPECT_EQ(response["uid"], "req-1");
+  EXPECT_EQ(response["status"]["code"], 403);
+  EXPECT_EQ(response["status"]["message"], "gangplank: namespace ml may not use queue team-a (not in its spec.namespaces)");
+  EXPECT_FALSE(response.contains("patch"));
+  EXPECT_EQ(asked, (std::vector<std::string>{"ml|team-a|1000"}));
+
+  EXPECT_EQ(ReviewPod(Review(Pod("gangplank")), options).outcome, WebhookOutcome::kGated) << "no label: the namespace's queue";
+  EXPECT_EQ(asked.back(), "ml|(none)|0");
+  Json other = Pod("default-scheduler");
+  other["metadata"]["labels"] = {{"gangplank.io/queue", "team-a"}};
+  EXPECT_EQ(ReviewPod(Review(other), options).outcome, WebhookOutcome::kSkipped);
+  EXPECT_EQ(asked.size(), 2u);
+}
+
 TEST(PodGateWebhook, SkipsOtherSchedulersBoundPodsAndUpdates) {
   for (const std::string& body : {Review(Pod("default-scheduler")), Review(Pod("gangplank"), "UPDATE")}) {
     const WebhookReply reply = ReviewPod(body, {});
