@@ -154,6 +154,7 @@ void DecodePodSpec(od::value v, Pod& out) {
     else if (key == "schedulerName") out.scheduler_name = str(field.value());
     else if (key == "priorityClassName") out.priority_class_name = str(field.value());
     else if (key == "priority") out.priority = static_cast<int32_t>(Int64Of(field.value()));
+    else if (key == "activeDeadlineSeconds") out.active_deadline_seconds = Int64Of(field.value());
     else if (key == "containers") DecodeContainerRequests(field.value(), out.requests, false);
     else if (key == "initContainers") DecodeContainerRequests(field.value(), init, true);
     else if (key == "overhead") DecodeAmounts(field.value(), overhead);

@@ -71,6 +71,7 @@ struct Pod {
   std::string phase;
   std::string priority_class_name;
   int32_t priority = 0;
+  std::optional<std::int64_t> active_deadline_seconds;  // spec.activeDeadlineSeconds: the kubelet ends it then.
   std::vector<std::string> scheduling_gates;
   // Effective pod request as kube-scheduler computes it: per resource max(sum over containers, max over
   // init containers) plus overhead, a container's limit standing in for a missing request (the API

@@ -40,6 +40,7 @@ PodInfo ToPodInfo(const kube::Pod& p) {
   pod.scheduler_name = p.scheduler_name;
   pod.scheduling_gates = p.scheduling_gates;
   pod.priority = p.priority;
+  pod.active_deadline_seconds = p.active_deadline_seconds;
   pod.phase = p.phase;
   pod.node_selector = ToMap(p.node_selector);
   for (const kube::Toleration& t : p.tolerations) {

@@ -50,6 +50,9 @@ struct PodInfo {
   std::string scheduler_name;
   std::vector<std::string> scheduling_gates;
   std::int32_t priority = 0;
+  // spec.activeDeadlineSeconds: the kubelet ends the pod this long after it starts, so a runtime it
+  // declares is kept (unlike an annotation's).
+  std::optional<std::int64_t> active_deadline_seconds;
   std::map<std::string, std::string> node_selector;
   std::vector<engine::Toleration> tolerations;
   std::vector<ContainerResources> containers;

@@ -14,15 +14,22 @@
 namespace gangplank::op {
 namespace {
 
-// The largest positive number of seconds any member declares; unset when none does or it is malformed.
+// Seconds the gang says it runs: the longest any member declares, from its spec.activeDeadlineSeconds
+// (the kubelet ends the pod then, so a tenant cannot understate it to backfill onto reserved nodes and
+// stay) or, without one, the gangplank.io/expected-runtime annotation. Unset when no member declares
+// a positive, well-formed number. (A Job's own activeDeadlineSeconds is not in the cache's pod model.)
 std::optional<double> ExpectedRuntimeOf(const std::vector<const Member*>& members) {
   std::optional<double> out;
   for (const Member* m : members) {
-    // Only the annotation: a Job's activeDeadlineSeconds is not in the cache's pod model.
-    const std::string text = m->pod.Annotation(cache::kExpectedRuntimeAnnotation);
-    char* end = nullptr;
-    const double seconds = text.empty() ? 0 : std::strtod(text.c_str(), &end);
-    if (seconds > 0 && std::isfinite(seconds) && end != nullptr && *end == '\0') out = std::max(out.value_or(0), seconds);
+    double seconds = 0;
+    if (m->pod.active_deadline_seconds) {
+      seconds = static_cast<double>(*m->pod.active_deadline_seconds);
+    } else if (const std::string text = m->pod.Annotation(cache::kExpectedRuntimeAnnotation); !text.empty()) {
+      char* end = nullptr;
+      seconds = std::strtod(text.c_str(), &end);
+      if (end == nullptr || *end != '\0') seconds = 0;
+    }
+    if (seconds > 0 && std::isfinite(seconds)) out = std::max(out.value_or(0), seconds);
   }
   return out;
 }
