@@ -141,7 +141,8 @@ std::vector<ReleaseCase> ReleaseCases() {
 const std::set<std::string>& ClusterScopedKinds() {
   static const std::set<std::string> kinds = {"Namespace", "CustomResourceDefinition", "ClusterRole", "ClusterRoleBinding",
                                               "MutatingWebhookConfiguration", "ValidatingWebhookConfiguration",
-                                              "ClusterIssuer", "PriorityClass"};
+                                              "ClusterIssuer", "PriorityClass", "ValidatingAdmissionPolicy",
+                                              "ValidatingAdmissionPolicyBinding"};
   return kinds;
 }
 
@@ -277,6 +278,23 @@ class ChartRelease : public OnRealApiServer, public ::testing::WithParamInterfac
     return {status.value("version", 0), status["info"].value("status", "")};
   }
 
+  static std::string DeploymentEndingIn(const RenderedObjects& objects, const std::string& suffix) {
+    for (const auto& d : objects.of_kind("Deployment")) {
+      const std::string name = d["metadata"]["name"];
+      if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) return name;
+    }
+    return "";
+  }
+  // The chart's own certificates (selfSigned) and a TLS extender: the scheduler's pods carry their checksum.
+  static bool RollsOnTls(const RenderedObjects& objects, const std::string& deployment) {
+    for (const auto& d : objects.of_kind("Deployment")) {
+      if (d["metadata"]["name"] == deployment) {
+        return d.value("/spec/template/metadata/annotations"_json_pointer, json::object()).contains("checksum/extender-tls");
+      }
+    }
+    return false;
+  }
+
   std::string OperatorDeployment(const RenderedObjects& objects) const {
     for (const auto& d : objects.of_kind("Deployment")) {
       const std::string name = d["metadata"]["name"];
@@ -320,6 +338,17 @@ TEST_P(ChartRelease, InstallsUpgradesKeepingItsCertificatesAndUninstalls) {
   const std::string args = KcOk({"get", "deployment", operator_deployment, "--namespace", release_, "-o",
                                  "jsonpath={.spec.template.spec.containers[?(@.name==\"operator\")].args}"});
   EXPECT_NE(args.find("--log-level=error"), std::string::npos) << args;
+
+  // The documented rotation of the chart's own certificates: delete the Secrets and upgrade. New ones
+  // roll kube-scheduler, which reads the extender's CA and its client certificate only at start.
+  const std::string scheduler = DeploymentEndingIn(objects, "-scheduler");
+  if (!scheduler.empty() && RollsOnTls(objects, scheduler)) {
+    for (const auto& [secret, data] : installed.secret_data) KcOk({"delete", "secret", secret, "--namespace", release_});
+    ASSERT_NO_FATAL_FAILURE(HelmOk({"upgrade", release_, helm_testing::chart_dir()}, {"operator.logLevel=error"}));
+    const Snapshot rotated = Snap(objects);
+    EXPECT_NE(rotated.secret_data, installed.secret_data) << "no new certificates were issued";
+    EXPECT_EQ(rotated.generations.at(scheduler), changed.generations.at(scheduler) + 1) << "kube-scheduler was not rolled";
+  }
 
   const auto uninstalled = helm().run({"uninstall", release_, "--namespace", release_, "--kubeconfig", Kubeconfig()});
   ASSERT_EQ(uninstalled.exit_code, 0) << uninstalled.err;
