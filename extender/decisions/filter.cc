@@ -1,7 +1,5 @@
 #include "extender/decisions/filter.h"
 
-#include <algorithm>
-
 #include "engine/fit_check.h"
 #include "extender/decisions/pod_role.h"
 #include "extender/decisions/reasons.h"
@@ -63,12 +61,13 @@ class QueueLimits {
 bool FitsOnceVictimsGone(const cache::StateView& view, const cache::PodInfo& pod, engine::NodeId node,
                          std::string_view name, const engine::PodRequest& request, const PreemptionGrant& grant,
                          engine::NodeState& scratch) {
-  const auto granted = std::find_if(grant.begin(), grant.end(), [&](const GrantedNode& g) { return g.node == name; });
-  if (granted == grant.end()) return false;
+  const size_t granted = grant.Find(name);
+  if (granted == grant.size()) return false;
+  const std::vector<std::string_view> uids = grant.victims(granted);
   std::vector<const cache::PodRecord*> victims;
-  victims.reserve(granted->victim_uids.size());
+  victims.reserve(uids.size());
   bool acted = pod.nominated_node_name == name;
-  for (const std::string& uid : granted->victim_uids) {
+  for (const std::string_view uid : uids) {
     const cache::PodRecord* victim = view.FindPod(uid);
     acted = acted || victim == nullptr || victim->terminal || victim->HoldingNode() != name;
     victims.push_back(victim);

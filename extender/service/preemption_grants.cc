@@ -7,10 +7,13 @@ namespace gangplank::extender {
 void PreemptionGrants::Record(std::string_view preemptor_uid, const NodeVictimsMap& answer, Clock::time_point now) {
   if (preemptor_uid.empty() || capacity_ == 0) return;
   auto grant = std::make_shared<PreemptionGrant>();
-  grant->reserve(answer.size());
+  size_t bytes = 0;
   for (const auto& [node, victims] : answer) {
-    grant->push_back({std::string(node), std::vector<std::string>(victims.uids.begin(), victims.uids.end())});
+    bytes += node.size();
+    for (std::string_view uid : victims.uids) bytes += uid.size();
   }
+  grant->Reserve(answer.size(), answer.all_uids().size(), bytes);
+  for (const auto& [node, victims] : answer) grant->AddNode(node, victims.uids);
   std::lock_guard lock(mu_);
   DropExpired(now);
   std::string uid(preemptor_uid);

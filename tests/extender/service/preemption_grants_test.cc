@@ -15,15 +15,17 @@ TEST(PreemptionGrants, KeepsTheLatestAnswerPerPreemptorUntilItExpires) {
   auto g = grants.Find("p1", t0 + seconds(1));
   ASSERT_NE(g, nullptr);
   ASSERT_EQ(g->size(), 2u);
-  EXPECT_EQ((*g)[0].node, "n1");
-  EXPECT_EQ((*g)[0].victim_uids, (std::vector<std::string>{"v1", "v2"}));
-  EXPECT_EQ((*g)[1].victim_uids, (std::vector<std::string>{"v3"}));
+  EXPECT_EQ(g->node(0), "n1");
+  EXPECT_EQ(g->victims(0), (std::vector<std::string_view>{"v1", "v2"}));
+  EXPECT_EQ(g->victims(1), (std::vector<std::string_view>{"v3"}));
+  EXPECT_EQ(g->Find("n2"), 1u);
+  EXPECT_EQ(g->Find("n9"), g->size());
   EXPECT_EQ(grants.Find("p2", t0), nullptr);
 
   grants.Record("p1", NodeVictimsMap{{"n3", {{"v4"}}}}, t0 + seconds(30));  // A newer answer replaces it.
   g = grants.Find("p1", t0 + seconds(80));
   ASSERT_NE(g, nullptr) << "the replaced answer's expiry must not take the newer one";
-  EXPECT_EQ((*g)[0].node, "n3");
+  EXPECT_EQ(g->node(0), "n3");
   EXPECT_EQ(grants.Find("p1", t0 + seconds(91)), nullptr);
 
   grants.Record("p1", NodeVictimsMap{}, t0 + seconds(95));
