@@ -11,6 +11,7 @@
 
 #include "net/http_client.h"
 #include "net/http_server.h"
+#include "tests/net/https_get.h"
 #include "tests/net/test_ca.h"
 
 namespace gangplank::net {
@@ -43,16 +44,9 @@ class ClientTrust : public ::testing::Test {
 
   // GET / trusting `ca` ("" for no CA of its own); -1 when the connection is refused.
   int Get(const std::string& ca) const {
-    HttpClientOptions options{server_->BaseUrl(), {}};
-    if (!ca.empty()) options.tls.ca_file = Path(ca + ".crt");
-    try {
-      HttpClientRequest request;
-      request.target = "/";
-      request.timeout = std::chrono::seconds(5);
-      return MakeHttpClient(options)->Send(request).status;
-    } catch (const TransportError&) {
-      return -1;
-    }
+    ClientTlsOptions tls;
+    if (!ca.empty()) tls.ca_file = Path(ca + ".crt");
+    return testing::GetStatus(server_->BaseUrl(), tls);
   }
 
   fs::path dir_;

@@ -11,6 +11,7 @@
 #include "net/http_client.h"
 #include "net/http_server.h"
 #include "net/tls_file_watch.h"
+#include "tests/net/https_get.h"
 #include "tests/net/test_ca.h"
 
 namespace gangplank::net {
@@ -43,20 +44,13 @@ class MutualTls : public ::testing::Test {
 
   // The status of GET / with the given client certificate ("" for none); -1 when the connection fails.
   int Get(const std::string& client) const {
-    HttpClientOptions options{server_->BaseUrl(), {}};
-    options.tls.ca_file = Path("ca.crt");
+    ClientTlsOptions tls;
+    tls.ca_file = Path("ca.crt");
     if (!client.empty()) {
-      options.tls.client_cert_file = Path(client + ".crt");
-      options.tls.client_key_file = Path(client + ".key");
+      tls.client_cert_file = Path(client + ".crt");
+      tls.client_key_file = Path(client + ".key");
     }
-    try {
-      HttpClientRequest request;
-      request.target = "/";
-      request.timeout = std::chrono::seconds(5);
-      return MakeHttpClient(options)->Send(request).status;
-    } catch (const TransportError&) {
-      return -1;
-    }
+    return testing::GetStatus(server_->BaseUrl(), tls);
   }
 
   fs::path dir_;
