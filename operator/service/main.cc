@@ -8,8 +8,6 @@
 #include <atomic>
 #include <chrono>
 #include <fstream>
-#include <iostream>
-#include <iterator>
 #include <memory>
 
 #include "cache/feed/cluster_state_feed.h"
@@ -17,11 +15,11 @@
 #include "kube/config.h"
 #include "kube/leader_election.h"
 #include "logging/json_log.h"
-#include "net/http_client.h"
 #include "operator/writer/kube_cluster_writer.h"
 #include "operator/writer/leader_gated_writer.h"
 #include "operator/gangs/kube_object_reader.h"
 #include "operator/service/controller.h"
+#include "operator/service/dry_run_command.h"
 #include "operator/service/operator_config.h"
 #include "operator/service/operator_routes.h"
 #include "process/signals.h"
@@ -136,10 +134,24 @@ int Run(const OperatorConfig& config) {
     controller.SetLeader(true);
   }
 
-  auto server = StartServer(config.listen_address, config.port, std::nullopt, MakeOperatorRouter(controller, metrics),
-                            OperatorBodyLimit());
-  std::unique_ptr<net::HttpServer> webhook;
   const bool tls = !config.webhook_cert_file.empty() && !config.webhook_key_file.empty();
+  const bool open_dry_run = config.dry_run_auth == "none";
+  DryRunRoute plain_dry_run;
+  DryRunRoute tls_dry_run;
+  if (open_dry_run) {
+    spdlog::warn(logging::JsonFields("the dry run is open to anyone on the plain port (--dry-run-auth=none)"));
+    plain_dry_run.controller = &controller;
+    tls_dry_run.hint = "the dry run is served on the plain port (--dry-run-auth=none)";
+  } else {
+    plain_dry_run.hint = tls ? "the dry run is served on the TLS port (:" + std::to_string(config.webhook_port) +
+                                   ") to a bearer token (--dry-run-auth=tokenreview)"
+                             : "no dry run: it needs the TLS port (--webhook-tls-cert-file, --webhook-tls-key-file)";
+    tls_dry_run.controller = &controller;
+    tls_dry_run.access = KubeDryRunAccess(*client);
+  }
+  auto server = StartServer(config.listen_address, config.port, std::nullopt,
+                            MakeOperatorRouter(controller, metrics, std::move(plain_dry_run)), OperatorBodyLimit());
+  std::unique_ptr<net::HttpServer> webhook;
   if (tls) {
     WebhookOptions options;
     options.scheduler_names = config.scheduler_names;
@@ -148,7 +160,8 @@ int Run(const OperatorConfig& config) {
     };
     webhook = StartServer(config.listen_address, config.webhook_port,
                           net::HttpTlsFiles{config.webhook_cert_file, config.webhook_key_file},
-                          MakeWebhookRouter(config.webhook_path, options, metrics));
+                          MakeWebhookRouter(config.webhook_path, options, metrics, std::move(tls_dry_run)),
+                          OperatorBodyLimit(kDryRunBodyBytes, config.webhook_path));
   }
   spdlog::info(logging::JsonFields("serving", "url", server->BaseUrl(), "webhook",
                                    webhook ? webhook->BaseUrl() + config.webhook_path : std::string("off")));
@@ -167,30 +180,6 @@ int Run(const OperatorConfig& config) {
   return 0;
 }
 
-// `gangplank-operator dry-run`: asks a running operator where and when a gang would land.
-int DryRunCommand(const std::string& url, const std::string& file) {
-  std::string body;
-  if (file == "-") {
-    body.assign(std::istreambuf_iterator<char>(std::cin), {});
-  } else {
-    std::ifstream in(file);
-    if (!in) {
-      std::cerr << "dry-run: cannot read " << file << "\n";
-      return 2;
-    }
-    body.assign(std::istreambuf_iterator<char>(in), {});
-  }
-  auto http = net::MakeHttpClient({url, {}});
-  net::HttpClientRequest request;
-  request.method = "POST";
-  request.target = "/dry-run";
-  request.headers = {{"Content-Type", "application/json"}};
-  request.body = body;
-  const net::HttpClientResponse response = http->Send(request);
-  std::cout << response.body << (response.body.empty() || response.body.back() != '\n' ? "\n" : "");
-  return response.status == 200 ? 0 : 1;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -202,20 +191,15 @@ int main(int argc, char** argv) {
       "GANGPLANK_OPERATOR_<FLAG>."};
   OperatorConfig config;
   AddOperatorFlags(app, config);
-  std::string dry_run_url = "http://127.0.0.1:8080";
-  std::string dry_run_file = "-";
-  CLI::App* dry_run = app.add_subcommand(
-      "dry-run", "Ask a running operator where and when a gang would land, changing nothing. The file holds\n"
-                 "{\"pods\": [Pod, ...], \"minMembers\": n} (Pods as kubectl --dry-run=client -o json prints them).");
-  dry_run->add_option("--url", dry_run_url, "Base URL of the operator's plain port")->capture_default_str();
-  dry_run->add_option("-f,--filename", dry_run_file, "JSON file, or - for standard input")->capture_default_str();
+  DryRunCommandOptions dry_run_options;
+  CLI::App* dry_run = AddDryRunCommand(app, dry_run_options);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }
   try {
-    if (dry_run->parsed()) return DryRunCommand(dry_run_url, dry_run_file);
+    if (dry_run->parsed()) return RunDryRunCommand(dry_run_options);
     logging::SetUpJsonLogging("gangplank-operator", config.log_level);
     return Run(config);
   } catch (const std::exception& e) {

@@ -19,13 +19,16 @@ struct OperatorConfig {
   int kube_api_burst = 100;
 
   std::string listen_address = "0.0.0.0";
-  std::uint16_t port = 8080;  // /healthz, /readyz, /metrics, /dry-run
+  std::uint16_t port = 8080;  // /healthz, /readyz, /metrics (and /dry-run with dry_run_auth "none")
 
   std::uint16_t webhook_port = 9443;
   std::string webhook_path = "/mutate-pods";
   std::string webhook_cert_file;  // Empty (with the key): no webhook is served.
   std::string webhook_key_file;
   int tls_reload_seconds = 30;
+  // Who may ask POST /dry-run: "tokenreview" (on the TLS port, a bearer token the API server accepts, for
+  // namespaces where its user may create pods) or "none" (on the plain port, anyone).
+  std::string dry_run_auth = "tokenreview";
 
   std::vector<std::string> scheduler_names{"gangplank"};
   std::string default_queue;

@@ -42,14 +42,44 @@ nlohmann::json ParseDryRunBody(const std::string& body) {
   }
 }
 
-net::HttpBodyLimit OperatorBodyLimit(std::size_t dry_run_bytes) {
-  return [dry_run_bytes](std::string_view method, std::string_view path) -> std::size_t {
-    return method == "POST" && path == "/dry-run" ? dry_run_bytes : 64 * 1024;
+net::HttpBodyLimit OperatorBodyLimit(std::size_t dry_run_bytes, const std::string& webhook_path) {
+  return [dry_run_bytes, webhook_path](std::string_view method, std::string_view path) -> std::size_t {
+    if (method != "POST") return kSmallBodyBytes;
+    if (path == "/dry-run") return dry_run_bytes;
+    if (!webhook_path.empty() && path == webhook_path) return kWebhookBodyBytes;
+    return kSmallBodyBytes;
   };
 }
 
-net::HttpHandler MakeOperatorRouter(Controller& controller, OperatorMetrics& metrics, std::size_t max_body_bytes) {
-  return net::MakeSyncHandler([&controller, &metrics, max_body_bytes](const net::HttpRequest& request) -> net::HttpResponse {
+namespace {
+
+net::HttpResponse ServeDryRun(const net::HttpRequest& request, const DryRunRoute& route, std::size_t max_body_bytes) {
+  if (route.controller == nullptr) return JsonError(404, route.hint.empty() ? "no dry run on this port" : route.hint);
+  if (request.method != "POST") return JsonError(405, "POST a JSON body {\"pods\": [Pod, ...]}").SetHeader("Allow", "POST");
+  if (request.body.size() > max_body_bytes) return JsonError(413, "body larger than " + std::to_string(max_body_bytes) + " bytes");
+  // Parsed here, before the controller takes any lock: a large body never holds up an admission round.
+  const Json body = ParseDryRunBody(request.body);
+  if (body.is_discarded() || !body.is_object()) {
+    return JsonError(400, "body is not a JSON object (or nests deeper than " + std::to_string(kDryRunMaxDepth) + ")");
+  }
+  if (const auto pods = body.find("pods"); pods != body.end() && pods->is_array() && pods->size() > kDryRunMaxPods) {
+    return JsonError(413, "a dry run takes at most " + std::to_string(kDryRunMaxPods) + " pods");
+  }
+  if (route.access) {
+    if (auto refusal = RefuseDryRunCaller(request, DryRunNamespaces(body), *route.access)) return std::move(*refusal);
+  }
+  Controller& controller = *route.controller;
+  if (!controller.synced()) return JsonError(503, controller.NotReadyReason());
+  Json answer = controller.DryRun(body);
+  const int status = answer.contains("error") ? 400 : 200;
+  return net::HttpResponse::json(status, answer.dump());
+}
+
+}  // namespace
+
+net::HttpHandler MakeOperatorRouter(Controller& controller, OperatorMetrics& metrics, DryRunRoute dry_run,
+                                    std::size_t max_body_bytes) {
+  return net::MakeSyncHandler([&controller, &metrics, dry_run = std::move(dry_run), max_body_bytes](const net::HttpRequest& request) -> net::HttpResponse {
     const std::string& path = request.path;
     if (path == "/healthz") return net::HttpResponse::text(200, "ok\n");
     if (path == "/readyz") {
@@ -59,29 +89,16 @@ net::HttpHandler MakeOperatorRouter(Controller& controller, OperatorMetrics& met
     if (path == "/metrics") {
       return net::HttpResponse::text(200, metrics.Scrape()).SetHeader("Content-Type", "text/plain; version=0.0.4");
     }
-    if (path == "/dry-run") {
-      if (request.method != "POST") return JsonError(405, "POST a JSON body {\"pods\": [Pod, ...]}").SetHeader("Allow", "POST");
-      if (request.body.size() > max_body_bytes) return JsonError(413, "body larger than " + std::to_string(max_body_bytes) + " bytes");
-      // Parsed here, before the controller takes any lock: a large body never holds up an admission round.
-      const Json body = ParseDryRunBody(request.body);
-      if (body.is_discarded() || !body.is_object()) {
-        return JsonError(400, "body is not a JSON object (or nests deeper than " + std::to_string(kDryRunMaxDepth) + ")");
-      }
-      if (const auto pods = body.find("pods"); pods != body.end() && pods->is_array() && pods->size() > kDryRunMaxPods) {
-        return JsonError(413, "a dry run takes at most " + std::to_string(kDryRunMaxPods) + " pods");
-      }
-      if (!controller.synced()) return JsonError(503, controller.NotReadyReason());
-      Json answer = controller.DryRun(body);
-      const int status = answer.contains("error") ? 400 : 200;
-      return net::HttpResponse::json(status, answer.dump());
-    }
+    if (path == "/dry-run") return ServeDryRun(request, dry_run, max_body_bytes);
     return JsonError(404, "no route for " + request.method + " " + path);
   });
 }
 
-net::HttpHandler MakeWebhookRouter(const std::string& path, WebhookOptions options, OperatorMetrics& metrics) {
-  return net::MakeSyncHandler([path, options, &metrics](const net::HttpRequest& request) -> net::HttpResponse {
+net::HttpHandler MakeWebhookRouter(const std::string& path, WebhookOptions options, OperatorMetrics& metrics,
+                                   DryRunRoute dry_run, std::size_t max_dry_run_bytes) {
+  return net::MakeSyncHandler([path, options, &metrics, dry_run = std::move(dry_run), max_dry_run_bytes](const net::HttpRequest& request) -> net::HttpResponse {
     if (request.path == "/healthz") return net::HttpResponse::text(200, "ok\n");
+    if (request.path == "/dry-run") return ServeDryRun(request, dry_run, max_dry_run_bytes);
     if (request.path != path) return JsonError(404, "no route for " + request.method + " " + request.path);
     if (request.method != "POST") return JsonError(405, "the webhook takes POST").SetHeader("Allow", "POST");
     WebhookReply reply = ReviewPod(request.body, options);

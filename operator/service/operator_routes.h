@@ -1,16 +1,20 @@
 // HTTP routes of gangplank-operator on net/http_server.h:
-//   plain port:  GET /healthz (process up), GET /readyz (caches synced), GET /metrics (Prometheus text),
+//   plain port:  GET /healthz (process up), GET /readyz (caches synced), GET /metrics (Prometheus text)
+//   TLS port:    POST <webhook path> (the mutating admission webhook, operator/webhook/pod_gate_webhook.h),
 //                POST /dry-run (where and when a gang would land; body {"pods": [Pod, ...], "minMembers": n})
-//   TLS port:    POST <webhook path> (the mutating admission webhook, operator/webhook/pod_gate_webhook.h)
+//                to a caller with a bearer token the API server vouches for (operator/service/dry_run_access.h)
+// With --dry-run-auth=none the dry run is served on the plain port instead, to anyone.
 #pragma once
 
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
+#include <optional>
 #include <string>
 
 #include "net/http_server.h"
 #include "operator/service/controller.h"
+#include "operator/service/dry_run_access.h"
 #include "operator/metrics/operator_metrics.h"
 #include "operator/webhook/pod_gate_webhook.h"
 
@@ -22,14 +26,27 @@ inline constexpr std::size_t kDryRunBodyBytes = 4u << 20;
 inline constexpr std::size_t kDryRunMaxDepth = 64;
 inline constexpr std::size_t kDryRunMaxPods = 4096;
 
-net::HttpHandler MakeOperatorRouter(Controller& controller, OperatorMetrics& metrics,
+// The largest AdmissionReview the webhook takes: the API server caps an object at 3 MiB, and a review
+// carries the object (and the old one on an update) with some framing.
+inline constexpr std::size_t kWebhookBodyBytes = 8u << 20;
+// Every other route: health checks and scrapes send no body.
+inline constexpr std::size_t kSmallBodyBytes = 64u << 10;
+
+// One port's dry run: none (`hint` says where it is served instead), open to anyone (no `access`), or to
+// callers `access` lets in.
+struct DryRunRoute {
+  Controller* controller = nullptr;
+  std::optional<DryRunAccess> access;
+  std::string hint;
+};
+
+net::HttpHandler MakeOperatorRouter(Controller& controller, OperatorMetrics& metrics, DryRunRoute dry_run,
                                     std::size_t max_body_bytes = kDryRunBodyBytes);
-// Body limits of the plain port: `dry_run_bytes` for POST /dry-run, 64 KiB for every other route (health
-// checks and scrapes send none), enforced by the HTTP server before a body is read.
-net::HttpBodyLimit OperatorBodyLimit(std::size_t dry_run_bytes = kDryRunBodyBytes);
-// The dry run's request body as JSON, refusing nesting deeper than kDryRunMaxDepth while parsing; a
-// discarded value when it is not JSON or too deep.
+// Body limits, enforced by the HTTP server before a body is read: `dry_run_bytes` for POST /dry-run,
+// kWebhookBodyBytes for POST `webhook_path` (when not empty), kSmallBodyBytes for every other route.
+net::HttpBodyLimit OperatorBodyLimit(std::size_t dry_run_bytes = kDryRunBodyBytes, const std::string& webhook_path = "");
 nlohmann::json ParseDryRunBody(const std::string& body);
-net::HttpHandler MakeWebhookRouter(const std::string& path, WebhookOptions options, OperatorMetrics& metrics);
+net::HttpHandler MakeWebhookRouter(const std::string& path, WebhookOptions options, OperatorMetrics& metrics,
+                                   DryRunRoute dry_run = {}, std::size_t max_dry_run_bytes = kDryRunBodyBytes);
 
 }  // namespace gangplank::op

@@ -4,9 +4,12 @@
 // real API server) and the operator's webhook; each test is an attack that worked before them.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <thread>
 
 #include "cache/feed/gangplank_resources.h"
+#include "net/http_client.h"
+#include "tests/apiserver-double/support/subprocess.h"
 #include "tests/real-cluster/support/real_cluster_test.h"
 
 namespace gangplank::real_cluster {
@@ -34,7 +37,12 @@ kind: RoleBinding
 metadata: {name: pod-developer, namespace: )" + ns() + R"(}
 roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: pod-developer}
 subjects:
-- {apiGroup: rbac.authorization.k8s.io, kind: User, name: )" + kTenant + "}\n";
+- {apiGroup: rbac.authorization.k8s.io, kind: User, name: )" + kTenant + R"(}
+- {kind: ServiceAccount, name: mallory, namespace: )" + ns() + R"(}
+---
+apiVersion: v1
+kind: ServiceAccount
+metadata: {name: mallory, namespace: )" + ns() + "}\n";
     const KubectlResult applied = Kubectl(cluster().kubeconfig(), {"apply", "-f", "-"}, rbac);
     ASSERT_EQ(applied.exit_code, 0) << applied.err;
   }
@@ -180,6 +188,63 @@ TEST_F(TenantAttacks, TheOperatorStillAdmitsAndTheAdmittedPlanCannotBeRewritten)
       TenantPatches("ok-0", Json{{"metadata", {{"annotations", {{"gangplank.io/admission-id", "4102444800-0badf00d"}}}}}});
   EXPECT_NE(r.exit_code, 0) << "a future admission id was written on a running pod: " << r.out;
   EXPECT_EQ(PlannedNodeOf("ok-0"), planned);
+}
+
+// Before: POST /dry-run was plain HTTP on all addresses and answered anyone, reading any owner in any
+// namespace with the operator's rights. Now it is on the TLS port and answers a bearer token the API
+// server accepts (TokenReview), about namespaces where that user may create pods (SubjectAccessReview).
+TEST_F(TenantAttacks, TheDryRunAnswersOnlyATokenTheApiServerVouchesForAboutItsOwnNamespaces) {
+  Node("n0", 8);
+  Pool("pool");
+  Queue("team-a");
+  const KubectlResult token = Kubectl(cluster().kubeconfig(), {"create", "token", "mallory", "-n", ns(), "--duration", "1h"});
+  ASSERT_EQ(token.exit_code, 0) << token.err;
+  const auto ask = [&](const std::string& bearer, const std::string& pod_namespace) {
+    net::HttpClientOptions options{"https://127.0.0.1:" + std::to_string(cluster().webhook_port()), {}};
+    options.tls.ca_file = cluster().ca_file();
+    net::HttpClientRequest request;
+    request.method = "POST";
+    request.target = "/dry-run";
+    request.headers = {{"Content-Type", "application/json"}};
+    if (!bearer.empty()) request.headers.emplace_back("Authorization", "Bearer " + bearer);
+    Json pod = PodObject("what-if", PodSpec().Gpus(8).Queue("team-a"));
+    pod["metadata"]["namespace"] = pod_namespace;
+    request.body = Json{{"pods", Json::array({pod})}}.dump();
+    return net::MakeHttpClient(options)->Send(request);
+  };
+  const std::string mallory = token.out.substr(0, token.out.find_last_not_of('\n') + 1);
+
+  const auto anonymous = ask("", ns());
+  EXPECT_EQ(anonymous.status, 401) << anonymous.body;
+  const auto forged = ask("not-a-token", ns());
+  EXPECT_EQ(forged.status, 401) << forged.body;
+  const auto elsewhere = ask(mallory, "kube-system");
+  EXPECT_EQ(elsewhere.status, 403) << elsewhere.body;
+  EXPECT_NE(elsewhere.body.find("may not create pods in namespace \\\"kube-system\\\""), std::string::npos) << elsewhere.body;
+  const auto own = ask(mallory, ns());
+  ASSERT_EQ(own.status, 200) << own.body << Logs();
+  EXPECT_EQ(Json::parse(own.body).value("admitted", false), true) << own.body;
+
+  // The plain port no longer answers it.
+  net::HttpClientRequest plain;
+  plain.method = "POST";
+  plain.target = "/dry-run";
+  plain.body = "{}";
+  const auto open = net::MakeHttpClient({"http://127.0.0.1:" + std::to_string(cluster().operator_port()), {}})->Send(plain);
+  EXPECT_EQ(open.status, 404) << open.body;
+
+  // The subcommand, as the operator README shows it: token and CA from files.
+  const std::filesystem::path dir = cluster().dir();
+  std::ofstream(dir / "mallory.token") << token.out;
+  Json pod = PodObject("what-if", PodSpec().Gpus(8).Queue("team-a"));
+  pod["metadata"]["namespace"] = ns();
+  std::ofstream(dir / "gang.json") << Json{{"pods", Json::array({pod})}}.dump();
+  const auto cli = apiserver_double::testing::run_process(
+      {GANGPLANK_BUILD_DIR "/operator/gangplank-operator", "dry-run", "--url",
+       "https://127.0.0.1:" + std::to_string(cluster().webhook_port()), "-f", (dir / "gang.json").string(), "--token-file",
+       (dir / "mallory.token").string(), "--ca-file", cluster().ca_file()});
+  EXPECT_EQ(cli.exit_code, 0) << cli.out << cli.err;
+  EXPECT_NE(cli.out.find("\"admitted\":true"), std::string::npos) << cli.out;
 }
 
 }  // namespace

@@ -20,7 +20,7 @@ TEST(OperatorBinary, HelpExplainsEveryKnobAndBadFlagsAreRefused) {
   const auto help = run_process({GANGPLANK_OPERATOR_BINARY, "--help"});
   EXPECT_EQ(help.exit_code, 0);
   for (const char* expected : {"--webhook-tls-cert-file", "GANGPLANK_OPERATOR_WEBHOOK_TLS_CERT_FILE", "--leader-elect",
-                               "--max-staleness-seconds", "--default-queue", "--scheduler-name", "dry-run",
+                               "--max-staleness-seconds", "--default-queue", "--scheduler-name", "dry-run", "--dry-run-auth",
                                "admits gangs of pods whole"}) {
     EXPECT_NE(help.out.find(expected), std::string::npos) << expected << " missing from --help:\n" << help.out;
   }
@@ -48,7 +48,9 @@ TEST_F(OperatorDryRun, SaysWhereAndWhenAGangWouldLandAndChangesNothing) {
   Occupy("busy", "c0-0", 8);
   Pool("pool", Json::parse(R"({"topologyLevels":["nvidia.com/gpu.clique","kubernetes.io/hostname"]})"));
   Queue("team-a");
-  operator_flags_ = {"--no-leader-elect"};
+  // Open on the plain port: the double has no TokenReview (the authenticated dry run is tested on the
+  // real API server, tests/real-cluster/tenant_attacks_test.cc).
+  operator_flags_ = {"--no-leader-elect", "--dry-run-auth", "none"};
   StartAll();
   PodOptions o;
   o.queue = "team-a";
@@ -94,6 +96,23 @@ TEST_F(OperatorDryRun, SaysWhereAndWhenAGangWouldLandAndChangesNothing) {
                            "gangplank_operator_largest_gang_gpus", "gangplank_operator_pool_fragmentation_ratio"}) {
     EXPECT_NE(metrics.find(name), std::string::npos) << name << " missing from /metrics";
   }
+}
+
+// By default the dry run answers only bearer tokens on the TLS port: the plain port says where it went.
+TEST_F(OperatorDryRun, IsNotOpenOnThePlainPortByDefault) {
+  Node("n0", {8, {}});
+  Pool("pool");
+  Queue("team-a");
+  operator_flags_ = {"--no-leader-elect"};
+  StartAll();
+  extender::testing::LoopbackClient client(operator_ports_[0]);
+  PodOptions o;
+  o.queue = "team-a";
+  const auto r = client.Post("/dry-run", Json{{"pods", Json::array({PodObject("what-if-0", o)})}}.dump());
+  EXPECT_EQ(r.status, 404) << r.body;
+  EXPECT_NE(r.body.find("TLS port"), std::string::npos) << r.body;
+  EXPECT_EQ(r.body.find("placements"), std::string::npos) << r.body;
+  EXPECT_EQ(client.Get("/readyz").status, 200);
 }
 
 }  // namespace

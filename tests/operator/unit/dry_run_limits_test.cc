@@ -15,6 +15,12 @@ TEST(DryRunLimits, BodyLimitsPerRoute) {
   EXPECT_EQ(limit("POST", "/dry-run"), kDryRunBodyBytes);
   EXPECT_EQ(limit("GET", "/metrics"), 64u * 1024);
   EXPECT_EQ(limit("POST", "/readyz"), 64u * 1024);
+  // The TLS port: the webhook's AdmissionReviews besides the dry run.
+  const net::HttpBodyLimit tls = OperatorBodyLimit(kDryRunBodyBytes, "/mutate-pods");
+  EXPECT_EQ(tls("POST", "/mutate-pods"), kWebhookBodyBytes);
+  EXPECT_EQ(tls("POST", "/dry-run"), kDryRunBodyBytes);
+  EXPECT_EQ(tls("GET", "/mutate-pods"), kSmallBodyBytes);
+  EXPECT_EQ(limit("POST", "/mutate-pods"), kSmallBodyBytes) << "no webhook on the plain port";
 }
 
 TEST(DryRunLimits, NestingDeeperThanAPodIsRefusedWhileParsing) {
