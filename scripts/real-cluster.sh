@@ -256,18 +256,22 @@ scheduler_config() {
 start_gangplank() {
   apply_chart_objects
   for c in extender operator scheduler; do service_account_kubeconfig "$c"; done
+  # The plan seal's key, shared by the operator and the extender as the chart's Secret is.
+  openssl rand -hex 32 >"$pki/plan-seal.key"
   spawn gangplank-extender "$build/extender/gangplank-extender" --kubeconfig "$dir/extender.kubeconfig" \
     --listen-address 127.0.0.1 --port "$ext_port" --path-prefix /gangplank \
     --managed-resource nvidia.com/gpu,gangplank.io/gpu-milli --policy fragpack \
     --tls-cert-file "$pki/extender.crt" --tls-key-file "$pki/extender.key" \
-    --client-ca-file "$pki/extender-client-ca.crt" ${extender_args[@]+"${extender_args[@]}"}
+    --client-ca-file "$pki/extender-client-ca.crt" --plan-seal-key-file "$pki/plan-seal.key" \
+    ${extender_args[@]+"${extender_args[@]}"}
   spawn gangplank-operator "$build/operator/gangplank-operator" --kubeconfig "$dir/operator.kubeconfig" \
     --listen-address 127.0.0.1 --port "$op_port" --scheduler-name gangplank \
     --leader-elect --leader-election-namespace "$namespace" --leader-election-name "$release-operator" \
     --lease-duration-seconds 15 --renew-deadline-seconds 10 --retry-period-seconds 2 \
     --webhook-port "$hook_port" --webhook-path /mutate-pods \
     --webhook-tls-cert-file "$pki/webhook.crt" --webhook-tls-key-file "$pki/webhook.key" \
-    --resync-seconds 5 --status-interval-seconds 2 ${operator_args[@]+"${operator_args[@]}"}
+    --resync-seconds 5 --status-interval-seconds 2 --plan-seal-key-file "$pki/plan-seal.key" \
+    ${operator_args[@]+"${operator_args[@]}"}
   wait_until 60 gangplank-extender curl -sf --cacert "$pki/ca.crt" --cert "$pki/scheduler-client.crt" \
     --key "$pki/scheduler-client.key" "https://127.0.0.1:$ext_port/readyz"
   wait_until 60 gangplank-operator curl -sf "http://127.0.0.1:$op_port/readyz"

@@ -33,11 +33,14 @@ trap 'rm -rf "$work"' EXIT
 # Helm keeps caches under HOME: give it its own.
 HOME="$work" HELM_CACHE_HOME="$work/cache" HELM_CONFIG_HOME="$work/config" HELM_DATA_HOME="$work/data" \
   "$helm" template gangplank "$repo/helm/gangplank" --namespace "$namespace" --include-crds \
-  --set certificates.mode=certManager >"$work/rendered.yaml"
+  --set certificates.mode=certManager --set planSeal.existingSecret=gangplank-plan-seal >"$work/rendered.yaml"
 
 {
   echo "# gangplank, rendered from helm/gangplank by scripts/render-manifests.sh: do not edit; edit the chart."
   echo "# Needs cert-manager (https://cert-manager.io) for the webhook's and the extender's certificates."
+  echo "# And the key that seals admission plans, made once (a random key, never committed):"
+  echo "#   kubectl create namespace $namespace"
+  echo "#   kubectl -n $namespace create secret generic gangplank-plan-seal --from-literal=key=\"\$(openssl rand -hex 32)\""
   echo "#   kubectl apply -f manifests/gangplank.yaml"
   echo "---"
   echo "apiVersion: v1"

@@ -26,8 +26,9 @@ void Guarded(const char* kind, F&& apply) {
 
 }  // namespace
 
-ClusterStateFeed::ClusterStateFeed(SharedInformers& informers, std::vector<QueueConfig> static_queues)
-    : informers_(informers), static_queues_(std::move(static_queues)) {
+ClusterStateFeed::ClusterStateFeed(SharedInformers& informers, std::vector<QueueConfig> static_queues,
+                                   std::shared_ptr<const PlanSeal> seal)
+    : informers_(informers), static_queues_(std::move(static_queues)), seal_(std::move(seal)) {
   informers_.nodes().AddHandlers({
       [this](const auto& n) { ForEachState([&](ClusterState& s) { s.UpsertNode(ToNodeInfo(*n)); }); },
       [this](const auto&, const auto& n) { ForEachState([&](ClusterState& s) { s.UpsertNode(ToNodeInfo(*n)); }); },
@@ -41,8 +42,8 @@ ClusterStateFeed::ClusterStateFeed(SharedInformers& informers, std::vector<Queue
       [this](const auto& n, bool) { ForEachState([&](ClusterState& s) { s.SetNamespaceQueue(n->meta.name, ""); }); },
   });
   informers_.pods().AddHandlers({
-      [this](const auto& p) { ForEachState([&](ClusterState& s) { s.UpsertPod(ToPodInfo(*p)); }); },
-      [this](const auto&, const auto& p) { ForEachState([&](ClusterState& s) { s.UpsertPod(ToPodInfo(*p)); }); },
+      [this](const auto& p) { ForEachState([&](ClusterState& s) { s.UpsertPod(ToPodInfo(*p, seal_.get())); }); },
+      [this](const auto&, const auto& p) { ForEachState([&](ClusterState& s) { s.UpsertPod(ToPodInfo(*p, seal_.get())); }); },
       [this](const auto& p, bool) { ForEachState([&](ClusterState& s) { s.DeletePod(p->meta.uid); }); },
   });
   informers_.objects(resources::gpu_pools()).AddHandlers({
@@ -94,7 +95,7 @@ void ClusterStateFeed::Replay(ClusterState& state) {
   state.SetQueues(std::move(queues));
   for (const auto& n : informers_.namespaces().List()) state.SetNamespaceQueue(n->meta.name, NamespaceQueueOf(*n));
   for (const auto& n : informers_.nodes().List()) Guarded("Node", [&] { state.UpsertNode(ToNodeInfo(*n)); });
-  for (const auto& p : informers_.pods().List()) Guarded("Pod", [&] { state.UpsertPod(ToPodInfo(*p)); });
+  for (const auto& p : informers_.pods().List()) Guarded("Pod", [&] { state.UpsertPod(ToPodInfo(*p, seal_.get())); });
 }
 
 // Records (or forgets) one GPUPool or Queue and republishes that kind to every state. An object that

@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "cache/crd/pool_config.h"
 #include "cache/crd/queue_config.h"
 #include "cache/feed/shared_informers.h"
+#include "cache/objects/plan_seal.h"
 #include "cache/state/cluster_state.h"
 
 namespace gangplank::cache {
@@ -23,7 +25,9 @@ class ClusterStateFeed {
  public:
   // Registers handlers on `informers` (call before informers.Start()). `static_queues` come from flags;
   // a Queue resource of the same name wins.
-  ClusterStateFeed(SharedInformers& informers, std::vector<QueueConfig> static_queues = {});
+  // With a `seal`, pods' plans that do not carry a valid seal are dropped as they are read.
+  ClusterStateFeed(SharedInformers& informers, std::vector<QueueConfig> static_queues = {},
+                   std::shared_ptr<const PlanSeal> seal = nullptr);
   // Stops the shared informers first: their handlers call into the feed.
   ~ClusterStateFeed();
   ClusterStateFeed(const ClusterStateFeed&) = delete;
@@ -56,6 +60,7 @@ class ClusterStateFeed {
 
   SharedInformers& informers_;
   std::vector<QueueConfig> static_queues_;
+  std::shared_ptr<const PlanSeal> seal_;
   mutable std::mutex mu_;  // Serialises every event and attachment.
   std::vector<ClusterState*> states_;
   std::map<std::string, PoolConfig> pools_;    // By GPUPool name.

@@ -23,7 +23,7 @@ ResourceList ToResourceList(const std::vector<kube::ResourceAmount>& amounts) {
 
 }  // namespace
 
-PodInfo ToPodInfo(const kube::Pod& p) {
+PodInfo ToPodInfo(const kube::Pod& p, const PlanSeal* seal) {
   PodInfo pod;
   pod.name = p.meta.name;
   pod.namespace_ = p.meta.namespace_;
@@ -49,6 +49,7 @@ PodInfo ToPodInfo(const kube::Pod& p) {
   ContainerResources effective;  // kube::Pod holds the effective request already.
   effective.requests = ToResourceList(p.requests);
   pod.containers.push_back(std::move(effective));
+  DropUnsealedPlan(pod, seal);
   return pod;
 }
 

@@ -5,11 +5,13 @@
 #include <string>
 
 #include "cache/objects/kube_objects.h"
+#include "cache/objects/plan_seal.h"
 #include "kube/objects.h"
 
 namespace gangplank::cache {
 
-PodInfo ToPodInfo(const kube::Pod& pod);
+// With a `seal`, a plan whose seal does not verify is dropped (cache/objects/plan_seal.h).
+PodInfo ToPodInfo(const kube::Pod& pod, const PlanSeal* seal = nullptr);
 NodeInfo ToNodeInfo(const kube::Node& node);
 // A Namespace's gangplank.io/queue label (the queue of its pods that name none); "" when it has none.
 std::string NamespaceQueueOf(const kube::GenericObject& ns);

@@ -30,6 +30,9 @@ inline constexpr std::string_view kAdmissionGate = "gangplank.io/admission";
 // Pod annotation the operator writes with the planned node: one id per admission of a gang, so a
 // restarted operator can tell a complete plan from a half-written one.
 inline constexpr std::string_view kAdmissionIdAnnotation = "gangplank.io/admission-id";
+// Pod annotation the operator writes with the plan: its seal (cache/objects/plan_seal.h), HMAC-SHA256 of
+// the pod's UID, planned node and admission id under a key only gangplank holds.
+inline constexpr std::string_view kPlanSealAnnotation = "gangplank.io/plan-seal";
 // Pod annotation: when the last checkpoint of the gang's work was taken (RFC 3339), for lost-work costs.
 inline constexpr std::string_view kLastCheckpointAnnotation = "gangplank.io/last-checkpoint";
 // Node annotation: when the node goes away (RFC 3339), set by an admin or a script; a termination notice.
@@ -45,8 +48,8 @@ inline constexpr std::string_view kCheckpointDoneAnnotation = "gangplank.io/chec
 inline constexpr std::string_view kExpectedRuntimeAnnotation = "gangplank.io/expected-runtime";
 // The pod annotations only the operator writes (an admission plan, a checkpoint request). The webhook
 // removes them from pods it gates; the chart's ValidatingAdmissionPolicy refuses them from anyone else.
-inline constexpr std::array<std::string_view, 3> kOperatorOwnedAnnotations{
-    kPlannedNodeAnnotation, kAdmissionIdAnnotation, kCheckpointRequestedAnnotation};
+inline constexpr std::array<std::string_view, 4> kOperatorOwnedAnnotations{
+    kPlannedNodeAnnotation, kAdmissionIdAnnotation, kPlanSealAnnotation, kCheckpointRequestedAnnotation};
 // scheduler-plugins' coscheduling label naming a PodGroup (scheduling.x-k8s.io/v1alpha1).
 inline constexpr std::string_view kPodGroupLabel = "scheduling.x-k8s.io/pod-group";
 

@@ -98,7 +98,8 @@ std::uint64_t ExtenderHandlers::PolicyEpoch(const cache::StateView& view) {
 Reply ExtenderHandlers::Filter(std::string& body) {
   return Timed("filter", "ExtenderArgs", [&]() -> Reply {
     auto decoder = decoders_.Take();  // Held while the reply is built: args.node_names views its buffer.
-    const ExtenderArgs args = decoder->DecodeExtenderArgs(body);
+    ExtenderArgs args = decoder->DecodeExtenderArgs(body);
+    cache::DropUnsealedPlan(args.pod, options_.plan_seal.get());
     if (!cache::IsInterested(args.pod, options_.managed_resources)) return {200, EncodeFilterResult(PassAll(args))};
     ExtenderFilterResult result;
     engine::PodRequest request;
@@ -141,7 +142,8 @@ Reply ExtenderHandlers::Filter(std::string& body) {
 Reply ExtenderHandlers::Prioritize(std::string& body) {
   return Timed("prioritize", "ExtenderArgs", [&]() -> Reply {
     auto decoder = decoders_.Take();  // Held while the reply is built: args.node_names views its buffer.
-    const ExtenderArgs args = decoder->DecodeExtenderArgs(body);
+    ExtenderArgs args = decoder->DecodeExtenderArgs(body);
+    cache::DropUnsealedPlan(args.pod, options_.plan_seal.get());
     const std::vector<std::string_view> names = args.CandidateNames();
     auto neutral = [&] {
       std::vector<HostPriority> zeros(names.size());
@@ -171,6 +173,7 @@ Reply ExtenderHandlers::Preempt(std::string& body) {
   return Timed("preempt", "ExtenderPreemptionArgs", [&]() -> Reply {
     auto decoder = decoders_.Take();  // Held while the reply is built: the args view its buffer.
     ExtenderPreemptionArgs args = decoder->DecodePreemptionArgs(body);
+    cache::DropUnsealedPlan(args.pod, options_.plan_seal.get());
     // The decoded map is moved, not copied: at 500 candidate nodes a copy costs as much as deciding.
     NodeVictimsMap candidates =
         args.node_to_meta_victims ? std::move(*args.node_to_meta_victims) : args.CandidateVictims();

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cache/objects/plan_seal.h"
 #include "engine/scoring_policy.h"
 #include "extender/protocol/decode.h"
 #include "extender/service/extender_metrics.h"
@@ -29,6 +30,8 @@ struct HandlerOptions {
   std::vector<std::string> managed_resources;
   std::string policy = "fragpack";     // engine/policies/registry.h name.
   size_t workload_sample = 20000;      // Pods the policy's workload model is built from.
+  // A scheduled pod's plan counts only with a valid seal (cache/objects/plan_seal.h); null: trusted.
+  std::shared_ptr<const cache::PlanSeal> plan_seal;
 };
 
 struct Reply {

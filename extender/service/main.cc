@@ -13,6 +13,7 @@
 #include "logging/json_log.h"
 #if GANGPLANK_EXTENDER_WITH_KUBE
 #include "cache/feed/cluster_state_feed.h"
+#include "cache/feed/plan_seal_key.h"
 #include "cache/feed/shared_informers.h"
 #include "extender/service/informer_pod_lookup.h"
 #include "extender/service/kube_binder.h"
@@ -83,7 +84,7 @@ int Run(const ServiceConfig& config) {
   kube::ClusterConfig kube_config =
       config.kubeconfig.empty() ? kube::LoadInClusterConfig() : kube::LoadKubeconfig({config.kubeconfig});
   cache::SharedInformers informers(std::make_shared<kube::RestClient>(std::move(kube_config)));
-  cache::ClusterStateFeed feed(informers, config.queues);
+  cache::ClusterStateFeed feed(informers, config.queues, config.handlers.plan_seal);
   feed.Attach(&state);
   informers.Start();
   feed.Start();
@@ -148,6 +149,9 @@ int main(int argc, char** argv) {
   }
   try {
     logging::SetUpJsonLogging("gangplank-extender", config.log_level);
+#if GANGPLANK_EXTENDER_WITH_KUBE
+    config.handlers.plan_seal = cache::ReadPlanSealKey(config.plan_seal_key_file);
+#endif
     return Run(config);
   } catch (const std::exception& e) {
     spdlog::critical(logging::JsonFields("fatal", "error", e.what()));

@@ -70,6 +70,9 @@ void AddServiceFlags(CLI::App& app, ServiceConfig& c) {
   flags.Option("client-ca-file", c.client_ca_file,
                "PEM CA bundle: require clients (kube-scheduler) to present a certificate it signed; others are "
                "refused at the TLS handshake. Needs --tls-cert-file; re-read like the certificate");
+  flags.Option("plan-seal-key-file", c.plan_seal_key_file,
+               "File holding the key of the operator's plan seals (the operator's --plan-seal-key-file): a pod's "
+               "admission plan counts only with a valid seal; empty: plans are trusted as written");
   flags.Option("health-listen-address", c.health_listen_address, "Address of the --health-port listener");
   flags.Option("health-port", c.health_port,
                "Serve /healthz, /readyz and /metrics (no verbs, no client certificate) on this port too; 0: off");

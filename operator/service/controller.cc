@@ -50,9 +50,9 @@ Controller::Controller(cache::SharedInformers& informers, cache::ClusterStateFee
       reconciler_(tracker_, sizes_, writer, conditions_, &metrics, options_.reconciler), pools_(feed),
       queue_status_(writer) {
   informers_.pods().AddHandlers({
-      [this](const auto& p) { OnPod(cache::ToPodInfo(*p), false, false); },
-      [this](const auto& old, const auto& p) { OnPod(cache::ToPodInfo(*p), false, HoldsCapacity(*old) && !HoldsCapacity(*p)); },
-      [this](const auto& p, bool) { OnPod(cache::ToPodInfo(*p), true, HoldsCapacity(*p)); },
+      [this](const auto& p) { OnPod(cache::ToPodInfo(*p, options_.plan_seal.get()), false, false); },
+      [this](const auto& old, const auto& p) { OnPod(cache::ToPodInfo(*p, options_.plan_seal.get()), false, HoldsCapacity(*old) && !HoldsCapacity(*p)); },
+      [this](const auto& p, bool) { OnPod(cache::ToPodInfo(*p, options_.plan_seal.get()), true, HoldsCapacity(*p)); },
   });
   informers_.nodes().AddHandlers({
       [this](const auto& n) {

@@ -41,6 +41,8 @@ struct ControllerOptions {
   std::chrono::milliseconds queue_status_delay{std::chrono::seconds(2)};
   double condition_rewrite_seconds = 30;
   std::function<double()> clock;  // Seconds since the epoch; default the system clock.
+  // Plans without a valid seal are dropped as pods are read (cache/objects/plan_seal.h); null: trusted.
+  std::shared_ptr<const cache::PlanSeal> plan_seal;
 };
 
 class Controller {

@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "cache/feed/cluster_state_feed.h"
+#include "cache/feed/plan_seal_key.h"
 #include "cache/feed/shared_informers.h"
 #include "kube/config.h"
 #include "kube/leader_election.h"
@@ -96,8 +97,10 @@ int Run(const OperatorConfig& config) {
   auto rest = std::make_shared<kube::RestClient>(std::move(kube_config), rest_options);
   auto client = std::make_shared<kube::Client>(rest);
 
+  const std::shared_ptr<const cache::PlanSeal> seal = cache::ReadPlanSealKey(config.plan_seal_key_file);
+  if (!seal) spdlog::warn(logging::JsonFields("no --plan-seal-key-file: admission plans on pods are trusted as written"));
   OperatorMetrics metrics;
-  KubeClusterWriter kube_writer(client);
+  KubeClusterWriter kube_writer(client, "gangplank-operator", seal);
   // Every write asks the elector, not the controller's flag (which a hanging renew keeps set).
   std::atomic<kube::LeaderElector*> leading_elector{nullptr};
   LeaderGatedWriter writer(kube_writer, [&] {
@@ -106,8 +109,10 @@ int Run(const OperatorConfig& config) {
   });
   KubeObjectReader reader(client);
   cache::SharedInformers informers(rest);
-  cache::ClusterStateFeed feed(informers);
-  Controller controller(informers, feed, writer, reader, metrics, ControllerOptionsOf(config));
+  cache::ClusterStateFeed feed(informers, {}, seal);
+  ControllerOptions controller_options = ControllerOptionsOf(config);
+  controller_options.plan_seal = seal;
+  Controller controller(informers, feed, writer, reader, metrics, std::move(controller_options));
   informers.Start();
   feed.Start();
   controller.Start();

@@ -23,6 +23,10 @@ void AddOperatorFlags(CLI::App& app, OperatorConfig& c) {
                "Who may ask POST /dry-run: tokenreview (on the TLS port, a bearer token the API server accepts, for "
                "namespaces where its user may create pods) or none (on the plain port, anyone: a development cluster)")
       ->check(CLI::IsMember({"tokenreview", "none"}));
+  flags.Option("plan-seal-key-file", c.plan_seal_key_file,
+               "File holding the key (32+ bytes) that seals admission plans (HMAC of pod UID, node and admission id); "
+               "plans without a valid seal are ignored. Give the extender the same file; empty: plans are trusted as "
+               "written (the chart's ValidatingAdmissionPolicy is then the only guard)");
   flags.Option("tls-reload-seconds", c.tls_reload_seconds,
                "Check the webhook certificate and key for change this often")
       ->check(CLI::PositiveNumber);

@@ -29,6 +29,8 @@ struct OperatorConfig {
   // Who may ask POST /dry-run: "tokenreview" (on the TLS port, a bearer token the API server accepts, for
   // namespaces where its user may create pods) or "none" (on the plain port, anyone).
   std::string dry_run_auth = "tokenreview";
+  // Key of the plans' seals (cache/objects/plan_seal.h), shared with the extender; empty: no seals.
+  std::string plan_seal_key_file;
 
   std::vector<std::string> scheduler_names{"gangplank"};
   std::string default_queue;

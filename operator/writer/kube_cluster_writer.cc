@@ -26,19 +26,20 @@ std::string Key(const cache::PodInfo& pod) { return pod.namespace_ + "/" + pod.n
 
 }  // namespace
 
-cache::PodInfo PodInfoFromJson(const Json& pod) {
+cache::PodInfo PodInfoFromJson(const Json& pod, const cache::PlanSeal* seal) {
   kube::ObjectDecoder<kube::Pod> decoder;
-  return cache::ToPodInfo(decoder.DecodeObject(pod.dump()));
+  return cache::ToPodInfo(decoder.DecodeObject(pod.dump()), seal);
 }
 
-KubeClusterWriter::KubeClusterWriter(std::shared_ptr<kube::Client> client, std::string component)
-    : client_(client), events_(client, std::move(component)) {}
+KubeClusterWriter::KubeClusterWriter(std::shared_ptr<kube::Client> client, std::string component,
+                                     std::shared_ptr<const cache::PlanSeal> seal)
+    : client_(client), events_(client, std::move(component)), seal_(std::move(seal)) {}
 
 cache::PodInfo KubeClusterWriter::PatchPod(const cache::PodInfo& pod, Json patch) {
   // A resourceVersion in a merge patch is a precondition: the API server answers 409 when it moved.
   patch["metadata"]["resourceVersion"] = pod.resource_version;
   try {
-    return PodInfoFromJson(client_->Patch(kube::resources::Pods(), pod.namespace_, pod.name, kube::PatchType::kMerge, patch));
+    return PodInfoFromJson(client_->Patch(kube::resources::Pods(), pod.namespace_, pod.name, kube::PatchType::kMerge, patch), seal_.get());
   } catch (const kube::ConflictError& e) {
     throw PodChanged("pod " + Key(pod) + " changed since resourceVersion " + pod.resource_version + ": " + e.message());
   } catch (const kube::NotFoundError&) {
@@ -51,6 +52,7 @@ cache::PodInfo KubeClusterWriter::PlanPod(const cache::PodInfo& pod, const std::
   Json patch;
   patch["metadata"]["annotations"][std::string(cache::kPlannedNodeAnnotation)] = node;
   patch["metadata"]["annotations"][std::string(cache::kAdmissionIdAnnotation)] = admission_id;
+  if (seal_) patch["metadata"]["annotations"][std::string(cache::kPlanSealAnnotation)] = seal_->Sign(pod.uid, node, admission_id);
   return PatchPod(pod, std::move(patch));
 }
 
@@ -58,6 +60,7 @@ cache::PodInfo KubeClusterWriter::UnplanPod(const cache::PodInfo& pod) {
   Json patch;
   patch["metadata"]["annotations"][std::string(cache::kPlannedNodeAnnotation)] = nullptr;
   patch["metadata"]["annotations"][std::string(cache::kAdmissionIdAnnotation)] = nullptr;
+  patch["metadata"]["annotations"][std::string(cache::kPlanSealAnnotation)] = nullptr;
   return PatchPod(pod, std::move(patch));
 }
 
@@ -76,14 +79,14 @@ cache::PodInfo KubeClusterWriter::ReleasePod(const cache::PodInfo& pod) {
 std::optional<cache::PodInfo> KubeClusterWriter::ReadPod(const std::string& namespace_, const std::string& name) {
   auto pod = client_->TryGet(kube::resources::Pods(), namespace_, name);
   if (!pod) return std::nullopt;
-  return PodInfoFromJson(*pod);
+  return PodInfoFromJson(*pod, seal_.get());
 }
 
 cache::PodInfo KubeClusterWriter::AnnotatePod(const cache::PodInfo& pod, const std::string& key, const std::string& value) {
   Json patch;
   patch["metadata"]["annotations"][key] = value;
   try {
-    return PodInfoFromJson(client_->Patch(kube::resources::Pods(), pod.namespace_, pod.name, kube::PatchType::kMerge, patch));
+    return PodInfoFromJson(client_->Patch(kube::resources::Pods(), pod.namespace_, pod.name, kube::PatchType::kMerge, patch), seal_.get());
   } catch (const kube::NotFoundError&) {
     throw PodChanged("pod " + Key(pod) + " is gone");
   }

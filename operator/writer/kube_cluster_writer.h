@@ -6,6 +6,7 @@
 
 #include <memory>
 
+#include "cache/objects/plan_seal.h"
 #include "kube/client.h"
 #include "kube/event_recorder.h"
 #include "operator/writer/cluster_writer.h"
@@ -14,7 +15,9 @@ namespace gangplank::op {
 
 class KubeClusterWriter : public ClusterWriter {
  public:
-  explicit KubeClusterWriter(std::shared_ptr<kube::Client> client, std::string component = "gangplank-operator");
+  // With a `seal`, every plan written carries its seal, and pods read back lose a plan without a valid one.
+  explicit KubeClusterWriter(std::shared_ptr<kube::Client> client, std::string component = "gangplank-operator",
+                             std::shared_ptr<const cache::PlanSeal> seal = nullptr);
 
   cache::PodInfo PlanPod(const cache::PodInfo& pod, const std::string& node, const std::string& admission_id) override;
   cache::PodInfo UnplanPod(const cache::PodInfo& pod) override;
@@ -34,9 +37,10 @@ class KubeClusterWriter : public ClusterWriter {
 
   std::shared_ptr<kube::Client> client_;
   kube::EventRecorder events_;
+  std::shared_ptr<const cache::PlanSeal> seal_;
 };
 
-// A pod object as the API server returns it, as the cache reads it.
-cache::PodInfo PodInfoFromJson(const nlohmann::json& pod);
+// A pod object as the API server returns it, as the cache reads it (dropping a plan `seal` refuses).
+cache::PodInfo PodInfoFromJson(const nlohmann::json& pod, const cache::PlanSeal* seal = nullptr);
 
 }  // namespace gangplank::op

@@ -159,6 +159,8 @@ TEST_F(ChartObjectsTest, RbacGrantsExactlyTheCallsEachBinaryMakes) {
       "gangplank.io/gpupools get", "gangplank.io/gpupools list", "gangplank.io/gpupools watch",
       "gangplank.io/queues get", "gangplank.io/queues list", "gangplank.io/queues watch",
       "gangplank.io/gpupools/status update", "gangplank.io/queues/status update",
+      // The dry run asks who calls and whether they may (operator/service/dry_run_access.cc).
+      "authentication.k8s.io/tokenreviews create", "authorization.k8s.io/subjectaccessreviews create",
       "[gangplank-system] coordination.k8s.io/leases create",
       "[gangplank-system] coordination.k8s.io/leases get gangplank-operator",
       "[gangplank-system] coordination.k8s.io/leases update gangplank-operator"};
@@ -268,7 +270,9 @@ TEST_F(ChartObjectsTest, SelfSignedCertificatesChainToTheCaEachClientTrusts) {
 
 TEST_F(ChartObjectsTest, CertManagerIssuesTheSecretsThePodsMountAndInjectsTheCaBundle) {
   const RenderedObjects objects = render({"cert-manager"});
-  EXPECT_TRUE(objects.of_kind("Secret").empty());
+  // The only Secret the chart writes itself is the plan seal's key (no certificate, no private key).
+  ASSERT_EQ(objects.of_kind("Secret").size(), 1u);
+  EXPECT_EQ(objects.of_kind("Secret")[0]["metadata"]["name"], "gangplank-plan-seal");
   const json ca = objects.get("Certificate", "gangplank-ca");
   EXPECT_TRUE(ca["spec"]["isCA"].get<bool>());
   EXPECT_EQ(ca["spec"]["issuerRef"]["name"], "gangplank-selfsigned");
@@ -286,6 +290,7 @@ TEST_F(ChartObjectsTest, CertManagerIssuesTheSecretsThePodsMountAndInjectsTheCaB
   // Every Secret a pod mounts is one a Certificate writes.
   std::set<std::string> issued;
   for (const auto& c : objects.of_kind("Certificate")) issued.insert(c["spec"]["secretName"]);
+  issued.insert("gangplank-plan-seal");
   for (const auto& d : objects.of_kind("Deployment")) {
     for (const auto& v : d["spec"]["template"]["spec"].value("volumes", json::array())) {
       if (v.contains("secret")) {

@@ -54,6 +54,7 @@ class OperatorCrashOnRealCluster : public RealClusterTest {
                                   "--webhook-port=" + hook_port, "--webhook-path=/mutate-pods",
                                   "--webhook-tls-cert-file=" + dir + "/pki/webhook.crt",
                                   "--webhook-tls-key-file=" + dir + "/pki/webhook.key",
+                                  "--plan-seal-key-file=" + dir + "/pki/plan-seal.key",
                                   "--resync-seconds=2", "--condition-rewrite-seconds=1",
                                   "--kube-api-qps=" + std::to_string(qps), "--kube-api-burst=1"};
     operators_[index] = std::make_unique<ChildProcess>(

@@ -190,6 +190,41 @@ TEST_F(TenantAttacks, TheOperatorStillAdmitsAndTheAdmittedPlanCannotBeRewritten)
   EXPECT_EQ(PlannedNodeOf("ok-0"), planned);
 }
 
+// Before: with the chart's ValidatingAdmissionPolicy off (or its binding deleted), the owner of a gated pod
+// could write planned-node and admission-id on it and the operator released the gang as a stopped leader's
+// admission. Now a plan counts only with a seal made with the key only the operator and the extender hold.
+TEST_F(TenantAttacks, APlanWrittenByATenantWithThePolicyOffIsNoPlan) {
+  for (int i = 0; i < 2; ++i) Node("n" + std::to_string(i), 8);
+  Pool("pool");
+  Queue("team-a", Json::parse(R"({"pools":[{"name":"pool","guaranteedGPUs":8,"limitGPUs":8}]})"));
+  const std::string binding = "gangplank-pod-admission";
+  ASSERT_EQ(Kubectl(cluster().kubeconfig(), {"delete", "validatingadmissionpolicybinding", binding}).exit_code, 0);
+  // The binding comes back whatever happens below: the other tests rely on it.
+  struct Restore {
+    std::string kubeconfig, objects;
+    ~Restore() { Kubectl(kubeconfig, {"apply", "-f", objects}); }
+  } restore{cluster().kubeconfig(), (cluster().dir() / "chart-objects.yaml").string()};
+  // The API server enforces a binding's deletion at once on new requests only once its informer saw it.
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+
+  for (int i = 0; i < 2; ++i) {
+    const std::string name = "sealless-" + std::to_string(i);
+    ASSERT_EQ(TenantCreates(PodObject(name, PodSpec().Gpus(8).Queue("team-a").Gang("sealless", 2))).exit_code, 0);
+    const KubectlResult patched = TenantPatches(name, Json{{"metadata", {{"annotations", {
+        {"gangplank.io/planned-node", "n" + std::to_string(i)}, {"gangplank.io/admission-id", "4102444800-0badf00d"},
+        {"gangplank.io/plan-seal", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}}}}}});
+    ASSERT_EQ(patched.exit_code, 0) << "the policy is off, so the API server takes it: " << patched.err;
+  }
+  // The gang needs 16 GPUs in a queue limited to 8: it waits, and says so, instead of being released.
+  EXPECT_TRUE(WaitFor([&] { return GangCondition("sealless-0").value("reason", "") != ""; })) << Logs();
+  std::this_thread::sleep_for(std::chrono::seconds(3));
+  for (const auto& p : Names("sealless", 2)) {
+    EXPECT_TRUE(Gated(p)) << p << " was released on a forged plan: " << Logs();
+    EXPECT_EQ(NodeOf(p), "") << p;
+  }
+  EXPECT_NE(GangCondition("sealless-0").value("reason", ""), "Admitted") << GangCondition("sealless-0").dump();
+}
+
 // Before: POST /dry-run was plain HTTP on all addresses and answered anyone, reading any owner in any
 // namespace with the operator's rights. Now it is on the TLS port and answers a bearer token the API
 // server accepts (TokenReview), about namespaces where that user may create pods (SubjectAccessReview).

@@ -100,6 +100,16 @@ default
 {{/* Where the containers find their certificates. */}}
 {{- define "gangplank.tlsMountPath" -}}/etc/gangplank/tls{{- end -}}
 {{- define "gangplank.extenderCaMountPath" -}}/etc/gangplank/extender-ca{{- end -}}
+{{- define "gangplank.planSealMountPath" -}}/etc/gangplank/plan-seal{{- end -}}
+{{- define "gangplank.planSealVolume" -}}
+- name: plan-seal
+  secret:
+    secretName: {{ include "gangplank.planSealSecret" . }}
+    defaultMode: 288  # 0440
+{{- end -}}
+{{- define "gangplank.planSealSecret" -}}
+{{- .Values.planSeal.existingSecret | default (include "gangplank.componentName" (dict "root" . "component" "plan-seal")) -}}
+{{- end -}}
 
 {{/* The security context of every container: non-root, read-only root filesystem, no escalation. */}}
 {{- define "gangplank.containerSecurityContext" -}}

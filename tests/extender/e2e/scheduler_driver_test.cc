@@ -81,7 +81,7 @@ class EndToEnd : public ::testing::Test {
     feed_->Attach(&state_);
     informers_->Start();
     feed_->Start();
-    handlers_ = std::make_unique<ExtenderHandlers>(state_, metrics_, HandlerOptions{{}, "bestfit", 1000});
+    handlers_ = std::make_unique<ExtenderHandlers>(state_, metrics_, HandlerOptions{{}, "bestfit", 1000, nullptr});
     binder_ = std::make_unique<KubeBinder>(informers_->client());
     pod_lookup_ = std::make_unique<InformerPodLookup>(informers_->pods());
     bind_ = std::make_unique<BindVerb>(state_, *binder_, metrics_, *pod_lookup_, BindRules{});

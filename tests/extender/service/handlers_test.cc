@@ -137,7 +137,7 @@ TEST_F(HandlersTest, FilterCountsGrantedVictimsGoneOnTheNodeKubeSchedulerNominat
 }
 
 TEST_F(HandlersTest, PodsWithoutManagedResourcesPassThroughUntouched) {
-  ExtenderHandlers managed(state_, metrics_, HandlerOptions{{"gangplank.io/gpu-milli"}, "fragpack", 100});
+  ExtenderHandlers managed(state_, metrics_, HandlerOptions{{"gangplank.io/gpu-milli"}, "fragpack", 100, nullptr});
   std::string body = testing::FilterArgsByName(Pod(), {"n1", "n2", "n3"});
   const Json j = Json::parse(managed.Filter(body).body);
   EXPECT_EQ(j["NodeNames"], Json::array({"n1", "n2", "n3"}));
@@ -173,7 +173,7 @@ TEST(HandlersUnsynced, FilterRefusesUntilTheCacheHasSynced) {
   std::string body = testing::FilterArgsByName(GoPod({}), {"n1"});
   EXPECT_EQ(Json::parse(handlers.Filter(body).body)["Error"],
             "gangplank-extender: the cluster-state cache has not synced yet");
-  EXPECT_THROW(ExtenderHandlers(state, metrics, HandlerOptions{{}, "no-such-policy", 1}), std::invalid_argument);
+  EXPECT_THROW(ExtenderHandlers(state, metrics, HandlerOptions{{}, "no-such-policy", 1, nullptr}), std::invalid_argument);
 }
 
 }  // namespace

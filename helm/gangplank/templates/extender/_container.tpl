@@ -45,6 +45,9 @@ KubeSchedulerConfiguration (scheduler/configmap.yaml): same port, path prefix, v
     {{- if include "gangplank.needsSchedulerClientTls" . }}
     - --client-ca-file={{ include "gangplank.tlsMountPath" . }}/ca.crt
     {{- end }}
+    {{- if .Values.planSeal.enabled }}
+    - --plan-seal-key-file={{ include "gangplank.planSealMountPath" . }}/key
+    {{- end }}
     - --log-level={{ $e.logLevel }}
     {{- range $e.extraArgs }}
     - {{ . | quote }}
@@ -85,16 +88,26 @@ KubeSchedulerConfiguration (scheduler/configmap.yaml): same port, path prefix, v
     {{- toYaml $e.resources | nindent 4 }}
   securityContext:
     {{- include "gangplank.containerSecurityContext" . | nindent 4 }}
-  {{- if $e.tls.enabled }}
+  {{- if or $e.tls.enabled .Values.planSeal.enabled }}
   volumeMounts:
+    {{- if $e.tls.enabled }}
     - name: extender-tls
       mountPath: {{ include "gangplank.tlsMountPath" . }}
       readOnly: true
+    {{- end }}
+    {{- if .Values.planSeal.enabled }}
+    - name: plan-seal
+      mountPath: {{ include "gangplank.planSealMountPath" . }}
+      readOnly: true
+    {{- end }}
   {{- end }}
 {{- end -}}
 
-{{/* The extender's volumes (its certificate), for whichever pod runs it. */}}
+{{/* The extender's volumes (its certificate, the plan seal's key), for whichever pod runs it. */}}
 {{- define "gangplank.extenderVolumes" -}}
+{{- if .Values.planSeal.enabled -}}
+{{ include "gangplank.planSealVolume" . }}
+{{ end -}}
 {{- if .Values.extender.tls.enabled -}}
 - name: extender-tls
   secret:

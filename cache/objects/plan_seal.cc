@@ -1,0 +1,68 @@
+#include "cache/objects/plan_seal.h"
+
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+
+#include <stdexcept>
+
+#include "cache/objects/conventions.h"
+
+namespace gangplank::cache {
+namespace {
+
+std::string Base64Url(const unsigned char* data, std::size_t size) {
+  static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  std::string out;
+  std::uint32_t buffer = 0;
+  int bits = 0;
+  for (std::size_t i = 0; i < size; ++i) {
+    buffer = (buffer << 8) | data[i];
+    bits += 8;
+    while (bits >= 6) {
+      bits -= 6;
+      out.push_back(kAlphabet[(buffer >> bits) & 0x3f]);
+    }
+  }
+  if (bits > 0) out.push_back(kAlphabet[(buffer << (6 - bits)) & 0x3f]);
+  return out;
+}
+
+}  // namespace
+
+PlanSeal::PlanSeal(std::string key) : key_(std::move(key)) {
+  if (key_.size() < 32) throw std::invalid_argument("the plan seal key has " + std::to_string(key_.size()) + " bytes; at least 32 are needed");
+}
+
+std::string PlanSeal::Sign(std::string_view uid, std::string_view node, std::string_view admission_id) const {
+  // Newlines cannot occur in a UID, a node name or an admission id, so the message is unambiguous.
+  std::string message;
+  message.reserve(uid.size() + node.size() + admission_id.size() + 2);
+  message.append(uid).append("\n").append(node).append("\n").append(admission_id);
+  unsigned char mac[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  if (HMAC(EVP_sha256(), key_.data(), static_cast<int>(key_.size()), reinterpret_cast<const unsigned char*>(message.data()),
+           message.size(), mac, &length) == nullptr) {
+    throw std::runtime_error("HMAC-SHA256 failed");
+  }
+  return Base64Url(mac, length);
+}
+
+bool PlanSeal::Verifies(const PodInfo& pod) const {
+  const std::string seal = pod.Annotation(kPlanSealAnnotation);
+  const std::string expected = Sign(pod.uid, pod.Annotation(kPlannedNodeAnnotation), pod.Annotation(kAdmissionIdAnnotation));
+  // Constant time: the comparison must not tell a forger how many characters it got right.
+  return !pod.uid.empty() && seal.size() == expected.size() && CRYPTO_memcmp(seal.data(), expected.data(), seal.size()) == 0;
+}
+
+bool DropUnsealedPlan(PodInfo& pod, const PlanSeal* seal) {
+  if (seal == nullptr) return false;
+  const bool has_plan = pod.HasAnnotation(kPlannedNodeAnnotation) || pod.HasAnnotation(kAdmissionIdAnnotation);
+  if (!has_plan || seal->Verifies(pod)) return false;
+  for (const std::string_view key : {kPlannedNodeAnnotation, kAdmissionIdAnnotation, kPlanSealAnnotation}) {
+    pod.annotations.erase(std::string(key));
+  }
+  return true;
+}
+
+}  // namespace gangplank::cache
