@@ -9,23 +9,15 @@
 #include <sstream>
 
 #include "apiserver-double/yaml_json.h"
+#include "tests/helm/support/each_helm.h"
 #include "tests/helm/support/helm_tool.h"
 #include "tests/helm/support/rendered_objects.h"
 
 namespace gangplank::helm_testing {
 namespace {
 
-class ChartRenderTest : public ::testing::TestWithParam<int> {
+class ChartRenderTest : public EachHelm {
  protected:
-  void SetUp() override {
-    const std::string why = tool().unavailable_reason();
-    if (!why.empty()) {
-      if (GetParam() == 4) GTEST_SKIP() << why;  // Helm 4 is optional (see scripts/install-kube-tools.sh)
-      FAIL() << why;
-    }
-    ASSERT_EQ(tool().major_version(), GetParam()) << tool().path();
-  }
-  const HelmTool& tool() const { return GetParam() == 3 ? helm3() : helm4(); }
   static std::vector<std::string> values_sets() {
     std::vector<std::string> sets = {""};  // the defaults
     for (const auto& f : ci_values_files()) sets.push_back(f);
@@ -125,8 +117,7 @@ TEST_P(ChartRenderTest, CrossFieldChecksFailWithTheirMessage) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Helm, ChartRenderTest, ::testing::Values(3, 4),
-                         [](const ::testing::TestParamInfo<int>& info) { return "Helm" + std::to_string(info.param); });
+INSTANTIATE_TEST_SUITE_P(Helm, ChartRenderTest, ::testing::Values(3, 4), EachHelmName);
 
 // --- Option coverage, independent of the Helm version. ---
 

@@ -2,7 +2,9 @@
 // stage whose packages are the project's own and whose CMake configuration, on exactly the files
 // .dockerignore lets through, defines both binaries; a slim runtime stage that installs the package of
 // every shared library the binaries built here link, nothing more, copies the binaries to the paths the
-// chart runs, and runs as the chart's non-root user; versions that agree with Chart.yaml and CMake.
+// chart runs, and runs as the chart's non-root user; both bases pinned to one Debian point release and
+// every package to a version, the runtime libraries to the versions the build stage compiled against;
+// versions that agree with Chart.yaml and CMake.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -68,9 +70,10 @@ std::vector<Stage> parse_dockerfile(const std::string& text) {
   return stages;
 }
 
-// Package names after "apt-get install ... " in a RUN (flags and shell operators left out).
-std::set<std::string> apt_packages(const Stage& stage) {
-  std::set<std::string> out;
+// Packages after "apt-get install ... " in a RUN (flags and shell operators left out), each with the
+// version it is pinned to ("name=version"; "" when unpinned).
+std::map<std::string, std::string> apt_pins(const Stage& stage) {
+  std::map<std::string, std::string> out;
   for (const auto& i : stage.instructions) {
     if (i.keyword != "RUN") continue;
     const auto at = i.arguments.find("apt-get install");
@@ -79,11 +82,23 @@ std::set<std::string> apt_packages(const Stage& stage) {
     std::string w;
     while (words >> w) {
       if (w == "&&" || w == ";") break;
-      if (w[0] != '-') out.insert(w);
+      if (w[0] == '-') continue;
+      const auto eq = w.find('=');
+      out[w.substr(0, eq)] = eq == std::string::npos ? "" : w.substr(eq + 1);
     }
   }
   return out;
 }
+
+// The package names alone.
+std::set<std::string> apt_packages(const Stage& stage) {
+  std::set<std::string> out;
+  for (const auto& [name, version] : apt_pins(stage)) out.insert(name);
+  return out;
+}
+
+// The image of a FROM line ("debian:12.11-slim" of "debian:12.11-slim AS runtime").
+std::string from_image(const Stage& stage) { return stage.from.substr(0, stage.from.find(' ')); }
 
 std::string cmake_flag(const Stage& stage, const std::string& name) {
   for (const auto& i : stage.instructions) {
@@ -106,7 +121,8 @@ class DockerfileTest : public ::testing::Test {
 };
 
 TEST_F(DockerfileTest, BuildsOnDebian12WithTheProjectsPackages) {
-  EXPECT_TRUE(std::regex_match(build().from, std::regex("debian:(12|bookworm)(-[a-z0-9]+)? AS build"))) << build().from;
+  EXPECT_TRUE(std::regex_match(build().from, std::regex("debian:(12(\\.[0-9]+)?|bookworm(-[0-9]{8})?)(@sha256:[0-9a-f]{64})? AS build")))
+      << build().from;
   const std::string deps = read_text_file(source_dir() + "/scripts/install-deps.sh");
   for (const auto& pkg : apt_packages(build())) {
     EXPECT_NE(deps.find(pkg), std::string::npos) << pkg << " is not one of scripts/install-deps.sh's packages";
@@ -199,7 +215,8 @@ std::set<std::string> needed_packages(const std::vector<std::string>& binaries) 
 }
 
 TEST_F(DockerfileTest, TheRuntimeStageInstallsExactlyTheLibrariesTheBinariesLink) {
-  EXPECT_TRUE(std::regex_match(runtime().from, std::regex("debian:(12|bookworm)-slim|gcr\\.io/distroless/cc-debian12(:[a-z0-9]+)?")))
+  EXPECT_TRUE(std::regex_match(runtime().from, std::regex("debian:(12(\\.[0-9]+)?|bookworm(-[0-9]{8})?)-slim(@sha256:[0-9a-f]{64})?|"
+                                                           "gcr\\.io/distroless/cc-debian12(:[a-z0-9]+)?(@sha256:[0-9a-f]{64})?")))
       << runtime().from;
   std::set<std::string> linked = needed_packages({GANGPLANK_EXTENDER_BINARY, GANGPLANK_OPERATOR_BINARY});
   // libc6, libgcc-s1 and libstdc++6 come with the base image (apt needs them).
@@ -207,6 +224,79 @@ TEST_F(DockerfileTest, TheRuntimeStageInstallsExactlyTheLibrariesTheBinariesLink
   std::set<std::string> installed = apt_packages(runtime());
   installed.erase("ca-certificates");  // for HTTPS to the API server's CA
   EXPECT_EQ(installed, linked);
+}
+
+// The Debian release of a pinned Debian base: "12.11" of debian:12.11-slim, "bookworm-20250520" of
+// debian:bookworm-20250520; "" when the tag names no point release or date (debian:12, debian:bookworm-slim).
+std::string pinned_release(const std::string& image) {
+  std::smatch m;
+  static const std::regex pinned("debian:(12\\.[0-9]+|bookworm-[0-9]{8})(-slim)?(@sha256:[0-9a-f]{64})?");
+  return std::regex_match(image, m, pinned) ? m[1].str() : "";
+}
+
+// Debian's version syntax: [epoch:]upstream[-revision].
+bool debian_version(const std::string& v) { return std::regex_match(v, std::regex("([0-9]+:)?[0-9]([A-Za-z0-9.+~-]*[A-Za-z0-9.+~])?")); }
+
+TEST(DockerfilePins, TheRecognisersAcceptPinsOnly) {
+  EXPECT_EQ(pinned_release("debian:12.11"), "12.11");
+  EXPECT_EQ(pinned_release("debian:12.11-slim"), "12.11");
+  EXPECT_EQ(pinned_release("debian:bookworm-20250520-slim"), "bookworm-20250520");
+  EXPECT_EQ(pinned_release("debian:12.11-slim@sha256:" + std::string(64, 'a')), "12.11");
+  for (const char* floating : {"debian:12", "debian:12-slim", "debian:bookworm", "debian:bookworm-slim", "debian:latest", "debian"}) {
+    EXPECT_EQ(pinned_release(floating), "") << floating;
+  }
+  for (const char* v : {"4:12.2.0-3", "1.74.0.3", "3.0.22-1~deb12u2", "0.7.0+dfsg-8+b1", "1:1.10.0+ds-0.4", "20250419~deb12u2"}) {
+    EXPECT_TRUE(debian_version(v)) << v;
+  }
+  for (const char* v : {"", "latest", "3.0.*", "=3.0", "1:", "1.0-"}) EXPECT_FALSE(debian_version(v)) << v;
+  const auto stages = parse_dockerfile("FROM debian:12.11 AS build\nRUN apt-get install -y --no-install-recommends \\\n"
+                                       "  g++=4:12.2.0-3 cmake \\\n && rm -rf x\n");
+  ASSERT_EQ(stages.size(), 1u);
+  EXPECT_EQ(apt_pins(stages[0]), (std::map<std::string, std::string>{{"cmake", ""}, {"g++", "4:12.2.0-3"}}));
+  EXPECT_EQ(from_image(stages[0]), "debian:12.11");
+}
+
+// No floating tag and no floating package: the image is rebuilt from the same Debian point release with
+// the same package versions, or the build fails.
+TEST_F(DockerfileTest, EveryBaseImageAndEveryPackageIsPinned) {
+  for (const auto& stage : stages_) {
+    const std::string image = from_image(stage);
+    EXPECT_TRUE(!pinned_release(image).empty() || image.find("@sha256:") != std::string::npos)
+        << "FROM " << stage.from << ": pin a Debian point release (debian:12.N), a dated tag (debian:bookworm-YYYYMMDD) or a digest";
+    for (const auto& [name, version] : apt_pins(stage)) {
+      EXPECT_TRUE(debian_version(version)) << "FROM " << stage.from << ": apt package " << name << " is not pinned to a version ("
+                                           << name << "=<version>, from `apt-cache policy " << name << "`)";
+    }
+  }
+  // One release for both stages: the runtime's libraries are the ones the build compiled against.
+  EXPECT_EQ(pinned_release(from_image(build())), pinned_release(from_image(runtime())));
+}
+
+// A runtime library pinned to another version than its -dev package in the build stage would run the
+// binaries against a library they were not built with. Packages of one Debian source package share a
+// version; the source of each comes from dpkg on this machine (packages not installed here are skipped).
+TEST_F(DockerfileTest, TheRuntimeLibrariesAreTheVersionsTheBuildCompiledAgainst) {
+  const auto build_pins = apt_pins(build());
+  const auto runtime_pins = apt_pins(runtime());
+  std::vector<std::string> query = {"/usr/bin/env", "dpkg-query", "-W", "-f", "${Package} ${source:Package}\\n"};
+  for (const auto& [name, version] : build_pins) query.push_back(name);
+  for (const auto& [name, version] : runtime_pins) query.push_back(name);
+  const auto r = run_process(query);  // exits 1 when a package is not installed; the rest is still printed
+  std::map<std::string, std::string> source_of;
+  std::stringstream lines(r.out);
+  for (std::string package, source; lines >> package >> source;) source_of[package] = source;
+  if (source_of.empty()) GTEST_SKIP() << "dpkg-query knows none of the packages: " << r.err;
+  std::map<std::string, std::string> built;  // source package -> the version the build stage pins
+  for (const auto& [name, version] : build_pins) {
+    if (source_of.count(name)) built[source_of[name]] = version;
+  }
+  std::size_t compared = 0;
+  for (const auto& [name, version] : runtime_pins) {
+    if (!source_of.count(name) || !built.count(source_of[name])) continue;
+    EXPECT_EQ(version, built[source_of[name]]) << name << " (source " << source_of[name] << ")";
+    ++compared;
+  }
+  EXPECT_GE(compared, 6u) << "expected each runtime library's -dev package in the build stage";
 }
 
 TEST_F(DockerfileTest, TheImageRunsBothBinariesWhereTheChartLooksAsItsNonRootUser) {

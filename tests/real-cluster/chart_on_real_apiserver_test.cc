@@ -3,7 +3,10 @@
 // gangplank's scheduler, so nothing calls a webhook the chart registers). One control plane for the binary.
 //   * every values set (the defaults, each helm/gangplank/ci file, and the two layouts with only one TLS
 //     Secret) with Helm 3 and Helm 4: install, upgrade with the same values (certificates kept, no
-//     Deployment rewritten), upgrade with a changed value, uninstall (the release's objects gone);
+//     Deployment rewritten), upgrade with a changed value; with the chart's own CA, the README's
+//     rotations: one leaf Secret deleted (re-issued by the same CA, nothing else changes), one near its
+//     expiry (renewed), the CA's Secret deleted (a new CA, every leaf re-issued, kube-scheduler rolled);
+//     uninstall (the release's objects gone but the CA's Secret) and a reinstall signing with the kept CA;
 //   * the CRDs' schemas and CEL rules: the examples are accepted, invalid objects refused with the exact
 //     lines kubectl prints, and the API-server double prints the same lines for the same objects;
 //   * manifests/ passes a server-side dry run once its namespace and cert-manager's CRDs are there.
@@ -11,6 +14,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -20,9 +25,11 @@
 #include <string>
 #include <vector>
 
+#include "tests/helm/support/certificate_checks.h"
 #include "tests/helm/support/helm_tool.h"
 #include "tests/helm/support/kubectl_on_double.h"
 #include "tests/helm/support/rendered_objects.h"
+#include "tests/helm/support/secret_files.h"
 #include "tests/real-cluster/support/control_plane.h"
 
 namespace gangplank::real_cluster {
@@ -72,6 +79,20 @@ std::vector<std::string> Sorted(std::vector<std::string> lines) {
 }
 
 std::string Source(const std::string& path) { return helm_testing::source_dir() + "/" + path; }
+
+bool EndsWith(const std::string& text, const std::string& suffix) {
+  return text.size() > suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// Now plus `seconds`, as the chart writes gangplank.io/not-after ("2027-11-26T20:12:30Z").
+std::string UtcIn(std::time_t seconds) {
+  const std::time_t at = std::time(nullptr) + seconds;
+  std::tm tm{};
+  ::gmtime_r(&at, &tm);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return text;
+}
 
 class OnRealApiServer : public ::testing::Test {
  protected:
@@ -148,10 +169,19 @@ const std::set<std::string>& ClusterScopedKinds() {
 
 // What a release holds in the cluster, for comparing before and after an upgrade.
 struct Snapshot {
-  std::map<std::string, json> secret_data;  // Secret -> .data
-  std::string ca_bundle;                    // the webhook's caBundle ("" without one)
-  std::map<std::string, long> generations;  // Deployment -> metadata.generation
+  std::map<std::string, json> secret_data;         // Secret -> .data
+  std::map<std::string, std::string> not_after;    // Secret -> its gangplank.io/not-after annotation
+  std::string ca_bundle;                           // the webhook's caBundle ("" without one)
+  std::map<std::string, long> generations;         // Deployment -> metadata.generation
+
+  // One key of a Secret's data, decoded ("" when absent).
+  std::string Pem(const std::string& secret, const std::string& key) const {
+    const auto it = secret_data.find(secret);
+    return it == secret_data.end() ? "" : helm_testing::Base64Decode(it->second.value(key, std::string()));
+  }
 };
+
+const char kNotAfter[] = "gangplank.io/not-after";
 
 class ChartRelease : public OnRealApiServer, public ::testing::WithParamInterface<ReleaseCase> {
  protected:
@@ -241,8 +271,14 @@ class ChartRelease : public OnRealApiServer, public ::testing::WithParamInterfac
     }
   }
 
-  void ExpectAllGone(const RenderedObjects& objects) const {
-    for (const auto& [ns, resources] : ByNamespace(objects)) {
+  // Every rendered object but the `kept` ones (kubectl's "secret/<name>") is gone.
+  void ExpectAllGone(const RenderedObjects& objects, const std::set<std::string>& kept = {}) const {
+    for (const auto& [ns, all] : ByNamespace(objects)) {
+      std::vector<std::string> resources;
+      for (const auto& r : all) {
+        if (!kept.count(r)) resources.push_back(r);
+      }
+      if (resources.empty()) continue;
       std::vector<std::string> args = {"get", "-o", "name", "--ignore-not-found"};
       args.insert(args.end(), resources.begin(), resources.end());
       if (!ns.empty()) args.insert(args.end(), {"--namespace", ns});
@@ -256,7 +292,9 @@ class ChartRelease : public OnRealApiServer, public ::testing::WithParamInterfac
     Snapshot s;
     for (const auto& o : objects.of_kind("Secret")) {
       const std::string name = o["metadata"]["name"];
-      s.secret_data[name] = json::parse(KcOk({"get", "secret", name, "--namespace", release_, "-o", "json"})).value("data", json::object());
+      const json secret = json::parse(KcOk({"get", "secret", name, "--namespace", release_, "-o", "json"}));
+      s.secret_data[name] = secret.value("data", json::object());
+      s.not_after[name] = secret.value("/metadata/annotations"_json_pointer, json::object()).value(kNotAfter, "");
     }
     for (const auto& o : objects.of_kind("MutatingWebhookConfiguration")) {
       const json hook = json::parse(KcOk({"get", "mutatingwebhookconfiguration", o["metadata"]["name"], "-o", "json"}));
@@ -295,6 +333,58 @@ class ChartRelease : public OnRealApiServer, public ::testing::WithParamInterfac
     return false;
   }
 
+  // The Secret of the chart's own CA (selfSigned, some TLS Secret needed); "" without one.
+  static std::string CaSecret(const RenderedObjects& objects) {
+    for (const auto& s : objects.of_kind("Secret")) {
+      if (EndsWith(s["metadata"]["name"], "-self-signed-ca")) return s["metadata"]["name"];
+    }
+    return "";
+  }
+  // The certificate Secrets signed by the chart's CA (type kubernetes.io/tls, the CA's own left out).
+  static std::vector<std::string> Leaves(const RenderedObjects& objects, const std::string& ca_secret) {
+    std::vector<std::string> out;
+    for (const auto& s : objects.of_kind("Secret")) {
+      if (s.value("type", "") == "kubernetes.io/tls" && s["metadata"]["name"] != ca_secret) out.push_back(s["metadata"]["name"]);
+    }
+    return out;
+  }
+  // The first rendered Secret whose name ends in one of `suffixes`, in their order ("" if none).
+  static std::string FirstSecret(const RenderedObjects& objects, const std::vector<std::string>& suffixes) {
+    for (const auto& suffix : suffixes) {
+      for (const auto& s : objects.of_kind("Secret")) {
+        if (EndsWith(s["metadata"]["name"], suffix)) return s["metadata"]["name"];
+      }
+    }
+    return "";
+  }
+  // The webhook trusts the chart's CA (not a caBundle of the values: ci/out-of-cluster-webhook).
+  static bool CaBundleIsTheChartsCa(const RenderedObjects& objects, const std::string& ca_secret) {
+    for (const auto& hook : objects.of_kind("MutatingWebhookConfiguration")) {
+      const std::string bundle = hook["webhooks"][0]["clientConfig"].value("caBundle", "");
+      return helm_testing::Base64Decode(bundle) == helm_testing::Base64Decode(objects.get("Secret", ca_secret)["data"]["tls.crt"]);
+    }
+    return false;
+  }
+  // Every leaf carries the CA of `ca_secret` as its ca.crt and chains to it, and the webhook's caBundle
+  // is that CA.
+  static void ExpectSignedByTheCa(const Snapshot& s, const std::vector<std::string>& leaves, const std::string& ca_secret,
+                                  bool in_ca_bundle) {
+    const std::string ca = s.Pem(ca_secret, "tls.crt");
+    ASSERT_NE(ca, "") << ca_secret;
+    for (const auto& name : leaves) {
+      EXPECT_EQ(s.Pem(name, "ca.crt"), ca) << name;
+      EXPECT_TRUE(helm_testing::chains_to(s.Pem(name, "tls.crt"), ca)) << name << " is not signed by " << ca_secret;
+    }
+    if (in_ca_bundle) {
+      EXPECT_EQ(helm_testing::Base64Decode(s.ca_bundle), ca);
+    }
+  }
+  // What kube-scheduler's pods carry for the certificates they read at start.
+  std::string SchedulerChecksum(const std::string& scheduler) const {
+    const json d = json::parse(KcOk({"get", "deployment", scheduler, "--namespace", release_, "-o", "json"}));
+    return d.value("/spec/template/metadata/annotations"_json_pointer, json::object()).value("checksum/extender-tls", "");
+  }
+
   std::string OperatorDeployment(const RenderedObjects& objects) const {
     for (const auto& d : objects.of_kind("Deployment")) {
       const std::string name = d["metadata"]["name"];
@@ -323,6 +413,7 @@ TEST_P(ChartRelease, InstallsUpgradesKeepingItsCertificatesAndUninstalls) {
   EXPECT_EQ(Status(), std::make_pair(2, std::string("deployed")));
   const Snapshot same = Snap(objects);
   EXPECT_EQ(same.secret_data, installed.secret_data) << "the upgrade issued new certificates";
+  EXPECT_EQ(same.not_after, installed.not_after);
   EXPECT_EQ(same.ca_bundle, installed.ca_bundle) << "the upgrade changed the webhook's caBundle";
   EXPECT_EQ(same.generations, installed.generations) << "an upgrade with the same values rewrote a Deployment";
 
@@ -339,21 +430,102 @@ TEST_P(ChartRelease, InstallsUpgradesKeepingItsCertificatesAndUninstalls) {
                                  "jsonpath={.spec.template.spec.containers[?(@.name==\"operator\")].args}"});
   EXPECT_NE(args.find("--log-level=error"), std::string::npos) << args;
 
-  // The documented rotation of the chart's own certificates: delete the Secrets and upgrade. New ones
-  // roll kube-scheduler, which reads the extender's CA and its client certificate only at start.
+  // The chart's own CA (selfSigned, some TLS Secret needed): the rotations of the chart README.
+  const std::string ca_secret = CaSecret(objects);
   const std::string scheduler = DeploymentEndingIn(objects, "-scheduler");
-  if (!scheduler.empty() && RollsOnTls(objects, scheduler)) {
-    for (const auto& [secret, data] : installed.secret_data) KcOk({"delete", "secret", secret, "--namespace", release_});
+  const bool rolls = !scheduler.empty() && RollsOnTls(objects, scheduler);
+  Snapshot last = changed;
+  if (ca_secret.empty()) {
+    EXPECT_EQ(Leaves(objects, ""), std::vector<std::string>{}) << "certificates rendered without the chart's CA Secret";
+  } else {
+    ASSERT_EQ(helm_testing::openssl_unavailable_reason(), "");
+    const bool in_ca_bundle = CaBundleIsTheChartsCa(objects, ca_secret);
+    const std::vector<std::string> leaves = Leaves(objects, ca_secret);
+    EXPECT_NE(changed.Pem(ca_secret, "tls.key").find("PRIVATE KEY"), std::string::npos) << "the CA's key is not kept";
+    ExpectSignedByTheCa(changed, leaves, ca_secret, in_ca_bundle);
+    const std::string checksum = rolls ? SchedulerChecksum(scheduler) : "";
+
+    // One certificate: delete its Secret and upgrade. The kept CA signs a new one and nothing else
+    // changes: not the other Secrets, not the caBundle, no Deployment (kube-scheduler's CA is the same).
+    const std::string leaf = FirstSecret(objects, {"-extender-tls", "-webhook-tls"});
+    ASSERT_NE(leaf, "");
+    KcOk({"delete", "secret", leaf, "--namespace", release_});
+    ASSERT_NO_FATAL_FAILURE(HelmOk({"upgrade", release_, helm_testing::chart_dir()}, {"operator.logLevel=error"}));
+    const Snapshot one = Snap(objects);
+    EXPECT_NE(one.Pem(leaf, "tls.crt"), changed.Pem(leaf, "tls.crt")) << leaf << " was not re-issued";
+    EXPECT_NE(one.Pem(leaf, "tls.key"), changed.Pem(leaf, "tls.key")) << leaf << " kept its key";
+    for (const auto& [name, data] : changed.secret_data) {
+      if (name != leaf) {
+        EXPECT_EQ(one.secret_data.at(name), data) << name << " changed with " << leaf;
+      }
+    }
+    EXPECT_EQ(one.ca_bundle, changed.ca_bundle);
+    EXPECT_EQ(one.generations, changed.generations) << "re-issuing " << leaf << " rewrote a Deployment";
+    ExpectSignedByTheCa(one, leaves, ca_secret, in_ca_bundle);
+
+    // One certificate near its expiry (its not-after within renewBeforeDays): the next upgrade renews it
+    // for a whole validityDays, signed by the same CA; nothing else changes. The annotation written here
+    // stands in for the months passing; Helm 4 applies server-side and would refuse to take over a field
+    // kubectl wrote without --force-conflicts.
+    const std::string expiring = FirstSecret(objects, {"-webhook-tls", "-extender-tls"});
+    KcOk({"annotate", "secret", expiring, "--namespace", release_, "--overwrite", std::string(kNotAfter) + "=" + UtcIn(86400)});
+    std::vector<std::string> upgrade = {"upgrade", release_, helm_testing::chart_dir()};
+    if (GetParam().helm == 4) upgrade.push_back("--force-conflicts");
+    ASSERT_NO_FATAL_FAILURE(HelmOk(upgrade, {"operator.logLevel=error"}));
+    const Snapshot renewed = Snap(objects);
+    EXPECT_NE(renewed.Pem(expiring, "tls.crt"), one.Pem(expiring, "tls.crt")) << expiring << " was not renewed";
+    const auto until = helm_testing::parse_utc_time(renewed.not_after.at(expiring));
+    ASSERT_TRUE(until) << renewed.not_after.at(expiring);
+    EXPECT_GT(*until, std::time(nullptr) + 80 * 86400) << "renewed for less than validityDays";  // 90 in ci/tuned, 365 else
+    EXPECT_LE(std::abs(static_cast<long>(helm_testing::not_after(renewed.Pem(expiring, "tls.crt")).value_or(0) - *until)), 5L)
+        << "gangplank.io/not-after is not the certificate's notAfter";
+    for (const auto& [name, data] : one.secret_data) {
+      if (name != expiring) {
+        EXPECT_EQ(renewed.secret_data.at(name), data) << name << " changed with " << expiring;
+      }
+    }
+    EXPECT_EQ(renewed.ca_bundle, one.ca_bundle);
+    EXPECT_EQ(renewed.generations, one.generations);
+    ExpectSignedByTheCa(renewed, leaves, ca_secret, in_ca_bundle);
+
+    // The CA: delete its Secret and upgrade. A new CA, every certificate re-issued by it, the caBundle
+    // follows, and kube-scheduler, which reads the CA only at start, is rolled.
+    KcOk({"delete", "secret", ca_secret, "--namespace", release_});
     ASSERT_NO_FATAL_FAILURE(HelmOk({"upgrade", release_, helm_testing::chart_dir()}, {"operator.logLevel=error"}));
     const Snapshot rotated = Snap(objects);
-    EXPECT_NE(rotated.secret_data, installed.secret_data) << "no new certificates were issued";
-    EXPECT_EQ(rotated.generations.at(scheduler), changed.generations.at(scheduler) + 1) << "kube-scheduler was not rolled";
+    EXPECT_NE(rotated.Pem(ca_secret, "tls.crt"), renewed.Pem(ca_secret, "tls.crt")) << "no new CA was issued";
+    for (const auto& name : leaves) {
+      EXPECT_NE(rotated.secret_data.at(name), renewed.secret_data.at(name)) << name << " was not re-issued with the new CA";
+      EXPECT_FALSE(helm_testing::chains_to(rotated.Pem(name, "tls.crt"), renewed.Pem(ca_secret, "tls.crt"))) << name;
+    }
+    ExpectSignedByTheCa(rotated, leaves, ca_secret, in_ca_bundle);
+    if (in_ca_bundle) {
+      EXPECT_NE(rotated.ca_bundle, renewed.ca_bundle);
+    }
+    if (rolls) {
+      EXPECT_NE(SchedulerChecksum(scheduler), checksum);
+      EXPECT_EQ(rotated.generations.at(scheduler), renewed.generations.at(scheduler) + 1) << "kube-scheduler was not rolled";
+    }
+    last = rotated;
   }
 
   const auto uninstalled = helm().run({"uninstall", release_, "--namespace", release_, "--kubeconfig", Kubeconfig()});
   ASSERT_EQ(uninstalled.exit_code, 0) << uninstalled.err;
   EXPECT_NE(Status().second.find("not found"), std::string::npos) << "the release is still there";
-  ExpectAllGone(objects);
+  ExpectAllGone(objects, ca_secret.empty() ? std::set<std::string>{} : std::set<std::string>{"secret/" + ca_secret});
+
+  if (!ca_secret.empty()) {
+    // helm.sh/resource-policy: keep: the CA outlives the release, and a new install under the same name
+    // adopts it and signs with it.
+    const json kept = json::parse(KcOk({"get", "secret", ca_secret, "--namespace", release_, "-o", "json"}));
+    EXPECT_EQ(kept.value("data", json::object()), last.secret_data.at(ca_secret)) << "uninstall changed the CA";
+    ASSERT_NO_FATAL_FAILURE(HelmOk({"install", release_, helm_testing::chart_dir()}));
+    EXPECT_EQ(Status(), std::make_pair(1, std::string("deployed")));
+    const Snapshot reinstalled = Snap(objects);
+    EXPECT_EQ(reinstalled.secret_data.at(ca_secret), last.secret_data.at(ca_secret)) << "the reinstall issued a new CA";
+    ExpectSignedByTheCa(reinstalled, Leaves(objects, ca_secret), ca_secret, CaBundleIsTheChartsCa(objects, ca_secret));
+  }
+
   // Helm never deletes what it installed from crds/.
   KcOk({"get", "crd/gpupools.gangplank.io", "crd/queues.gangplank.io"});
 }
