@@ -184,9 +184,68 @@ void DecodeTaints(od::value v, std::vector<Taint>& out) {
       if (key == "key") t.key = str(field.value());
       else if (key == "value") t.value = str(field.value());
       else if (key == "effect") t.effect = str(field.value());
+      else if (key == "timeAdded") t.time_added = str(field.value());
     }
     out.push_back(std::move(t));
   }
+}
+
+// A node's status.conditions: the statuses, and the rest of each condition.
+void DecodeNodeConditions(od::value v, StringPairs& statuses, std::vector<NodeConditionDetail>& details) {
+  if (v.is_null()) return;
+  StringPairs scratch;
+  std::string status;
+  for (auto item : v.get_array()) {
+    NodeConditionDetail& d = details.emplace_back();
+    status.clear();
+    for (auto field : item.get_object()) {
+      std::string_view key = field.unescaped_key();
+      if (key == "type") d.type = str(field.value());
+      else if (key == "status") status = str(field.value());
+      else if (key == "reason") d.reason = str(field.value());
+      else if (key == "message") d.message = str(field.value());
+      else if (key == "lastTransitionTime") d.last_transition_time = str(field.value());
+    }
+    scratch.Add(d.type, status);
+  }
+  statuses = scratch.ExactCopy();
+  details.shrink_to_fit();
+}
+
+// The container's state.terminated when it exited non-zero.
+std::optional<ContainerExit> FailedExit(od::value container_status) {
+  ContainerExit exit;
+  for (auto field : container_status.get_object()) {
+    std::string_view key = field.unescaped_key();
+    if (key == "name") {
+      exit.name = str(field.value());
+    } else if (key == "state") {
+      od::value state = field.value();
+      if (state.is_null()) continue;
+      for (auto sf : state.get_object()) {
+        if (std::string_view(sf.unescaped_key()) != "terminated" || sf.value().is_null()) continue;
+        for (auto tf : sf.value().get_object()) {
+          std::string_view tkey = tf.unescaped_key();
+          if (tkey == "exitCode") exit.exit_code = static_cast<int32_t>(Int64Of(tf.value()));
+          else if (tkey == "reason") exit.reason = str(tf.value());
+          else if (tkey == "finishedAt") exit.finished_at = str(tf.value());
+        }
+      }
+    }
+  }
+  if (exit.exit_code == 0) return std::nullopt;
+  return exit;
+}
+
+// The first container of a containerStatuses list that exited non-zero.
+std::optional<ContainerExit> FirstFailedContainer(od::value v) {
+  if (v.is_null()) return std::nullopt;
+  std::optional<ContainerExit> first;
+  for (auto item : v.get_array()) {
+    auto exit = FailedExit(item.value());  // Every item is read through: On-Demand reads in order.
+    if (!first) first = std::move(exit);
+  }
+  return first;
 }
 
 void MetaFromJson(const nlohmann::json& m, ObjectMeta& out) {
@@ -303,10 +362,20 @@ void Codec<Pod>::Decode(od::value value, Pod& out) {
     } else if (key == "spec") {
       DecodePodSpec(field.value(), out);
     } else if (key == "status") {
+      PodFailure failure;
+      std::optional<ContainerExit> init_container;
       for (auto sf : field.value().get_object()) {
         std::string_view skey = sf.unescaped_key();
         if (skey == "phase") out.phase = str(sf.value());
         else if (skey == "conditions") DecodeConditions(sf.value(), out.conditions);
+        else if (skey == "reason") failure.reason = str(sf.value());
+        else if (skey == "message") failure.message = str(sf.value());
+        else if (skey == "containerStatuses") failure.container = FirstFailedContainer(sf.value());
+        else if (skey == "initContainerStatuses") init_container = FirstFailedContainer(sf.value());
+      }
+      if (!failure.container) failure.container = std::move(init_container);
+      if (!failure.reason.empty() || !failure.message.empty() || failure.container) {
+        out.failure = std::make_shared<const PodFailure>(std::move(failure));
       }
     }
   }
@@ -328,7 +397,7 @@ void Codec<Node>::Decode(od::value value, Node& out) {
         std::string_view skey = sf.unescaped_key();
         if (skey == "capacity") DecodeAmounts(sf.value(), out.capacity);
         else if (skey == "allocatable") DecodeAmounts(sf.value(), out.allocatable);
-        else if (skey == "conditions") DecodeConditions(sf.value(), out.conditions);
+        else if (skey == "conditions") DecodeNodeConditions(sf.value(), out.conditions, out.condition_details);
       }
     }
   }

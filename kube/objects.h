@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -64,6 +65,22 @@ struct Toleration {
   std::string effect;
 };
 
+// A container that terminated with a non-zero exit code (status.containerStatuses[].state.terminated).
+struct ContainerExit {
+  std::string name;
+  int32_t exit_code = 0;
+  std::string reason;       // Error, OOMKilled, ...
+  std::string finished_at;  // RFC 3339; "" when null.
+};
+
+// status.reason and status.message (Evicted, DeadlineExceeded), and the first container
+// (containerStatuses, then initContainerStatuses) that terminated non-zero.
+struct PodFailure {
+  std::string reason;
+  std::string message;
+  std::optional<ContainerExit> container;
+};
+
 struct Pod {
   ObjectMeta meta;
   std::string node_name;
@@ -80,12 +97,24 @@ struct Pod {
   StringPairs node_selector;
   std::vector<Toleration> tolerations;
   StringPairs conditions;  // type -> status ("True" | "False" | "Unknown")
+  // Why the pod failed, for a failed gang member's events; null for a pod that says nothing of it (nearly
+  // every pod pays a pointer, not three strings).
+  std::shared_ptr<const PodFailure> failure;
 };
 
 struct Taint {
   std::string key;
   std::string value;
   std::string effect;
+  std::string time_added;  // RFC 3339; the node controller writes it on its NoExecute taints only.
+};
+
+// What a node condition says beyond its status, for fault events and graces.
+struct NodeConditionDetail {
+  std::string type;
+  std::string reason;
+  std::string message;
+  std::string last_transition_time;  // RFC 3339.
 };
 
 struct Node {
@@ -95,6 +124,7 @@ struct Node {
   std::vector<ResourceAmount> capacity;
   std::vector<ResourceAmount> allocatable;
   StringPairs conditions;  // type -> status
+  std::vector<NodeConditionDetail> condition_details;  // In status.conditions' order.
 };
 
 // Any other object: metadata plus the raw JSON (leases, PDBs, CRDs, custom resources).

@@ -35,6 +35,8 @@ inline constexpr const char* kAdmissionRolledBack = "AdmissionRolledBack";
 inline constexpr const char* kEvictionBlocked = "EvictionBlocked";
 inline constexpr const char* kCheckpointRequested = "CheckpointRequested";
 inline constexpr const char* kSpotReclaimed = "SpotReclaimed";
+inline constexpr const char* kGangRestarted = "GangRestarted";  // Fault recovery restarted it whole.
+inline constexpr const char* kGangFailed = "GangFailed";        // Failed for good by fault recovery.
 
 // Events on a Node.
 inline constexpr const char* kTerminationNotice = "TerminationNotice";

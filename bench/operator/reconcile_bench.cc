@@ -138,6 +138,7 @@ struct Bench {
   GangSizeResolver sizes{reader};
   double now = kNow;
   GangConditions conditions{writer, [this] { return now; }, 1e9};
+  MemberFaults member_faults;
   std::unique_ptr<PoolModel> model;
   std::unique_ptr<Reconciler> reconciler;
   ReconcileContext context;
@@ -156,7 +157,7 @@ struct Bench {
     options.policy = "bestfit";
     options.max_staleness_seconds = 1e12;  // Full rounds only when asked for.
     options.status_interval_seconds = 1e12;
-    reconciler = std::make_unique<Reconciler>(tracker, sizes, writer, conditions, nullptr, options);
+    reconciler = std::make_unique<Reconciler>(tracker, sizes, writer, conditions, nullptr, member_faults, options);
     std::vector<cache::QueueConfig> queues;
     for (int q = 0; q < kQueues; ++q) {
       cache::QueueConfig c = cache::UniformQueue(Name("q", q), 500 * (q % 2));

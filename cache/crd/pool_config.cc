@@ -1,5 +1,7 @@
 #include "cache/crd/pool_config.h"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "cache/crd/json_fields.h"
@@ -47,7 +49,87 @@ PoolSpot SpotOf(const nlohmann::json* spec) {
   return out;
 }
 
+// Refuses an item a list already has, as the CRD's x-kubernetes-list-type: set does.
+template <class It, class T>
+void RefuseRepeat(It first, It last, const T& item, const std::string& field, const std::string& what) {
+  if (std::find(first, last, item) != last) throw DecodeError(field, what + " is listed twice");
+}
+
+std::string Item(const std::string& list, size_t i) { return list + "[" + std::to_string(i) + "]"; }
+
+std::vector<UnhealthyCondition> UnhealthyConditionsOf(const nlohmann::json* recovery, const std::string& at) {
+  const auto entries = jf::StringList(recovery, at, "unhealthyConditions");
+  if (!entries) return DefaultUnhealthyConditions();
+  std::vector<UnhealthyCondition> out;
+  for (size_t i = 0; i < entries->size(); ++i) {
+    const std::string field = Item(at + ".unhealthyConditions", i);
+    const auto rule = ParseUnhealthyCondition((*entries)[i]);
+    if (!rule) {
+      throw DecodeError(field, "'" + (*entries)[i] +
+                                   "' is not a condition type (e.g. KernelDeadlock) or type=status (e.g. "
+                                   "AcceleratedHardwareReady=False)");
+    }
+    RefuseRepeat(out.begin(), out.end(), *rule, field, "condition " + rule->type + "=" + rule->status);
+    out.push_back(*rule);
+  }
+  return out;
+}
+
+std::vector<std::string> QuarantineTaintsOf(const nlohmann::json* recovery, const std::string& at) {
+  const auto keys = jf::StringList(recovery, at, "quarantineTaints");
+  if (!keys) return DefaultQuarantineTaints();
+  std::vector<std::string> out;
+  for (size_t i = 0; i < keys->size(); ++i) {
+    const std::string field = Item(at + ".quarantineTaints", i);
+    const std::string& key = (*keys)[i];
+    if (!IsQualifiedName(key)) throw DecodeError(field, "'" + key + "' is not a taint key (e.g. nvidia.com/gpu-xid-error)");
+    RefuseRepeat(out.begin(), out.end(), key, field, "taint " + key);
+    out.push_back(key);
+  }
+  return out;
+}
+
+// A whole number >= 1 (a backoff of 0 would restart a crashing gang in a tight loop).
+int PositiveInt(const nlohmann::json* object, const std::string& at, const char* key, int fallback) {
+  const int v = jf::NonNegativeInt(object, at, key).value_or(fallback);
+  if (v < 1) throw DecodeError(jf::Path(at, key), "expected a whole number from 1 to 1000000000");
+  return v;
+}
+
+PoolFaultRecovery FaultRecoveryOf(const nlohmann::json* spec) {
+  const nlohmann::json* r = jf::Member(spec, "spec", "faultRecovery");
+  const std::string at = "spec.faultRecovery";
+  PoolFaultRecovery out;
+  out.policy = FaultPolicyNamed(jf::String(r, at, "policy").value_or("RestartGang"), at + ".policy");
+  out.restart_limit = jf::NonNegativeInt(r, at, "restartLimit").value_or(out.restart_limit);
+  out.backoff_seconds = PositiveInt(r, at, "backoffSeconds", out.backoff_seconds);
+  out.max_backoff_seconds = PositiveInt(r, at, "maxBackoffSeconds", out.max_backoff_seconds);
+  out.node_grace_seconds = jf::NonNegativeInt(r, at, "nodeGraceSeconds").value_or(out.node_grace_seconds);
+  out.below_minimum_grace_seconds = jf::NonNegativeInt(r, at, "belowMinimumGraceSeconds").value_or(out.below_minimum_grace_seconds);
+  out.checkpoint_grace_seconds = jf::NonNegativeInt(r, at, "checkpointGraceSeconds").value_or(out.checkpoint_grace_seconds);
+  out.replace_members = jf::Bool(r, at, "replaceMembers").value_or(out.replace_members);
+  out.node_faults.unhealthy_conditions = UnhealthyConditionsOf(r, at);
+  out.node_faults.quarantine_taints = QuarantineTaintsOf(r, at);
+  return out;
+}
+
 }  // namespace
+
+std::string_view FaultPolicyName(FaultPolicy policy) {
+  switch (policy) {
+    case FaultPolicy::kRestartGang: return "RestartGang";
+    case FaultPolicy::kFailGang: return "FailGang";
+    case FaultPolicy::kIgnore: return "Ignore";
+  }
+  return "RestartGang";
+}
+
+FaultPolicy FaultPolicyNamed(std::string_view name, const std::string& field) {
+  for (FaultPolicy p : {FaultPolicy::kRestartGang, FaultPolicy::kFailGang, FaultPolicy::kIgnore}) {
+    if (FaultPolicyName(p) == name) return p;
+  }
+  throw DecodeError(field, "expected RestartGang, FailGang or Ignore, got '" + std::string(name) + "'");
+}
 
 const std::vector<std::string>& DefaultTopologyLevels() {
   static const std::vector<std::string> levels{"topology.kubernetes.io/zone", "nvidia.com/gpu.clique",
@@ -113,16 +195,15 @@ PoolConfig PoolConfigFromObject(const nlohmann::json& pool) {
   c.spot = capacity == "Spot";
   c.topology_levels = jf::StringList(spec, "spec", "topologyLevels").value_or(DefaultTopologyLevels());
   for (size_t i = 0; i < c.topology_levels.size(); ++i) {
-    if (c.topology_levels[i].empty()) throw DecodeError("spec.topologyLevels[" + std::to_string(i) + "]", "empty label key");
-    for (size_t j = 0; j < i; ++j) {
-      if (c.topology_levels[j] == c.topology_levels[i]) {
-        throw DecodeError("spec.topologyLevels[" + std::to_string(i) + "]", "level " + c.topology_levels[i] + " is listed twice");
-      }
-    }
+    const std::string field = Item("spec.topologyLevels", i);
+    if (c.topology_levels[i].empty()) throw DecodeError(field, "empty label key");
+    const auto level = c.topology_levels.begin() + static_cast<std::ptrdiff_t>(i);
+    RefuseRepeat(c.topology_levels.begin(), level, *level, field, "level " + *level);
   }
   c.admission = AdmissionOf(spec);
   c.preemption = PreemptionOf(spec);
   c.spot_handling = SpotOf(spec);
+  c.fault_recovery = FaultRecoveryOf(spec);
   return c;
 }
 

@@ -1,14 +1,17 @@
 // A GPU pool (crds/gpupool.gangplank.io.yaml) as gangplank reads it: which nodes belong to it, their
-// topology levels, and the pool's admission, preemption and spot knobs.
+// topology levels, and the pool's admission, preemption, spot and fault-recovery knobs.
 #pragma once
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "cache/objects/node_fault.h"
 #include "engine/node.h"
 
 namespace gangplank::cache {
@@ -34,6 +37,29 @@ struct PoolSpot {
   bool avoid_spot_on_requeue = true;
 };
 
+// What happens to a running gang when a member or a node of it fails (spec.faultRecovery.policy; a Queue
+// may override it).
+enum class FaultPolicy { kRestartGang, kFailGang, kIgnore };
+std::string_view FaultPolicyName(FaultPolicy policy);  // "RestartGang", "FailGang", "Ignore"
+// The policy of that name; throws DecodeError naming `field` for anything but RestartGang, FailGang, Ignore.
+FaultPolicy FaultPolicyNamed(std::string_view name, const std::string& field);
+
+struct PoolFaultRecovery {
+  FaultPolicy policy = FaultPolicy::kRestartGang;
+  int restart_limit = 3;  // Restarts of one gang before it is failed.
+  // The first restart comes as soon as the fault counts; restart n (1, 2, ...) waits
+  // min(backoff_seconds * 2^(n-1), max_backoff_seconds) after the one before (engine::RestartBackoff): the
+  // cap holds for the first wait too, so a cap below backoff_seconds is no contradiction.
+  int backoff_seconds = 30;
+  int max_backoff_seconds = 600;
+  int node_grace_seconds = 60;             // A node fault counts once it lasted this long.
+  int below_minimum_grace_seconds = 300;  // A running gang below its minimum members this long restarts.
+  int checkpoint_grace_seconds = 120;     // Deadline of the checkpoint asked for before a restart (0: none).
+  bool replace_members = false;           // A recreated member joins its running gang instead of a restart.
+  NodeFaultRules node_faults;             // unhealthyConditions and quarantineTaints.
+  bool operator==(const PoolFaultRecovery&) const = default;
+};
+
 struct PoolConfig {
   std::string name;
   std::int64_t generation = 0;
@@ -44,6 +70,7 @@ struct PoolConfig {
   PoolAdmission admission;
   PoolPreemption preemption;
   PoolSpot spot_handling;
+  PoolFaultRecovery fault_recovery;
 
   // Whether a node belongs to the pool by its labels and GPUs (overlaps between pools are the
   // caller's to resolve).

@@ -22,7 +22,22 @@ PoolQuota QuotaOf(const nlohmann::json& entry, const std::string& at) {
   return q;
 }
 
+QueueFaultRecovery FaultRecoveryOf(const nlohmann::json* spec) {
+  const nlohmann::json* r = jf::Member(spec, "spec", "faultRecovery");
+  const std::string at = "spec.faultRecovery";
+  QueueFaultRecovery out;
+  if (const auto policy = jf::String(r, at, "policy")) out.policy = FaultPolicyNamed(*policy, at + ".policy");
+  out.restart_limit = jf::NonNegativeInt(r, at, "restartLimit");
+  return out;
+}
+
 }  // namespace
+
+PoolFaultRecovery FaultRecoveryFor(PoolFaultRecovery pool, const QueueConfig& queue) {
+  pool.policy = queue.fault_recovery.policy.value_or(pool.policy);
+  pool.restart_limit = queue.fault_recovery.restart_limit.value_or(pool.restart_limit);
+  return pool;
+}
 
 QueueConfig UniformQueue(std::string name, int guaranteed_gpus, std::optional<int> limit_gpus) {
   QueueConfig q;
@@ -66,6 +81,7 @@ QueueConfig QueueConfigFromObject(const nlohmann::json& queue) {
     }
     c.max_priority = static_cast<std::int32_t>(max->get<std::int64_t>());
   }
+  c.fault_recovery = FaultRecoveryOf(spec);
   return c;
 }
 

@@ -1,6 +1,7 @@
 // A team's queue (crds/queue.gangplank.io.yaml) as gangplank reads it: its place in the queue tree,
-// its weight, its guarantee and limit in each GPU pool, and its preemption policy. The extender
-// enforces limits and guarantees from it; the operator computes fair shares over the tree.
+// its weight, its guarantee and limit in each GPU pool, its preemption policy and its overrides of the
+// pools' fault recovery. The extender enforces limits and guarantees from it; the operator computes fair
+// shares over the tree.
 #pragma once
 
 #include <functional>
@@ -13,11 +14,19 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "cache/crd/pool_config.h"
+
 namespace gangplank::cache {
 
 struct PoolQuota {
   int guaranteed_gpus = 0;
   std::optional<int> limit_gpus;  // No limit when empty.
+};
+
+// spec.faultRecovery: what the queue's gangs get instead of their pool's policy and restart limit.
+struct QueueFaultRecovery {
+  std::optional<FaultPolicy> policy;
+  std::optional<int> restart_limit;
 };
 
 struct QueueConfig {
@@ -33,6 +42,7 @@ struct QueueConfig {
   // bound to another queue by its gangplank.io/queue label (queue_access.h).
   std::optional<std::vector<std::string>> namespaces;
   std::optional<std::int32_t> max_priority;  // spec.maxPriority: the highest pod priority the queue takes.
+  QueueFaultRecovery fault_recovery;
 
   // The queue's quota in a pool, or nullptr when it may not use that pool.
   const PoolQuota* QuotaIn(std::string_view pool) const {
@@ -40,6 +50,9 @@ struct QueueConfig {
     return any_pool ? &*any_pool : nullptr;
   }
 };
+
+// A pool's fault recovery for the gangs of a queue: the queue's policy and restart limit where it sets them.
+PoolFaultRecovery FaultRecoveryFor(PoolFaultRecovery pool, const QueueConfig& queue);
 
 // A top-level queue with the same quota in every pool (what the extender's --queue flags give).
 QueueConfig UniformQueue(std::string name, int guaranteed_gpus, std::optional<int> limit_gpus = std::nullopt);

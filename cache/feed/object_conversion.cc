@@ -42,6 +42,11 @@ PodInfo ToPodInfo(const kube::Pod& p, const PlanSeal* seal) {
   pod.priority = p.priority;
   pod.active_deadline_seconds = p.active_deadline_seconds;
   pod.phase = p.phase;
+  if (const kube::PodFailure* f = p.failure.get()) {
+    pod.reason = f->reason;
+    pod.message = f->message;
+    if (const auto& c = f->container) pod.failed_container = ContainerExit{c->name, c->exit_code, c->reason, c->finished_at};
+  }
   pod.node_selector = ToMap(p.node_selector);
   for (const kube::Toleration& t : p.tolerations) {
     pod.tolerations.push_back(engine::Toleration{t.key, t.op.empty() ? "Equal" : t.op, t.value, t.effect});
@@ -61,7 +66,16 @@ NodeInfo ToNodeInfo(const kube::Node& n) {
   node.conditions = ToMap(n.conditions);
   node.allocatable = ToResourceList(n.allocatable);
   node.unschedulable = n.unschedulable;
-  for (const auto& t : n.taints) node.taints.push_back({t.key, t.value, t.effect});
+  for (const auto& t : n.taints) {
+    node.taints.push_back({t.key, t.value, t.effect});
+    if (t.time_added.empty()) continue;
+    std::string& added = node.taint_time_added[t.key];
+    // RFC 3339 in UTC with second precision, as the API server writes it, orders as text.
+    if (added.empty() || t.time_added < added) added = t.time_added;
+  }
+  for (const auto& c : n.condition_details) {
+    node.condition_details[c.type] = ConditionDetail{c.reason, c.message, c.last_transition_time};
+  }
   return node;
 }
 

@@ -7,6 +7,7 @@
 #include "cache/objects/conventions.h"
 #include "cache/objects/decode_error.h"
 #include "cache/objects/quantity.h"
+#include "cache/objects/node_fault.h"
 #include "cache/objects/termination_notice.h"
 
 namespace gangplank::cache {
@@ -145,8 +146,10 @@ engine::NodeSpec ToNodeSpec(const NodeInfo& node) {
   if (auto it = node.labels.find(std::string(kGpuProductLabel)); it != node.labels.end()) spec.gpu_model = it->second;
   spec.labels = node.labels;
   spec.taints = node.taints;
-  // A node under a termination notice takes no new pods, as if cordoned.
-  spec.unschedulable = node.unschedulable || ReadTerminationNotice(node).notice.has_value();
+  // A node under a termination notice, or with a fault by the default rules (a lost host, an unhealthy
+  // GPU condition, a quarantine), takes no new pods, as if cordoned: a gang restarted off it is not
+  // planned back onto it.
+  spec.unschedulable = node.unschedulable || ReadTerminationNotice(node).notice.has_value() || !ReadNodeFaults(node).empty();
   return spec;
 }
 

@@ -31,6 +31,14 @@ struct OwnerRef {
   std::string uid;
 };
 
+// A container's state.terminated: how a failed gang member ended, for its events.
+struct ContainerExit {
+  std::string name;
+  int exit_code = 0;
+  std::string reason;       // Error, OOMKilled, ContainerCannotRun, ...
+  std::string finished_at;  // RFC 3339.
+};
+
 // Whether a pod in this status.phase has finished (Succeeded or Failed) and so holds no resources, as
 // kube-scheduler's assigned-pod informer drops such pods. For any pod type (PodInfo, kube::Pod).
 bool IsFinishedPhase(std::string_view phase);
@@ -60,6 +68,12 @@ struct PodInfo {
   ResourceList overhead;
 
   std::string phase;  // status.phase: Pending, Running, Succeeded, Failed, Unknown.
+  // Why a pod failed, for the events of a failed gang member: status.reason and status.message when
+  // the pod failed as a whole (Evicted, DeadlineExceeded), else the first container (of
+  // status.containerStatuses, then initContainerStatuses) that terminated with a non-zero exit code.
+  std::string reason;
+  std::string message;
+  std::optional<ContainerExit> failed_container;
   std::string nominated_node_name;
 
   std::string Key() const { return namespace_ + "/" + name; }
@@ -79,13 +93,25 @@ struct PodInfo {
   bool Finished() const { return IsFinishedPhase(phase); }
 };
 
+// What a node condition says beyond its status: why, and since when (for fault events and graces).
+struct ConditionDetail {
+  std::string reason;
+  std::string message;
+  std::string last_transition_time;  // RFC 3339.
+};
+
 struct NodeInfo {
   std::string name;
   std::map<std::string, std::string> labels;
   std::map<std::string, std::string> annotations;
   std::map<std::string, std::string> conditions;  // status.conditions: type -> status ("True", ...)
+  // status.conditions: type -> reason, message, lastTransitionTime, where the source keeps them.
+  std::map<std::string, ConditionDetail> condition_details;
   ResourceList allocatable;
   std::vector<engine::Taint> taints;
+  // spec.taints[].timeAdded (RFC 3339) by taint key, the earliest when a key has several effects. The
+  // node controller writes it on its NoExecute taints only.
+  std::map<std::string, std::string> taint_time_added;
   bool unschedulable = false;
 };
 

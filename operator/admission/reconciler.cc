@@ -65,13 +65,39 @@ double GangTimeout(const Gang& gang, const cache::PoolConfig& pool) {
 }  // namespace
 
 Reconciler::Reconciler(GangTracker& tracker, GangSizeResolver& sizes, ClusterWriter& writer, GangConditions& conditions,
-                       OperatorMetrics* metrics, ReconcilerOptions options)
+                       OperatorMetrics* metrics, MemberFaults& member_faults, ReconcilerOptions options)
     : tracker_(tracker), sizes_(sizes), writer_(writer), conditions_(conditions), metrics_(metrics),
       options_(std::move(options)), rng_(options_.seed),
       spot_(tracker, writer, conditions, metrics, [this](PoolModel& model, const cache::PodInfo& pod) { Assume(model, pod); },
-            options_.spot_eviction_margin_seconds) {}
+            options_.spot_eviction_margin_seconds),
+      faults_(tracker, writer, conditions, metrics, member_faults,
+              [this](PoolModel& model, const cache::PodInfo& pod) { Assume(model, pod); }) {}
 
-double Reconciler::NextWakeup(const PoolModel& model) const { return std::min(model.next_wakeup, model.spot_wakeup); }
+double Reconciler::NextWakeup(const PoolModel& model) const {
+  return std::min({model.next_wakeup, model.spot_wakeup, model.fault_wakeup});
+}
+
+void Reconciler::RecoverFaults(PoolModel& model, const ReconcileContext& context, RoundReport& report) {
+  if (!model.restarts_seeded && context.pool_object) {
+    // A new model (a new leader, a changed pool) carries on with the records the status keeps.
+    model.restarts_seeded = true;
+    const std::string text = context.pool_object(model.config().name);
+    const nlohmann::json pool = nlohmann::json::parse(text.empty() ? "{}" : text, nullptr, false);
+    if (pool.is_object() && pool.contains("status") && pool["status"].is_object()) {
+      model.restarts = RestartBook::FromStatus(pool["status"].value("gangRestarts", nlohmann::json::array()));
+    }
+  }
+  model.restarts.Prune(context.now, [&](const std::string& key) { return tracker_.Get(key).has_value(); });
+  static const NodeFaultSnapshot kNone;
+  const auto min_members = [this](const Gang& gang) {
+    const SizeVerdict size = sizes_.SizeOf(gang);
+    return size.size ? size.size->min_members : static_cast<int>(gang.members.size());
+  };
+  const RestartOutcome outcome =
+      faults_.Run(model, context.node_faults ? *context.node_faults : kNone, *context.tree, min_members, context.now);
+  model.fault_wakeup = std::isfinite(outcome.next_wakeup) ? outcome.next_wakeup : 1e300;
+  report.evicted += outcome.restarted + outcome.failed;
+}
 
 void Reconciler::Assume(PoolModel& model, const cache::PodInfo& pod) {
   // The written pod is the truth now: our caches hold it before the informer reports it.
@@ -158,6 +184,12 @@ void Reconciler::RefreshGang(PoolModel& model, const ReconcileContext& context, 
   } else {
     model.evicting.erase(key);
   }
+  if (const RestartRecord* r = model.restarts.Find(key); r != nullptr && r->failed && entries.waiting) {
+    // Failed for good by fault recovery: its pods wait until its owner goes.
+    entries.waiting.reset();
+    entries.block_reason = reasons::kGangFailed;
+    entries.block_message = r->message;
+  }
   model.book.Set(key, mine ? std::move(entries.waiting) : std::nullopt, std::move(entries.running),
                  mine ? std::move(entries.waiting_pods) : std::vector<cache::PodInfo>{});
   if (!entries.block_reason.empty() && reporter) {
@@ -203,6 +235,7 @@ RoundReport Reconciler::Reconcile(PoolModel& model, const ReconcileContext& cont
   } else {
     model.spot_wakeup = 1e300;
   }
+  if (context.tree) RecoverFaults(model, context, report);
 
   engine::ScopeSignals signals;
   signals.capacity_freed = changes.capacity_freed;
@@ -404,6 +437,8 @@ void Reconciler::Figures(PoolModel& model, const ReconcileContext& context, cons
 }
 
 void Reconciler::WritePoolStatus(PoolModel& model, const ReconcileContext& context, const ConditionWrite& ready, bool force) {
+  // A restart record is written at once: a new leader must not restart a gang twice for one fault.
+  force = force || model.restarts_changed;
   if (!force && context.now - model.last_status_write < options_.status_interval_seconds) return;
   PoolCounts counts;
   counts.pending_gangs = static_cast<int>(model.book.waiting_count());
@@ -421,6 +456,7 @@ void Reconciler::WritePoolStatus(PoolModel& model, const ReconcileContext& conte
     counts.fragmentation = engine::policies::FragmentedShare(v.cluster(), workload);
     return PoolStatusFields(v, model.queue_figures, counts);
   });
+  fields["gangRestarts"] = model.restarts.ToStatus();
   const std::string text = fields.dump() + ready.status + ready.reason + ready.message;
   if (metrics_ != nullptr) {
     metrics_->PoolGpus(model.config().name, fields["capacityGPUs"].get<double>(), fields["allocatedGPUs"].get<double>(),
@@ -434,6 +470,7 @@ void Reconciler::WritePoolStatus(PoolModel& model, const ReconcileContext& conte
   if (writer_.WriteStatus("gpupools", model.config().name, fields, {ready})) {
     model.last_status = text;
     model.last_status_write = context.now;
+    model.restarts_changed = false;
   }
 }
 

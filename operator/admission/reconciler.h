@@ -10,7 +10,8 @@
 //      reservations, and say on every waiting gang why it waits.
 //   4. Report: the pool's status, queue figures for the Queue status, metrics.
 // Before the round, gangs on nodes under a termination notice are asked to checkpoint or evicted whole
-// (spot_reclaimer.h), so the round sees them leaving.
+// (spot_reclaimer.h), and gangs hit by a fault are restarted or failed whole (faults/gang_restarter.h),
+// so the round sees them leaving; a failed gang's pods wait with reason GangFailed.
 // The reconciler holds no lock while it writes to the API server; a pod that changed under a plan makes
 // the write fail and the gang is planned again. Every decision comes from the engine.
 #pragma once
@@ -29,6 +30,9 @@
 #include "operator/model/pool_model.h"
 #include "operator/model/queue_tree.h"
 #include "operator/metrics/operator_metrics.h"
+#include "operator/faults/gang_restarter.h"
+#include "operator/faults/member_faults.h"
+#include "operator/faults/node_faults.h"
 #include "operator/spot/node_notices.h"
 #include "operator/spot/spot_reclaimer.h"
 #include "operator/status/gang_conditions.h"
@@ -45,6 +49,10 @@ struct ReconcileContext {
   cache::QueueResolver queues;           // Which queue a gang is charged to (the default queue with it).
   double now = 0;                        // Seconds since the epoch.
   std::shared_ptr<const NoticeSnapshot> notices;  // Nodes under a termination notice (null: none).
+  std::shared_ptr<const NodeFaultSnapshot> node_faults;  // Nodes with a fault signal (null: none).
+  // A GPUPool object as the informer holds it (JSON text, "" when absent): its status's gangRestarts seed
+  // a pool model's restart records once.
+  std::function<std::string(const std::string& pool)> pool_object;
 };
 
 struct ReconcilerOptions {
@@ -71,7 +79,7 @@ struct RoundReport {
 class Reconciler {
  public:
   Reconciler(GangTracker& tracker, GangSizeResolver& sizes, ClusterWriter& writer, GangConditions& conditions,
-             OperatorMetrics* metrics, ReconcilerOptions options = {});
+             OperatorMetrics* metrics, MemberFaults& member_faults, ReconcilerOptions options = {});
 
   RoundReport Reconcile(PoolModel& model, const ReconcileContext& context);
 
@@ -97,7 +105,10 @@ class Reconciler {
   OperatorMetrics* metrics_;
   ReconcilerOptions options_;
   engine::Rng rng_;
+  void RecoverFaults(PoolModel& model, const ReconcileContext& context, RoundReport& report);
+
   SpotReclaimer spot_;
+  GangRestarter faults_;
 };
 
 }  // namespace gangplank::op

@@ -81,7 +81,27 @@ OperatorMetrics::OperatorMetrics()
       under_notice_(prometheus::BuildGauge()
                         .Name("gangplank_operator_pool_nodes_under_notice")
                         .Help("Nodes of a pool under a termination notice")
-                        .Register(*registry_)) {
+                        .Register(*registry_)),
+      restarts_(prometheus::BuildCounter()
+                    .Name("gangplank_operator_gang_restarts_total")
+                    .Help("Gangs restarted whole after a member or node fault, by cause")
+                    .Register(*registry_)),
+      failures_(prometheus::BuildCounter()
+                    .Name("gangplank_operator_gang_failures_total")
+                    .Help("Gangs failed for good by fault recovery (policy FailGang or past the restart limit), by cause")
+                    .Register(*registry_)),
+      fault_lost_(prometheus::BuildCounter()
+                      .Name("gangplank_operator_fault_lost_gpu_hours_total")
+                      .Help("GPU-hours of work lost by gangs restarted after a fault")
+                      .Register(*registry_)),
+      fault_checkpoints_(prometheus::BuildCounter()
+                             .Name("gangplank_operator_fault_checkpoint_requests_total")
+                             .Help("Faulty gangs on live nodes asked to checkpoint before their restart")
+                             .Register(*registry_)),
+      recovery_(prometheus::BuildHistogram()
+                    .Name("gangplank_operator_fault_recovery_seconds")
+                    .Help("Time from a fault to its gang running again after the restart")
+                    .Register(*registry_)) {
   leader_.Add({}).Set(0);
 }
 
@@ -138,5 +158,20 @@ void OperatorMetrics::SpotReclaimed(const std::string& pool, const std::string& 
 }
 
 void OperatorMetrics::NodesUnderNotice(const std::string& pool, int nodes) { under_notice_.Add({{"pool", pool}}).Set(nodes); }
+
+void OperatorMetrics::GangRestarted(const std::string& pool, const std::string& cause, double lost_gpu_hours) {
+  restarts_.Add({{"pool", pool}, {"cause", cause}}).Increment();
+  fault_lost_.Add({{"pool", pool}}).Increment(lost_gpu_hours);
+}
+
+void OperatorMetrics::GangFailed(const std::string& pool, const std::string& cause) {
+  failures_.Add({{"pool", pool}, {"cause", cause}}).Increment();
+}
+
+void OperatorMetrics::FaultCheckpointRequested(const std::string& pool) { fault_checkpoints_.Add({{"pool", pool}}).Increment(); }
+
+void OperatorMetrics::GangRecovered(const std::string& pool, double fault_to_running_seconds) {
+  recovery_.Add({{"pool", pool}}, RequeueBuckets()).Observe(fault_to_running_seconds);
+}
 
 }  // namespace gangplank::op

@@ -14,6 +14,11 @@
 //   gangplank_operator_largest_gang_gpus{pool,level}
 //   gangplank_operator_leader                                    1 while this replica leads
 //   gangplank_operator_webhook_requests_total{outcome}
+//   gangplank_operator_gang_restarts_total{pool,cause}           gangs restarted whole after a fault
+//   gangplank_operator_gang_failures_total{pool,cause}           gangs failed for good by fault recovery
+//   gangplank_operator_fault_lost_gpu_hours_total{pool}          work lost by restarted gangs
+//   gangplank_operator_fault_checkpoint_requests_total{pool}     faulty gangs asked to checkpoint first
+//   gangplank_operator_fault_recovery_seconds{pool}              from a fault to its gang running again
 #pragma once
 
 #include <prometheus/counter.h>
@@ -49,6 +54,12 @@ class OperatorMetrics {
   void SpotReclaimed(const std::string& pool, const std::string& checkpoint, double lost_gpu_hours,
                      double notice_to_requeue_seconds);
   void NodesUnderNotice(const std::string& pool, int nodes);
+  // Fault recovery: a gang restarted whole (by cause, with the work it lost), failed for good, asked to
+  // checkpoint first, and running again (seconds from the fault).
+  void GangRestarted(const std::string& pool, const std::string& cause, double lost_gpu_hours);
+  void GangFailed(const std::string& pool, const std::string& cause);
+  void FaultCheckpointRequested(const std::string& pool);
+  void GangRecovered(const std::string& pool, double fault_to_running_seconds);
 
   std::string Scrape() const;
 
@@ -74,6 +85,11 @@ class OperatorMetrics {
   prometheus::Family<prometheus::Counter>& spot_lost_;
   prometheus::Family<prometheus::Histogram>& spot_requeue_;
   prometheus::Family<prometheus::Gauge>& under_notice_;
+  prometheus::Family<prometheus::Counter>& restarts_;
+  prometheus::Family<prometheus::Counter>& failures_;
+  prometheus::Family<prometheus::Counter>& fault_lost_;
+  prometheus::Family<prometheus::Counter>& fault_checkpoints_;
+  prometheus::Family<prometheus::Histogram>& recovery_;
 };
 
 }  // namespace gangplank::op

@@ -22,6 +22,7 @@
 #include "engine/admission/admission_input.h"
 #include "engine/admission/round_scope.h"
 #include "engine/scoring_policy.h"
+#include "operator/faults/restart_book.h"
 #include "operator/model/admission_book.h"
 
 namespace gangplank::op {
@@ -88,6 +89,14 @@ class PoolModel {
   double last_full_round = -1e300;
   double next_wakeup = 1e300;
   double spot_wakeup = 1e300;                                 // Earliest checkpoint deadline waited for.
+  // Fault recovery (faults/gang_restarter.h): the gangs' restart records (the status's gangRestarts,
+  // read back once when the model is made), whether they changed since the last status write, and since
+  // when running gangs are below their minimum members.
+  RestartBook restarts;
+  bool restarts_seeded = false;
+  bool restarts_changed = false;
+  std::map<std::string, double> below_minimum_since;
+  double fault_wakeup = 1e300;                                // Earliest time a fault decision is due.
   std::uint64_t state_generation = 0;                         // When it changes, every entry is rebuilt.
   std::unique_ptr<engine::ScoringPolicy> policy;
   std::string last_status;                                    // Last status written (JSON text).

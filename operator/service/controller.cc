@@ -47,7 +47,7 @@ Controller::Controller(cache::SharedInformers& informers, cache::ClusterStateFee
     : informers_(informers), feed_(feed), writer_(writer), metrics_(metrics), options_(std::move(options)),
       tracker_(options_.scheduler_names), sizes_(reader),
       conditions_(writer, [this] { return Now(); }, options_.condition_rewrite_seconds),
-      reconciler_(tracker_, sizes_, writer, conditions_, &metrics, options_.reconciler), pools_(feed),
+      reconciler_(tracker_, sizes_, writer, conditions_, &metrics, member_faults_, options_.reconciler), pools_(feed),
       queue_status_(writer) {
   informers_.pods().AddHandlers({
       [this](const auto& p) { OnPod(cache::ToPodInfo(*p, options_.plan_seal.get()), false, false); },
@@ -57,14 +57,19 @@ Controller::Controller(cache::SharedInformers& informers, cache::ClusterStateFee
   informers_.nodes().AddHandlers({
       [this](const auto& n) {
         ObserveNotice(*n);
+        ObserveFaults(*n);
         OnNodeChange();
       },
       [this](const auto& old, const auto& n) {
-        // Notices come as annotations and conditions too, which admission does not otherwise read.
-        if (ObserveNotice(*n) || !SameForAdmission(*old, *n)) OnNodeChange();
+        // Notices and faults come as annotations, conditions and taints too, which admission does not
+        // otherwise read.
+        const bool notice = ObserveNotice(*n);
+        const bool fault = ObserveFaults(*n);
+        if (notice || fault || !SameForAdmission(*old, *n)) OnNodeChange();
       },
       [this](const auto& n, bool) {
         notices_.Remove(n->meta.name);
+        node_faults_.Remove(n->meta.name);
         OnNodeChange();
       },
   });
@@ -140,6 +145,8 @@ void Controller::NoteAll(const std::vector<std::string>& gangs) {
 }
 
 void Controller::OnPod(const cache::PodInfo& pod, bool removed, bool freed) {
+  // Before the tracker forgets a finished or deleted member: its gang may have to restart.
+  if (!pod.node_name.empty()) member_faults_.Observe(GangKeyOf(pod, cache::GangIdentityOf(pod)), pod, removed, Now());
   const std::vector<std::string> gangs = removed ? tracker_.Remove(pod.uid) : tracker_.Upsert(pod);
   if (gangs.empty() && !freed) return;
   pools_.ForEach([&](PoolModel& model) {
@@ -168,6 +175,19 @@ bool Controller::ObserveNotice(const kube::Node& node) {
   const NodeNotices::Observation seen = notices_.Observe(info, Now(), known_spot);
   ReportNotice({"v1", "Node", node.meta.name, node.meta.uid}, seen, leader_ ? &writer_ : nullptr, metrics_);
   return seen.changed;
+}
+
+bool Controller::ObserveFaults(const kube::Node& node) {
+  const cache::NodeInfo info = cache::ToNodeInfo(node);
+  cache::NodeFaultRules rules;
+  try {
+    const std::vector<cache::PoolConfig> configs = pools_.Configs();
+    const int owner = cache::OwningPool(configs, cache::ToNodeSpec(info));
+    if (owner >= 0) rules = configs[owner].fault_recovery.node_faults;
+  } catch (const std::exception&) {
+    // Its allocatable cannot be read: it is in no pool; the default rules still say what is wrong.
+  }
+  return node_faults_.Observe(info, rules, Now());
 }
 
 void Controller::OnNamespace(const std::string& name, const std::string& queue) {
@@ -224,6 +244,11 @@ ReconcileContext Controller::Context() const {
   c.queues = cache::QueueResolver(options_.default_queue);
   c.now = Now();
   c.notices = notices_.Snapshot();
+  c.node_faults = node_faults_.Snapshot();
+  c.pool_object = [this](const std::string& pool) -> std::string {
+    const auto object = informers_.objects(cache::resources::gpu_pools()).Get(pool);
+    return object ? object->json : std::string();
+  };
   return c;
 }
 

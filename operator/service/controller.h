@@ -25,6 +25,8 @@
 #include "operator/metrics/operator_metrics.h"
 #include "operator/model/pool_set.h"
 #include "operator/model/queue_tree.h"
+#include "operator/faults/member_faults.h"
+#include "operator/faults/node_faults.h"
 #include "operator/spot/node_notices.h"
 #include "operator/status/gang_conditions.h"
 #include "operator/status/queue_status.h"
@@ -82,6 +84,8 @@ class Controller {
   void OnNodeChange();
   // Reads the node's termination notice; true when it appeared, went or moved.
   bool ObserveNotice(const kube::Node& node);
+  // Reads the node's fault signals under its pool's rules; true when they changed.
+  bool ObserveFaults(const kube::Node& node);
   void OnPoolsChanged();
   void OnQueuesChanged();
   void OnNamespace(const std::string& name, const std::string& queue);
@@ -102,9 +106,11 @@ class Controller {
   GangTracker tracker_;
   GangSizeResolver sizes_;
   GangConditions conditions_;
+  MemberFaults member_faults_;  // Before the reconciler, which keeps a reference.
   Reconciler reconciler_;
   kube::WorkQueue queue_;
   NodeNotices notices_;
+  NodeFaults node_faults_;
   PoolSet pools_;
   QueueStatusWriter queue_status_;
 

@@ -12,13 +12,13 @@
 #include "engine/admission/admission_input.h"
 #include "base/time_format.h"
 #include "logging/json_log.h"
+#include "operator/gangs/gang_annotations.h"
+#include "operator/writer/checkpoint_request.h"
 #include "operator/writer/gang_eviction.h"
 #include "operator/reasons.h"
 
 namespace gangplank::op {
 namespace {
-
-double ToSeconds(base::SystemTime t) { return std::chrono::duration<double>(t.time_since_epoch()).count(); }
 
 base::SystemTime FromSeconds(double s) {
   return base::SystemTime(std::chrono::duration_cast<base::SystemTime::duration>(std::chrono::duration<double>(s)));
@@ -28,23 +28,6 @@ std::string Text(double seconds, const char* format = "%.0f") {
   char buf[32];
   std::snprintf(buf, sizeof buf, format, seconds);
   return buf;
-}
-
-// An annotation's RFC 3339 time, the latest on any member (the newest request or acknowledgement), or
-// nullopt.
-std::optional<double> LatestTime(const Gang& gang, std::string_view key) {
-  std::optional<double> out;
-  for (const Member& m : gang.members) {
-    auto it = m.pod.annotations.find(std::string(key));
-    if (it == m.pod.annotations.end()) continue;
-    if (auto t = base::ParseTime(it->second)) out = std::max(out.value_or(ToSeconds(*t)), ToSeconds(*t));
-  }
-  return out;
-}
-
-bool AnyMemberHas(const Gang& gang, std::string_view key) {
-  return std::any_of(gang.members.begin(), gang.members.end(),
-                     [&](const Member& m) { return m.pod.HasAnnotation(key); });
 }
 
 struct PoolNotices {
@@ -101,9 +84,9 @@ SpotOutcome SpotReclaimer::Run(PoolModel& model, const NoticeSnapshot& snapshot,
     if (!doomed || g.terminating) continue;
     std::optional<Gang> gang = tracker_.Get(running.name);
     if (!gang) continue;
-    g.checkpoint_deadline = LatestTime(*gang, cache::kCheckpointRequestedAnnotation);
-    g.checkpoint_done = AnyMemberHas(*gang, cache::kCheckpointDoneAnnotation);
-    g.checkpoint_done_at = LatestTime(*gang, cache::kCheckpointDoneAnnotation);
+    g.checkpoint_deadline = LatestAnnotatedTime(*gang, cache::kCheckpointRequestedAnnotation);
+    g.checkpoint_done = AnyMemberAnnotated(*gang, cache::kCheckpointDoneAnnotation);
+    g.checkpoint_done_at = LatestAnnotatedTime(*gang, cache::kCheckpointDoneAnnotation);
     gangs.emplace(running.name, std::move(*gang));
     affected.push_back(std::move(g));
   }
@@ -126,16 +109,11 @@ SpotOutcome SpotReclaimer::Run(PoolModel& model, const NoticeSnapshot& snapshot,
 void SpotReclaimer::RequestCheckpoint(PoolModel& model, const Gang& gang, const engine::SpotDecision& d,
                                       const std::string& node) {
   const std::string deadline = base::FormatTime(FromSeconds(d.deadline));
-  int asked = 0;
+  std::vector<cache::PodInfo> members;
   for (const Member& m : gang.members) {
-    if (m.deleting()) continue;
-    try {
-      assume_(model, writer_.AnnotatePod(m.pod, std::string(cache::kCheckpointRequestedAnnotation), deadline));
-      ++asked;
-    } catch (const std::exception& e) {
-      spdlog::warn(logging::JsonFields("cannot ask a pod to checkpoint", "gang", gang.key, "pod", m.pod.name, "error", e.what()));
-    }
+    if (!m.deleting()) members.push_back(m.pod);
   }
+  const int asked = op::RequestCheckpoint(writer_, members, deadline, [&](const cache::PodInfo& pod) { assume_(model, pod); });
   conditions_.Event(gang, reasons::kWarning, reasons::kCheckpointRequested,
                     "node " + node + " goes at " + base::FormatTime(FromSeconds(d.terminate_at)) + ": asked all " +
                         std::to_string(asked) + " members to checkpoint by " + deadline +
@@ -175,7 +153,7 @@ bool SpotReclaimer::Evict(PoolModel& model, const Gang& gang, const engine::Spot
   // Work since the acknowledged checkpoint (its time, when the job wrote one) or since the last known one.
   double lost_gpu_seconds = engine::LostGpuSeconds(r, now);
   if (d.checkpointed) {
-    const std::optional<double> at = LatestTime(gang, cache::kCheckpointDoneAnnotation);
+    const std::optional<double> at = LatestAnnotatedTime(gang, cache::kCheckpointDoneAnnotation);
     lost_gpu_seconds = r.Gpus() * std::max(0.0, now - at.value_or(now));
   }
   model.evicting.insert(gang.key);

@@ -6,20 +6,13 @@
 #include "cache/crd/queue_access.h"
 #include "cache/crd/queue_config.h"
 #include "cache/objects/decode_error.h"
+#include "tests/cache/support/decode_errors.h"
 
 namespace gangplank::cache {
 namespace {
 
 using Json = nlohmann::json;
-
-std::string ErrorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const DecodeError& e) {
-    return e.what();
-  }
-  return "no error";
-}
+using testing::ErrorOf;
 
 TEST(QueueConfig, ReadsTreeWeightsQuotasAndPolicy) {
   const QueueConfig q = QueueConfigFromObject(Json::parse(R"({"metadata":{"name":"team-a"},"spec":{

@@ -151,3 +151,39 @@ TEST_F(OperatorCrashOnRealCluster, TheStandbyTakesTheLeaseAndFinishesTheLeadersA
 
 }  // namespace
 }  // namespace gangplank::real_cluster
+
+namespace gangplank::real_cluster {
+namespace {
+
+// Fault recovery across a leader handover: the first leader restarts a gang and records it in the
+// GPUPool's status; the next leader reads that record, so with restartLimit 1 the gang's second fault
+// fails it instead of restarting it a second time.
+TEST_F(OperatorCrashOnRealCluster, ANewLeaderCarriesOnTheRestartCountTheLastOneRecorded) {
+  for (int i = 0; i < 3; ++i) Node("n" + std::to_string(i), 8);
+  Pool("pool", Json{{"faultRecovery", {{"restartLimit", 1}, {"backoffSeconds", 1}}}});
+  Queue("team-a");
+  StartOperator(0, /*webhook=*/true, /*qps=*/50);
+  ASSERT_TRUE(WaitFor([&] { return Leads(0); }, std::chrono::seconds(30)));
+  const auto run_gang = [&] {
+    CreateGang("train", 2, PodSpec().Gpus(8).Queue("team-a"));
+    ASSERT_TRUE(WaitFor([&] { return AllBound(Names("train", 2)); })) << Logs();
+  };
+  const auto break_gang = [&] {
+    ASSERT_TRUE(client().Remove(kube::resources::Pods(), ns(), "train-1"));
+    ASSERT_TRUE(WaitFor([&] { return !Pod("train-0") && !Pod("train-1"); })) << Logs();
+  };
+  run_gang();
+  break_gang();
+  ASSERT_TRUE(WaitFor([&] { return Said("GangRestarted", "restart 1"); })) << Logs();
+
+  operators_[0]->Kill();  // Crashed: the next leader knows only what the status says.
+  StartOperator(1, /*webhook=*/true, /*qps=*/50);
+  ASSERT_TRUE(WaitFor([&] { return Leads(1); }, std::chrono::seconds(40)));
+  run_gang();
+  break_gang();
+  EXPECT_TRUE(WaitFor([&] { return Said("GangFailed", "restart limit 1 reached"); })) << Logs();
+  EXPECT_FALSE(Said("GangRestarted", "restart 2")) << "the new leader restarted the gang again";
+}
+
+}  // namespace
+}  // namespace gangplank::real_cluster

@@ -52,7 +52,7 @@ bool Tolerates(const std::vector<kube::Toleration>& tolerations, const kube::Tai
 }
 
 std::vector<std::string> InTreeFilter(const kube::Pod& pod, const kube::Node& node, const NodeUsage& used) {
-  if (node.unschedulable && !Tolerates(pod.tolerations, {kUnschedulableTaint, "", "NoSchedule"})) {
+  if (node.unschedulable && !Tolerates(pod.tolerations, {kUnschedulableTaint, "", "NoSchedule", ""})) {
     return {"node(s) were unschedulable"};
   }
   for (const auto& taint : node.taints) {

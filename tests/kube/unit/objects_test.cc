@@ -77,6 +77,50 @@ TEST(ObjectsTest, DecodesNodes) {
   EXPECT_EQ(FindAmount(node.capacity, "nvidia.com/gpu")->milli, 8000);
 }
 
+// What gang-level fault recovery reads: conditions' reasons and times, taints' timeAdded, why a pod failed.
+TEST(ObjectsTest, DecodesWhatFaultSignalsRead) {
+  ObjectDecoder<Node> nodes;
+  Node node = nodes.DecodeObject(R"({"metadata":{"name":"gpu-17"},
+    "spec":{"taints":[{"key":"node.kubernetes.io/unreachable","effect":"NoSchedule"},
+      {"key":"node.kubernetes.io/unreachable","effect":"NoExecute","timeAdded":"2026-03-02T10:14:53Z"}]},
+    "status":{"conditions":[{"type":"Ready","status":"Unknown","lastHeartbeatTime":"2026-03-02T10:13:58Z",
+      "lastTransitionTime":"2026-03-02T10:14:48Z","reason":"NodeStatusUnknown","message":"Kubelet stopped posting node status."}]}})");
+  ASSERT_EQ(node.taints.size(), 2u);
+  EXPECT_EQ(node.taints[0].time_added, "");
+  EXPECT_EQ(node.taints[1].time_added, "2026-03-02T10:14:53Z");
+  EXPECT_EQ(node.conditions.find("Ready"), "Unknown");
+  ASSERT_EQ(node.condition_details.size(), 1u);
+  EXPECT_EQ(node.condition_details[0].type, "Ready");
+  EXPECT_EQ(node.condition_details[0].reason, "NodeStatusUnknown");
+  EXPECT_EQ(node.condition_details[0].message, "Kubelet stopped posting node status.");
+  EXPECT_EQ(node.condition_details[0].last_transition_time, "2026-03-02T10:14:48Z");
+
+  ObjectDecoder<Pod> pods;
+  Pod failed = pods.DecodeObject(R"({"metadata":{"name":"w-3","namespace":"ml"},"status":{"phase":"Failed",
+    "initContainerStatuses":[{"name":"init","state":{"terminated":{"exitCode":0,"reason":"Completed"}}}],
+    "containerStatuses":[{"name":"sidecar","state":{"running":{"startedAt":"2026-03-02T07:58:31Z"}}},
+      {"name":"pytorch","state":{"terminated":{"exitCode":137,"reason":"OOMKilled","startedAt":"2026-03-02T07:58:31Z",
+        "finishedAt":"2026-03-02T10:02:43Z"}},"lastState":{}}]}})");
+  ASSERT_TRUE(failed.failure && failed.failure->container);
+  EXPECT_EQ(failed.failure->container->name, "pytorch");
+  EXPECT_EQ(failed.failure->container->exit_code, 137);
+  EXPECT_EQ(failed.failure->container->reason, "OOMKilled");
+  EXPECT_EQ(failed.failure->container->finished_at, "2026-03-02T10:02:43Z");
+  Pod evicted = pods.DecodeObject(R"({"metadata":{"name":"w-4","namespace":"ml"},"status":{"phase":"Failed","reason":"Evicted",
+    "message":"The node was low on resource: memory.","containerStatuses":[{"name":"pytorch","state":{"terminated":{
+      "exitCode":137,"reason":"ContainerStatusUnknown","startedAt":null,"finishedAt":null}}}]}})");
+  ASSERT_TRUE(evicted.failure && evicted.failure->container);
+  EXPECT_EQ(evicted.failure->reason, "Evicted");
+  EXPECT_EQ(evicted.failure->message, "The node was low on resource: memory.");
+  EXPECT_EQ(evicted.failure->container->finished_at, "");
+  Pod init_failed = pods.DecodeObject(R"({"metadata":{"name":"w-5","namespace":"ml"},"status":{"phase":"Failed",
+    "containerStatuses":[{"name":"pytorch","state":{"waiting":{"reason":"PodInitializing"}}}],
+    "initContainerStatuses":[{"name":"fetch","state":{"terminated":{"exitCode":1,"reason":"Error"}}}]}})");
+  ASSERT_TRUE(init_failed.failure && init_failed.failure->container);
+  EXPECT_EQ(init_failed.failure->container->name, "fetch");
+  EXPECT_FALSE(pods.DecodeObject(R"({"metadata":{"name":"w-6"},"status":{"phase":"Running"}})").failure);
+}
+
 TEST(ObjectsTest, ListPageMetadataMayComeAfterItems) {
   ObjectDecoder<Node> decoder;
   auto page = decoder.DecodeList(

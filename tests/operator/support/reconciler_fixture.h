@@ -46,7 +46,7 @@ class ReconcilerTest : public ::testing::Test {
     ReconcilerOptions options;
     options.policy = "bestfit";
     options.status_interval_seconds = 0;
-    reconciler_ = std::make_unique<Reconciler>(tracker_, sizes_, writer_, conditions_, &metrics_, options);
+    reconciler_ = std::make_unique<Reconciler>(tracker_, sizes_, writer_, conditions_, &metrics_, member_faults_, options);
   }
 
   void Node(const std::string& name, int gpus, const std::string& rack, std::map<std::string, std::string> labels = {}) {
@@ -133,6 +133,7 @@ class ReconcilerTest : public ::testing::Test {
   GangSizeResolver sizes_;
   GangConditions conditions_;
   OperatorMetrics metrics_;
+  MemberFaults member_faults_;
   std::unique_ptr<PoolModel> model_;
   std::unique_ptr<Reconciler> reconciler_;
 };

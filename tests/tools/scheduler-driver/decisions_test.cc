@@ -57,8 +57,8 @@ TEST(InTreeFilter, CordonTaintsAndNodeSelectorComeFirstInTheFrameworksOrder) {
   pod.tolerations.push_back({"node.kubernetes.io/unschedulable", "Exists", "", "NoSchedule"});
   EXPECT_TRUE(InTreeFilter(pod, node, {}).empty());
 
-  node.taints.push_back({"spot", "true", "NoExecute"});
-  node.taints.push_back({"soft", "x", "PreferNoSchedule"});  // Scoring only: never filters.
+  node.taints.push_back({"spot", "true", "NoExecute", ""});
+  node.taints.push_back({"soft", "x", "PreferNoSchedule", ""});  // Scoring only: never filters.
   EXPECT_EQ(InTreeFilter(pod, node, {}), std::vector<std::string>{"node(s) had untolerated taint {spot: true}"});
   pod.tolerations.push_back({"spot", "Equal", "false", "NoExecute"});
   EXPECT_FALSE(InTreeFilter(pod, node, {}).empty()) << "wrong value";

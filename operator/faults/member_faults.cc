@@ -1,0 +1,46 @@
+#include "operator/faults/member_faults.h"
+
+#include <algorithm>
+
+#include "cache/objects/conventions.h"
+
+namespace gangplank::op {
+
+bool MemberFaults::Observe(const std::string& gang_key, const cache::PodInfo& pod, bool gone, double now) {
+  // A member that never ran, or finished its work, is no fault of its gang.
+  if (pod.node_name.empty() || pod.phase == "Succeeded") return false;
+  std::optional<cache::MemberFaultSignal> fault = cache::ReadMemberFault(pod);
+  if (!fault && gone) {
+    fault = cache::MemberFaultSignal{cache::MemberFaultCause::kMemberDeleted, pod.namespace_ + "/" + pod.name,
+                                     pod.node_name, "deleted while it ran", std::nullopt};
+  }
+  if (!fault) return false;
+  if (!fault->since) fault->since = now;
+  std::lock_guard lock(mu_);
+  std::vector<RecordedMemberFault>& gang = faults_[gang_key];
+  const bool known = std::any_of(gang.begin(), gang.end(), [&](const RecordedMemberFault& f) { return f.signal.pod == fault->pod; });
+  if (known) return false;
+  gang.push_back({std::move(*fault), pod.Annotation(cache::kAdmissionIdAnnotation)});
+  first_at_.emplace(gang_key, now);
+  if (faults_.size() > kMaxGangsWithMemberFaults) {
+    const auto oldest = std::min_element(first_at_.begin(), first_at_.end(),
+                                         [](const auto& a, const auto& b) { return a.second < b.second; });
+    faults_.erase(oldest->first);
+    first_at_.erase(oldest);
+  }
+  return true;
+}
+
+std::vector<RecordedMemberFault> MemberFaults::Of(const std::string& gang_key) const {
+  std::lock_guard lock(mu_);
+  const auto it = faults_.find(gang_key);
+  return it == faults_.end() ? std::vector<RecordedMemberFault>{} : it->second;
+}
+
+void MemberFaults::Clear(const std::string& gang_key) {
+  std::lock_guard lock(mu_);
+  faults_.erase(gang_key);
+  first_at_.erase(gang_key);
+}
+
+}  // namespace gangplank::op

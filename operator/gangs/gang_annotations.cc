@@ -1,0 +1,27 @@
+#include "operator/gangs/gang_annotations.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "base/time_format.h"
+
+namespace gangplank::op {
+
+std::optional<double> LatestAnnotatedTime(const Gang& gang, std::string_view key) {
+  std::optional<double> out;
+  for (const Member& m : gang.members) {
+    auto it = m.pod.annotations.find(std::string(key));
+    if (it == m.pod.annotations.end()) continue;
+    if (auto t = base::ParseTime(it->second)) {
+      const double seconds = std::chrono::duration<double>(t->time_since_epoch()).count();
+      out = std::max(out.value_or(seconds), seconds);
+    }
+  }
+  return out;
+}
+
+bool AnyMemberAnnotated(const Gang& gang, std::string_view key) {
+  return std::any_of(gang.members.begin(), gang.members.end(), [&](const Member& m) { return m.pod.HasAnnotation(key); });
+}
+
+}  // namespace gangplank::op
