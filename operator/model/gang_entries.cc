@@ -66,6 +66,21 @@ engine::RunningGang RunningOf(const Gang& gang, const std::string& queue, const 
   return r;
 }
 
+// Replacement members of a running gang (a framework replaced a lost worker) land with it: when the gang
+// requires a topology level and its running members share one domain of it, the replacements are
+// pinned there by a node selector, so they are not placed as a group of their own elsewhere.
+void PinToRunningDomain(engine::GangRequest& g, const std::vector<engine::Allocation>& running, const cache::StateView& view) {
+  if (running.empty() || g.required_level.empty()) return;
+  std::string domain;
+  for (const engine::Allocation& a : running) {
+    const auto& labels = view.cluster().spec(a.node).labels;
+    const auto it = labels.find(g.required_level);
+    if (it == labels.end() || (!domain.empty() && it->second != domain)) return;
+    domain = it->second;
+  }
+  for (engine::PodRequest& member : g.members) member.node_selector[g.required_level] = domain;
+}
+
 }  // namespace
 
 GangEntries BuildGangEntries(const Gang& gang, const EntryContext& context, const cache::StateView& view) {
@@ -116,6 +131,7 @@ GangEntries BuildGangEntries(const Gang& gang, const EntryContext& context, cons
     w.arrival = std::min(w.arrival, m->created);
     out.waiting_pods.push_back(m->pod);
   }
+  PinToRunningDomain(g, allocations, view);
   if (context.requeued_arrival >= 0) {
     w.arrival = context.requeued_arrival;
     w.front = true;

@@ -61,3 +61,40 @@ TEST(GangEntries, AGangDeclaresItsRuntimeByActiveDeadlineElseByAnnotation) {
 
 }  // namespace
 }  // namespace gangplank::op
+
+namespace gangplank::op {
+namespace {
+
+// A framework replaced one lost worker of a running gang that requires one NVLink clique: the
+// replacement is pinned to the clique its gang runs in, not placed as a gang of its own elsewhere.
+TEST(GangEntries, AReplacementMemberOfARunningGangIsPinnedToItsGangsDomain) {
+  cache::ClusterState state;
+  for (const auto& [node, clique] : {std::pair{"a0", "k0"}, std::pair{"a1", "k0"}, std::pair{"b0", "k1"}}) {
+    state.UpsertNode(cache::testing::GpuNode(node, 8, "H100", {{"nvidia.com/gpu.clique", clique}}));
+  }
+  cache::PodInfo running = cache::testing::GpuPod("train-0", {.node = "a0", .gpus = 8});
+  running.annotations["gangplank.io/topology-required"] = "nvidia.com/gpu.clique";
+  state.UpsertPod(running);
+  cache::PodInfo replacement = cache::testing::GpuPod("train-2", {.gpus = 8});
+  replacement.annotations["gangplank.io/topology-required"] = "nvidia.com/gpu.clique";
+
+  Gang gang = WaitingGang({running, replacement});
+  gang.members[0].gated = false;
+  EntryContext context;
+  context.queue = "team-a";
+  context.size = GangSize{2, "test"};
+  const GangEntries entries = state.Read([&](const cache::StateView& v) { return BuildGangEntries(gang, context, v); });
+  ASSERT_TRUE(entries.running.has_value());
+  ASSERT_TRUE(entries.waiting.has_value()) << entries.block_reason << ": " << entries.block_message;
+  ASSERT_EQ(entries.waiting->request.members.size(), 1u);
+  EXPECT_EQ(entries.waiting->request.members[0].node_selector.at("nvidia.com/gpu.clique"), "k0");
+
+  // Without a required level the replacement goes wherever it fits.
+  for (Member& m : gang.members) m.pod.annotations.erase("gangplank.io/topology-required");
+  const GangEntries free = state.Read([&](const cache::StateView& v) { return BuildGangEntries(gang, context, v); });
+  ASSERT_TRUE(free.waiting.has_value());
+  EXPECT_TRUE(free.waiting->request.members[0].node_selector.empty());
+}
+
+}  // namespace
+}  // namespace gangplank::op
