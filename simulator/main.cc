@@ -1,10 +1,12 @@
 // gangplank-sim: trace-replay simulator. Subcommands `fragmentation` (openb, the FGD paper's method),
-// `time` (Philly job trace in virtual time) and `spot` (the same on spot nodes that get reclaimed).
+// `time` (Philly job trace in virtual time), `spot` (the same on spot nodes that get reclaimed)
+// and `faults` (the same on nodes that fail).
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
 
 #include "simulator/csv_table.h"
+#include "simulator/faults/faults_command.h"
 #include "simulator/frag/frag_command.h"
 #include "simulator/spot/spot_command.h"
 #include "simulator/time_replay/command.h"
@@ -16,6 +18,7 @@ int main(int argc, char** argv) {
   gangplank::simulator::AddFragmentationCommand(app);
   gangplank::simulator::AddTimeReplayCommand(app);
   gangplank::simulator::AddSpotReplayCommand(app);
+  gangplank::simulator::AddFaultReplayCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -16,7 +16,9 @@ std::string_view FaultCauseName(FaultCause cause) {
   return "Unknown";
 }
 
-bool IsLostHost(FaultCause cause) { return cause == FaultCause::kNodeNotReady || cause == FaultCause::kNodeUnreachable; }
+bool IsLostHost(FaultCause cause) {
+  return cause == FaultCause::kNodeNotReady || cause == FaultCause::kNodeUnreachable;
+}
 
 bool IsNodeCause(FaultCause cause) {
   return cause != FaultCause::kMemberFailed && cause != FaultCause::kMemberDeleted &&

@@ -1,6 +1,7 @@
 #include "engine/recovery/gang_recovery.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "engine/recovery/gang_faults.h"
 
@@ -47,7 +48,8 @@ RecoveryDecision CheckpointFirst(const GangHealth& gang, RecoveryDecision d, dou
     return With(d, RecoveryAction::kRequestCheckpoint, d.deadline);
   }
   d.deadline = *gang.checkpoint_deadline;
-  d.checkpointed = gang.checkpoint_done && (!gang.checkpoint_done_at || *gang.checkpoint_done_at >= d.fault_since);
+  // Annotations carry whole seconds (RFC 3339): an acknowledgement in the fault's own second counts.
+  d.checkpointed = gang.checkpoint_done && (!gang.checkpoint_done_at || *gang.checkpoint_done_at >= std::floor(d.fault_since));
   if (d.checkpointed || now >= d.deadline) return With(d, RecoveryAction::kRestart);
   return With(d, RecoveryAction::kWait, d.deadline);
 }
@@ -66,15 +68,16 @@ RecoveryDecision Decide(const GangHealth& gang, const std::vector<GangFault>& co
     const double ready_at = *gang.last_restart_at + RestartBackoff(gang.restarts, config);
     if (now < ready_at) return With(d, RecoveryAction::kWait, ready_at);
   }
-  const bool checkpointable = std::all_of(counted.begin(), counted.end(), [](const GangFault& f) { return f.checkpointable; });
+  const bool checkpointable =
+      std::all_of(counted.begin(), counted.end(), [](const GangFault& f) { return f.checkpointable; });
   if (!checkpointable || config.checkpoint_grace_seconds <= 0) return With(d, RecoveryAction::kRestart);
   return CheckpointFirst(gang, d, now);
 }
 
 // A gang with faults that do not count yet: it waits for the first to count.
 RecoveryDecision WaitForFirst(const GangHealth& gang, const std::vector<GangFault>& pending) {
-  const GangFault& first = *std::min_element(pending.begin(), pending.end(),
-                                             [](const GangFault& a, const GangFault& b) { return a.counts_at < b.counts_at; });
+  const GangFault& first = *std::min_element(
+      pending.begin(), pending.end(), [](const GangFault& a, const GangFault& b) { return a.counts_at < b.counts_at; });
   RecoveryDecision d = Named(gang, {first});
   return With(d, RecoveryAction::kWait, first.counts_at);
 }
@@ -98,7 +101,8 @@ RecoveryPlan PlanGangRecovery(const std::vector<NodeFault>& nodes, const std::ve
     if (Skipped(gang)) continue;
     const GangFaults faults = FaultsOf(gang, index, now);
     if (faults.counted.empty() && faults.pending.empty()) continue;
-    RecoveryDecision d = faults.counted.empty() ? WaitForFirst(gang, faults.pending) : Decide(gang, faults.counted, now);
+    RecoveryDecision d =
+        faults.counted.empty() ? WaitForFirst(gang, faults.pending) : Decide(gang, faults.counted, now);
     const bool waiting = d.action == RecoveryAction::kWait || d.action == RecoveryAction::kRequestCheckpoint;
     // A pending fault may change a waiting decision before its own wait ends (a host lost mid-checkpoint).
     if (waiting) plan.next_wakeup = std::min({plan.next_wakeup, d.wait_until, EarliestCount(faults.pending)});

@@ -10,6 +10,7 @@ namespace gangplank::engine {
 
 // `gpus` whole-GPU equivalents held; the gang started (or last restarted) at `started_at`; its last
 // checkpoint (one acknowledged after the fault included) at `last_checkpoint_at`, if any. Never negative.
-double RestartLostGpuSeconds(double gpus, double started_at, std::optional<double> last_checkpoint_at, double restart_at);
+double RestartLostGpuSeconds(double gpus, double started_at, std::optional<double> last_checkpoint_at,
+                             double restart_at);
 
 }  // namespace gangplank::engine

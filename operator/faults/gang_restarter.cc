@@ -154,6 +154,7 @@ engine::GangHealth GangRestarter::HealthOf(PoolModel& model, const engine::Runni
   }
   h.checkpoint_deadline = LatestAnnotatedTime(gang, cache::kCheckpointRequestedAnnotation);
   h.checkpoint_done = AnyMemberAnnotated(gang, cache::kCheckpointDoneAnnotation);
+  h.checkpoint_done_at = LatestAnnotatedTime(gang, cache::kCheckpointDoneAnnotation);
   return h;
 }
 
@@ -248,8 +249,11 @@ void GangRestarter::Restart(PoolModel& model, const Gang& gang, const engine::Re
   const bool deleted = EvictWhole(model, gang, "FaultRestart");
   if (std::isfinite(arrival)) model.requeued_arrivals[gang.key] = {arrival, now};
   RestartRecord& r = model.restarts.At(gang.key);
-  ++r.restarts;
-  r.last_restart_at = now;
+  // Only the gang's own failures count against its limit and backoff; a node's fault is the cluster's.
+  if (d.charged) {
+    ++r.restarts;
+    r.last_restart_at = now;
+  }
   r.fault_at = d.fault_since > 0 ? d.fault_since : now;
   r.cause = std::string(engine::FaultCauseName(d.cause));
   r.message = d.message;
@@ -259,7 +263,8 @@ void GangRestarter::Restart(PoolModel& model, const Gang& gang, const engine::Re
   std::string avoiding;
   for (const std::string& n : d.avoid_nodes) avoiding += (avoiding.empty() ? "" : ", ") + n;
   conditions_.Event(gang, reasons::kWarning, reasons::kGangRestarted,
-                    d.message + ": restarted the gang whole (restart " + std::to_string(r.restarts) + ", " +
+                    d.message + ": restarted the gang whole (" +
+                        (d.charged ? "restart " + std::to_string(r.restarts) : std::string("the node's fault, not counted")) + ", " +
                         (d.checkpointed ? "after its checkpoint" : "without a checkpoint") + "), " +
                         (deleted ? "deleted" : "evicted") + " all members, requeued in its place" +
                         (avoiding.empty() ? "" : " away from " + avoiding) + "; lost " + Fixed(lost_hours, "%.2f") +

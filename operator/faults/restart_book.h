@@ -14,8 +14,8 @@
 namespace gangplank::op {
 
 struct RestartRecord {
-  int restarts = 0;
-  double last_restart_at = 0;      // Seconds since the epoch.
+  int restarts = 0;                // Restarts charged to the gang (its own failures; not a node's).
+  double last_restart_at = 0;      // Seconds since the epoch, of the last charged restart.
   double fault_at = 0;             // When the fault behind the last restart started.
   std::string cause;               // engine FaultCauseName of the last restart (or of the failure).
   std::string message;             // What happened, as the events said.

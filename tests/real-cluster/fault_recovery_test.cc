@@ -6,6 +6,7 @@
 
 #include <thread>
 
+#include "base/time_format.h"
 #include "cache/feed/gangplank_resources.h"
 #include "tests/real-cluster/support/real_cluster_test.h"
 
@@ -75,8 +76,9 @@ TEST_F(FaultRecovery, AQuarantinedNodeAsksForACheckpointThenRestartsTheGangAwayF
   ASSERT_TRUE(WaitFor([&] { return !AnnotationOf("train-1", "gangplank.io/checkpoint-requested").empty(); })) << Logs();
   EXPECT_TRUE(Said("CheckpointRequested", "node " + sick + " quarantined")) << Logs();
   EXPECT_FALSE(Gone("train-0")) << "restarted before its checkpoint";
+  // The job's answer, stamped now (an acknowledgement older than the fault belongs to an earlier request).
   client().Patch(kube::resources::Pods(), ns(), "train-1", kube::PatchType::kMerge,
-                 Json{{"metadata", {{"annotations", {{"gangplank.io/checkpoint-done", "2026-11-26T00:00:00Z"}}}}}});
+                 Json{{"metadata", {{"annotations", {{"gangplank.io/checkpoint-done", base::FormatTime(std::chrono::system_clock::now())}}}}}});
   ASSERT_TRUE(WaitFor([&] { return Gone("train-0") && Gone("train-1"); })) << Logs();
   EXPECT_TRUE(WaitFor([&] { return Said("GangRestarted", "after its checkpoint"); })) << Logs();
   ASSERT_TRUE(WaitFor([&] { return RestartRecord("/train") != nullptr; }));

@@ -28,7 +28,8 @@ TEST(GangRecovery, TerminatingFailedAndUnaffectedGangsAreLeftAloneAndIgnoreDecid
 // Rule 2, lost hosts.
 TEST(GangRecovery, ALostHostIsWaitedForUntilItsGraceThenRestartsTheGangAtOnceAwayFromIt) {
   const GangHealth g = Gang("train", {"gpu-1", "gpu-17"});
-  const RecoveryPlan early = PlanGangRecovery({Fault("gpu-17", FaultCause::kNodeNotReady, kNow - 20, false)}, {g}, kNow);
+  const RecoveryPlan early =
+      PlanGangRecovery({Fault("gpu-17", FaultCause::kNodeNotReady, kNow - 20, false)}, {g}, kNow);
   const RecoveryDecision wait = Only(early);
   EXPECT_EQ(wait.action, RecoveryAction::kWait) << "a kubelet restart is no lost host";
   EXPECT_DOUBLE_EQ(wait.wait_until, kNow + 40);
@@ -85,6 +86,18 @@ TEST(GangRecovery, ARequestOrAcknowledgementFromBeforeTheFaultBelongsToAnEarlier
 
   g.checkpoint_deadline = kNow + 120;  // Asked anew; the old acknowledgement does not answer it.
   EXPECT_EQ(Only(PlanGangRecovery(faults, {g}, kNow + 10)).action, RecoveryAction::kWait);
+}
+
+TEST(GangRecovery, AnAcknowledgementInTheFaultsOwnSecondCounts) {
+  // Annotations carry whole seconds: a fault first seen at .7 s answered within that second reads .0 s.
+  GangHealth g = Gang("train", {"gpu-3"});
+  g.checkpoint_deadline = kNow + 120;
+  g.checkpoint_done = true;
+  g.checkpoint_done_at = kNow;
+  const RecoveryDecision d =
+      Only(PlanGangRecovery({Fault("gpu-3", FaultCause::kQuarantine, kNow + 0.7, true)}, {g}, kNow + 1));
+  EXPECT_EQ(d.action, RecoveryAction::kRestart);
+  EXPECT_TRUE(d.checkpointed);
 }
 
 TEST(GangRecovery, AGpuShortfallAndAQuarantineSayWhatHappened) {

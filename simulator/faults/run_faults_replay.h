@@ -1,0 +1,61 @@
+// Runs a whole failure replay: load the trace, draw the faults once per seed, replay every policy on the same arrivals
+// and the same faults, write the summary files and print the table.
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "simulator/faults/fault_metrics.h"
+#include "simulator/faults/fault_options.h"
+#include "simulator/faults/fault_sequence.h"
+#include "simulator/faults/faults_scheduler.h"
+#include "simulator/faults/policy_summary.h"
+#include "simulator/time_replay/job_trace.h"
+#include "simulator/time_replay/replay_setup.h"
+
+namespace gangplank::simulator {
+
+// Every policy's replay under the faults of one seed.
+struct FaultSeedRun {
+  std::uint64_t seed = 0;
+  FaultModel model;
+  std::vector<InjectedFault> faults;  // The same for every policy.
+  std::vector<ReplayResult> results;  // One per policy, in the order asked for.
+  std::vector<FaultFigures> figures;
+};
+
+struct FaultReplayOutput {
+  Workload workload;
+  std::vector<FaultSeedRun> runs;      // One per seed, in the order asked for.
+  std::vector<PolicySummary> summary;  // One per policy, over the seeds.
+  std::vector<std::string> notes;
+};
+
+// The fault model of one seed for this workload: faults come while jobs arrive.
+FaultModel FaultModelFor(const FaultReplayOptions& options, const Workload& workload, std::uint64_t seed);
+
+// The handling and its settings of one policy, by its CLI name.
+FaultSettings FaultSettingsFor(const std::string& policy, const FaultReplayOptions& options);
+
+struct FaultPolicyRun {
+  ReplayResult result;
+  FaultCounters counters;
+};
+
+// One policy's replay of the prepared workload under the given faults.
+FaultPolicyRun RunFaultPolicy(const PreparedReplay& prepared, const std::vector<InjectedFault>& faults,
+                              const std::string& policy, const FaultReplayOptions& options);
+
+// The replays alone, no files: what tests drive. Throws std::invalid_argument for senseless options.
+FaultReplayOutput RunFaultReplayInMemory(const JobTrace& trace, const FaultReplayOptions& options);
+
+// Each seed's figures as columns, per policy: `[seed][policy]`.
+std::vector<std::vector<PolicyRun>> ColumnsPerSeed(const std::vector<FaultSeedRun>& runs);
+
+// Loads the trace, replays, writes summary.csv, runs.csv, summary.json and faults.csv into the output directory and
+// prints the setup and the table. Returns the process exit code. Throws InputError for unusable input files.
+int RunFaultReplay(const FaultReplayOptions& options, std::ostream& log);
+
+}  // namespace gangplank::simulator
