@@ -4,6 +4,7 @@
 // model is made, so a new leader carries on with the counts and backoffs the last one left.
 #pragma once
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <string>
@@ -39,7 +40,9 @@ class RestartBook {
   template <typename Exists>
   void Prune(double now, Exists&& exists) {
     for (auto it = records_.begin(); it != records_.end();) {
-      const bool stale = now - it->second.last_restart_at > kRestartRecordSeconds && !exists(it->first);
+      // A restart the node caused sets no last_restart_at (it is not charged): its fault time counts.
+      const double last = std::max(it->second.last_restart_at, it->second.fault_at);
+      const bool stale = now - last > kRestartRecordSeconds && !exists(it->first);
       it = stale ? records_.erase(it) : std::next(it);
     }
     Cap();
