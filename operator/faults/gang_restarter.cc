@@ -220,19 +220,8 @@ bool GangRestarter::EvictWhole(PoolModel& model, const Gang& gang, const std::st
   for (const Member& m : gang.members) {
     if (!m.deleting()) pods.push_back(m.pod);
   }
-  const GangEviction eviction = EvictGang(writer_, pods);
-  bool deleted = false;
-  if (eviction.outcome != GangEviction::Outcome::kEvicted) {
-    // A broken gang is no workload a budget protects, and a lost host cannot run an eviction: delete.
-    for (const cache::PodInfo& pod : pods) {
-      try {
-        writer_.DeletePod(pod, 30);
-      } catch (const std::exception& e) {
-        spdlog::warn(logging::JsonFields("cannot delete a member of a faulty gang", "pod", pod.name, "error", e.what()));
-      }
-    }
-    deleted = true;
-  }
+  // A broken gang is no workload a budget protects, and a lost host cannot run an eviction: delete.
+  const bool deleted = EvictGangOrDelete(writer_, pods).deleted;
   model.evicting.insert(gang.key);
   model.book.MarkTerminating(gang.key);
   member_faults_.Clear(gang.key);

@@ -138,18 +138,8 @@ bool SpotReclaimer::Evict(PoolModel& model, const Gang& gang, const engine::Spot
   }
   // Pods must be gone before the node: the grace period ends when it does.
   const int grace = std::max(1, static_cast<int>(std::floor(d.terminate_at - now)));
-  GangEviction eviction = EvictGang(writer_, pods, grace);
-  std::string bypassed;
-  if (eviction.outcome != GangEviction::Outcome::kEvicted) {
-    for (const cache::PodInfo& pod : pods) {
-      try {
-        writer_.DeletePod(pod, grace);
-      } catch (const std::exception& e) {
-        spdlog::warn(logging::JsonFields("cannot delete a pod on a node under notice", "pod", pod.name, "error", e.what()));
-      }
-    }
-    bypassed = "; " + eviction.reason + ", but the node goes anyway: deleted";
-  }
+  const GangEviction eviction = EvictGangOrDelete(writer_, pods, grace);
+  const std::string bypassed = eviction.deleted ? "; " + eviction.reason + ", but the node goes anyway: deleted" : "";
   // Work since the acknowledged checkpoint (its time, when the job wrote one) or since the last known one.
   double lost_gpu_seconds = engine::LostGpuSeconds(r, now);
   if (d.checkpointed) {

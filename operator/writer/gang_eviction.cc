@@ -1,5 +1,8 @@
 #include "operator/writer/gang_eviction.h"
 
+#include <spdlog/spdlog.h>
+
+#include "logging/json_log.h"
 #include "operator/writer/disruption_budgets.h"
 
 namespace gangplank::op {
@@ -21,6 +24,22 @@ GangEviction EvictGang(ClusterWriter& writer, const std::vector<cache::PodInfo>&
     }
     ++result.evicted;
   }
+  return result;
+}
+
+GangEviction EvictGangOrDelete(ClusterWriter& writer, const std::vector<cache::PodInfo>& members,
+                               std::optional<int> grace_seconds) {
+  GangEviction result = EvictGang(writer, members, grace_seconds);
+  if (result.outcome == GangEviction::Outcome::kEvicted) return result;
+  for (const cache::PodInfo& pod : members) {
+    try {
+      writer.DeletePod(pod, grace_seconds.value_or(30));
+    } catch (const std::exception& e) {
+      spdlog::warn(logging::JsonFields("cannot delete a member of a gang that must go", "namespace", pod.namespace_,
+                                       "pod", pod.name, "error", e.what()));
+    }
+  }
+  result.deleted = true;
   return result;
 }
 
