@@ -22,7 +22,7 @@
 #include "engine/admission/admission_input.h"
 #include "engine/admission/round_scope.h"
 #include "engine/scoring_policy.h"
-#include "operator/faults/restart_book.h"
+#include "operator/model/restart_book.h"
 #include "operator/model/admission_book.h"
 
 namespace gangplank::op {

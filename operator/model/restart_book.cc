@@ -1,4 +1,4 @@
-#include "operator/faults/restart_book.h"
+#include "operator/model/restart_book.h"
 
 #include <algorithm>
 #include <chrono>
