@@ -29,6 +29,10 @@ struct AdmissionQueue {
   // How long this queue's gangs run before they may be evicted (reclaim and priority preemption);
   // unset: ReclaimConfig::min_runtime_seconds.
   std::optional<double> min_runtime_seconds;
+  // Time-based fair share (opt-in per pool): GPUs the queue held in the past, as a decayed average
+  // (UsageLedger::DecayedGpus, engine/fairshare/usage_ledger.h), counted beside what it holds now when
+  // gangs are ordered for admission and queues for reclaim. 0 when the pool does not opt in.
+  double past_usage = 0;
 };
 
 struct WaitingGang {
@@ -64,6 +68,9 @@ struct RunningGang {
   int members_started = 0;  // With !started: members running so far, for the message.
   // When it said it would end (start + declared runtime), if it did; see ExpectedEnd (expected_end.h).
   std::optional<double> expected_end;
+  // Its GPUs sat idle past its queue's limit under the Preemptible idle policy (engine/idle/): the first
+  // victim of reclaim and priority preemption, whatever its queue's share, guarantee or minimum runtime.
+  bool idle_preemptible = false;
 
   double Gpus() const;
 };
