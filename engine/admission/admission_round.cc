@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "engine/admission/decision_text.h"
+#include "engine/admission/past_usage.h"
 #include "engine/admission/round.h"
 #include "engine/fairshare/admission_order.h"
 
@@ -147,6 +148,7 @@ void Round::ComputeShares() {
       std::any_of(own.begin(), own.end(), [](double v) { return !(v >= 0) || !std::isfinite(v); })) {
     throw std::invalid_argument("admission: held must give a finite, non-negative number of GPUs per queue");
   }
+  CheckPastUsage(in_.queues);
   std::vector<double> demand(own.size());
   for (size_t q = 0; q < own.size(); ++q) demand[q] = own[q] + waiting_gpus_[q];
   fair_ = tree_.FairShares(static_cast<double>(model_.cluster().total_gpu_milli()) / kMilliPerGpu, demand);
@@ -164,9 +166,12 @@ bool Round::WithinQueue(int a, int b) const {
          std::make_tuple(-y.request.priority, !y.front, y.arrival, b);
 }
 
+// Gangs wait in leaves, so a leaf's own past usage is its whole subtree's.
 bool Round::Before(int a, int b) const {
-  const double ra = ShareRatio(held_[gangs_[a].queue], fair_[gangs_[a].queue]);
-  const double rb = ShareRatio(held_[gangs_[b].queue], fair_[gangs_[b].queue]);
+  const int qa = gangs_[a].queue;
+  const int qb = gangs_[b].queue;
+  const double ra = ShareRatio(held_[qa], fair_[qa], in_.queues[qa].past_usage);
+  const double rb = ShareRatio(held_[qb], fair_[qb], in_.queues[qb].past_usage);
   if (ra != rb) return ra < rb;
   return WithinQueue(a, b);
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "engine/admission/past_usage.h"
 #include "engine/admission/round.h"
 #include "engine/fairshare/admission_order.h"
 
@@ -47,6 +48,8 @@ std::vector<VictimCandidate> Round::Candidates(int beneficiary_queue) const {
 // their queue into a victim source.
 std::vector<double> Round::Reclaimable(int beneficiary) const {
   std::vector<double> r(held_.size(), 0);
+  // Both sides' past usage counts, so a queue that used more lately is taken further down.
+  const std::vector<double> past = SubtreePastUsage(tree_, in_.queues);
   for (int q = 0; q < tree_.size(); ++q) {
     if (tree_.IsAncestorOrSelf(q, beneficiary)) {
       r[q] = q == beneficiary ? 0 : std::numeric_limits<double>::infinity();
@@ -54,8 +57,8 @@ std::vector<double> Round::Reclaimable(int beneficiary) const {
     }
     if (running_held_[q] <= fair_[q] + kAdmissionEpsilon) continue;
     const int other = tree_.SideOf(beneficiary, q);
-    const double ratio = ShareRatio(held_[other], fair_[other]);
-    r[q] = std::max(0.0, running_held_[q] - std::max(ratio * fair_[q], in_.queues[q].guaranteed));
+    const double ratio = ShareRatio(held_[other], fair_[other], past[other]);
+    r[q] = std::max(0.0, running_held_[q] - std::max(HeldAtRatio(ratio, fair_[q], past[q]), in_.queues[q].guaranteed));
   }
   return r;
 }

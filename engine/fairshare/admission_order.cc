@@ -7,14 +7,18 @@
 
 namespace gangplank::engine {
 
-double ShareRatio(double allocated, double fair_share) {
+// Adding a past usage of 0 leaves `allocated` bit for bit, so pools without time-based fair share decide
+// exactly as before.
+double ShareRatio(double allocated, double fair_share, double past_usage) {
   if (!(fair_share > 0)) return std::numeric_limits<double>::infinity();
-  return allocated / fair_share;
+  return (allocated + past_usage) / fair_share;
 }
 
+double HeldAtRatio(double ratio, double fair_share, double past_usage) { return ratio * fair_share - past_usage; }
+
 bool AdmitsBefore(const AdmissionCandidate& a, const AdmissionCandidate& b) {
-  const double ra = ShareRatio(a.queue_allocated, a.queue_fair_share);
-  const double rb = ShareRatio(b.queue_allocated, b.queue_fair_share);
+  const double ra = ShareRatio(a.queue_allocated, a.queue_fair_share, a.queue_past_usage);
+  const double rb = ShareRatio(b.queue_allocated, b.queue_fair_share, b.queue_past_usage);
   return std::make_tuple(ra, -a.priority, a.arrival, a.sequence) <
          std::make_tuple(rb, -b.priority, b.arrival, b.sequence);
 }
