@@ -107,6 +107,11 @@ class Round {
   void EvictFor(int w, const VictimChoice& choice, const std::vector<VictimCandidate>& candidates, EvictionKind kind);
   std::string EvictionReason(const VictimCandidate& v, int w, EvictionKind kind) const;
 
+  // Idle gangs as victims, RunningGang::idle_preemptible (round_idle_victims.cc).
+  std::optional<VictimCandidate> AsIdleVictim(int r, int queue) const;
+  std::optional<VictimCandidate> AsVictimOf(int r, int queue, bool busy_may_go) const;
+  std::vector<double> BusyHeld() const;
+
   // Fair-share reclaim (round_reclaim.cc).
   std::vector<char> VictimSources(int beneficiary) const;
   std::vector<VictimCandidate> Candidates(int beneficiary_queue) const;

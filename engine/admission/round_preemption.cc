@@ -2,7 +2,8 @@
 // unplaced gangs of such queues in admission order, whole running gangs of the same leaf queue with a
 // strictly lower priority are evicted when that verifiably lets the gang start. The queue's total does
 // not change (one of its gangs replaces others), so fair shares and guarantees are not in play; the
-// victim rules (minimum runtime, lost-work cap, not terminating) and the eviction budget are reclaim's.
+// victim rules (minimum runtime, lost-work cap, not terminating) and the eviction budget are reclaim's;
+// an idle gang (RunningGang::idle_preemptible) of lower priority goes first, whatever its runtime.
 #include <algorithm>
 #include <limits>
 
@@ -15,7 +16,7 @@ bool Round::AnyQueuePreempts() const {
                      [](const AdmissionQueue& q) { return q.preempt_lower_priority; });
 }
 
-// Running gangs of w's queue with a lower priority that may be victims.
+// Running gangs of w's queue with a lower priority that may be victims, idle ones whatever their runtime.
 std::vector<VictimCandidate> Round::LowerPriority(int w) {
   if (running_by_queue_.empty()) {
     running_by_queue_.resize(in_.queues.size());
@@ -28,7 +29,7 @@ std::vector<VictimCandidate> Round::LowerPriority(int w) {
   std::vector<VictimCandidate> out;
   for (int r : running_by_queue_[q]) {
     if (in_.running[r].priority >= in_.waiting[w].request.priority) continue;
-    if (std::optional<VictimCandidate> v = AsVictim(r, q)) out.push_back(*v);
+    if (std::optional<VictimCandidate> v = AsVictimOf(r, q, true)) out.push_back(*v);
   }
   return out;
 }

@@ -11,15 +11,17 @@ namespace gangplank::engine {
 
 // Per queue: whether its running gangs may be reclaimed for a gang of leaf `beneficiary`. Not the
 // beneficiary's queue or a queue above it, and every queue from the victim's up to where its side meets
-// the beneficiary's (below their lowest common ancestor) must hold more than its fair share.
+// the beneficiary's (below their lowest common ancestor) must hold more than its fair share in busy
+// gangs (idle ones count apart and may go from any queue, round_idle_victims.cc).
 std::vector<char> Round::VictimSources(int beneficiary) const {
   std::vector<char> source(held_.size(), 0);
+  const std::vector<double> busy = BusyHeld();
   for (int q = 0; q < tree_.size(); ++q) {
     if (tree_.IsAncestorOrSelf(q, beneficiary)) continue;
     const int side = tree_.SideOf(q, beneficiary);
     source[q] = 1;
     for (int a : tree_.path(q)) {
-      if (running_held_[a] <= fair_[a] + kAdmissionEpsilon) source[q] = 0;
+      if (busy[a] <= fair_[a] + kAdmissionEpsilon) source[q] = 0;
       if (a == side) break;
     }
   }
@@ -31,8 +33,8 @@ std::vector<VictimCandidate> Round::Candidates(int beneficiary_queue) const {
   std::vector<VictimCandidate> out;
   for (size_t r = 0; r < in_.running.size(); ++r) {
     const int q = tree_.Find(in_.running[r].queue);
-    if (q < 0 || !source[q]) continue;
-    if (std::optional<VictimCandidate> v = AsVictim(static_cast<int>(r), q)) out.push_back(*v);
+    if (q < 0 || tree_.IsAncestorOrSelf(q, beneficiary_queue)) continue;
+    if (std::optional<VictimCandidate> v = AsVictimOf(static_cast<int>(r), q, source[q] != 0)) out.push_back(*v);
   }
   return out;
 }
@@ -48,6 +50,7 @@ std::vector<VictimCandidate> Round::Candidates(int beneficiary_queue) const {
 // their queue into a victim source.
 std::vector<double> Round::Reclaimable(int beneficiary) const {
   std::vector<double> r(held_.size(), 0);
+  const std::vector<double> busy = BusyHeld();  // Idle victims spend none of this budget.
   // Both sides' past usage counts, so a queue that used more lately is taken further down.
   const std::vector<double> past = SubtreePastUsage(tree_, in_.queues);
   for (int q = 0; q < tree_.size(); ++q) {
@@ -55,10 +58,10 @@ std::vector<double> Round::Reclaimable(int beneficiary) const {
       r[q] = q == beneficiary ? 0 : std::numeric_limits<double>::infinity();
       continue;
     }
-    if (running_held_[q] <= fair_[q] + kAdmissionEpsilon) continue;
+    if (busy[q] <= fair_[q] + kAdmissionEpsilon) continue;
     const int other = tree_.SideOf(beneficiary, q);
     const double ratio = ShareRatio(held_[other], fair_[other], past[other]);
-    r[q] = std::max(0.0, running_held_[q] - std::max(HeldAtRatio(ratio, fair_[q], past[q]), in_.queues[q].guaranteed));
+    r[q] = std::max(0.0, busy[q] - std::max(HeldAtRatio(ratio, fair_[q], past[q]), in_.queues[q].guaranteed));
   }
   return r;
 }

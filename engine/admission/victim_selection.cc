@@ -14,7 +14,8 @@ constexpr double kEpsilon = 1e-9;
 
 struct VictimSet {
   std::vector<int> victims;  // Candidate indices, in the order they were added.
-  double lost = 0;
+  double busy_lost = 0;  // Work lost by victims that are not idle: what ranks sets.
+  int busy = 0;
   int level = -1;
   DomainId domain = kNoDomain;
 };
@@ -81,7 +82,10 @@ class DomainFree {
 };
 
 // Whether taking `v` keeps every queue on its path within what may be taken from it; if so, takes it.
+// An idle victim takes nothing from the budget: its GPUs did no work, so losing them leaves its queue's
+// busy gangs as entitled as before.
 bool TakeWithin(const VictimCandidate& v, const VictimSearch& search, std::vector<double>& taken) {
+  if (v.idle) return true;
   auto up = [&](int q) { return search.parent.empty() ? -1 : search.parent[q]; };
   for (int q = v.queue; q >= 0; q = up(q)) {
     if (taken[q] + v.gpus > search.reclaimable[q] + kEpsilon) return false;
@@ -117,23 +121,26 @@ VictimSet GreedyForDomain(const VictimMap& map, const std::vector<NodeId>& nodes
     return g;
   };
   int could_free = 0;
-  std::vector<std::tuple<double, double, int>> order;  // (lost, GPUs outside, candidate)
+  std::vector<std::tuple<bool, double, double, int>> order;  // (busy, lost, GPUs outside, candidate)
   for (int c : touching) {
     const int in = inside(c);
     could_free += in;
-    order.emplace_back(candidates[c].lost_gpu_seconds, candidates[c].gpus - in, c);
+    order.emplace_back(!candidates[c].idle, candidates[c].lost_gpu_seconds, candidates[c].gpus - in, c);
   }
   if (free_total + could_free < need || touching.empty()) return {};
   std::sort(order.begin(), order.end());
 
   VictimSet set;
   std::vector<double> taken(search.reclaimable.size(), 0);
-  for (const auto& [lost, outside, c] : order) {
+  for (const auto& [busy, lost, outside, c] : order) {
     if (static_cast<int>(set.victims.size()) >= search.max_victims) break;
     const VictimCandidate& v = candidates[c];
     if (!TakeWithin(v, search, taken)) continue;
     set.victims.push_back(c);
-    set.lost += lost;
+    if (busy) {
+      set.busy_lost += lost;
+      ++set.busy;
+    }
     for (const Allocation& a : *v.allocations) {
       if (free_of[a.node] < 0 || a.milli_per_gpu != kMilliPerGpu) continue;
       --histogram[free_of[a.node]];
@@ -188,8 +195,8 @@ std::vector<VictimSet> CandidateSets(const VictimMap& map, const GangRequest& ga
     }
   }
   std::stable_sort(sets.begin(), sets.end(), [](const VictimSet& a, const VictimSet& b) {
-    return std::make_tuple(a.lost, a.victims.size(), -a.level, a.domain) <
-           std::make_tuple(b.lost, b.victims.size(), -b.level, b.domain);
+    return std::make_tuple(a.busy_lost, a.busy, a.victims.size(), -a.level, a.domain) <
+           std::make_tuple(b.busy_lost, b.busy, b.victims.size(), -b.level, b.domain);
   });
   return sets;
 }

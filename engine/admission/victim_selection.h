@@ -9,6 +9,10 @@
 // work, then number of victims, then narrower domain, and verified in that order with PlanGang on the
 // model with the victims released. A verified set is trimmed to the victims on nodes the plan uses, so
 // no gang is evicted for nothing.
+//
+// Idle gangs (RunningGang::idle_preemptible, marked `idle`) come first: they are added before any other
+// victim, draw on no queue's budget (`reclaimable` counts busy GPUs only), and sets are ranked by the
+// work lost on busy victims, so a set of idle victims beats a cheaper one of busy victims.
 #pragma once
 
 #include <string>
@@ -27,6 +31,7 @@ struct VictimCandidate {
   double gpus = 0;
   double lost_gpu_seconds = 0;
   const std::vector<Allocation>* allocations = nullptr;
+  bool idle = false;  // Idle past its policy's limit: first to go, outside every queue's budget.
 };
 
 struct VictimSearch {
@@ -41,7 +46,7 @@ struct VictimSearch {
 
 struct VictimChoice {
   bool found = false;
-  std::vector<int> victims;  // Indices into the candidates, least lost work first.
+  std::vector<int> victims;  // Indices into the candidates: idle ones first, then least lost work first.
   GangPlan plan;             // The gang's plan on the model with the victims released.
   double lost_gpu_seconds = 0;
   std::string reason;        // Why nothing was chosen, when !found.
