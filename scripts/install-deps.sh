@@ -10,6 +10,8 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-14-dev
   unzip curl openssl
+  # The GPU utilization suites (tests/promql) run the real Prometheus against a fake dcgm-exporter.
+  prometheus
 )
 # Node.js and npm may come from outside Debian (the machine image ships its own node, whose npm
 # conflicts with Debian's package): install Debian's only when the commands are missing.
