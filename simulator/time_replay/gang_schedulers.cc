@@ -167,6 +167,26 @@ void GangplankScheduler::RequeueBroken(const ReplayJob& job) {
 double GangplankScheduler::NextWakeup(double /*now*/) const { return next_wakeup_; }
 
 void GangplankScheduler::Schedule(double now, std::vector<int>& started) {
+  RecordUsage(now);
+  RunRounds(now, started);
+  usage_held_ = queue_held();
+}
+
+void GangplankScheduler::RecordUsage(double now) {
+  if (!usage_.config().enabled()) return;
+  for (size_t q = 0; q < usage_held_.size(); ++q) {
+    usage_.Record(workload_.queues[q].name, usage_held_[q], usage_since_, now);
+  }
+  usage_.Prune(now);
+  usage_since_ = now;
+}
+
+void GangplankScheduler::SetPastUsage(double now) {
+  if (!usage_.config().enabled()) return;
+  for (engine::AdmissionQueue& q : input_.queues) q.past_usage = usage_.PastUsage(q.name, now);
+}
+
+void GangplankScheduler::RunRounds(double now, std::vector<int>& started) {
   next_wakeup_ = std::numeric_limits<double>::infinity();
   if (input_.waiting.empty()) return;
   input_.now = now;
@@ -175,6 +195,7 @@ void GangplankScheduler::Schedule(double now, std::vector<int>& started) {
     return;
   }
   UpdateCheckpoints(now);
+  SetPastUsage(now);
   engine::PruneRecentEvictions(input_.recent_evictions, now, config_.reclaim.window_seconds);
   // A round that evicts makes room for gangs that start in the next round (in a cluster, once the
   // victims' pods are gone; here, at once). Budgets bound how often that repeats.

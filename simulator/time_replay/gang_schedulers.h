@@ -2,8 +2,9 @@
 // topology-aware gang planner, so a gang never holds GPUs before it can start.
 //  - gangplank: a thin adapter over the engine's admission round (engine/admission/admission_round.h),
 //    the same code the operator runs: fair-share admission order with backfill, optional waiting-time
-//    reservations and optional fair-share reclaim. The adapter only keeps the round's input current
-//    (waiting gangs, running gangs, reservations, recent evictions) and applies each decision.
+//    reservations, optional fair-share reclaim and optional time-based fair share. The adapter only keeps
+//    the round's input current (waiting gangs, running gangs, reservations, recent evictions, each
+//    queue's past usage from a UsageLedger fed with what it held) and applies each decision.
 //  - fifo-gang: one queue in strict arrival order; the first gang that does not fit blocks the rest.
 #pragma once
 
@@ -15,6 +16,7 @@
 
 #include "engine/admission/admission_decision.h"
 #include "engine/admission/admission_input.h"
+#include "engine/fairshare/usage_ledger.h"
 #include "engine/gang/gang_planner.h"
 #include "engine/scoring_policy.h"
 #include "simulator/time_replay/replay_scheduler.h"
@@ -57,6 +59,9 @@ class GangplankScheduler : public GangSchedulerBase {
   }
   void set_reclaim(const engine::ReclaimConfig& reclaim) { config_.reclaim = reclaim; }
   void set_no_backfill_after(double seconds) { config_.no_backfill_after_seconds = seconds; }
+  // Time-based fair share: past usage kept and counted as `config` says (off when its half-life is 0).
+  void set_usage_decay(const engine::UsageDecayConfig& config) { usage_ = engine::UsageLedger(config); }
+  const engine::UsageLedger& usage() const { return usage_; }
   int reservations_made() const { return reservations_made_; }
 
  protected:
@@ -77,6 +82,11 @@ class GangplankScheduler : public GangSchedulerBase {
   // Applies one decision; returns whether it evicted anything (so another round may start the gang).
   bool Apply(const engine::AdmissionDecision& decision, std::vector<int>& started);
   void UpdateCheckpoints(double now);
+  void RunRounds(double now, std::vector<int>& started);
+  // Books what each queue held since the last call into the ledger (held is constant between calls:
+  // it changes only at events, and the event loop schedules at every event).
+  void RecordUsage(double now);
+  void SetPastUsage(double now);
 
   engine::AdmissionInput input_;
   engine::AdmissionConfig config_;
@@ -85,6 +95,9 @@ class GangplankScheduler : public GangSchedulerBase {
   std::vector<int> running_slot_;  // Per job: index into input_.running, or -1.
   int reservations_made_ = 0;
   double next_wakeup_ = std::numeric_limits<double>::infinity();  // From the last round.
+  engine::UsageLedger usage_;
+  std::vector<int> usage_held_;  // GPUs per queue since usage_since_.
+  double usage_since_ = 0;
 };
 
 class FifoGangScheduler : public GangSchedulerBase {

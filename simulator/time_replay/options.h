@@ -56,6 +56,11 @@ struct TimeReplayOptions {
   int reclaim_max_per_round = 4;
   int reclaim_max_per_window = 16;
   double reclaim_window_seconds = 3600;
+  // gangplank: time-based fair share (engine/fairshare/usage_ledger.h). Each queue's GPU usage is kept
+  // in hourly buckets over `usage_window_seconds`; with a half-life above 0 its decayed average counts
+  // beside the GPUs it holds when gangs are ordered and reclaim picks queues. 0: off, today's rule.
+  double usage_half_life_seconds = 0;
+  double usage_window_seconds = 7 * 24 * 3600.0;
   // Checkpoint model of the jobs (the trace has none): progress is saved every this many seconds of a
   // run; an evicted job loses the rest. 0: no checkpoints, an evicted job starts over. Hourly by
   // default, a common setting for training jobs (the trace does not say).

@@ -10,6 +10,7 @@
 
 #include "engine/fairshare/fair_share.h"
 #include "engine/gang/largest_gang.h"
+#include "simulator/time_replay/weekly_jain.h"
 
 namespace gangplank::simulator {
 namespace {
@@ -27,18 +28,11 @@ std::vector<double> FairShares(const Workload& w, const ReplayScheduler& s) {
 }  // namespace
 
 double JainIndex(const std::vector<int>& held, const std::vector<double>& fair_share) {
-  double sum = 0, sum_sq = 0;
-  int n = 0;
+  std::vector<double> ratios;
   for (size_t q = 0; q < held.size() && q < fair_share.size(); ++q) {
-    if (!(fair_share[q] > 0)) continue;
-    const double x = held[q] / fair_share[q];
-    sum += x;
-    sum_sq += x * x;
-    ++n;
+    if (fair_share[q] > 0) ratios.push_back(held[q] / fair_share[q]);
   }
-  if (n == 0) return -1;
-  if (sum_sq == 0) return 1;  // Nobody holds anything: equal, if equally bad.
-  return sum * sum / (n * sum_sq);
+  return JainOfRatios(ratios);
 }
 
 ReplayResult RunReplay(const Workload& workload, ReplayScheduler& scheduler, const ReplayConfig& config) {

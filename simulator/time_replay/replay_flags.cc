@@ -121,6 +121,17 @@ void AddReplayFlags(CLI::App& cmd, TimeReplayOptions& options) {
       ->envname("GANGPLANK_SIM_RECLAIM_WINDOW")
       ->check(CLI::Range(1.0, 1e9))
       ->capture_default_str();
+  cmd.add_option("--usage-half-life", options.usage_half_life_seconds,
+                 "gangplank: time-based fair share: half-life in seconds of each queue's past GPU usage, which\n"
+                 "then counts beside the GPUs it holds in admission order and reclaim (0: off)")
+      ->envname("GANGPLANK_SIM_USAGE_HALF_LIFE")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cmd.add_option("--usage-window", options.usage_window_seconds,
+                 "gangplank: seconds of past usage remembered (168 buckets); older usage is forgotten")
+      ->envname("GANGPLANK_SIM_USAGE_WINDOW")
+      ->check(CLI::Range(168.0, 1e9))
+      ->capture_default_str();
   cmd.add_option("--checkpoint-interval", options.checkpoint_seconds,
                  "Checkpoint model: jobs save progress every this many seconds "
                  "of a run; an evicted job\n"

@@ -8,8 +8,13 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "simulator/time_replay/weekly_jain.h"
+
 namespace gangplank::simulator {
 namespace {
+
+constexpr double kDay = 24 * 3600.0;
+constexpr double kWeek = 7 * kDay;
 
 std::string Num(double v) {
   if (!std::isfinite(v)) return "null";
@@ -38,6 +43,10 @@ std::string JsonString(const std::string& s) {
 std::string JsonDistribution(const DurationStats& d) {
   return "{\"count\": " + std::to_string(d.count) + ", \"mean\": " + Num(d.mean) + ", \"p50\": " + Num(d.p50) +
          ", \"p99\": " + Num(d.p99) + ", \"max\": " + Num(d.max) + "}";
+}
+
+std::string BurstQueue(const Workload& workload, const IdleBurst& burst) {
+  return burst.queue >= 0 ? workload.queues[burst.queue].name : "";
 }
 
 std::ofstream Open(const std::string& path) {
@@ -143,6 +152,9 @@ SchedulerFigures ComputeFigures(const Workload& workload, const ReplayResult& re
     }
   }
   f.jain_mean = jain_n > 0 ? jain_sum / jain_n : 1;
+  f.jain_week_mean = WindowedJain(result.samples, kWeek);
+  f.idle_burst = FindIdleBurst(workload, kDay, kDay);
+  f.idle_burst_wait = MeanBurstWait(workload, result, f.idle_burst);
   for (size_t q = 0; q < workload.queues.size(); ++q) {
     QueueFigures qf;
     qf.name = workload.queues[q].name;
@@ -162,7 +174,8 @@ void WriteMetrics(const std::string& out_dir, const Workload& workload, const st
     csv << "scheduler,jobs,started,finished,never_started,stuck_jobs_holding_gpus,stuck_held_gpus,"
            "jct_mean_s,jct_p50_s,jct_p99_s,delay_mean_s,delay_p50_s,delay_p99_s,gang_delay_mean_s,gang_delay_p99_s,"
            "utilisation,occupancy,held_incomplete_gpu_seconds,jain_mean,multi_pod_jobs,multi_pod_in_one_rack,"
-           "mean_racks_per_multi_pod_job,makespan_days,wall_seconds,preemptions,preempted_jobs,lost_gpu_seconds";
+           "mean_racks_per_multi_pod_job,makespan_days,wall_seconds,preemptions,preempted_jobs,lost_gpu_seconds,"
+           "jain_week_mean,idle_burst_queue,idle_burst_jobs,idle_burst_wait_mean_s";
     for (const SizeBucket& b : SizeBuckets()) csv << ",delay_mean_s_gpus_" << b.label;
     csv << '\n';
     for (const SchedulerFigures& f : figures) {
@@ -173,7 +186,9 @@ void WriteMetrics(const std::string& out_dir, const Workload& workload, const st
           << Num(f.occupancy) << ',' << Num(f.held_incomplete_gpu_seconds) << ',' << Num(f.jain_mean) << ','
           << f.multi_pod_jobs << ',' << Num(f.multi_pod_jobs_in_one_rack) << ','
           << Num(f.mean_racks_per_multi_pod_job) << ',' << Num(f.makespan_days) << ',' << Num(f.wall_seconds) << ','
-          << f.preemptions << ',' << f.preempted_jobs << ',' << Num(f.lost_gpu_seconds);
+          << f.preemptions << ',' << f.preempted_jobs << ',' << Num(f.lost_gpu_seconds) << ','
+          << Num(f.jain_week_mean) << ',' << BurstQueue(workload, f.idle_burst) << ',' << f.idle_burst.jobs.size()
+          << ',' << Num(f.idle_burst_wait);
       for (const SizeBucket& b : f.by_size) csv << ',' << (b.delay.count > 0 ? Num(b.delay.mean) : "");
       csv << '\n';
     }
@@ -205,7 +220,11 @@ void WriteMetrics(const std::string& out_dir, const Workload& workload, const st
            << ", \"mean_racks_per_multi_pod_job\": " << Num(f.mean_racks_per_multi_pod_job)
            << ", \"makespan_days\": " << Num(f.makespan_days) << ", \"wall_seconds\": " << Num(f.wall_seconds)
            << ", \"preemptions\": " << f.preemptions << ", \"preempted_jobs\": " << f.preempted_jobs
-           << ", \"lost_gpu_seconds\": " << Num(f.lost_gpu_seconds) << ",\n     \"queueing_delay_by_gpus\": [";
+           << ", \"lost_gpu_seconds\": " << Num(f.lost_gpu_seconds) << ", \"jain_week_mean\": " << Num(f.jain_week_mean)
+           << ",\n     \"idle_burst\": {\"queue\": " << JsonString(BurstQueue(workload, f.idle_burst))
+           << ", \"start_s\": " << Num(f.idle_burst.start) << ", \"jobs\": " << f.idle_burst.jobs.size()
+           << ", \"gpus\": " << f.idle_burst.gpus << ", \"wait_mean_s\": " << Num(f.idle_burst_wait) << "}"
+           << ",\n     \"queueing_delay_by_gpus\": [";
       for (size_t b = 0; b < f.by_size.size(); ++b) {
         json << (b ? ", " : "") << "{\"gpus\": " << JsonString(f.by_size[b].label) << ", \"jobs\": " << f.by_size[b].jobs
              << ", \"delay_seconds\": " << JsonDistribution(f.by_size[b].delay) << "}";

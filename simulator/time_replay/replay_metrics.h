@@ -4,13 +4,15 @@
 // jobs that started (JCT over jobs that finished). Percentiles are nearest-rank. Utilisation = GPU-seconds
 // of started jobs / (GPUs x window), window = [0, last arrival]. Jain's index is computed at every
 // sample over the queues with a positive fair share, on x = GPUs held / fair share, and averaged over
-// samples. "Share vs fair" for a queue is the time average of its held GPUs divided by the time average
-// of its fair share, over samples where its fair share is positive.
+// samples; the weekly index is the same on each queue's GPU-hours held over its fair-share GPU-hours in
+// each week (weekly_jain.h), averaged over weeks. "Share vs fair" for a queue is the time average of its
+// held GPUs divided by the time average of its fair share, over samples where its fair share is positive.
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "simulator/time_replay/idle_burst.h"
 #include "simulator/time_replay/replay_engine.h"
 #include "simulator/time_replay/replay_workload.h"
 
@@ -55,6 +57,11 @@ struct SchedulerFigures {
   double lost_gpu_seconds = 0;   // Work lost to evictions.
   std::vector<SizeBucket> by_size;
   double jain_mean = 0;
+  double jain_week_mean = 0;  // Over week-long windows (WindowedJain).
+  // The largest burst of a queue idle for a day before it (FindIdleBurst: idle 24 h, burst 24 h), the
+  // same for every scheduler, and the mean wait of its jobs in seconds.
+  IdleBurst idle_burst;
+  double idle_burst_wait = 0;
   int multi_pod_jobs = 0;
   double mean_racks_per_multi_pod_job = 0;
   double multi_pod_jobs_in_one_rack = 0;  // Fraction.

@@ -65,6 +65,10 @@ void ConfigureGangplank(GangplankScheduler& scheduler, const TimeReplayOptions& 
   reclaim.window_seconds = options.reclaim_window_seconds;
   scheduler.set_reclaim(reclaim);
   scheduler.set_no_backfill_after(NeverIfNegative(options.no_backfill_after_seconds));
+  engine::UsageDecayConfig usage;
+  usage.half_life_seconds = options.usage_half_life_seconds;
+  usage.window_seconds = options.usage_window_seconds;
+  scheduler.set_usage_decay(usage);
 }
 
 std::string FormatSetting(double value) {
@@ -98,7 +102,13 @@ std::vector<std::string> DescribeReplaySetup(const TimeReplayOptions& options, c
               " s); checkpoints " + checkpoints + ".",
           "Time scale " + FormatSetting(options.time_scale) +
               " (inter-arrival times divided by it, durations kept); seed " + std::to_string(options.seed) +
-              "; gang planner node policy " + options.policy + "."};
+              "; gang planner node policy " + options.policy + ".",
+          options.usage_half_life_seconds > 0
+              ? "Time-based fair share on: each queue's GPU usage over the last " +
+                    FormatSetting(options.usage_window_seconds) + " s, decayed with a half-life of " +
+                    FormatSetting(options.usage_half_life_seconds) +
+                    " s, counts beside the GPUs it holds in admission order and reclaim."
+              : std::string("Time-based fair share off (only the GPUs a queue holds now count).")};
 }
 
 void CreateOutputDirectory(const std::string& dir) {

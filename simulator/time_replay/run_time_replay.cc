@@ -34,6 +34,21 @@ std::unique_ptr<ReplayScheduler> MakeScheduler(const std::string& name, const en
   throw std::invalid_argument("unknown scheduler '" + name + "' (gangplank, kube-like, fifo-gang)");
 }
 
+// Jain's index over weeks and the wait of the burst of a queue idle before it (replay_metrics.h).
+void LogFairnessOverTime(const TimeReplayOutput& out, std::ostream& log) {
+  if (out.figures.empty()) return;
+  const IdleBurst& burst = out.figures.front().idle_burst;
+  if (burst.queue >= 0) {
+    log << "idle burst: queue " << out.workload.queues[burst.queue].name << ", " << burst.jobs.size() << " jobs ("
+        << burst.gpus << " GPUs) from day " << FormatFixed(burst.start / 86400, 2)
+        << " after a day with nothing of it running or arriving\n";
+  }
+  for (const SchedulerFigures& f : out.figures) {
+    log << f.scheduler << ": Jain over weeks " << FormatFixed(f.jain_week_mean, 3) << ", idle burst mean wait "
+        << FormatFixed(f.idle_burst_wait / 3600, 2) << " h\n";
+  }
+}
+
 }  // namespace
 
 TimeReplayOutput RunTimeReplayInMemory(const JobTrace& trace, const TimeReplayOptions& options) {
@@ -111,6 +126,7 @@ int RunTimeReplay(const TimeReplayOptions& options, std::ostream& log) {
     }
     log << "\n";
   }
+  LogFairnessOverTime(out, log);
   log << "wrote " << options.out_dir << "/report.html, summary.csv, summary.json, jobs_*.csv, timeseries_*.csv\n";
   return 0;
 }

@@ -13,6 +13,7 @@
 #include "simulator/time_replay/job_trace.h"
 #include "simulator/time_replay/replay_workload.h"
 #include "simulator/time_replay/run_time_replay.h"
+#include "tests/simulator/time_replay/tiny_options.h"
 
 namespace gangplank::simulator {
 namespace {
@@ -21,20 +22,9 @@ using ::testing::HasSubstr;
 
 const std::string kData = TIME_REPLAY_TESTDATA;
 
-// Two 8-GPU nodes, each its own rack, row and zone.
-TimeReplayOptions TinyOptions() {
-  TimeReplayOptions o;
-  o.nodes = 2;
-  o.gpus_per_node = 8;
-  o.nodes_per_rack = 1;
-  o.racks_per_row = 1;
-  o.rows_per_zone = 1;
-  o.sample_seconds = 10;
-  o.progress = false;
-  // The golden traces below were worked out without reclaim; the reclaim tests turn it on.
-  o.reclaim = false;
-  return o;
-}
+// Two 8-GPU nodes, each its own rack, row and zone. The golden traces below were worked out without
+// reclaim; the reclaim tests turn it on.
+using testing::TinyOptions;
 
 const ReplayResult& ResultOf(const TimeReplayOutput& out, const std::string& scheduler) {
   for (const ReplayResult& r : out.results) {
