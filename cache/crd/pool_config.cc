@@ -204,6 +204,9 @@ PoolConfig PoolConfigFromObject(const nlohmann::json& pool) {
   c.preemption = PreemptionOf(spec);
   c.spot_handling = SpotOf(spec);
   c.fault_recovery = FaultRecoveryOf(spec);
+  c.utilization = PoolUtilizationOf(pool);
+  c.idle = PoolIdlePolicyOf(pool);
+  c.fair_share = PoolFairShareOf(pool);
   return c;
 }
 

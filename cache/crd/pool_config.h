@@ -1,5 +1,5 @@
 // A GPU pool (crds/gpupool.gangplank.io.yaml) as gangplank reads it: which nodes belong to it, their
-// topology levels, and the pool's admission, preemption, spot and fault-recovery knobs.
+// topology levels, and the pool's admission, preemption, spot, fault-recovery, idle-GPU and fair-share knobs.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +11,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "cache/crd/pool_utilization.h"
 #include "cache/objects/node_fault.h"
 #include "engine/node.h"
 
@@ -71,6 +72,9 @@ struct PoolConfig {
   PoolPreemption preemption;
   PoolSpot spot_handling;
   PoolFaultRecovery fault_recovery;
+  PoolUtilization utilization;
+  IdlePolicyConfig idle;
+  PoolFairShare fair_share;
 
   // Whether a node belongs to the pool by its labels and GPUs (overlaps between pools are the
   // caller's to resolve).

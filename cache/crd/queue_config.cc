@@ -82,6 +82,7 @@ QueueConfig QueueConfigFromObject(const nlohmann::json& queue) {
     c.max_priority = static_cast<std::int32_t>(max->get<std::int64_t>());
   }
   c.fault_recovery = FaultRecoveryOf(spec);
+  c.idle = QueueIdlePolicyOf(queue);
   return c;
 }
 

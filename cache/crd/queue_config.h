@@ -43,6 +43,7 @@ struct QueueConfig {
   std::optional<std::vector<std::string>> namespaces;
   std::optional<std::int32_t> max_priority;  // spec.maxPriority: the highest pod priority the queue takes.
   QueueFaultRecovery fault_recovery;
+  QueueIdlePolicy idle;  // spec.idlePolicy: overrides of the pools' idle policy for this queue's gangs.
 
   // The queue's quota in a pool, or nullptr when it may not use that pool.
   const PoolQuota* QuotaIn(std::string_view pool) const {

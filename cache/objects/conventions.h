@@ -46,6 +46,9 @@ inline constexpr std::string_view kCheckpointDoneAnnotation = "gangplank.io/chec
 // reserved for another gang when it will have left before that gang is expected to start there (EASY
 // backfill); a running gang's declared end tells the engine when its nodes free up.
 inline constexpr std::string_view kExpectedRuntimeAnnotation = "gangplank.io/expected-runtime";
+// Pod annotation: "true" on any member keeps the gang's idle GPUs from its idle policy's action (jobs
+// idle on purpose), where the policy allows opting out (spec.idlePolicy.allowOptOut).
+inline constexpr std::string_view kIdleExemptAnnotation = "gangplank.io/idle-exempt";
 // The pod annotations only the operator writes (an admission plan, a checkpoint request). The webhook
 // removes them from pods it gates; the chart's ValidatingAdmissionPolicy refuses them from anyone else.
 inline constexpr std::array<std::string_view, 4> kOperatorOwnedAnnotations{
