@@ -27,7 +27,7 @@ RUN apt-get update \
 WORKDIR /src
 COPY . .
 RUN cmake -S . -B /build -DCMAKE_BUILD_TYPE=Release \
-      -DGANGPLANK_COMPONENTS="net;kube;cache;extender;operator" \
+      -DGANGPLANK_COMPONENTS="net;kube;promql;cache;extender;operator" \
       -DGANGPLANK_BUILD_TESTS=OFF -DGANGPLANK_BUILD_BENCH=OFF \
  && cmake --build /build -j"$(nproc)" --target gangplank-extender gangplank-operator \
  && strip /build/extender/gangplank-extender /build/operator/gangplank-operator

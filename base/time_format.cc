@@ -22,6 +22,10 @@ bool ReadInt(std::string_view s, size_t pos, size_t len, int& out) {
 
 }  // namespace
 
+std::string FormatEpochSeconds(double seconds) {
+  return FormatTime(SystemTime(std::chrono::duration_cast<SystemTime::duration>(std::chrono::duration<double>(seconds))));
+}
+
 std::string FormatTime(SystemTime t) {
   std::tm tm = ToUtc(t);
   char buf[96];

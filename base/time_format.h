@@ -13,6 +13,8 @@ using SystemTime = std::chrono::system_clock::time_point;
 
 std::string FormatTime(SystemTime t);
 std::string FormatMicroTime(SystemTime t);
+// FormatTime of a time given as seconds since the epoch (the engine's and the operator's clocks).
+std::string FormatEpochSeconds(double seconds);
 // Accepts both forms (and fractional seconds of any length, 'Z' or a numeric offset). nullopt if malformed.
 std::optional<SystemTime> ParseTime(std::string_view text);
 

@@ -37,6 +37,13 @@ inline constexpr const char* kCheckpointRequested = "CheckpointRequested";
 inline constexpr const char* kSpotReclaimed = "SpotReclaimed";
 inline constexpr const char* kGangRestarted = "GangRestarted";  // Fault recovery restarted it whole.
 inline constexpr const char* kGangFailed = "GangFailed";        // Failed for good by fault recovery.
+inline constexpr const char* kGangIdle = "GangIdle";            // Its GPUs idle past its queue's limit.
+inline constexpr const char* kIdleReclaimed = "IdleReclaimed";  // Evicted for idle GPUs, not run again.
+
+// gangplank.io/GPUsIdle on a running gang's lead pod (idle policy Report, Preemptible or Reclaim).
+inline constexpr const char* kGpusIdleCondition = "gangplank.io/GPUsIdle";
+inline constexpr const char* kIdleGpus = "IdleGPUs";
+inline constexpr const char* kGpusBusy = "GPUsBusy";
 
 // Events on a Node.
 inline constexpr const char* kTerminationNotice = "TerminationNotice";

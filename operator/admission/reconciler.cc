@@ -71,10 +71,26 @@ Reconciler::Reconciler(GangTracker& tracker, GangSizeResolver& sizes, ClusterWri
       spot_(tracker, writer, conditions, metrics, [this](PoolModel& model, const cache::PodInfo& pod) { Assume(model, pod); },
             options_.spot_eviction_margin_seconds),
       faults_(tracker, writer, conditions, metrics, member_faults,
-              [this](PoolModel& model, const cache::PodInfo& pod) { Assume(model, pod); }) {}
+              [this](PoolModel& model, const cache::PodInfo& pod) { Assume(model, pod); }),
+      usage_(tracker, metrics != nullptr ? &metrics->usage() : nullptr),
+      idle_(tracker, writer, conditions, metrics != nullptr ? &metrics->usage() : nullptr,
+            [this](PoolModel& model, const cache::PodInfo& pod) { Assume(model, pod); }, options_.idle_max_gap_seconds) {}
 
 double Reconciler::NextWakeup(const PoolModel& model) const {
-  return std::min({model.next_wakeup, model.spot_wakeup, model.fault_wakeup});
+  return std::min({model.next_wakeup, model.spot_wakeup, model.fault_wakeup, model.idle_wakeup});
+}
+
+void Reconciler::JudgeUtilization(PoolModel& model, const ReconcileContext& context, RoundReport& report) {
+  const PodUtilizationSnapshot* snapshot = nullptr;
+  if (context.utilization) {
+    if (const auto it = context.utilization->find(model.config().name); it != context.utilization->end()) {
+      snapshot = it->second.get();
+    }
+  }
+  usage_.Count(model, snapshot, context.now);
+  const IdleOutcome idle = idle_.Run(model, snapshot, *context.tree, context.now);
+  model.idle_wakeup = std::isfinite(idle.next_wakeup) ? idle.next_wakeup : 1e300;
+  report.evicted += idle.reclaimed;
 }
 
 void Reconciler::RecoverFaults(PoolModel& model, const ReconcileContext& context, RoundReport& report) {
@@ -187,7 +203,7 @@ void Reconciler::RefreshGang(PoolModel& model, const ReconcileContext& context, 
   if (const RestartRecord* r = model.restarts.Find(key); r != nullptr && r->failed && entries.waiting) {
     // Failed for good by fault recovery: its pods wait until its owner goes.
     entries.waiting.reset();
-    entries.block_reason = reasons::kGangFailed;
+    entries.block_reason = r->cause == kIdleReclaimCause ? reasons::kIdleReclaimed : reasons::kGangFailed;
     entries.block_message = r->message;
   }
   model.book.Set(key, mine ? std::move(entries.waiting) : std::nullopt, std::move(entries.running),
@@ -236,6 +252,7 @@ RoundReport Reconciler::Reconcile(PoolModel& model, const ReconcileContext& cont
     model.spot_wakeup = 1e300;
   }
   if (context.tree) RecoverFaults(model, context, report);
+  if (context.tree) JudgeUtilization(model, context, report);
 
   engine::ScopeSignals signals;
   signals.capacity_freed = changes.capacity_freed;
@@ -422,6 +439,8 @@ void Reconciler::Figures(PoolModel& model, const ReconcileContext& context, cons
     QueueFigures& f = figures[input.queues[q].name];
     if (q < round.decision.fair_shares.size()) f.fair_share = round.decision.fair_shares[q];
     if (input.held && q < input.held->size()) f.used = (*input.held)[q];
+    f.used_gpu_hours = model.usage.ledger.GpuHours(input.queues[q].name, context.now);
+    if (model.usage.ledger.config().enabled()) f.decayed_usage = model.usage.ledger.DecayedGpus(input.queues[q].name, context.now);
   }
   for (const engine::WaitingGang& w : input.waiting) {
     QueueFigures& f = figures[w.request.queue];
@@ -432,6 +451,7 @@ void Reconciler::Figures(PoolModel& model, const ReconcileContext& context, cons
   if (metrics_ != nullptr) {
     for (const auto& [queue, f] : model.queue_figures) {
       metrics_->QueueFigures(model.config().name, queue, f.pending, f.oldest_pending_seconds, f.fair_share, f.used);
+      metrics_->usage().QueueUsage(model.config().name, queue, f.used_gpu_hours, std::max(0.0, f.decayed_usage));
     }
   }
 }

@@ -11,7 +11,8 @@
 //   4. Report: the pool's status, queue figures for the Queue status, metrics.
 // Before the round, gangs on nodes under a termination notice are asked to checkpoint or evicted whole
 // (spot_reclaimer.h), and gangs hit by a fault are restarted or failed whole (faults/gang_restarter.h),
-// so the round sees them leaving; a failed gang's pods wait with reason GangFailed.
+// so the round sees them leaving; a failed gang's pods wait with reason GangFailed. Then GPU-seconds are
+// counted and idle gangs judged (utilization/), which may mark gangs preemptible or reclaim them.
 // The reconciler holds no lock while it writes to the API server; a pod that changed under a plan makes
 // the write fail and the gang is planned again. Every decision comes from the engine.
 #pragma once
@@ -36,6 +37,9 @@
 #include "operator/spot/node_notices.h"
 #include "operator/spot/spot_reclaimer.h"
 #include "operator/status/gang_conditions.h"
+#include "operator/utilization/idle_gangs.h"
+#include "operator/utilization/pod_utilization.h"
+#include "operator/utilization/usage_accounting.h"
 
 namespace gangplank::op {
 
@@ -53,6 +57,8 @@ struct ReconcileContext {
   // A GPUPool object as the informer holds it (JSON text, "" when absent): its status's gangRestarts seed
   // a pool model's restart records once.
   std::function<std::string(const std::string& pool)> pool_object;
+  // The latest read of each pool's GPU utilization (null or absent: not read).
+  std::shared_ptr<const UtilizationSnapshots> utilization;
 };
 
 struct ReconcilerOptions {
@@ -63,6 +69,8 @@ struct ReconcilerOptions {
   std::uint64_t seed = 1;
   // A gang leaving a node under notice is evicted this long before the node goes (its pods' grace).
   double spot_eviction_margin_seconds = 15;
+  // Longest stretch without a utilization sample that still counts as covered (3 poll intervals).
+  double idle_max_gap_seconds = 90;
 };
 
 struct RoundReport {
@@ -106,9 +114,12 @@ class Reconciler {
   ReconcilerOptions options_;
   engine::Rng rng_;
   void RecoverFaults(PoolModel& model, const ReconcileContext& context, RoundReport& report);
+  void JudgeUtilization(PoolModel& model, const ReconcileContext& context, RoundReport& report);
 
   SpotReclaimer spot_;
   GangRestarter faults_;
+  UsageAccounting usage_;
+  IdleGangs idle_;
 };
 
 }  // namespace gangplank::op

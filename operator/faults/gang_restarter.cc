@@ -18,10 +18,6 @@
 namespace gangplank::op {
 namespace {
 
-std::string TimeText(double s) {
-  return base::FormatTime(base::SystemTime(std::chrono::duration_cast<base::SystemTime::duration>(std::chrono::duration<double>(s))));
-}
-
 std::string Fixed(double v, const char* format) {
   char buf[32];
   std::snprintf(buf, sizeof buf, format, v);
@@ -200,7 +196,7 @@ void GangRestarter::Carry(PoolModel& model, const Gang& gang, const engine::Reco
 }
 
 void GangRestarter::RequestCheckpoint(PoolModel& model, const Gang& gang, const engine::RecoveryDecision& d) {
-  const std::string deadline = TimeText(d.deadline);
+  const std::string deadline = base::FormatEpochSeconds(d.deadline);
   std::vector<cache::PodInfo> members;
   for (const Member& m : gang.members) {
     if (!m.deleting()) members.push_back(m.pod);

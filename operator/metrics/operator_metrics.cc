@@ -101,7 +101,8 @@ OperatorMetrics::OperatorMetrics()
       recovery_(prometheus::BuildHistogram()
                     .Name("gangplank_operator_fault_recovery_seconds")
                     .Help("Time from a fault to its gang running again after the restart")
-                    .Register(*registry_)) {
+                    .Register(*registry_)),
+      usage_(*registry_) {
   leader_.Add({}).Set(0);
 }
 

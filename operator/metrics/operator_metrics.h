@@ -19,6 +19,7 @@
 //   gangplank_operator_fault_lost_gpu_hours_total{pool}          work lost by restarted gangs
 //   gangplank_operator_fault_checkpoint_requests_total{pool}     faulty gangs asked to checkpoint first
 //   gangplank_operator_fault_recovery_seconds{pool}              from a fault to its gang running again
+// and the GPU-use metrics of usage_metrics.h.
 #pragma once
 
 #include <prometheus/counter.h>
@@ -29,6 +30,8 @@
 #include <memory>
 #include <mutex>
 #include <string>
+
+#include "operator/metrics/usage_metrics.h"
 
 namespace gangplank::op {
 
@@ -61,6 +64,9 @@ class OperatorMetrics {
   void FaultCheckpointRequested(const std::string& pool);
   void GangRecovered(const std::string& pool, double fault_to_running_seconds);
 
+  // GPU use: GPU-seconds, idle gangs, utilization reads, queue usage (usage_metrics.h).
+  UsageMetrics& usage() { return usage_; }
+
   std::string Scrape() const;
 
  private:
@@ -90,6 +96,7 @@ class OperatorMetrics {
   prometheus::Family<prometheus::Counter>& fault_lost_;
   prometheus::Family<prometheus::Counter>& fault_checkpoints_;
   prometheus::Family<prometheus::Histogram>& recovery_;
+  UsageMetrics usage_;
 };
 
 }  // namespace gangplank::op

@@ -10,6 +10,7 @@ PoolModel::PoolModel(cache::PoolConfig config, std::function<bool(const engine::
   state_ = std::make_unique<cache::ClusterState>(config_.topology_levels, std::move(scope));
   changes_.capacity_freed = true;  // The first round is a full one.
   changes_.queues_changed = true;
+  usage.ledger = engine::UsageLedger(UsageDecayFor(config_));
 }
 
 void PoolModel::NoteGang(const std::string& key) {

@@ -22,8 +22,10 @@
 #include "engine/admission/admission_input.h"
 #include "engine/admission/round_scope.h"
 #include "engine/scoring_policy.h"
-#include "operator/model/restart_book.h"
 #include "operator/model/admission_book.h"
+#include "operator/model/idle_book.h"
+#include "operator/model/restart_book.h"
+#include "operator/model/usage_book.h"
 
 namespace gangplank::op {
 
@@ -40,6 +42,8 @@ struct QueueFigures {
   double used = 0;
   int pending = 0;
   double oldest_pending_seconds = 0;
+  double used_gpu_hours = 0;   // Over the pool's usage window.
+  double decayed_usage = -1;   // Past usage time-based fair share counts; negative: the pool does not opt in.
 };
 
 // How long an evicted gang's place in its queue is kept for pods that have not come back (their owner
@@ -97,6 +101,10 @@ class PoolModel {
   bool restarts_changed = false;
   std::map<std::string, double> below_minimum_since;
   double fault_wakeup = 1e300;                                // Earliest time a fault decision is due.
+  // GPU use (utilization/): idle gangs, and the GPU-seconds counted so far (the status's usage).
+  IdleBook idle;
+  double idle_wakeup = 1e300;                                 // Earliest idle-reclaim deadline waited for.
+  UsageBook usage;
   std::uint64_t state_generation = 0;                         // When it changes, every entry is rebuilt.
   std::unique_ptr<engine::ScoringPolicy> policy;
   std::string last_status;                                    // Last status written (JSON text).

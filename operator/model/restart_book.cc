@@ -12,11 +12,6 @@ namespace {
 
 using Json = nlohmann::json;
 
-std::string TimeText(double seconds) {
-  return base::FormatTime(base::SystemTime(
-      std::chrono::duration_cast<base::SystemTime::duration>(std::chrono::duration<double>(seconds))));
-}
-
 std::optional<double> SecondsOf(const Json& text) {
   if (!text.is_string()) return std::nullopt;
   const auto t = base::ParseTime(text.get<std::string>());
@@ -56,8 +51,8 @@ nlohmann::json RestartBook::ToStatus() const {
   Json out = Json::array();
   for (const auto& [gang, r] : records_) {
     Json entry{{"gang", gang}, {"restarts", r.restarts}, {"cause", r.cause}, {"failed", r.failed}};
-    if (r.last_restart_at > 0) entry["lastRestartTime"] = TimeText(r.last_restart_at);
-    if (r.fault_at > 0) entry["faultTime"] = TimeText(r.fault_at);
+    if (r.last_restart_at > 0) entry["lastRestartTime"] = base::FormatEpochSeconds(r.last_restart_at);
+    if (r.fault_at > 0) entry["faultTime"] = base::FormatEpochSeconds(r.fault_at);
     if (!r.message.empty()) entry["message"] = r.message;
     if (!r.avoid_nodes.empty()) entry["avoidNodes"] = r.avoid_nodes;
     if (!r.running_again) entry["recovering"] = true;

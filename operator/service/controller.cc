@@ -49,6 +49,11 @@ Controller::Controller(cache::SharedInformers& informers, cache::ClusterStateFee
       conditions_(writer, [this] { return Now(); }, options_.condition_rewrite_seconds),
       reconciler_(tracker_, sizes_, writer, conditions_, &metrics, member_faults_, options_.reconciler), pools_(feed),
       queue_status_(writer) {
+  if (options_.utilization_source != nullptr) {
+    utilization_ = std::make_unique<UtilizationPoller>(
+        *options_.utilization_source, &metrics.usage(), options_.utilization, [this] { return pools_.Configs(); },
+        [this] { EnqueueAllPools(); });
+  }
   informers_.pods().AddHandlers({
       [this](const auto& p) { OnPod(cache::ToPodInfo(*p, options_.plan_seal.get()), false, false); },
       [this](const auto& old, const auto& p) { OnPod(cache::ToPodInfo(*p, options_.plan_seal.get()), false, HoldsCapacity(*old) && !HoldsCapacity(*p)); },
@@ -107,10 +112,12 @@ void Controller::Start() {
     }
   });
   for (int i = 0; i < std::max(1, options_.workers); ++i) workers_.emplace_back([this] { Work(); });
+  if (utilization_) utilization_->Start();
 }
 
 void Controller::Stop() {
   stopping_ = true;
+  if (utilization_) utilization_->Stop();
   queue_.shutdown();
   for (std::thread& t : workers_) {
     if (t.joinable()) t.join();
@@ -245,6 +252,7 @@ ReconcileContext Controller::Context() const {
   c.now = Now();
   c.notices = notices_.Snapshot();
   c.node_faults = node_faults_.Snapshot();
+  if (utilization_) c.utilization = utilization_->Latest();
   c.pool_object = [this](const std::string& pool) -> std::string {
     const auto object = informers_.objects(cache::resources::gpu_pools()).Get(pool);
     return object ? object->json : std::string();

@@ -30,6 +30,7 @@
 #include "operator/spot/node_notices.h"
 #include "operator/status/gang_conditions.h"
 #include "operator/status/queue_status.h"
+#include "operator/utilization/utilization_poller.h"
 #include "operator/writer/cluster_writer.h"
 
 namespace gangplank::op {
@@ -45,6 +46,9 @@ struct ControllerOptions {
   std::function<double()> clock;  // Seconds since the epoch; default the system clock.
   // Plans without a valid seal are dropped as pods are read (cache/objects/plan_seal.h); null: trusted.
   std::shared_ptr<const cache::PlanSeal> plan_seal;
+  // Where GPU utilization is read (utilization/); null: it is not, and idle policies never act.
+  UtilizationSource* utilization_source = nullptr;
+  UtilizationPollerOptions utilization;
 };
 
 class Controller {
@@ -113,6 +117,7 @@ class Controller {
   NodeFaults node_faults_;
   PoolSet pools_;
   QueueStatusWriter queue_status_;
+  std::unique_ptr<UtilizationPoller> utilization_;  // Enqueues every pool after each read.
 
   mutable std::mutex mu_;  // Guards the fields below.
   std::shared_ptr<const QueueTree> tree_ = std::make_shared<QueueTree>();

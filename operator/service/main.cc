@@ -20,7 +20,9 @@
 #include "operator/writer/leader_gated_writer.h"
 #include "operator/gangs/kube_object_reader.h"
 #include "operator/service/controller.h"
+#include "operator/utilization/prometheus_utilization.h"
 #include "operator/service/dry_run_command.h"
+#include "operator/service/usage_command.h"
 #include "operator/service/operator_config.h"
 #include "operator/service/operator_routes.h"
 #include "process/signals.h"
@@ -56,6 +58,10 @@ ControllerOptions ControllerOptionsOf(const OperatorConfig& c) {
   o.reconciler.max_staleness_seconds = c.max_staleness_seconds;
   o.reconciler.spot_eviction_margin_seconds = c.spot_eviction_margin_seconds;
   o.reconciler.status_interval_seconds = c.status_interval_seconds;
+  o.reconciler.idle_max_gap_seconds = 3.0 * c.utilization_interval_seconds;
+  o.utilization.prometheus_url = c.prometheus_url;
+  o.utilization.query = c.utilization_query;
+  o.utilization.interval_seconds = c.utilization_interval_seconds;
   return o;
 }
 
@@ -112,6 +118,8 @@ int Run(const OperatorConfig& config) {
   cache::ClusterStateFeed feed(informers, {}, seal);
   ControllerOptions controller_options = ControllerOptionsOf(config);
   controller_options.plan_seal = seal;
+  PrometheusUtilization utilization({config.prometheus_bearer_token_file, config.prometheus_ca_file});
+  controller_options.utilization_source = &utilization;
   Controller controller(informers, feed, writer, reader, metrics, std::move(controller_options));
   informers.Start();
   feed.Start();
@@ -198,6 +206,8 @@ int main(int argc, char** argv) {
   AddOperatorFlags(app, config);
   DryRunCommandOptions dry_run_options;
   CLI::App* dry_run = AddDryRunCommand(app, dry_run_options);
+  UsageCommandOptions usage_options;
+  CLI::App* usage = AddUsageCommand(app, usage_options);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -205,6 +215,7 @@ int main(int argc, char** argv) {
   }
   try {
     if (dry_run->parsed()) return RunDryRunCommand(dry_run_options);
+    if (usage->parsed()) return RunUsageCommand(usage_options);
     logging::SetUpJsonLogging("gangplank-operator", config.log_level);
     return Run(config);
   } catch (const std::exception& e) {

@@ -52,6 +52,18 @@ void AddOperatorFlags(CLI::App& app, OperatorConfig& c) {
   flags.Option("condition-rewrite-seconds", c.condition_rewrite_seconds,
                "A gang's condition is rewritten at most this often when only its numbers change")
       ->check(CLI::NonNegativeNumber);
+  flags.Option("prometheus-url", c.prometheus_url,
+               "Prometheus holding dcgm-exporter's GPU metrics, for pools whose spec.utilization names none (empty: "
+               "their utilization is not read and idle policies never act)");
+  flags.Option("utilization-query", c.utilization_query,
+               "PromQL giving each pod's mean GPU utilization in percent with namespace and pod labels, for pools "
+               "whose spec.utilization names none");
+  flags.Option("utilization-interval-seconds", c.utilization_interval_seconds,
+               "GPU utilization is read, idle gangs judged and GPU-seconds counted this often")
+      ->check(CLI::Range(1, 3600));
+  flags.Option("prometheus-bearer-token-file", c.prometheus_bearer_token_file,
+               "File holding a bearer token for Prometheus (read again at every query)");
+  flags.Option("prometheus-ca-file", c.prometheus_ca_file, "PEM CA bundle that signs an https Prometheus");
   flags.Switch("leader-elect", c.leader_elect,
                "Elect a leader on a Lease; only the leader writes (run several replicas for availability)",
                "no-leader-elect");

@@ -42,6 +42,12 @@ struct OperatorConfig {
   int status_interval_seconds = 5;
   int condition_rewrite_seconds = 30;
 
+  // GPU utilization (utilization/): Prometheus for pools that name none, the query, how often it is read.
+  std::string prometheus_url;
+  std::string utilization_query = "avg by (namespace, pod) (DCGM_FI_DEV_GPU_UTIL)";
+  int utilization_interval_seconds = 30;
+  std::string prometheus_bearer_token_file;
+  std::string prometheus_ca_file;
   bool leader_elect = true;
   std::string leader_election_namespace;  // Empty: the pod's own namespace, else "gangplank-system".
   std::string leader_election_name = "gangplank-operator";

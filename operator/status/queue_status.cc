@@ -14,7 +14,9 @@ nlohmann::json PoolEntry(const std::string& pool, const QueueFigures& f, const c
                        {"usedGPUs", Milli(f.used)},
                        {"fairShareGPUs", Milli(f.fair_share)},
                        {"pendingGangs", f.pending},
-                       {"oldestPendingSeconds", std::round(f.oldest_pending_seconds)}};
+                       {"oldestPendingSeconds", std::round(f.oldest_pending_seconds)},
+                       {"usedGPUHours", Milli(f.used_gpu_hours)}};
+  if (f.decayed_usage >= 0) entry["decayedUsageGPUs"] = Milli(f.decayed_usage);
   if (quota != nullptr) {
     entry["guaranteedGPUs"] = quota->guaranteed_gpus;
     if (quota->limit_gpus) entry["limitGPUs"] = *quota->limit_gpus;
@@ -26,12 +28,15 @@ nlohmann::json Totals(const nlohmann::json& pools_of_queue) {
   double used = 0;
   double fair = 0;
   int pending = 0;
+  double hours = 0;
   for (const auto& p : pools_of_queue) {
+    hours += p.value("usedGPUHours", 0.0);
     used += p["usedGPUs"].get<double>();
     fair += p["fairShareGPUs"].get<double>();
     pending += p["pendingGangs"].get<int>();
   }
-  return {{"usedGPUs", Milli(used)}, {"fairShareGPUs", Milli(fair)}, {"pendingGangs", pending}, {"pools", pools_of_queue}};
+  return {{"usedGPUs", Milli(used)},       {"fairShareGPUs", Milli(fair)}, {"usedGPUHours", Milli(hours)},
+          {"pendingGangs", pending},       {"pools", pools_of_queue}};
 }
 
 }  // namespace

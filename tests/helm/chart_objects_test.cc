@@ -395,7 +395,8 @@ TEST_F(ChartObjectsTest, ExtenderAndOperatorGetTheSameDefaultQueue) {
 std::set<std::string> metric_names_in_source() {
   std::set<std::string> names;
   const std::regex name("Name\\(\"(gangplank_[a-z_]+)\"\\)");
-  for (const char* file : {"/extender/service/extender_metrics.cc", "/operator/metrics/operator_metrics.cc"}) {
+  for (const char* file : {"/extender/service/extender_metrics.cc", "/operator/metrics/operator_metrics.cc",
+                           "/operator/metrics/usage_metrics.cc"}) {
     const std::string text = read_text_file(source_dir() + file);
     for (std::sregex_iterator it(text.begin(), text.end(), name), end; it != end; ++it) names.insert((*it)[1]);
   }

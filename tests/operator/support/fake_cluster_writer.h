@@ -81,6 +81,7 @@ class FakeClusterWriter : public ClusterWriter {
   void SetPodCondition(const cache::PodInfo& pod, const ConditionWrite& c) override {
     std::lock_guard lock(mu_);
     conditions_[pod.uid] = c;
+    typed_conditions_[pod.uid + "|" + c.type] = c;
   }
   void RecordEvent(const EventWrite& e) override {
     std::lock_guard lock(mu_);
@@ -120,6 +121,12 @@ class FakeClusterWriter : public ClusterWriter {
   std::vector<std::string> deleted() const {
     std::lock_guard lock(mu_);
     return deleted_;
+  }
+  // The last condition of that type written on the pod.
+  std::optional<ConditionWrite> ConditionOf(const std::string& uid, const std::string& type) const {
+    std::lock_guard lock(mu_);
+    auto it = typed_conditions_.find(uid + "|" + type);
+    return it == typed_conditions_.end() ? std::nullopt : std::optional<ConditionWrite>(it->second);
   }
   std::optional<ConditionWrite> ConditionOf(const std::string& uid) const {
     std::lock_guard lock(mu_);
@@ -169,6 +176,7 @@ class FakeClusterWriter : public ClusterWriter {
   int refuse_evictions_ = 0;
   std::vector<nlohmann::json> budgets_;
   std::map<std::string, ConditionWrite> conditions_;
+  std::map<std::string, ConditionWrite> typed_conditions_;  // By "uid|type".
   std::vector<EventWrite> events_;
   std::map<std::string, nlohmann::json> statuses_;
   std::map<std::string, ConditionWrite> status_conditions_;

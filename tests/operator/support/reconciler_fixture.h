@@ -99,6 +99,7 @@ class ReconcilerTest : public ::testing::Test {
       return it == namespace_queues_.end() ? std::string() : it->second;
     };
     c.now = now_;
+    c.utilization = utilization_;
     model_->NoteQueuesChanged();
     RoundReport r = reconciler_->Reconcile(*model_, c);
     conditions_.WaitIdle(std::chrono::seconds(5));
@@ -123,6 +124,7 @@ class ReconcilerTest : public ::testing::Test {
 
   double now_ = kNow;
   std::shared_ptr<const NoticeSnapshot> notices_;
+  std::shared_ptr<const UtilizationSnapshots> utilization_;  // The poller's latest reads (null: none).
   cache::PoolConfig pool_;
   std::vector<cache::PoolConfig> extra_pools_;
   std::vector<cache::QueueConfig> queues_;
