@@ -87,6 +87,14 @@ void Reconciler::JudgeUtilization(PoolModel& model, const ReconcileContext& cont
       snapshot = it->second.get();
     }
   }
+  if (!model.usage.seeded && context.pool_object) {
+    // A new model (a new leader, a changed pool) carries on with the usage the status keeps.
+    model.usage.seeded = true;
+    const nlohmann::json pool = nlohmann::json::parse(context.pool_object(model.config().name), nullptr, false);
+    if (pool.is_object() && pool.contains("status") && pool["status"].is_object()) {
+      RestoreUsage(model.usage.ledger, pool["status"].value("usage", nlohmann::json()));
+    }
+  }
   usage_.Count(model, snapshot, context.now);
   const IdleOutcome idle = idle_.Run(model, snapshot, *context.tree, context.now);
   model.idle_wakeup = std::isfinite(idle.next_wakeup) ? idle.next_wakeup : 1e300;
@@ -477,6 +485,11 @@ void Reconciler::WritePoolStatus(PoolModel& model, const ReconcileContext& conte
     return PoolStatusFields(v, model.queue_figures, counts);
   });
   fields["gangRestarts"] = model.restarts.ToStatus();
+  if (context.now - model.usage.status_at >= kUsageStatusSeconds) {
+    model.usage.status = UsageStatus(model.usage.ledger);
+    model.usage.status_at = context.now;
+  }
+  fields["usage"] = model.usage.status;
   const std::string text = fields.dump() + ready.status + ready.reason + ready.message;
   if (metrics_ != nullptr) {
     metrics_->PoolGpus(model.config().name, fields["capacityGPUs"].get<double>(), fields["allocatedGPUs"].get<double>(),

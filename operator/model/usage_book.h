@@ -3,6 +3,8 @@
 // and, when the pool opts in to fair share over time, the decayed past usage its round counts.
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include "cache/crd/pool_config.h"
 #include "engine/fairshare/usage_ledger.h"
 
@@ -17,9 +19,22 @@ inline engine::UsageDecayConfig UsageDecayFor(const cache::PoolConfig& pool) {
   return c;
 }
 
+// The ledger's buckets are written to the GPUPool's status.usage this often at most (a leader that
+// stops loses at most this much of the pool's history).
+inline constexpr double kUsageStatusSeconds = 300;
+
 struct UsageBook {
   engine::UsageLedger ledger;
-  double counted_at = 0;  // GPU-seconds are counted up to here (0: not yet).
+  double counted_at = 0;       // GPU-seconds are counted up to here (0: not yet).
+  bool seeded = false;         // The status's buckets were read back (once per model).
+  double status_at = -1e300;   // When `status` was last taken from the ledger.
+  nlohmann::json status;       // status.usage as last taken.
 };
+
+// The ledger as the GPUPool's status.usage: {bucketSeconds, queues: [{name, starts, gpuSeconds}]}.
+nlohmann::json UsageStatus(const engine::UsageLedger& ledger);
+// Puts back into `ledger` what UsageStatus wrote, when its buckets are as wide as the ledger's (a pool
+// whose window changed starts afresh). Malformed entries are skipped.
+void RestoreUsage(engine::UsageLedger& ledger, const nlohmann::json& status);
 
 }  // namespace gangplank::op
