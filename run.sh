@@ -61,6 +61,7 @@ case "${1:-}" in
     ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$JOBS" --timeout 600
     ;;
   bench)
+    [ "${2:-}" != cluster ] || { build gangplank-extender gangplank-operator; kube_binaries; exec ./bench/cluster/run.sh "${@:3}"; }
     build
     ./bench/run "$BUILD_DIR"
     echo "=== extender_fuzz (1,000,000 executions)"

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# The cluster benchmark (issue 18): the same trace-derived workload under each system, each on a fresh
+# real control plane (scripts/real-cluster.sh) with KWOK nodes, and the figures side by side.
+#
+#   bench/cluster/run.sh [--nodes N] [--systems kube-scheduler,gangplank] [--out DIR] [--build B]
+#                        [--port-base P] [-- extra cluster_bench.py run flags, e.g. --load 1.5]
+#
+# --nodes      KWOK nodes of 8 nvidia.com/gpu each (default 100)
+# --systems    comma-separated, run in this order (default kube-scheduler,gangplank):
+#              kube-scheduler  the stock kube-scheduler, default profile, plain pods (no gang semantics)
+#              gangplank       stock kube-scheduler + gangplank-extender + gangplank-operator, GPUPool and Queue
+# --out        figures and per-system logs (default out/cluster)
+# --port-base  first of the ten loopback ports of the control plane (default 27000)
+#
+# Writes <out>/table.md, <out>/figures.csv, <out>/report.html and <out>/<system>.json; prints the table.
+set -euo pipefail
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+here="$repo/bench/cluster"
+nodes=100
+systems=kube-scheduler,gangplank
+out="$repo/out/cluster"
+build="$repo/build"
+base=27000
+extra=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --nodes) nodes="$2"; shift 2 ;;
+    --systems) systems="$2"; shift 2 ;;
+    --out) out="$2"; shift 2 ;;
+    --build) build="$2"; shift 2 ;;
+    --port-base) base="$2"; shift 2 ;;
+    --) shift; extra=("$@"); break ;;
+    *) echo "cluster-bench: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+mkdir -p "$out"
+out="$(cd "$out" && pwd)"
+say() { echo "cluster-bench: $*" >&2; }
+kube_bin="$repo/.tools/kube/bin"
+# Client rate limit given to every scheduler-side process: kube-scheduler's own default (50/100), which
+# gangplank-operator and gangplank-extender also default to.
+qps=50
+burst=100
+
+# replace_kwok <dir>: the control plane's KWOK again, with the benchmark's pod-complete stage added.
+replace_kwok() {
+  local dir="$1" pid
+  pid="$(awk '$2 == "kwok" {print $1}' "$dir/pids")"
+  kill "$pid"
+  while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
+  cat "$repo/.tools/kube/kwok.yaml" "$here/pod-complete-stage.yaml" >"$dir/kwok-bench.yaml"
+  "$kube_bin/kwok" --kubeconfig "$dir/kwok.kubeconfig" --config "$dir/kwok-bench.yaml" \
+    --manage-nodes-with-annotation-selector kwok.x-k8s.io/node=fake \
+    --cidr 127.64.0.1/16 --node-ip 127.0.0.1 --node-lease-duration-seconds 40 \
+    --server-address "127.0.0.1:$((base + 8))" >"$dir/kwok-bench.log" 2>&1 &
+  echo "$! kwok" >>"$dir/pids"
+}
+
+# The stock kube-scheduler, default profile, for the no-gang baseline.
+start_default_scheduler() {
+  local dir="$1"
+  cat >"$dir/default-scheduler.yaml" <<EOF
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+leaderElection:
+  leaderElect: false
+clientConnection:
+  kubeconfig: $dir/kubeconfig
+  qps: $qps
+  burst: $burst
+profiles:
+- schedulerName: default-scheduler
+EOF
+  "$kube_bin/kube-scheduler" --config "$dir/default-scheduler.yaml" --authentication-kubeconfig "$dir/kubeconfig" \
+    --authorization-kubeconfig "$dir/kubeconfig" --bind-address 127.0.0.1 --secure-port "$((base + 4))" --v 1 \
+    >"$dir/kube-scheduler.log" 2>&1 &
+  echo "$! kube-scheduler" >>"$dir/pids"
+  for _ in $(seq 300); do
+    curl -sfk "https://127.0.0.1:$((base + 4))/healthz" >/dev/null 2>&1 && return 0
+    sleep 0.2
+  done
+  say "kube-scheduler did not come up; $dir/kube-scheduler.log"
+  return 1
+}
+
+current=""
+cleanup() { [ -z "$current" ] || "$repo/scripts/real-cluster.sh" stop --dir "$current" || true; }
+trap cleanup EXIT
+
+began=$SECONDS
+IFS=, read -r -a list <<<"$systems"
+for system in "${list[@]}"; do
+  dir="$out/$system"
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  flags=(--dir "$dir" --build "$build" --port-base "$base" --owner-pid $$)
+  case "$system" in
+    kube-scheduler) flags+=(--no-gangplank) ;;
+    gangplank) flags+=(--operator-arg "--kube-api-qps=$qps" --operator-arg "--kube-api-burst=$burst") ;;
+    *) say "unknown system $system (kube-scheduler, gangplank)"; exit 2 ;;
+  esac
+  say "$system: starting a fresh control plane ($nodes nodes) in $dir"
+  t=$SECONDS
+  current="$dir"
+  "$repo/scripts/real-cluster.sh" start "${flags[@]}"
+  replace_kwok "$dir"
+  [ "$system" != kube-scheduler ] || start_default_scheduler "$dir"
+  python3 "$here/cluster_bench.py" run --system "$system" --nodes "$nodes" --kubeconfig "$dir/kubeconfig" \
+    --pids "$dir/pids" --out "$out" --qps "$qps" --burst "$burst" ${extra[@]+"${extra[@]}"}
+  "$repo/scripts/real-cluster.sh" stop --dir "$dir"
+  current=""
+  say "$system: done in $((SECONDS - t)) s"
+done
+python3 "$here/cluster_bench.py" report --out "$out" --systems "$systems"
+say "all systems in $((SECONDS - began)) s"
