@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <map>
 #include <memory>
 #include <utility>
@@ -195,7 +196,8 @@ void IdleGangs::Reclaim(PoolModel& model, const Gang& gang, const std::string& q
   }
   if (asked != model.idle.checkpoint_deadline.end() && now < asked->second) {
     const std::optional<double> done = LatestAnnotatedTime(gang, cache::kCheckpointDoneAnnotation);
-    if (!done || *done < asked->second - grace) {
+    // Annotation times have whole seconds: an acknowledgement in the request's own second counts.
+    if (!done || *done < std::floor(asked->second - grace)) {
       outcome.next_wakeup = std::min(outcome.next_wakeup, asked->second);
       return;
     }
