@@ -83,6 +83,7 @@ class GuideTest : public ::testing::TestWithParam<std::string> {
             "GANGPLANK_URL=https://127.0.0.1:" + std::to_string(cluster_->webhook_port()),
             "GANGPLANK_CA=" + cluster_->ca_file(),
             "GANGPLANK_SERVER_NAME=127.0.0.1",
+            "GANGPLANK_METRICS_URL=http://127.0.0.1:" + std::to_string(cluster_->operator_port()),
             "NODES=" + (kSource / "tests/guides/testdata/nodes.yaml").string()};
   }
 
