@@ -101,7 +101,7 @@ void Reconciler::JudgeUtilization(PoolModel& model, const ReconcileContext& cont
   report.evicted += idle.reclaimed;
 }
 
-void Reconciler::RecoverFaults(PoolModel& model, const ReconcileContext& context, RoundReport& report) {
+void Reconciler::RecoverFaults(PoolModel& model, const ReconcileContext& context, bool changed, RoundReport& report) {
   if (!model.restarts_seeded && context.pool_object) {
     // A new model (a new leader, a changed pool) carries on with the records the status keeps.
     model.restarts_seeded = true;
@@ -111,14 +111,15 @@ void Reconciler::RecoverFaults(PoolModel& model, const ReconcileContext& context
       model.restarts = RestartBook::FromStatus(pool["status"].value("gangRestarts", nlohmann::json::array()));
     }
   }
-  model.restarts.Prune(context.now, [&](const std::string& key) { return tracker_.Get(key).has_value(); });
+  model.restarts.Prune(context.now, [&](const std::string& key) { return tracker_.Has(key); });
   static const NodeFaultSnapshot kNone;
   const auto min_members = [this](const Gang& gang) {
     const SizeVerdict size = sizes_.SizeOf(gang);
     return size.size ? size.size->min_members : static_cast<int>(gang.members.size());
   };
-  const RestartOutcome outcome =
-      faults_.Run(model, context.node_faults ? *context.node_faults : kNone, *context.tree, min_members, context.now);
+  const NodeFaultSnapshot& nodes = context.node_faults ? *context.node_faults : kNone;
+  if (!faults_.Due(model, nodes, changed, context.now)) return;
+  const RestartOutcome outcome = faults_.Run(model, nodes, *context.tree, min_members, context.now);
   model.fault_wakeup = std::isfinite(outcome.next_wakeup) ? outcome.next_wakeup : 1e300;
   report.evicted += outcome.restarted + outcome.failed;
 }
@@ -244,7 +245,7 @@ void Reconciler::Refresh(PoolModel& model, const ReconcileContext& context, Pend
     for (size_t i = 0; i < model.book.waiting_count(); ++i) changes.gangs.insert(model.book.WaitingKey(static_cast<int>(i)));
   }
   for (const std::string& key : changes.gangs) RefreshGang(model, context, key, pending);
-  model.ForgetStalePlaces(context.now, [&](const std::string& key) { return tracker_.Get(key).has_value(); });
+  model.ForgetStalePlaces(context.now, [&](const std::string& key) { return tracker_.Has(key); });
 }
 
 RoundReport Reconciler::Reconcile(PoolModel& model, const ReconcileContext& context) {
@@ -259,7 +260,7 @@ RoundReport Reconciler::Reconcile(PoolModel& model, const ReconcileContext& cont
   } else {
     model.spot_wakeup = 1e300;
   }
-  if (context.tree) RecoverFaults(model, context, report);
+  if (context.tree) RecoverFaults(model, context, changes.capacity_freed || changes.queues_changed, report);
   if (context.tree) JudgeUtilization(model, context, report);
 
   engine::ScopeSignals signals;

@@ -113,7 +113,8 @@ class Reconciler {
   OperatorMetrics* metrics_;
   ReconcilerOptions options_;
   engine::Rng rng_;
-  void RecoverFaults(PoolModel& model, const ReconcileContext& context, RoundReport& report);
+  // `changed`: the pool's capacity or queues changed since the last reconcile.
+  void RecoverFaults(PoolModel& model, const ReconcileContext& context, bool changed, RoundReport& report);
   void JudgeUtilization(PoolModel& model, const ReconcileContext& context, RoundReport& report);
 
   SpotReclaimer spot_;

@@ -154,8 +154,23 @@ engine::GangHealth GangRestarter::HealthOf(PoolModel& model, const engine::Runni
   return h;
 }
 
+bool GangRestarter::Due(PoolModel& model, const NodeFaultSnapshot& snapshot, bool changed, double now) const {
+  if (changed || now >= model.fault_wakeup || now - model.last_fault_look >= kFaultLookSeconds) return true;
+  if (!model.below_minimum_since.empty() || model.restarts.AnyRecovering()) return true;
+  for (const std::string& key : member_faults_.Gangs()) {
+    if (model.book.RunningIndex(key) >= 0) return true;
+  }
+  return model.state().Read([&](const cache::StateView& v) {
+    for (const auto& [name, faulty] : snapshot) {
+      if (v.FindNode(name) != engine::kNoNode) return true;
+    }
+    return false;
+  });
+}
+
 RestartOutcome GangRestarter::Run(PoolModel& model, const NodeFaultSnapshot& snapshot, const QueueTree& tree,
                                   const std::function<int(const Gang&)>& min_members, double now) {
+  model.last_fault_look = now;
   std::map<std::string, Gang> gangs;
   for (const engine::RunningGang& running : model.book.input().running) {
     if (std::optional<Gang> gang = tracker_.Get(running.name)) gangs.emplace(running.name, std::move(*gang));

@@ -30,6 +30,9 @@
 
 namespace gangplank::op {
 
+// Running gangs are looked over at least this often even when nothing says a fault appeared.
+inline constexpr double kFaultLookSeconds = 10;
+
 struct RestartOutcome {
   int checkpoints_requested = 0;
   int restarted = 0;
@@ -42,6 +45,11 @@ class GangRestarter {
   GangRestarter(GangTracker& tracker, ClusterWriter& writer, GangConditions& conditions, OperatorMetrics* metrics,
                 MemberFaults& member_faults, std::function<void(PoolModel&, const cache::PodInfo&)> assume);
 
+  // Whether Run could find anything to do: a fault signal on a node of the pool, a member fault of a
+  // running gang, a gang below its minimum, a decision or recovery due, the pool's capacity or queues
+  // changed (`changed`), or kFaultLookSeconds since the last look. Else Run is skipped, so one pod event
+  // does not cost a walk over every running gang.
+  bool Due(PoolModel& model, const NodeFaultSnapshot& nodes, bool changed, double now) const;
   // `min_members`: the gang's minimum size (members below it for a grace restart the gang).
   RestartOutcome Run(PoolModel& model, const NodeFaultSnapshot& nodes, const QueueTree& tree,
                      const std::function<int(const Gang&)>& min_members, double now);

@@ -43,4 +43,12 @@ void MemberFaults::Clear(const std::string& gang_key) {
   first_at_.erase(gang_key);
 }
 
+std::vector<std::string> MemberFaults::Gangs() const {
+  std::lock_guard lock(mu_);
+  std::vector<std::string> out;
+  out.reserve(faults_.size());
+  for (const auto& [gang, faults] : faults_) out.push_back(gang);
+  return out;
+}
+
 }  // namespace gangplank::op

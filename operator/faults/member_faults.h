@@ -31,6 +31,8 @@ class MemberFaults {
   // True when a new fault was recorded.
   bool Observe(const std::string& gang_key, const cache::PodInfo& pod, bool gone, double now);
   std::vector<RecordedMemberFault> Of(const std::string& gang_key) const;
+  // The gangs with faults kept (at most kMaxGangsWithMemberFaults).
+  std::vector<std::string> Gangs() const;
   void Clear(const std::string& gang_key);
 
  private:

@@ -119,6 +119,11 @@ std::optional<Gang> GangTracker::Get(const std::string& key) const {
   return it->second;
 }
 
+bool GangTracker::Has(const std::string& key) const {
+  std::lock_guard lock(mu_);
+  return gangs_.count(key) > 0;
+}
+
 std::vector<std::string> GangTracker::Keys() const {
   std::lock_guard lock(mu_);
   std::vector<std::string> out;

@@ -49,6 +49,7 @@ class GangTracker {
   std::vector<std::string> Remove(const std::string& uid);
 
   std::optional<Gang> Get(const std::string& key) const;
+  bool Has(const std::string& key) const;  // Get without the copy.
   std::vector<std::string> Keys() const;
   std::vector<std::string> KeysInNamespace(const std::string& namespace_) const;
   size_t size() const;

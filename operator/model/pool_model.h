@@ -101,6 +101,7 @@ class PoolModel {
   bool restarts_changed = false;
   std::map<std::string, double> below_minimum_since;
   double fault_wakeup = 1e300;                                // Earliest time a fault decision is due.
+  double last_fault_look = -1e300;                            // When running gangs were last looked over.
   // GPU use (utilization/): idle gangs, and the GPU-seconds counted so far (the status's usage).
   IdleBook idle;
   double idle_wakeup = 1e300;                                 // Earliest idle-reclaim deadline waited for.

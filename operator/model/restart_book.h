@@ -48,6 +48,10 @@ class RestartBook {
     Cap();
   }
   bool empty() const { return records_.empty(); }
+  // Whether a restarted gang is not running again yet (its recovery time is still to be measured).
+  bool AnyRecovering() const {
+    return std::any_of(records_.begin(), records_.end(), [](const auto& r) { return !r.second.running_again; });
+  }
   const std::map<std::string, RestartRecord>& records() const { return records_; }
 
   // As the GPUPool status carries it: [{"gang", "restarts", "lastRestartTime", "cause", "message",

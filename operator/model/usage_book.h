@@ -23,9 +23,14 @@ inline engine::UsageDecayConfig UsageDecayFor(const cache::PoolConfig& pool) {
 // stops loses at most this much of the pool's history).
 inline constexpr double kUsageStatusSeconds = 300;
 
+// GPU-seconds are counted at most this often, unless a new utilization read arrived: a reconcile per pod
+// event must not walk every running gang (the poller's pace bounds how stale the counters get).
+inline constexpr double kUsageCountSeconds = 15;
+
 struct UsageBook {
   engine::UsageLedger ledger;
   double counted_at = 0;       // GPU-seconds are counted up to here (0: not yet).
+  double read_at = 0;          // The utilization read last counted with.
   bool seeded = false;         // The status's buckets were read back (once per model).
   double status_at = -1e300;   // When `status` was last taken from the ledger.
   nlohmann::json status;       // status.usage as last taken.

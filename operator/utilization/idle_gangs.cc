@@ -113,7 +113,41 @@ void IdleGangs::Sample(PoolModel& model, const PodUtilizationSnapshot* snapshot,
   book.samples->Prune(snapshot->at);
 }
 
+bool AnyIdlePolicy(const cache::PoolConfig& pool, const QueueTree& tree) {
+  if (pool.idle.action != cache::IdleAction::kOff) return true;
+  for (const auto& [name, queue] : tree.queues) {
+    if (queue.idle.action && *queue.idle.action != cache::IdleAction::kOff) return true;
+  }
+  return false;
+}
+
 IdleOutcome IdleGangs::Run(PoolModel& model, const PodUtilizationSnapshot* snapshot, const QueueTree& tree, double now) {
+  if (!AnyIdlePolicy(model.config(), tree)) {
+    if (!model.idle.reported.empty() || !model.idle.preemptible.empty()) {
+      // Every queue's policy turned Off: no mark, no memory of an idle spell.
+      for (auto& running : model.book.input().running) running.idle_preemptible = false;
+      Count(model, {});
+      model.idle = IdleBook{};
+    }
+    return {};
+  }
+  // Verdicts change only with a new read (a sample, or a failed read's missing one) or a deadline: a pod
+  // event in between only puts the marks back on the book's entries, which a refresh made afresh.
+  const bool fresh = snapshot != nullptr && snapshot->at > model.idle.last_read_at;
+  if (!fresh && now < model.idle_wakeup) {
+    Remark(model);
+    return {0, 0, model.idle_wakeup};
+  }
+  return Judge(model, snapshot, tree, now);
+}
+
+void IdleGangs::Remark(PoolModel& model) {
+  for (const std::string& key : model.idle.preemptible) {
+    if (const int r = model.book.RunningIndex(key); r >= 0) model.book.input().running[r].idle_preemptible = true;
+  }
+}
+
+IdleOutcome IdleGangs::Judge(PoolModel& model, const PodUtilizationSnapshot* snapshot, const QueueTree& tree, double now) {
   IdleOutcome out;
   Sample(model, snapshot, tree);
   std::map<std::pair<std::string, std::string>, int> counts;

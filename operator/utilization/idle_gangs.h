@@ -33,11 +33,13 @@ namespace gangplank::op {
 inline constexpr const char* kIdleReclaimCause = "IdleReclaimed";
 
 struct IdleOutcome {
-  int idle = 0;       // Gangs idle past their limit now.
+  int idle = 0;       // Gangs idle past their limit now (when judged in this call).
   int reclaimed = 0;  // Gangs evicted for it in this call.
   double next_wakeup = std::numeric_limits<double>::infinity();
 };
 
+// Whether the pool or any queue has an idle policy other than Off (else nothing is read or judged).
+bool AnyIdlePolicy(const cache::PoolConfig& pool, const QueueTree& tree);
 // The idle policy of a queue's gangs in a pool, as the engine takes it.
 engine::IdlePolicy IdlePolicyOf(const cache::PoolConfig& pool, const QueueTree& tree, const std::string& queue);
 
@@ -51,6 +53,8 @@ class IdleGangs {
   IdleOutcome Run(PoolModel& model, const PodUtilizationSnapshot* snapshot, const QueueTree& tree, double now);
 
  private:
+  IdleOutcome Judge(PoolModel& model, const PodUtilizationSnapshot* snapshot, const QueueTree& tree, double now);
+  void Remark(PoolModel& model);
   void Sample(PoolModel& model, const PodUtilizationSnapshot* snapshot, const QueueTree& tree);
   void Said(PoolModel& model, const Gang& gang, const std::string& queue, const engine::IdlePolicy& policy,
             const std::string& reason, double now);

@@ -21,27 +21,34 @@ double GangUtilization(const Gang& gang, const PodUtilizationSnapshot* snapshot)
 
 void UsageAccounting::Count(PoolModel& model, const PodUtilizationSnapshot* snapshot, double now) {
   UsageBook& usage = model.usage;
-  const double from = usage.counted_at > 0 ? usage.counted_at : now;
-  usage.counted_at = now;
-  engine::AdmissionInput& input = model.book.input();
-  if (now > from) {
-    for (const engine::RunningGang& running : input.running) {
-      const std::optional<Gang> gang = tracker_.Get(running.name);
-      const double gpus = running.Gpus();
-      if (!gang || gpus <= 0) continue;
-      usage.ledger.Record(running.queue, gpus, from, now);
-      if (metrics_ == nullptr) continue;
-      const double seconds = gpus * (now - from);
-      const double percent = GangUtilization(*gang, snapshot);
-      if (percent >= 0) {
-        metrics_->Held(model.config().name, running.queue, gang->namespace_, seconds, seconds * percent / 100);
-      } else {
-        metrics_->HeldUnmeasured(model.config().name, running.queue, gang->namespace_, seconds);
-      }
+  const bool fresh = snapshot != nullptr && snapshot->at > usage.read_at;
+  if (usage.counted_at <= 0 || fresh || now - usage.counted_at >= kUsageCountSeconds) {
+    if (usage.counted_at > 0 && now > usage.counted_at) CountGangs(model, snapshot, usage.counted_at, now);
+    usage.counted_at = now;
+    if (snapshot != nullptr) usage.read_at = snapshot->at;
+    usage.ledger.Prune(now);
+  }
+  for (engine::AdmissionQueue& q : model.book.input().queues) q.past_usage = usage.ledger.PastUsage(q.name, now);
+}
+
+void UsageAccounting::CountGangs(PoolModel& model, const PodUtilizationSnapshot* snapshot, double from, double now) {
+  const bool measured = snapshot != nullptr && snapshot->ok;
+  for (const engine::RunningGang& running : model.book.input().running) {
+    const double gpus = running.Gpus();
+    if (gpus <= 0) continue;
+    model.usage.ledger.Record(running.queue, gpus, from, now);
+    if (metrics_ == nullptr) continue;
+    const double seconds = gpus * (now - from);
+    const std::string namespace_ = running.name.substr(0, running.name.find('/'));  // Gang keys start with it.
+    // The gang's members only when there is a read to look them up in (a copy per gang otherwise).
+    const std::optional<Gang> gang = measured ? tracker_.Get(running.name) : std::nullopt;
+    const double percent = gang ? GangUtilization(*gang, snapshot) : -1;
+    if (percent >= 0) {
+      metrics_->Held(model.config().name, running.queue, namespace_, seconds, seconds * percent / 100);
+    } else {
+      metrics_->HeldUnmeasured(model.config().name, running.queue, namespace_, seconds);
     }
   }
-  usage.ledger.Prune(now);
-  for (engine::AdmissionQueue& q : input.queues) q.past_usage = usage.ledger.PastUsage(q.name, now);
 }
 
 }  // namespace gangplank::op

@@ -20,11 +20,13 @@ class UsageAccounting {
  public:
   UsageAccounting(const GangTracker& tracker, UsageMetrics* metrics) : tracker_(tracker), metrics_(metrics) {}
 
-  // Counts [model.usage.counted_at, now) for the running gangs of the book, then sets each queue's
-  // past_usage in the round's input and its used GPU-hours and decayed usage in the queue figures.
+  // Counts [model.usage.counted_at, now) for the running gangs of the book when kUsageCountSeconds
+  // passed or a new read arrived, then sets each queue's past_usage in the round's input.
   void Count(PoolModel& model, const PodUtilizationSnapshot* snapshot, double now);
 
  private:
+  void CountGangs(PoolModel& model, const PodUtilizationSnapshot* snapshot, double from, double now);
+
   const GangTracker& tracker_;
   UsageMetrics* metrics_;
 };
