@@ -158,8 +158,9 @@ IdleOutcome IdleGangs::Judge(PoolModel& model, const PodUtilizationSnapshot* sna
     const std::string queue = running[i].queue;
     const cache::IdlePolicyConfig config = ConfigOf(model.config(), tree, queue);
     const engine::IdlePolicy policy = ToEngine(config);
-    const std::optional<Gang> gang = tracker_.Get(key);
-    if (policy.action == engine::IdlePolicy::kOff || !gang || running[i].terminating) {
+    const std::optional<Gang> gang =
+        policy.action == engine::IdlePolicy::kOff ? std::nullopt : tracker_.Get(key);  // No copy when off.
+    if (!gang || running[i].terminating) {
       if (!running[i].terminating) model.idle.Forget(key);
       running[i].idle_preemptible = false;
       continue;
