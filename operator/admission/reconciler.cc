@@ -80,19 +80,24 @@ double Reconciler::NextWakeup(const PoolModel& model) const {
   return std::min({model.next_wakeup, model.spot_wakeup, model.fault_wakeup, model.idle_wakeup});
 }
 
+void Reconciler::SeedFromStatus(PoolModel& model, const ReconcileContext& context) {
+  if (model.status_seeded || !context.pool_object) return;
+  // A new model (a new leader, a changed pool) carries on with the restart records and the usage the
+  // GPUPool's status keeps.
+  model.status_seeded = true;
+  const std::string text = context.pool_object(model.config().name);
+  const nlohmann::json pool = nlohmann::json::parse(text.empty() ? "{}" : text, nullptr, false);
+  if (!pool.is_object() || !pool.contains("status") || !pool["status"].is_object()) return;
+  const nlohmann::json& status = pool["status"];
+  model.restarts = RestartBook::FromStatus(status.value("gangRestarts", nlohmann::json::array()));
+  RestoreUsage(model.usage.ledger, status.value("usage", nlohmann::json()));
+}
+
 void Reconciler::JudgeUtilization(PoolModel& model, const ReconcileContext& context, RoundReport& report) {
   const PodUtilizationSnapshot* snapshot = nullptr;
   if (context.utilization) {
     if (const auto it = context.utilization->find(model.config().name); it != context.utilization->end()) {
       snapshot = it->second.get();
-    }
-  }
-  if (!model.usage.seeded && context.pool_object) {
-    // A new model (a new leader, a changed pool) carries on with the usage the status keeps.
-    model.usage.seeded = true;
-    const nlohmann::json pool = nlohmann::json::parse(context.pool_object(model.config().name), nullptr, false);
-    if (pool.is_object() && pool.contains("status") && pool["status"].is_object()) {
-      RestoreUsage(model.usage.ledger, pool["status"].value("usage", nlohmann::json()));
     }
   }
   usage_.Count(model, snapshot, context.now);
@@ -102,15 +107,6 @@ void Reconciler::JudgeUtilization(PoolModel& model, const ReconcileContext& cont
 }
 
 void Reconciler::RecoverFaults(PoolModel& model, const ReconcileContext& context, bool changed, RoundReport& report) {
-  if (!model.restarts_seeded && context.pool_object) {
-    // A new model (a new leader, a changed pool) carries on with the records the status keeps.
-    model.restarts_seeded = true;
-    const std::string text = context.pool_object(model.config().name);
-    const nlohmann::json pool = nlohmann::json::parse(text.empty() ? "{}" : text, nullptr, false);
-    if (pool.is_object() && pool.contains("status") && pool["status"].is_object()) {
-      model.restarts = RestartBook::FromStatus(pool["status"].value("gangRestarts", nlohmann::json::array()));
-    }
-  }
   model.restarts.Prune(context.now, [&](const std::string& key) { return tracker_.Has(key); });
   static const NodeFaultSnapshot kNone;
   const auto min_members = [this](const Gang& gang) {
@@ -260,6 +256,7 @@ RoundReport Reconciler::Reconcile(PoolModel& model, const ReconcileContext& cont
   } else {
     model.spot_wakeup = 1e300;
   }
+  if (context.tree) SeedFromStatus(model, context);
   if (context.tree) RecoverFaults(model, context, changes.capacity_freed || changes.queues_changed, report);
   if (context.tree) JudgeUtilization(model, context, report);
 

@@ -114,6 +114,8 @@ class Reconciler {
   ReconcilerOptions options_;
   engine::Rng rng_;
   // `changed`: the pool's capacity or queues changed since the last reconcile.
+  // Once per model: the restart records and usage ledger from the GPUPool's status.
+  void SeedFromStatus(PoolModel& model, const ReconcileContext& context);
   void RecoverFaults(PoolModel& model, const ReconcileContext& context, bool changed, RoundReport& report);
   void JudgeUtilization(PoolModel& model, const ReconcileContext& context, RoundReport& report);
 

@@ -97,7 +97,7 @@ class PoolModel {
   // read back once when the model is made), whether they changed since the last status write, and since
   // when running gangs are below their minimum members.
   RestartBook restarts;
-  bool restarts_seeded = false;
+  bool status_seeded = false;   // Restart records and usage read back from the status (once per model).
   bool restarts_changed = false;
   std::map<std::string, double> below_minimum_since;
   double fault_wakeup = 1e300;                                // Earliest time a fault decision is due.

@@ -31,7 +31,6 @@ struct UsageBook {
   engine::UsageLedger ledger;
   double counted_at = 0;       // GPU-seconds are counted up to here (0: not yet).
   double read_at = 0;          // The utilization read last counted with.
-  bool seeded = false;         // The status's buckets were read back (once per model).
   double status_at = -1e300;   // When `status` was last taken from the ledger.
   nlohmann::json status;       // status.usage as last taken.
 };
