@@ -2,7 +2,7 @@
 """The cluster benchmark's workload, its observer and its figures (issue 18), standard library only.
 
   cluster_bench.py workload --nodes N [...]          print the derived workload's shape
-  cluster_bench.py run --system S --kubeconfig K ... create the nodes (and gangplank's pool and queue),
+  cluster_bench.py run --system S --kubeconfig K ... create the nodes (and the system's objects, systems/),
                                                      submit the workload, watch every pod, write S.json
   cluster_bench.py report --out DIR                  the table (stdout, table.md), figures.csv, report.html
 
@@ -25,15 +25,16 @@ import subprocess
 import sys
 import tempfile
 import threading
+import importlib
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from systems import common  # noqa: E402 - after the path that finds it
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RUN_LABEL = "bench.gangplank.io/run"
 DURATION_ANNOTATION = "bench.gangplank.io/duration"
-POOL_LABEL = "bench.gangplank.io/pool"
-GPU_PRODUCT = "NVIDIA-H100-80GB-HBM3"
-TOPOLOGY = [("zone", "topology.kubernetes.io/zone"), ("block", "cloud.google.com/gce-topology-block"),
-            ("clique", "nvidia.com/gpu.clique")]
+POOL_LABEL, GPU_PRODUCT, TOPOLOGY = common.POOL_LABEL, common.GPU_PRODUCT, common.TOPOLOGY
 NODES_PER_CLIQUE = 4    # 32 GPUs in one NVLink domain
 NODES_PER_BLOCK = 16    # 128 GPUs: the trace's largest gang (32 GPUs) fits a block four times over
 PHILLY = os.path.join(REPO, "data", "philly", "philly_jobs_sep_oct_2017.csv")
@@ -182,23 +183,24 @@ def node_object(i, nodes):
 
 
 def pod_object(job, index, system, run_id):
-  g = str(job["gpus"])
+  """The job's index-th pod, shaped by the system's module (systems/README.md)."""
   labels = {RUN_LABEL: run_id, "bench.gangplank.io/job": job["job"], "bench.gangplank.io/job-size": str(job["pods"])}
   annotations = {DURATION_ANNOTATION: "%gs" % job["duration"]}
-  scheduler = "default-scheduler"
-  if system == "gangplank":
-    scheduler = "gangplank"
-    labels["gangplank.io/queue"] = "bench"
-    if job["pods"] > 1:
-      labels["gangplank.io/gang"] = job["job"]
-      annotations["gangplank.io/gang-size"] = str(job["pods"])
-  return {"apiVersion": "v1", "kind": "Pod",
-          "metadata": {"name": "%s-%d" % (job["job"], index), "namespace": "bench", "labels": labels,
-                       "annotations": annotations},
-          "spec": {"schedulerName": scheduler, "restartPolicy": "Never", "terminationGracePeriodSeconds": 0,
-                   "containers": [{"name": "main", "image": "trainer",
-                                   "resources": {"requests": {"cpu": "1", "memory": "4Gi", "nvidia.com/gpu": g},
-                                                 "limits": {"nvidia.com/gpu": g}}}]}}
+  g = str(job["gpus"])
+  pod = {"apiVersion": "v1", "kind": "Pod",
+         "metadata": {"name": "%s-%d" % (job["job"], index), "namespace": "bench", "labels": labels,
+                      "annotations": annotations},
+         "spec": {"restartPolicy": "Never", "terminationGracePeriodSeconds": 0,
+                  "containers": [{"name": "main", "image": "trainer",
+                                  "resources": {"requests": {"cpu": "1", "memory": "4Gi", "nvidia.com/gpu": g},
+                                                "limits": {"nvidia.com/gpu": g}}}]}}
+  system.shape_pod(pod, job)
+  return pod
+
+
+def system_module(name):
+  """systems/<name with _ for ->.py."""
+  return importlib.import_module("systems." + name.replace("-", "_"))
 
 
 def proc_cpu_seconds(pid):
@@ -272,6 +274,7 @@ def run(a):
   api = Api(a.kubeconfig)
   jobs, meta = derive_workload(a)
   run_id = "%s-%d" % (a.system, int(time.time()))
+  system = system_module(a.system)
   say = lambda *m: print("cluster-bench[%s]:" % a.system, *m, file=sys.stderr, flush=True)
 
   # Nodes, Ready and untainted.
@@ -294,21 +297,7 @@ def run(a):
       break
     except RuntimeError:
       time.sleep(0.3)
-  if a.system == "gangplank":
-    api.call("POST", "/apis/gangplank.io/v1alpha1/gpupools", {
-        "apiVersion": "gangplank.io/v1alpha1", "kind": "GPUPool", "metadata": {"name": "h100"},
-        "spec": {"gpuModel": GPU_PRODUCT, "nodeSelector": {POOL_LABEL: "h100"},
-                 "topologyLevels": [key for _, key in TOPOLOGY] + ["kubernetes.io/hostname"]}})
-    api.call("POST", "/apis/gangplank.io/v1alpha1/queues", {
-        "apiVersion": "gangplank.io/v1alpha1", "kind": "Queue", "metadata": {"name": "bench"},
-        "spec": {"pools": [{"name": "h100"}]}})
-    # The operator's status on the pool says it has seen the nodes.
-    while True:
-      pool = api.call("GET", "/apis/gangplank.io/v1alpha1/gpupools/h100")
-      if json.dumps(pool.get("status", {})).find(str(8 * a.nodes)) >= 0 or time.time() - t0 > 900:
-        break
-      time.sleep(1)
-    say("GPUPool h100 status: %s" % json.dumps(pool.get("status", {}))[:300])
+  system.setup(api, a, say)
 
   pids = read_pids(a.pids)
   cpu0 = {n: proc_cpu_seconds(p) for n, p in pids.items()}
@@ -324,7 +313,8 @@ def run(a):
       item = work.get()
       if item is None:
         return
-      api.call("POST", "/api/v1/namespaces/bench/pods", item)
+      for path, body in item:  # one job's objects and pods, in order
+        api.call("POST", path, body)
   creators = [threading.Thread(target=creator, daemon=True) for _ in range(a.client_threads)]
   for t in creators:
     t.start()
@@ -335,8 +325,8 @@ def run(a):
     if delay > 0:
       time.sleep(delay)
     submit_lag.append(max(0.0, -delay))
-    for i in range(job["pods"]):
-      work.put(pod_object(job, i, a.system, run_id))
+    work.put(system.job_objects(job, run_id) +
+             [("/api/v1/namespaces/bench/pods", pod_object(job, i, system, run_id)) for i in range(job["pods"])])
   for _ in creators:
     work.put(None)
   for t in creators:
@@ -362,11 +352,12 @@ def run(a):
   versions = {"kube": subprocess.run([os.path.join(REPO, ".tools/kube/bin/kube-scheduler"), "--version"],
                                      capture_output=True, text=True).stdout.strip(),
               "kwok": "v0.8.0 (tools/kube-binaries/kwok/go.mod)"}
+  versions.update(getattr(system, "VERSIONS", {}))
   topo = {("node-%05d" % i): node_topology(i, a.nodes) for i in range(a.nodes)}
   result = {"system": a.system, "nodes": a.nodes, "meta": meta, "start": start, "submitted": submitted, "end": end,
             "cpu_seconds": cpu, "versions": versions, "pods": pods, "topology": topo,
             "jobs": {j["job"]: j for j in jobs}, "submit_lag_max": round(max(submit_lag or [0]), 2),
-            "client": {"qps": a.qps, "burst": a.burst}}
+            "client": {"qps": a.qps, "burst": a.burst}, "scheduler_processes": system.PROCESSES}
   with open(os.path.join(a.out, "%s.json" % a.system), "w") as f:
     json.dump(result, f)
 
@@ -377,10 +368,6 @@ def pct(xs, q):
     return None
   xs = sorted(xs)
   return xs[min(len(xs) - 1, max(0, int(math.ceil(q / 100.0 * len(xs))) - 1))]
-
-
-SCHEDULER_PROCESSES = {"kube-scheduler": ["kube-scheduler"],
-                       "gangplank": ["kube-scheduler", "gangplank-extender", "gangplank-operator"]}
 
 
 def figures(r):
@@ -437,7 +424,7 @@ def figures(r):
       sat.append(used / capacity)
     t += 1
   cpu = r["cpu_seconds"]
-  sched_cpu = sum(cpu.get(n) or 0 for n in SCHEDULER_PROCESSES.get(r["system"], ["kube-scheduler"]))
+  sched_cpu = sum(cpu.get(n) or 0 for n in r.get("scheduler_processes", ["kube-scheduler"]))
   return {
       "system": r["system"], "nodes": r["nodes"], "pods": r["meta"]["pods"], "bound": len(bound),
       "bind_p50_s": pct(latency, 50), "bind_p99_s": pct(latency, 99),
@@ -533,8 +520,12 @@ def report(a):
            % (meta["source"], meta["trace_start"], meta["trace_hours"], meta["arrival_factor"], meta["duration_factor"],
               meta["jobs"], meta["pods"], meta["gpus"], meta["gangs_multi_pod"], meta["load"],
               8 * results[0]["nodes"], meta["gpus_per_pod"]),
-           "kube-scheduler: %s; client QPS %s / burst %s for kube-scheduler, gangplank-operator and gangplank-extender"
-           % (results[0]["versions"]["kube"], results[0]["client"]["qps"], results[0]["client"]["burst"]),
+           "control plane and stock kube-scheduler: %s, KWOK %s; client QPS %s / burst %s for every scheduler-side "
+           "process (%s)" % (results[0]["versions"]["kube"], results[0]["versions"]["kwok"],
+                             results[0]["client"]["qps"], results[0]["client"]["burst"],
+                             "; ".join("%s: %s" % (r["system"], ", ".join(r.get("scheduler_processes", []))) for r in results)),
+           "peers: " + (", ".join(sorted({"%s %s" % (k, v) for r in results for k, v in r["versions"].items()
+                                           if k not in ("kube", "kwok")})) or "none in this run"),
            "CPU seconds during the run per process: " + cpu]
   table = "\n".join(lines)
   print(table)
@@ -578,7 +569,7 @@ def main():
     s.add_argument("--gpus-per-pod", type=int, default=4)
     s.add_argument("--trace-start", default="2017-10-03 00:00:00")
     if name == "run":
-      s.add_argument("--system", required=True, choices=["kube-scheduler", "gangplank"])
+      s.add_argument("--system", required=True, help="a system of systems/ (kube-scheduler, gangplank, ...)")
       s.add_argument("--kubeconfig", required=True)
       s.add_argument("--pids", required=True)
       s.add_argument("--out", required=True)

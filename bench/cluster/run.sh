@@ -6,7 +6,8 @@
 #                        [--port-base P] [-- extra cluster_bench.py run flags, e.g. --load 1.5]
 #
 # --nodes      KWOK nodes of 8 nvidia.com/gpu each (default 100)
-# --systems    comma-separated, run in this order (default kube-scheduler,gangplank):
+# --systems    comma-separated, run in this order (default kube-scheduler,gangplank); each is a file pair in
+#              systems/ (systems/README.md):
 #              kube-scheduler  the stock kube-scheduler, default profile, plain pods (no gang semantics)
 #              gangplank       stock kube-scheduler + gangplank-extender + gangplank-operator, GPUPool and Queue
 # --out        figures and per-system logs (default out/cluster)
@@ -56,22 +57,10 @@ replace_kwok() {
   echo "$! kwok" >>"$dir/pids"
 }
 
-# The stock kube-scheduler, default profile, for the no-gang baseline.
-start_default_scheduler() {
-  local dir="$1"
-  cat >"$dir/default-scheduler.yaml" <<EOF
-apiVersion: kubescheduler.config.k8s.io/v1
-kind: KubeSchedulerConfiguration
-leaderElection:
-  leaderElect: false
-clientConnection:
-  kubeconfig: $dir/kubeconfig
-  qps: $qps
-  burst: $burst
-profiles:
-- schedulerName: default-scheduler
-EOF
-  "$kube_bin/kube-scheduler" --config "$dir/default-scheduler.yaml" --authentication-kubeconfig "$dir/kubeconfig" \
+# start_kube_scheduler <dir> <binary> <config>: a kube-scheduler-like binary on port base+4, healthy.
+start_kube_scheduler() {
+  local dir="$1" binary="$2" config="$3"
+  "$binary" --config "$config" --authentication-kubeconfig "$dir/kubeconfig" \
     --authorization-kubeconfig "$dir/kubeconfig" --bind-address 127.0.0.1 --secure-port "$((base + 4))" --v 1 \
     >"$dir/kube-scheduler.log" 2>&1 &
   echo "$! kube-scheduler" >>"$dir/pids"
@@ -79,8 +68,18 @@ EOF
     curl -sfk "https://127.0.0.1:$((base + 4))/healthz" >/dev/null 2>&1 && return 0
     sleep 0.2
   done
-  say "kube-scheduler did not come up; $dir/kube-scheduler.log"
+  say "$binary did not come up; $dir/kube-scheduler.log"
   return 1
+}
+
+# load_system <name>: the system's cluster_flags, system_build and system_start (systems/README.md).
+load_system() {
+  local file="$here/systems/$1.sh"
+  [ -f "$file" ] || { say "unknown system $1 (one of: $(cd "$here/systems" && ls *.sh | sed 's/\.sh$//' | tr '\n' ' '))"; exit 2; }
+  unset -f system_build system_start
+  cluster_flags=()
+  # shellcheck disable=SC1090
+  source "$file"
 }
 
 current=""
@@ -89,22 +88,22 @@ trap cleanup EXIT
 
 began=$SECONDS
 IFS=, read -r -a list <<<"$systems"
+for system in "${list[@]}"; do  # every system known and built before the first control plane starts
+  load_system "$system"
+  system_build
+done
 for system in "${list[@]}"; do
+  load_system "$system"
   dir="$out/$system"
   rm -rf "$dir"
   mkdir -p "$dir"
-  flags=(--dir "$dir" --build "$build" --port-base "$base" --owner-pid $$)
-  case "$system" in
-    kube-scheduler) flags+=(--no-gangplank) ;;
-    gangplank) flags+=(--operator-arg "--kube-api-qps=$qps" --operator-arg "--kube-api-burst=$burst") ;;
-    *) say "unknown system $system (kube-scheduler, gangplank)"; exit 2 ;;
-  esac
+  flags=(--dir "$dir" --build "$build" --port-base "$base" --owner-pid $$ ${cluster_flags[@]+"${cluster_flags[@]}"})
   say "$system: starting a fresh control plane ($nodes nodes) in $dir"
   t=$SECONDS
   current="$dir"
   "$repo/scripts/real-cluster.sh" start "${flags[@]}"
   replace_kwok "$dir"
-  [ "$system" != kube-scheduler ] || start_default_scheduler "$dir"
+  system_start "$dir"
   python3 "$here/cluster_bench.py" run --system "$system" --nodes "$nodes" --kubeconfig "$dir/kubeconfig" \
     --pids "$dir/pids" --out "$out" --qps "$qps" --burst "$burst" ${extra[@]+"${extra[@]}"}
   "$repo/scripts/real-cluster.sh" stop --dir "$dir"

@@ -1,0 +1,1 @@
+"""One module per system the cluster benchmark runs (README.md in this folder says what each must define)."""
