@@ -4,10 +4,12 @@
 // shell blocks run in order, each with `bash -euo pipefail` in the guide's own working folder (files a
 // block writes are there for the next; shell variables are not), with KUBECONFIG, PATH and the GANGPLANK_*
 // variables the guides' conventions name (README.md here). Before each guide the cluster is reset: its
-// namespaces, GPUPools and Queues removed, the nodes of testdata/nodes.yaml created afresh.
+// namespaces, GPUPools and Queues removed, the nodes of testdata/nodes.yaml created afresh. Once, before
+// the first guide, crds/install.sh applies the pinned CRDs of PyTorchJob, JobSet and RayJob (no controller).
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -60,6 +62,7 @@ class GuideTest : public ::testing::TestWithParam<std::string> {
     cluster_ = std::make_unique<ControlPlane>();
     // Conditions rewritten at once (the chart's default waits 30 s between rewrites of one pod's).
     start_error_ = cluster_->Start({"--operator-arg", "--condition-rewrite-seconds=1"});
+    if (start_error_.empty()) InstallPeerCrds();
   }
   static void TearDownTestSuite() { cluster_.reset(); }
 
@@ -71,6 +74,11 @@ class GuideTest : public ::testing::TestWithParam<std::string> {
       GTEST_SKIP() << "real-cluster tests skipped: " << why;
     }
     ASSERT_EQ(start_error_, "") << "the real control plane did not start:\n" << start_error_;
+    if (!crds_missing_.empty()) {
+      ASSERT_FALSE(ControlPlane::Required()) << "GANGPLANK_REQUIRE_REAL_CLUSTER=1 but " << crds_missing_;
+      GTEST_SKIP() << "real-cluster tests skipped: " << crds_missing_;
+    }
+    ASSERT_EQ(crds_error_, "") << "installing the peer projects' CRDs (crds/install.sh) failed:\n" << crds_error_;
   }
 
   // The environment of every block: the guides' conventions (tests/guides/README.md).
@@ -95,12 +103,32 @@ class GuideTest : public ::testing::TestWithParam<std::string> {
     return {r.exit_code, r.out + r.err};
   }
 
+  // The CRDs of PyTorchJob, JobSet, RayJob and RayCluster at the versions crds/go.mod pins, so the guides'
+  // manifests of those kinds are checked against the real schemas (no controller of theirs runs).
+  static void InstallPeerCrds() {
+    const char* path = std::getenv("PATH");
+    const auto r = run_process({"/usr/bin/env", "KUBECONFIG=" + cluster_->kubeconfig(),
+                                "PATH=" + (kSource / ".tools/bin").string() + ":" + (path ? path : "/usr/bin:/bin"),
+                                "/bin/bash",
+                                (kSource / "tests/guides/crds/install.sh").string()},
+                               "", kBlockTimeout);
+    if (r.exit_code == 3) {
+      crds_missing_ = r.err;  // Go is not installed: skipped like the Kubernetes binaries that need it.
+    } else if (r.exit_code != 0) {
+      crds_error_ = "exit " + std::to_string(r.exit_code) + "\n" + r.out + r.err;
+    }
+  }
+
   static std::unique_ptr<ControlPlane> cluster_;
   static std::string start_error_;
+  static std::string crds_missing_;
+  static std::string crds_error_;
 };
 
 std::unique_ptr<ControlPlane> GuideTest::cluster_;
 std::string GuideTest::start_error_;
+std::string GuideTest::crds_missing_;
+std::string GuideTest::crds_error_;
 
 TEST_P(GuideTest, EveryRunnableBlockSucceeds) {
   const fs::path guide = kSource / "docs" / GetParam();
