@@ -1,6 +1,6 @@
 // gangplank-sim: trace-replay simulator. Subcommands `fragmentation` (openb, the FGD paper's method),
-// `time` (Philly job trace in virtual time), `spot` (the same on spot nodes that get reclaimed)
-// and `faults` (the same on nodes that fail).
+// `time` (Philly job trace in virtual time), `spot` (the same on spot nodes that get reclaimed),
+// `faults` (the same on nodes that fail) and `what-if` (what a setting costs on one trace).
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
@@ -10,6 +10,7 @@
 #include "simulator/frag/frag_command.h"
 #include "simulator/spot/spot_command.h"
 #include "simulator/time_replay/command.h"
+#include "simulator/what_if/what_if_command.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"gangplank-sim: replays GPU-cluster traces through gangplank's placement engine and writes metrics\n"
@@ -19,6 +20,7 @@ int main(int argc, char** argv) {
   gangplank::simulator::AddTimeReplayCommand(app);
   gangplank::simulator::AddSpotReplayCommand(app);
   gangplank::simulator::AddFaultReplayCommand(app);
+  gangplank::simulator::AddWhatIfCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
