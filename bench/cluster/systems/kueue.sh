@@ -49,20 +49,9 @@ json.dump({"apiVersion": "v1", "kind": "List", "items": objs}, sys.stdout)
   "${k[@]}" apply --server-side -f "$dir/kueue-crds.json" >/dev/null
   "${k[@]}" wait --for condition=Established --timeout 60s -f "$dir/kueue-crds.json" >/dev/null
 
-  # The stock kube-scheduler, default profile, as systems/kube-scheduler.sh runs it.
-  cat >"$dir/default-scheduler.yaml" <<YAML
-apiVersion: kubescheduler.config.k8s.io/v1
-kind: KubeSchedulerConfiguration
-leaderElection:
-  leaderElect: false
-clientConnection:
-  kubeconfig: $dir/kubeconfig
-  qps: $qps
-  burst: $burst
-profiles:
-- schedulerName: default-scheduler
-YAML
-  start_kube_scheduler "$dir" "$kube_bin/kube-scheduler" "$dir/default-scheduler.yaml"
+  # The stock kube-scheduler, default profile: the kube-scheduler system's own system_start, in a subshell so
+  # that its definitions do not replace these.
+  (source "$here/systems/kube-scheduler.sh" && system_start "$dir")
 
   # kueue-manager: Kueue's own controller_manager_config.yaml (config/components/manager) with the
   # benchmark's client rate limit, leader election off, certificates from the control plane's CA, every
