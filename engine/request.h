@@ -17,6 +17,7 @@ struct Toleration {
   std::string effect;           // Empty matches every effect.
 
   bool Tolerates(const Taint& taint) const;
+  friend bool operator==(const Toleration&, const Toleration&) = default;
 };
 
 struct PodRequest {

@@ -21,6 +21,7 @@ using ResourceList = std::vector<std::pair<std::string, std::string>>;
 struct ContainerResources {
   ResourceList requests;
   ResourceList limits;
+  friend bool operator==(const ContainerResources&, const ContainerResources&) = default;
 };
 
 // The controlling owner reference of an object (ownerReferences[] with controller: true).
@@ -29,6 +30,7 @@ struct OwnerRef {
   std::string kind;
   std::string name;
   std::string uid;
+  friend bool operator==(const OwnerRef&, const OwnerRef&) = default;
 };
 
 // A container's state.terminated: how a failed gang member ended, for its events.

@@ -39,11 +39,27 @@ bool ReleaseOne(ClusterWriter& writer, cache::PodInfo pod, const std::string& ad
   return false;
 }
 
+// A gang of one pod has no other member to wait for: plan and release are one write.
+CommitResult CommitSolePod(ClusterWriter& writer, const PlannedMember& member, const std::string& admission_id,
+                           const std::function<void(const cache::PodInfo&)>& assume) {
+  CommitResult result;
+  try {
+    assume(writer.PlanAndReleasePod(member.pod, member.node, admission_id));
+  } catch (const std::exception& e) {
+    result.error = std::string(e.what()) + "; admission " + admission_id + " not written";
+    return result;
+  }
+  result.committed = true;
+  result.released = 1;
+  return result;
+}
+
 }  // namespace
 
 CommitResult CommitAdmission(ClusterWriter& writer, const std::vector<PlannedMember>& members,
                              const std::string& admission_id, const std::function<void(const cache::PodInfo&)>& assume) {
   CommitResult result;
+  if (members.size() == 1) return CommitSolePod(writer, members.front(), admission_id, assume);
   std::vector<cache::PodInfo> planned;
   for (const PlannedMember& m : members) {
     try {

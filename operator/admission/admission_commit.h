@@ -8,6 +8,9 @@
 //            releasing is always safe.
 // A process that stops between the phases leaves gated pods with the plan written on them;
 // RecoveryFor tells the next leader to finish releasing them (whole plan present) or roll back.
+// A gang of one pod does both phases in one write (ClusterWriter::PlanAndReleasePod): half of one pod
+// cannot be admitted, and the admission costs one request to the API server instead of two.
+// "Changed" means changed in more than its status (operator/writer/pod_drift.h).
 #pragma once
 
 #include <functional>

@@ -100,13 +100,18 @@ int Run(const OperatorConfig& config) {
   rest_options.burst = config.kube_api_burst;
   rest_options.user_agent = "gangplank-operator/0.1";
   auto lease_client = LeaseClient(kube_config, config);
+  // Events, conditions and statuses: a second client with a budget of its own, as kube-scheduler's event
+  // client, so admission writes never queue behind reports.
+  kube::RestOptions reporting_options = rest_options;
+  reporting_options.user_agent = "gangplank-operator/0.1 reporting";
+  auto reporting = std::make_shared<kube::Client>(std::make_shared<kube::RestClient>(kube_config, reporting_options));
   auto rest = std::make_shared<kube::RestClient>(std::move(kube_config), rest_options);
   auto client = std::make_shared<kube::Client>(rest);
 
   const std::shared_ptr<const cache::PlanSeal> seal = cache::ReadPlanSealKey(config.plan_seal_key_file);
   if (!seal) spdlog::warn(logging::JsonFields("no --plan-seal-key-file: admission plans on pods are trusted as written"));
   OperatorMetrics metrics;
-  KubeClusterWriter kube_writer(client, "gangplank-operator", seal);
+  KubeClusterWriter kube_writer(client, "gangplank-operator", seal, reporting);
   // Every write asks the elector, not the controller's flag (which a hanging renew keeps set).
   std::atomic<kube::LeaderElector*> leading_elector{nullptr};
   LeaderGatedWriter writer(kube_writer, [&] {

@@ -9,7 +9,7 @@ namespace gangplank::op {
 void AddOperatorFlags(CLI::App& app, OperatorConfig& c) {
   process::EnvFlags flags(app, "GANGPLANK_OPERATOR_");
   flags.Option("kubeconfig", c.kubeconfig, "kubeconfig file; empty uses the in-cluster service account");
-  flags.Option("kube-api-qps", c.kube_api_qps, "Requests per second to the API server (client-side limit)")
+  flags.Option("kube-api-qps", c.kube_api_qps, "Requests per second to the API server (client-side limit), for reads and admission writes; events, conditions and statuses have a second budget of the same size (as kube-scheduler's events)")
       ->check(CLI::PositiveNumber);
   flags.Option("kube-api-burst", c.kube_api_burst, "Burst above --kube-api-qps")->check(CLI::PositiveNumber);
   flags.Option("listen-address", c.listen_address, "Address of the health, metrics and dry-run endpoints");

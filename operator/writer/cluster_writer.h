@@ -1,7 +1,8 @@
 // Every write the operator makes to the cluster, behind one interface: the reconciler decides, this
 // carries it out. KubeClusterWriter talks to the API server; tests and benchmarks substitute their own.
 // Pod writes carry the pod's resourceVersion as a precondition, so a pod that changed since it was
-// read is never written blindly: the write fails with PodChanged and the caller re-plans.
+// read is never written blindly: when it changed in more than its status (pod_drift.h), the write fails
+// with PodChanged and the caller re-plans.
 #pragma once
 
 #include <optional>
@@ -46,12 +47,18 @@ class ClusterWriter {
   virtual ~ClusterWriter() = default;
 
   // Admission, phase 1: records the planned node and the admission id on a gated pod. Returns the pod
-  // as stored. Throws PodChanged when its resourceVersion moved.
+  // as stored. Throws PodChanged when it changed in more than its status since it was read.
   virtual cache::PodInfo PlanPod(const cache::PodInfo& pod, const std::string& node, const std::string& admission_id) = 0;
   // Undoes PlanPod (a plan that could not be written whole).
   virtual cache::PodInfo UnplanPod(const cache::PodInfo& pod) = 0;
   // Admission, phase 2: removes gangplank's scheduling gate, so kube-scheduler takes the pod.
   virtual cache::PodInfo ReleasePod(const cache::PodInfo& pod) = 0;
+  // A gang of one pod: PlanPod and ReleasePod in one write, so nothing half-done can be left between them.
+  // Throws PodChanged as PlanPod does (then nothing was written).
+  virtual cache::PodInfo PlanAndReleasePod(const cache::PodInfo& pod, const std::string& node,
+                                           const std::string& admission_id) {
+    return ReleasePod(PlanPod(pod, node, admission_id));
+  }
   // The pod as the API server has it now (nullopt when it is gone).
   virtual std::optional<cache::PodInfo> ReadPod(const std::string& namespace_, const std::string& name) = 0;
 

@@ -12,6 +12,7 @@
 #include "kube/list_watch.h"
 #include "base/time_format.h"
 #include "logging/json_log.h"
+#include "operator/writer/pod_drift.h"
 
 namespace gangplank::op {
 namespace {
@@ -32,28 +33,65 @@ cache::PodInfo PodInfoFromJson(const Json& pod, const cache::PlanSeal* seal) {
 }
 
 KubeClusterWriter::KubeClusterWriter(std::shared_ptr<kube::Client> client, std::string component,
-                                     std::shared_ptr<const cache::PlanSeal> seal)
-    : client_(client), events_(client, std::move(component)), seal_(std::move(seal)) {}
+                                     std::shared_ptr<const cache::PlanSeal> seal,
+                                     std::shared_ptr<kube::Client> reporting_client)
+    : client_(client),
+      reporting_(reporting_client ? std::move(reporting_client) : client),
+      events_(reporting_, std::move(component)),
+      seal_(std::move(seal)) {}
 
-cache::PodInfo KubeClusterWriter::PatchPod(const cache::PodInfo& pod, Json patch) {
+cache::PodInfo KubeClusterWriter::PatchPod(const cache::PodInfo& pod, const Json& patch) {
+  try {
+    return PatchAt(pod, patch);
+  } catch (const kube::ConflictError& e) {
+    // Refused because the pod moved. When only its status did (pod_drift.h), the same patch is made on
+    // the version just read, once; otherwise the caller plans again.
+    const std::optional<cache::PodInfo> now = ReadPod(pod.namespace_, pod.name);
+    if (!now) throw PodChanged("pod " + Key(pod) + " is gone");
+    if (!OnlyStatusMoved(pod, *now)) {
+      throw PodChanged("pod " + Key(pod) + " changed since resourceVersion " + pod.resource_version + ": " + e.message());
+    }
+    try {
+      return PatchAt(*now, patch);
+    } catch (const kube::ConflictError& again) {
+      throw PodChanged("pod " + Key(pod) + " changed twice while being written: " + again.message());
+    }
+  }
+}
+
+cache::PodInfo KubeClusterWriter::PatchAt(const cache::PodInfo& pod, Json patch) {
   // A resourceVersion in a merge patch is a precondition: the API server answers 409 when it moved.
   patch["metadata"]["resourceVersion"] = pod.resource_version;
   try {
     return PodInfoFromJson(client_->Patch(kube::resources::Pods(), pod.namespace_, pod.name, kube::PatchType::kMerge, patch), seal_.get());
-  } catch (const kube::ConflictError& e) {
-    throw PodChanged("pod " + Key(pod) + " changed since resourceVersion " + pod.resource_version + ": " + e.message());
   } catch (const kube::NotFoundError&) {
     throw PodChanged("pod " + Key(pod) + " is gone");
   }
 }
 
-cache::PodInfo KubeClusterWriter::PlanPod(const cache::PodInfo& pod, const std::string& node,
-                                          const std::string& admission_id) {
+Json KubeClusterWriter::PlanPatch(const cache::PodInfo& pod, const std::string& node, const std::string& admission_id) const {
   Json patch;
   patch["metadata"]["annotations"][std::string(cache::kPlannedNodeAnnotation)] = node;
   patch["metadata"]["annotations"][std::string(cache::kAdmissionIdAnnotation)] = admission_id;
   if (seal_) patch["metadata"]["annotations"][std::string(cache::kPlanSealAnnotation)] = seal_->Sign(pod.uid, node, admission_id);
-  return PatchPod(pod, std::move(patch));
+  return patch;
+}
+
+Json KubeClusterWriter::ReleasePatch(const cache::PodInfo& pod) {
+  // Gates may only be removed after creation; the list is replaced by what remains of it, which the
+  // resourceVersion precondition guarantees is what we read.
+  Json gates = Json::array();
+  for (const std::string& gate : pod.scheduling_gates) {
+    if (gate != cache::kAdmissionGate) gates.push_back({{"name", gate}});
+  }
+  Json patch;
+  patch["spec"]["schedulingGates"] = std::move(gates);
+  return patch;
+}
+
+cache::PodInfo KubeClusterWriter::PlanPod(const cache::PodInfo& pod, const std::string& node,
+                                          const std::string& admission_id) {
+  return PatchPod(pod, PlanPatch(pod, node, admission_id));
 }
 
 cache::PodInfo KubeClusterWriter::UnplanPod(const cache::PodInfo& pod) {
@@ -64,16 +102,13 @@ cache::PodInfo KubeClusterWriter::UnplanPod(const cache::PodInfo& pod) {
   return PatchPod(pod, std::move(patch));
 }
 
-cache::PodInfo KubeClusterWriter::ReleasePod(const cache::PodInfo& pod) {
-  // Gates may only be removed after creation; the list is replaced by what remains of it, which the
-  // resourceVersion precondition guarantees is what we read.
-  Json gates = Json::array();
-  for (const std::string& gate : pod.scheduling_gates) {
-    if (gate != cache::kAdmissionGate) gates.push_back({{"name", gate}});
-  }
-  Json patch;
-  patch["spec"]["schedulingGates"] = std::move(gates);
-  return PatchPod(pod, std::move(patch));
+cache::PodInfo KubeClusterWriter::ReleasePod(const cache::PodInfo& pod) { return PatchPod(pod, ReleasePatch(pod)); }
+
+cache::PodInfo KubeClusterWriter::PlanAndReleasePod(const cache::PodInfo& pod, const std::string& node,
+                                                    const std::string& admission_id) {
+  Json patch = PlanPatch(pod, node, admission_id);
+  patch.merge_patch(ReleasePatch(pod));
+  return PatchPod(pod, patch);
 }
 
 std::optional<cache::PodInfo> KubeClusterWriter::ReadPod(const std::string& namespace_, const std::string& name) {
@@ -132,7 +167,7 @@ void KubeClusterWriter::SetPodCondition(const cache::PodInfo& pod, const Conditi
   if (c.status_changed) condition["lastTransitionTime"] = base::FormatTime(std::chrono::system_clock::now());
   const Json patch{{"status", {{"conditions", Json::array({condition})}}}};
   try {
-    client_->Patch(kube::resources::Pods(), pod.namespace_, pod.name, kube::PatchType::kStrategicMerge, patch, "status");
+    reporting_->Patch(kube::resources::Pods(), pod.namespace_, pod.name, kube::PatchType::kStrategicMerge, patch, "status");
   } catch (const std::exception& e) {
     spdlog::warn(logging::JsonFields("cannot set pod condition", "pod", Key(pod), "type", c.type, "error", e.what()));
   }
@@ -146,7 +181,7 @@ void KubeClusterWriter::RecordEvent(const EventWrite& e) {
 bool KubeClusterWriter::WriteStatus(const std::string& plural, const std::string& name, const Json& fields,
                                     const std::vector<ConditionWrite>& conditions) {
   try {
-    client_->WriteStatus(Gangplank(plural), "", name, [&](Json& status, const Json& object) {
+    reporting_->WriteStatus(Gangplank(plural), "", name, [&](Json& status, const Json& object) {
       for (const auto& [key, value] : fields.items()) status[key] = value;
       const std::int64_t generation = object.value("/metadata/generation"_json_pointer, std::int64_t{0});
       for (const ConditionWrite& c : conditions) {

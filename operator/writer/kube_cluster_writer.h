@@ -2,6 +2,9 @@
 // API server answers 409 when the pod moved on), the Eviction API, strategic merge patches on
 // pods/status for conditions (other actors' conditions survive), core/v1 Events and status
 // subresource writes for GPUPools and Queues.
+// Reports (Events, pod conditions, GPUPool and Queue status) go through a client of their own when one is
+// given, so they never wait in the rate limiter behind admission writes, as kube-scheduler's events have
+// a client of their own beside the one that binds.
 #pragma once
 
 #include <memory>
@@ -17,11 +20,13 @@ class KubeClusterWriter : public ClusterWriter {
  public:
   // With a `seal`, every plan written carries its seal, and pods read back lose a plan without a valid one.
   explicit KubeClusterWriter(std::shared_ptr<kube::Client> client, std::string component = "gangplank-operator",
-                             std::shared_ptr<const cache::PlanSeal> seal = nullptr);
+                             std::shared_ptr<const cache::PlanSeal> seal = nullptr,
+                             std::shared_ptr<kube::Client> reporting_client = nullptr);
 
   cache::PodInfo PlanPod(const cache::PodInfo& pod, const std::string& node, const std::string& admission_id) override;
   cache::PodInfo UnplanPod(const cache::PodInfo& pod) override;
   cache::PodInfo ReleasePod(const cache::PodInfo& pod) override;
+  cache::PodInfo PlanAndReleasePod(const cache::PodInfo& pod, const std::string& node, const std::string& admission_id) override;
   std::optional<cache::PodInfo> ReadPod(const std::string& namespace_, const std::string& name) override;
   cache::PodInfo AnnotatePod(const cache::PodInfo& pod, const std::string& key, const std::string& value) override;
   EvictResult EvictPod(const cache::PodInfo& pod, std::optional<int> grace_seconds) override;
@@ -33,9 +38,16 @@ class KubeClusterWriter : public ClusterWriter {
                    const std::vector<ConditionWrite>& conditions) override;
 
  private:
-  cache::PodInfo PatchPod(const cache::PodInfo& pod, nlohmann::json patch);
+  // The merge patch with the pod's resourceVersion as precondition, made again once on a fresh read when
+  // only the pod's status moved (pod_drift.h). Throws PodChanged otherwise.
+  cache::PodInfo PatchPod(const cache::PodInfo& pod, const nlohmann::json& patch);
+  cache::PodInfo PatchAt(const cache::PodInfo& pod, nlohmann::json patch);
+
+  nlohmann::json PlanPatch(const cache::PodInfo& pod, const std::string& node, const std::string& admission_id) const;
+  static nlohmann::json ReleasePatch(const cache::PodInfo& pod);
 
   std::shared_ptr<kube::Client> client_;
+  std::shared_ptr<kube::Client> reporting_;
   kube::EventRecorder events_;
   std::shared_ptr<const cache::PlanSeal> seal_;
 };

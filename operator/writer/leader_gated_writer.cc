@@ -23,6 +23,12 @@ cache::PodInfo LeaderGatedWriter::ReleasePod(const cache::PodInfo& pod) {
   return inner_.ReleasePod(pod);
 }
 
+cache::PodInfo LeaderGatedWriter::PlanAndReleasePod(const cache::PodInfo& pod, const std::string& node,
+                                                    const std::string& admission_id) {
+  RequireLead("plan and gate removal");
+  return inner_.PlanAndReleasePod(pod, node, admission_id);
+}
+
 std::optional<cache::PodInfo> LeaderGatedWriter::ReadPod(const std::string& namespace_, const std::string& name) {
   return inner_.ReadPod(namespace_, name);
 }
