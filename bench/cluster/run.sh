@@ -11,7 +11,8 @@
 #              kube-scheduler  the stock kube-scheduler, default profile, plain pods (no gang semantics)
 #              gangplank       stock kube-scheduler + gangplank-extender + gangplank-operator, GPUPool and Queue
 # --out        figures and per-system logs (default out/cluster)
-# --port-base  first of the ten loopback ports of the control plane (default 27000)
+# --port-base  first of the loopback ports (default 27000): +0..+8 the control plane's, +9.. a system's
+#              (Kueue takes +9..+11); keep two concurrent runs 20 apart
 #
 # Writes <out>/table.md, <out>/figures.csv, <out>/report.html and <out>/<system>.json; prints the table.
 set -euo pipefail
@@ -38,6 +39,7 @@ mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 say() { echo "cluster-bench: $*" >&2; }
 kube_bin="$repo/.tools/kube/bin"
+kubectl="$repo/.tools/bin/kubectl"
 # Client rate limit given to every scheduler-side process: kube-scheduler's own default (50/100), which
 # gangplank-operator and gangplank-extender also default to.
 qps=50
@@ -55,6 +57,25 @@ replace_kwok() {
     --cidr 127.64.0.1/16 --node-ip 127.0.0.1 --node-lease-duration-seconds 40 \
     --server-address "127.0.0.1:$((base + 8))" >"$dir/kwok-bench.log" 2>&1 &
   echo "$! kwok" >>"$dir/pids"
+}
+
+# scheduler_config <dir> <file>: a KubeSchedulerConfiguration with the benchmark's client (the control
+# plane's admin kubeconfig, QPS/burst $qps/$burst) and no leader election; its profiles come on stdin.
+scheduler_config() {
+  local dir="$1" file="$2"
+  {
+    cat <<YAML
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+leaderElection:
+  leaderElect: false
+clientConnection:
+  kubeconfig: $dir/kubeconfig
+  qps: $qps
+  burst: $burst
+YAML
+    cat
+  } >"$file"
 }
 
 # start_kube_scheduler <dir> <binary> <config>: a kube-scheduler-like binary on port base+4, healthy.

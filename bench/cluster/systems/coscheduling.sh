@@ -14,7 +14,7 @@ system_build() {
 }
 
 system_start() {
-  local dir="$1" kubectl="$repo/.tools/bin/kubectl" crd=podgroups.scheduling.x-k8s.io
+  local dir="$1" crd=podgroups.scheduling.x-k8s.io
   "$kubectl" --kubeconfig "$dir/kubeconfig" apply --server-side \
     -f "$repo/.tools/peers/coscheduling/scheduling.x-k8s.io_podgroups.yaml" >/dev/null
   "$kubectl" --kubeconfig "$dir/kubeconfig" wait --for condition=Established --timeout 60s "crd/$crd" >/dev/null
@@ -31,15 +31,7 @@ system_start() {
   # queueing hints) and as the only queue sort; the default plugins stay on. permitWaitingTimeSeconds
   # (10) is the manifest's; podGroupBackoffSeconds (0) and podGroupRejectPercentage (10) the release's
   # defaults.
-  cat >"$dir/coscheduling-scheduler.yaml" <<YAML
-apiVersion: kubescheduler.config.k8s.io/v1
-kind: KubeSchedulerConfiguration
-leaderElection:
-  leaderElect: false
-clientConnection:
-  kubeconfig: $dir/kubeconfig
-  qps: $qps
-  burst: $burst
+  scheduler_config "$dir" "$dir/coscheduling-scheduler.yaml" <<YAML
 profiles:
 - schedulerName: scheduler-plugins-scheduler
   plugins:

@@ -17,12 +17,14 @@ def setup(api, a, say):
   api.call("POST", "/apis/gangplank.io/v1alpha1/queues", {
       "apiVersion": "gangplank.io/v1alpha1", "kind": "Queue", "metadata": {"name": "bench"},
       "spec": {"pools": [{"name": "h100"}]}})
-  # The operator's status on the pool says it has seen the nodes.
+  # The operator's status on the pool says it is Ready with every node's GPUs.
   while True:
-    pool = api.call("GET", "/apis/gangplank.io/v1alpha1/gpupools/h100")
-    if json.dumps(pool.get("status", {})).find(str(8 * a.nodes)) >= 0 or time.time() - t0 > 900:
+    status = api.call("GET", "/apis/gangplank.io/v1alpha1/gpupools/h100").get("status", {})
+    ready = any(c.get("type") == "Ready" and c.get("status") == "True" for c in status.get("conditions", []))
+    if (ready and status.get("capacityGPUs") == 8 * a.nodes) or time.time() - t0 > 900:
       break
-    time.sleep(1)
+    time.sleep(0.5)
+  pool = {"status": status}
   say("GPUPool h100 status: %s" % json.dumps(pool.get("status", {}))[:300])
 
 

@@ -5,15 +5,7 @@ system_build() { :; }
 
 system_start() {
   local dir="$1"
-  cat >"$dir/default-scheduler.yaml" <<YAML
-apiVersion: kubescheduler.config.k8s.io/v1
-kind: KubeSchedulerConfiguration
-leaderElection:
-  leaderElect: false
-clientConnection:
-  kubeconfig: $dir/kubeconfig
-  qps: $qps
-  burst: $burst
+  scheduler_config "$dir" "$dir/default-scheduler.yaml" <<YAML
 profiles:
 - schedulerName: default-scheduler
 YAML

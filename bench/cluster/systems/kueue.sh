@@ -24,7 +24,7 @@ kueue_cert() {
 
 system_start() {
   local dir="$1"
-  local kubectl="$repo/.tools/bin/kubectl" peer="$repo/.tools/peers/kueue" binary="$repo/.tools/peers/bin/kueue-manager"
+  local peer="$repo/.tools/peers/kueue" binary="$repo/.tools/peers/bin/kueue-manager"
   local hook_port=$((base + 9)) health_port=$((base + 10)) metrics_port=$((base + 11))
   local k=("$kubectl" --kubeconfig "$dir/kubeconfig")
   local ca_bundle
