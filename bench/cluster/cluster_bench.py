@@ -600,7 +600,7 @@ def main():
       s.add_argument("--burst", type=int, default=100)
   s = sub.add_parser("report")
   s.add_argument("--out", required=True)
-  s.add_argument("--systems", default="kube-scheduler,gangplank")
+  s.add_argument("--systems", default="kube-scheduler,coscheduling,kueue,gangplank")
   a = p.parse_args()
   if a.cmd == "workload":
     jobs, meta = derive_workload(a)

@@ -2,13 +2,15 @@
 # The cluster benchmark (issue 18): the same trace-derived workload under each system, each on a fresh
 # real control plane (scripts/real-cluster.sh) with KWOK nodes, and the figures side by side.
 #
-#   bench/cluster/run.sh [--nodes N] [--systems kube-scheduler,gangplank] [--out DIR] [--build B]
+#   bench/cluster/run.sh [--nodes N] [--systems kube-scheduler,coscheduling,kueue,gangplank] [--out DIR] [--build B]
 #                        [--port-base P] [-- extra cluster_bench.py run flags, e.g. --load 1.5]
 #
 # --nodes      KWOK nodes of 8 nvidia.com/gpu each (default 100)
-# --systems    comma-separated, run in this order (default kube-scheduler,gangplank); each is a file pair in
-#              systems/ (systems/README.md):
+# --systems    comma-separated, run in this order (default: all four); each is a file pair in systems/
+#              (systems/README.md); the peers are built from pinned Go modules on first use (tools/peers/):
 #              kube-scheduler  the stock kube-scheduler, default profile, plain pods (no gang semantics)
+#              coscheduling    scheduler-plugins v0.34.7's kube-scheduler with Coscheduling, a PodGroup per gang
+#              kueue           Kueue v0.17.0 (pod groups, TAS) in front of the stock kube-scheduler
 #              gangplank       stock kube-scheduler + gangplank-extender + gangplank-operator, GPUPool and Queue
 # --out        figures and per-system logs (default out/cluster)
 # --port-base  first of the loopback ports (default 27000): +0..+8 the control plane's, +9.. a system's
@@ -19,7 +21,7 @@ set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 here="$repo/bench/cluster"
 nodes=100
-systems=kube-scheduler,gangplank
+systems=kube-scheduler,coscheduling,kueue,gangplank
 out="$repo/out/cluster"
 build="$repo/build"
 base=27000
