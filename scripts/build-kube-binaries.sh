@@ -16,18 +16,12 @@ out="$repo/.tools/kube"
 bin="$out/bin"
 binaries=(etcd kube-apiserver kube-controller-manager kube-scheduler kwok)
 
-if ! command -v go >/dev/null 2>&1; then
-  [ -x /usr/local/go/bin/go ] && PATH="/usr/local/go/bin:$PATH"
-fi
-if ! command -v go >/dev/null 2>&1; then
-  echo "build-kube-binaries: Go is not installed; the real Kubernetes components cannot be built" >&2
-  exit 3
-fi
+# shellcheck source=scripts/go-tools.sh
+source "$repo/scripts/go-tools.sh"
+require_go build-kube-binaries "the real Kubernetes components cannot be built"  # the pins need go >= 1.26.0
+export GOFLAGS="${GOFLAGS:--buildvcs=false}"
 
-# Never fetch another toolchain: build with the Go that is here (the pins need go >= 1.26.0).
-export GOTOOLCHAIN=local GOFLAGS="${GOFLAGS:--buildvcs=false}"
-
-stamp="$({ go version; cat "$pins"/*/go.mod "$pins"/*/go.sum "${BASH_SOURCE[0]}"; } | sha256sum | cut -d' ' -f1)"
+stamp="$({ go version; cat "$pins"/*/go.mod "$pins"/*/go.sum "${BASH_SOURCE[0]}" "$repo/scripts/go-tools.sh"; } | sha256sum | cut -d' ' -f1)"
 current=1
 for b in "${binaries[@]}"; do [ -x "$bin/$b" ] || current=0; done
 [ -s "$out/kwok.yaml" ] || current=0
@@ -45,23 +39,12 @@ build() {
   echo "build-kube-binaries: building $* ($(go version | cut -d' ' -f3))" >&2
   (cd "$pins/$module" && go build -trimpath -ldflags="-s -w ${ldflags:-}" -o "$output" "$@")
 }
-# Kubernetes' version is stamped at link time (hack/lib/version.sh does it upstream): unstamped, the API
-# server reports v0.0.0-master+$Format:%H$, which no chart's kubeVersion (Helm refuses to install) and
-# no `kubectl version` accepts.
-kube_version_ldflags() {
-  local v major minor flags=""
-  v="$(cd "$pins/kubernetes" && go list -m -f '{{.Version}}' k8s.io/kubernetes)"
-  major="${v#v}"; major="${major%%.*}"
-  minor="${v#v*.}"; minor="${minor%%.*}"
-  for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
-    flags+=" -X $pkg.gitVersion=$v -X $pkg.gitMajor=$major -X $pkg.gitMinor=$minor -X $pkg.gitTreeState=clean"
-  done
-  echo "$flags"
-}
 start=$SECONDS
 build etcd "$bin/etcd" go.etcd.io/etcd/server/v3
 build kwok "$bin/kwok" sigs.k8s.io/kwok/cmd/kwok
-ldflags="$(kube_version_ldflags)" build kubernetes "$bin/" k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager \
+# Kubernetes' version is stamped at link time (go-tools.sh).
+kube_version="$(cd "$pins/kubernetes" && go list -m -f '{{.Version}}' k8s.io/kubernetes)"
+ldflags="$(kube_version_ldflags "$kube_version")" build kubernetes "$bin/" k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager \
   k8s.io/kubernetes/cmd/kube-scheduler
 
 # KWOK's stages ship inside its module, not its binary: nodes become Ready and keep a heartbeat Lease

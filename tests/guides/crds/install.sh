@@ -8,15 +8,11 @@
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-if ! command -v go >/dev/null 2>&1; then
-  [ -x /usr/local/go/bin/go ] && PATH="/usr/local/go/bin:$PATH"
-fi
-if ! command -v go >/dev/null 2>&1; then
-  echo "guides/crds: Go is not installed; the pinned CRDs cannot be fetched" >&2
-  exit 3
-fi
-# The Go that is here, and go.sum as written: a module whose content differs from the pin fails.
-export GOTOOLCHAIN=local GOFLAGS=-mod=readonly
+# shellcheck source=scripts/go-tools.sh
+source "$here/../../../scripts/go-tools.sh"
+require_go guides/crds "the pinned CRDs cannot be fetched"
+# go.sum as written: a module whose content differs from the pin fails.
+export GOFLAGS=-mod=readonly
 
 # module path, then the CRD files inside the module.
 crds=(

@@ -16,18 +16,12 @@ binary="$bin/coscheduling-scheduler"
 crd="$out/scheduling.x-k8s.io_podgroups.yaml"
 version=v0.34.7  # scheduler-plugins' release, as go.mod requires it
 
-if ! command -v go >/dev/null 2>&1; then
-  [ -x /usr/local/go/bin/go ] && PATH="/usr/local/go/bin:$PATH"
-fi
-if ! command -v go >/dev/null 2>&1; then
-  echo "build-coscheduling: Go is not installed; scheduler-plugins' scheduler cannot be built" >&2
-  exit 3
-fi
+# shellcheck source=scripts/go-tools.sh
+source "$repo/scripts/go-tools.sh"
+require_go build-coscheduling "scheduler-plugins' scheduler cannot be built"
+export GOFLAGS="${GOFLAGS:--buildvcs=false}"
 
-# Never fetch another toolchain: build with the Go that is here.
-export GOTOOLCHAIN=local GOFLAGS="${GOFLAGS:--buildvcs=false}"
-
-stamp="$({ go version; cat "$pins/go.mod" "$pins/go.sum" "$pins"/unbuilt/*/go.mod "${BASH_SOURCE[0]}"; } | sha256sum | cut -d' ' -f1)"
+stamp="$({ go version; cat "$pins/go.mod" "$pins/go.sum" "$pins"/unbuilt/*/go.mod "${BASH_SOURCE[0]}" "$repo/scripts/go-tools.sh"; } | sha256sum | cut -d' ' -f1)"
 if [ -x "$binary" ] && [ -s "$crd" ] && [ "$(cat "$out/stamp" 2>/dev/null)" = "$stamp" ]; then
   exit 0
 fi
@@ -41,12 +35,7 @@ echo "build-coscheduling: building sigs.k8s.io/scheduler-plugins/cmd/scheduler $
 # it reports v0.0.0-master; stamped with scheduler-plugins' own version (its Makefile's way) it refuses to
 # start: "emulation version 0.34 is not between [1.31, 0.34.0]".
 kube="$(cd "$pins" && go list -m -f '{{with .Replace}}{{.Version}}{{else}}{{.Version}}{{end}}' k8s.io/kubernetes)"
-major="${kube#v}"; major="${major%%.*}"
-minor="${kube#v*.}"; minor="${minor%%.*}"
-ldflags="-s -w"
-for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
-  ldflags+=" -X $pkg.gitVersion=$kube -X $pkg.gitMajor=$major -X $pkg.gitMinor=$minor -X $pkg.gitTreeState=clean"
-done
+ldflags="-s -w $(kube_version_ldflags "$kube")"
 (cd "$pins" && go build -p "${BUILD_JOBS:-2}" -trimpath -ldflags="$ldflags" \
   -o "$binary" sigs.k8s.io/scheduler-plugins/cmd/scheduler)
 

@@ -15,18 +15,12 @@ out="$repo/.tools/peers/kueue"
 binary="$bin/kueue-manager"
 version=v0.17.0  # Kueue's release, as go.mod requires it
 
-if ! command -v go >/dev/null 2>&1; then
-  [ -x /usr/local/go/bin/go ] && PATH="/usr/local/go/bin:$PATH"
-fi
-if ! command -v go >/dev/null 2>&1; then
-  echo "build-kueue: Go is not installed; Kueue's manager cannot be built" >&2
-  exit 3
-fi
+# shellcheck source=scripts/go-tools.sh
+source "$repo/scripts/go-tools.sh"
+require_go build-kueue "Kueue's manager cannot be built"  # Kueue v0.17.0 needs go >= 1.25.0
+export GOFLAGS="${GOFLAGS:--buildvcs=false}"
 
-# Never fetch another toolchain: build with the Go that is here (Kueue v0.17.0 needs go >= 1.25.0).
-export GOTOOLCHAIN=local GOFLAGS="${GOFLAGS:--buildvcs=false}"
-
-stamp="$({ go version; cat "$pins/go.mod" "$pins/go.sum" "${BASH_SOURCE[0]}"; } | sha256sum | cut -d' ' -f1)"
+stamp="$({ go version; cat "$pins/go.mod" "$pins/go.sum" "${BASH_SOURCE[0]}" "$repo/scripts/go-tools.sh"; } | sha256sum | cut -d' ' -f1)"
 if [ -x "$binary" ] && [ -s "$out/webhook-manifests.yaml" ] && [ -d "$out/crd" ] \
    && [ "$(cat "$out/stamp" 2>/dev/null)" = "$stamp" ]; then
   exit 0
