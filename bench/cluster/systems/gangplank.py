@@ -19,12 +19,12 @@ def setup(api, a, say):
       "spec": {"pools": [{"name": "h100"}]}})
   # The operator's status on the pool says it is Ready with every node's GPUs.
   while True:
-    status = api.call("GET", "/apis/gangplank.io/v1alpha1/gpupools/h100").get("status", {})
-    ready = any(c.get("type") == "Ready" and c.get("status") == "True" for c in status.get("conditions", []))
-    if (ready and status.get("capacityGPUs") == 8 * a.nodes) or time.time() - t0 > 900:
+    pool = api.call("GET", "/apis/gangplank.io/v1alpha1/gpupools/h100")
+    if common.condition_true(pool, "Ready") and pool.get("status", {}).get("capacityGPUs") == 8 * a.nodes:
+      break
+    if time.time() - t0 > 900:
       break
     time.sleep(0.5)
-  pool = {"status": status}
   say("GPUPool h100 status: %s" % json.dumps(pool.get("status", {}))[:300])
 
 

@@ -38,12 +38,10 @@ def setup(api, a, say):
   while True:
     cq = api.call("GET", API + "/clusterqueues/bench")
     lq = api.call("GET", API + "/namespaces/bench/localqueues/bench")
-    active = lambda o: any(c["type"] == "Active" and c["status"] == "True"
-                           for c in o.get("status", {}).get("conditions", []))
-    if (active(cq) and active(lq)) or time.time() - t0 > 300:
+    if (common.condition_true(cq, "Active") and common.condition_true(lq, "Active")) or time.time() - t0 > 300:
       break
     time.sleep(0.5)
-  if not active(cq):
+  if not common.condition_true(cq, "Active"):
     raise RuntimeError("Kueue ClusterQueue bench not Active after 300 s: %s" % json.dumps(cq.get("status", {}))[:500])
   say("ClusterQueue bench Active in %.1f s: %s" % (time.time() - t0, json.dumps(cq.get("status", {}).get("conditions", []))[:300]))
 
