@@ -99,7 +99,7 @@ cache::PodInfo KubeClusterWriter::UnplanPod(const cache::PodInfo& pod) {
   patch["metadata"]["annotations"][std::string(cache::kPlannedNodeAnnotation)] = nullptr;
   patch["metadata"]["annotations"][std::string(cache::kAdmissionIdAnnotation)] = nullptr;
   patch["metadata"]["annotations"][std::string(cache::kPlanSealAnnotation)] = nullptr;
-  return PatchPod(pod, std::move(patch));
+  return PatchPod(pod, patch);
 }
 
 cache::PodInfo KubeClusterWriter::ReleasePod(const cache::PodInfo& pod) { return PatchPod(pod, ReleasePatch(pod)); }
