@@ -4,15 +4,31 @@
 #include <set>
 #include <vector>
 
-#include "apiserver-double/cel/builtins.h"
-#include "apiserver-double/cel/parser.h"
+#include "apiserver-double/cel/schema_values.h"
 #include "apiserver-double/cel/types.h"
 #include "apiserver-double/schema/schema.h"
+#include "cel/builtins.h"
+#include "cel/parser.h"
 
 namespace gangplank::apiserver_double::cel {
 namespace {
 
+using gangplank::cel::Expr;
+using gangplank::cel::ExprPtr;
+using gangplank::cel::FormatDiagnostic;
+using gangplank::cel::IsOperator;
+using gangplank::cel::Parse;
+using gangplank::cel::SyntaxError;
+using gangplank::cel::Value;
 using K = Type::Kind;
+
+// The functions kube-apiserver's CRD environment declares that the double knows, global or as methods.
+bool IsFunction(const std::string& name, bool as_method) {
+  static const std::set<std::string> globals = {"size", "int", "uint", "double", "string", "bool", "dyn", "matches"};
+  static const std::set<std::string> methods = {"size", "startsWith", "endsWith", "contains", "matches", "lowerAscii",
+                                                "upperAscii", "trim", "split", "join", "min", "max", "isSorted"};
+  return as_method ? methods.count(name) > 0 : globals.count(name) > 0;
+}
 
 bool fits(const Type& t, K k) { return t.dyn() || t.kind == k; }
 
@@ -172,7 +188,9 @@ class Checker {
       error(e.pos, "type '" + operand.name() + "' does not support field selection");
       return Type{};
     }
-    if (const schema::Schema* prop = operand.schema->property(UnescapeProperty(e.name))) return Type::FromSchema(prop);
+    const std::string property = UnescapeProperty(e.name);
+    const schema::Schema* prop = operand.schema->property(property);
+    if (prop != nullptr && EscapeProperty(property) == e.name) return Type::FromSchema(prop);
     if (from_root && (e.name == "apiVersion" || e.name == "kind")) return Type::of(K::kString);
     if (from_root && e.name == "metadata") return Type{};
     if (operand.schema->preserve_unknown_fields) return Type{};

@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "apiserver-double/cel/ast.h"
+#include "cel/ast.h"
 
 namespace gangplank::apiserver_double::schema {
 struct Schema;
@@ -16,7 +16,7 @@ struct Schema;
 namespace gangplank::apiserver_double::cel {
 
 struct Compiled {
-  ExprPtr program;     // null when compilation failed
+  gangplank::cel::ExprPtr program;  // null when compilation failed
   bool uses_old_self = false;
   std::string errors;  // the detail upstream reports, "" on success
 };

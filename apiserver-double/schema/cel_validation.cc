@@ -1,6 +1,7 @@
 #include "apiserver-double/schema/cel_validation.h"
 
-#include "apiserver-double/cel/evaluator.h"
+#include "apiserver-double/cel/schema_values.h"
+#include "apiserver-double/cel/self_activation.h"
 #include "apiserver-double/schema/list_type_validation.h"
 #include "apiserver-double/schema/structural_validation.h"
 
@@ -26,7 +27,6 @@ cel::Value RootValue(const json& object, const Schema& s) {
   }
   if (object.contains("metadata") && object["metadata"].is_object()) {
     cel::Map meta;
-    meta.object = true;
     for (const char* key : {"name", "generateName"}) {
       if (object["metadata"].contains(key)) meta.entries.emplace_back(std::string(key), cel::from_json(object["metadata"][key], nullptr));
     }

@@ -1,7 +1,6 @@
 #include "apiserver-double/schema/rule_compiler.h"
 
 #include "apiserver-double/cel/checker.h"
-#include "apiserver-double/cel/value.h"
 #include "apiserver-double/schema/go_format.h"
 
 namespace gangplank::apiserver_double::schema {

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace gangplank::apiserver_double::cel {
+namespace gangplank::cel {
 struct Expr;
 }
 
@@ -25,8 +25,8 @@ struct ValidationRule {
   std::string reason;      // "", FieldValueInvalid, FieldValueForbidden, FieldValueRequired, FieldValueDuplicate
   std::string field_path;  // as written, e.g. ".spec.limit"
   std::string normalized_field_path;  // "spec.limit"
-  std::shared_ptr<const cel::Expr> program;
-  std::shared_ptr<const cel::Expr> message_program;
+  std::shared_ptr<const gangplank::cel::Expr> program;
+  std::shared_ptr<const gangplank::cel::Expr> message_program;
   bool uses_old_self = false;
 };
 

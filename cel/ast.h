@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "apiserver-double/cel/value.h"
+#include "cel/value.h"
 
-namespace gangplank::apiserver_double::cel {
+namespace gangplank::cel {
 
 struct Expr;
 using ExprPtr = std::shared_ptr<const Expr>;
@@ -26,4 +26,4 @@ struct Expr {
   std::string iter_var;      // comprehension variable
 };
 
-}  // namespace gangplank::apiserver_double::cel
+}  // namespace gangplank::cel

@@ -1,10 +1,10 @@
 // CEL parsing: precedence, macros and syntax errors.
 #include <gtest/gtest.h>
 
-#include "apiserver-double/cel/evaluator.h"
-#include "apiserver-double/cel/parser.h"
+#include "cel/evaluator.h"
+#include "cel/parser.h"
 
-namespace gangplank::apiserver_double::cel {
+namespace gangplank::cel {
 namespace {
 
 Value run(const std::string& source) { return Evaluate(*Parse(source), Activation{}); }
@@ -59,4 +59,4 @@ TEST(CelParser, SyntaxErrorsCarryTheirPosition) {
 }
 
 }  // namespace
-}  // namespace gangplank::apiserver_double::cel
+}  // namespace gangplank::cel

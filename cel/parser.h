@@ -4,12 +4,12 @@
 
 #include <string>
 
-#include "apiserver-double/cel/ast.h"
-#include "apiserver-double/cel/lexer.h"
+#include "cel/ast.h"
+#include "cel/lexer.h"
 
-namespace gangplank::apiserver_double::cel {
+namespace gangplank::cel {
 
 // Throws SyntaxError with the offset of the offending token.
 ExprPtr Parse(const std::string& source);
 
-}  // namespace gangplank::apiserver_double::cel
+}  // namespace gangplank::cel

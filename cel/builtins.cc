@@ -1,4 +1,4 @@
-#include "apiserver-double/cel/builtins.h"
+#include "cel/builtins.h"
 
 #include <algorithm>
 #include <cctype>
@@ -7,9 +7,9 @@
 #include <regex>
 #include <set>
 
-#include "apiserver-double/schema/go_format.h"
+#include "cel/double_text.h"
 
-namespace gangplank::apiserver_double::cel {
+namespace gangplank::cel {
 namespace {
 
 [[noreturn]] void NoOverload() { throw EvalError("no such overload"); }
@@ -184,7 +184,7 @@ Value to_string(const Value& v) {
   if (v.is<std::string>()) return v;
   if (v.is<int64_t>()) return std::to_string(v.as<int64_t>());
   if (v.is<uint64_t>()) return std::to_string(v.as<uint64_t>());
-  if (v.is<double>()) return schema::GoFloat(v.as<double>());
+  if (v.is<double>()) return DoubleText(v.as<double>());
   if (v.is<bool>()) return std::string(v.as<bool>() ? "true" : "false");
   NoOverload();
 }
@@ -267,13 +267,6 @@ bool IsOperator(const std::string& name) {
   return ops.count(name) > 0;
 }
 
-bool IsFunction(const std::string& name, bool as_method) {
-  static const std::set<std::string> globals = {"size", "int", "uint", "double", "string", "bool", "dyn", "matches"};
-  static const std::set<std::string> methods = {"size", "startsWith", "endsWith", "contains", "matches", "lowerAscii",
-                                                "upperAscii", "trim", "split", "join", "min", "max", "isSorted"};
-  return as_method ? methods.count(name) > 0 : globals.count(name) > 0;
-}
-
 Value ApplyOperator(const std::string& name, const std::vector<Value>& a) {
   if (name == "!_") {
     if (!a[0].is<bool>()) NoOverload();
@@ -313,4 +306,4 @@ Value CallFunction(const std::string& name, const Value* target, const std::vect
   NoOverload();
 }
 
-}  // namespace gangplank::apiserver_double::cel
+}  // namespace gangplank::cel

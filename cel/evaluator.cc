@@ -1,10 +1,11 @@
-#include "apiserver-double/cel/evaluator.h"
+#include "cel/evaluator.h"
 
+#include <optional>
 #include <utility>
 
-#include "apiserver-double/cel/builtins.h"
+#include "cel/builtins.h"
 
-namespace gangplank::apiserver_double::cel {
+namespace gangplank::cel {
 namespace {
 
 class Evaluator {
@@ -33,8 +34,7 @@ class Evaluator {
     for (auto it = scope_.rbegin(); it != scope_.rend(); ++it) {
       if (it->first == name) return it->second;
     }
-    if (name == "self") return activation_.self;
-    if (name == "oldSelf" && activation_.old_self) return *activation_.old_self;
+    if (const Value* bound = activation_.Find(name)) return *bound;
     throw EvalError("no such attribute: " + name);
   }
 
@@ -42,8 +42,7 @@ class Evaluator {
     const Value operand = Eval(*e.target);
     if (!operand.IsMap()) throw EvalError("no such overload");
     const Map& m = operand.map();
-    const Value key = m.object ? UnescapeProperty(e.name) : e.name;
-    const Value* found = find(m, key);
+    const Value* found = find(m, Value(e.name));
     if (e.test_only) return found != nullptr;
     if (found == nullptr) throw EvalError("no such key: " + e.name);
     return *found;
@@ -155,4 +154,4 @@ class Evaluator {
 
 Value Evaluate(const Expr& expr, const Activation& activation) { return Evaluator(activation).Eval(expr); }
 
-}  // namespace gangplank::apiserver_double::cel
+}  // namespace gangplank::cel

@@ -1,9 +1,9 @@
-#include "apiserver-double/cel/lexer.h"
+#include "cel/lexer.h"
 
 #include <algorithm>
 #include <cctype>
 
-namespace gangplank::apiserver_double::cel {
+namespace gangplank::cel {
 namespace {
 
 bool IdentStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
@@ -196,4 +196,4 @@ std::string FormatDiagnostic(const std::string& source, std::size_t pos, const s
          source.substr(line_start, line_end - line_start) + "\n | " + std::string(column, '.') + "^";
 }
 
-}  // namespace gangplank::apiserver_double::cel
+}  // namespace gangplank::cel

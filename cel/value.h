@@ -1,27 +1,20 @@
-// CEL runtime values: null, bool, int, uint, double, string, list and map. A map built from a schema
-// object (properties) is an "object": its fields are selected by their CEL-escaped names.
+// CEL runtime values: null, bool, int, uint, double, string, list and map.
 #pragma once
 
 #include <cstdint>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <variant>
 #include <vector>
 
-namespace gangplank::apiserver_double::schema {
-struct Schema;
-}
-
-namespace gangplank::apiserver_double::cel {
+namespace gangplank::cel {
 
 struct Value;
 using List = std::vector<Value>;
 struct Map {
   std::vector<std::pair<Value, Value>> entries;
-  bool object = false;  // a schema object (declared properties) rather than a map
 };
 struct Null {};
 
@@ -61,11 +54,4 @@ int Compare(const Value& a, const Value& b);
 // Map lookup by key (with CEL's numeric key equality); null when absent.
 const Value* find(const Map& map, const Value& key);
 
-// The CEL view of a JSON value under its schema (integer -> int, number -> double, only declared
-// properties of an object visible). A null schema converts everything as dynamic values.
-Value from_json(const nlohmann::json& value, const schema::Schema* schema);
-
-// CRD property names are escaped in CEL: "x-y" is self.x__dash__y. Returns the property name.
-std::string UnescapeProperty(const std::string& cel_name);
-
-}  // namespace gangplank::apiserver_double::cel
+}  // namespace gangplank::cel

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace gangplank::apiserver_double::cel {
+namespace gangplank::cel {
 
 enum class TokenKind { kIdent, kInt, kUint, kDouble, kString, kOperator, kEnd };
 
@@ -32,4 +32,4 @@ std::vector<Token> Tokenize(const std::string& source);
 // `ERROR: <input>:L:C: message\n | source line\n | ....^` with a 1-based line and column.
 std::string FormatDiagnostic(const std::string& source, std::size_t pos, const std::string& message);
 
-}  // namespace gangplank::apiserver_double::cel
+}  // namespace gangplank::cel

@@ -1,10 +1,10 @@
-#include "apiserver-double/cel/parser.h"
+#include "cel/parser.h"
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 
-namespace gangplank::apiserver_double::cel {
+namespace gangplank::cel {
 namespace {
 
 ExprPtr node(Expr e) { return std::make_shared<const Expr>(std::move(e)); }
@@ -253,4 +253,4 @@ class Parser {
 
 ExprPtr Parse(const std::string& source) { return Parser(source).Run(); }
 
-}  // namespace gangplank::apiserver_double::cel
+}  // namespace gangplank::cel

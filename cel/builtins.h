@@ -1,14 +1,14 @@
 // CEL's built-in operators and functions on evaluated arguments: arithmetic with overflow checks,
 // comparisons, indexing, `in`, size, conversions (int, uint, double, string, bool) and the string and
-// list functions CRD rules use. Mismatched types throw EvalError("no such overload").
+// list functions of Kubernetes' CEL environments. Mismatched types throw EvalError("no such overload").
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "apiserver-double/cel/value.h"
+#include "cel/value.h"
 
-namespace gangplank::apiserver_double::cel {
+namespace gangplank::cel {
 
 // Operators by their call name ("_+_", "_<_", "_[_]", "@in", "!_", "-_", ...).
 Value ApplyOperator(const std::string& name, const std::vector<Value>& args);
@@ -16,6 +16,5 @@ Value ApplyOperator(const std::string& name, const std::vector<Value>& args);
 Value CallFunction(const std::string& name, const Value* target, const std::vector<Value>& args);
 
 bool IsOperator(const std::string& name);
-bool IsFunction(const std::string& name, bool as_method);
 
-}  // namespace gangplank::apiserver_double::cel
+}  // namespace gangplank::cel

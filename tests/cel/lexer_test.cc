@@ -1,9 +1,9 @@
 // CEL tokens and cel-go-style diagnostics.
 #include <gtest/gtest.h>
 
-#include "apiserver-double/cel/lexer.h"
+#include "cel/lexer.h"
 
-namespace gangplank::apiserver_double::cel {
+namespace gangplank::cel {
 namespace {
 
 std::vector<std::string> texts(const std::vector<Token>& tokens) {
@@ -47,4 +47,4 @@ TEST(CelLexer, DiagnosticsPointAtTheColumn) {
 }
 
 }  // namespace
-}  // namespace gangplank::apiserver_double::cel
+}  // namespace gangplank::cel
