@@ -4,10 +4,11 @@
 #include <cctype>
 #include <cmath>
 #include <limits>
-#include <regex>
 #include <set>
 
 #include "cel/double_text.h"
+#include "cel/kubernetes_functions.h"
+#include "cel/string_functions.h"
 
 namespace gangplank::cel {
 namespace {
@@ -107,6 +108,7 @@ Value index(const Value& container, const Value& key) {
   if (container.IsList()) return container.list()[static_cast<std::size_t>(ListIndex(key, container.list().size()))];
   if (container.IsMap()) {
     if (const Value* v = find(container.map(), key)) return *v;
+    if (container.map().absent) return *container.map().absent;
     throw EvalError("no such key: " + KeyText(key));
   }
   NoOverload();
@@ -120,9 +122,17 @@ Value ContainsElement(const Value& item, const Value& container) {
   NoOverload();
 }
 
+// A quantity or a semver on the left of == or != takes only its own kind (or null), as in cel-go, where
+// the left operand's Equal decides; built-in kinds on the left are false against any other kind.
+void CheckEqualityOverload(const Value& a, const Value& b) {
+  if ((a.IsQuantity() || a.IsSemver()) && a.v.index() != b.v.index() && !b.IsNull()) NoOverload();
+}
+
 Value relation(const std::string& op, const Value& a, const Value& b) {
-  if (op == "_==_") return equal(a, b);
-  if (op == "_!=_") return !equal(a, b);
+  if (op == "_==_" || op == "_!=_") {
+    CheckEqualityOverload(a, b);
+    return equal(a, b) == (op == "_==_");
+  }
   const int c = Compare(a, b);
   if (op == "_<_") return c < 0;
   if (op == "_<=_") return c <= 0;
@@ -189,47 +199,9 @@ Value to_string(const Value& v) {
   NoOverload();
 }
 
-std::string AsciiCase(std::string s, bool upper) {
-  for (char& c : s) c = static_cast<char>(upper ? std::toupper(static_cast<unsigned char>(c)) : std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 const std::string& StrArg(const std::vector<Value>& args, std::size_t i) {
   if (i >= args.size() || !args[i].is<std::string>()) NoOverload();
   return args[i].str();
-}
-
-bool matches(const std::string& text, const std::string& pattern) {
-  try {
-    return std::regex_search(text, std::regex(pattern, std::regex::ECMAScript));
-  } catch (const std::regex_error&) {
-    throw EvalError("invalid regular expression: " + pattern);
-  }
-}
-
-Value StringMethod(const std::string& name, const std::string& s, const std::vector<Value>& args) {
-  if (name == "startsWith") return s.starts_with(StrArg(args, 0));
-  if (name == "endsWith") return s.ends_with(StrArg(args, 0));
-  if (name == "contains") return s.find(StrArg(args, 0)) != std::string::npos;
-  if (name == "matches") return matches(s, StrArg(args, 0));
-  if (name == "lowerAscii" && args.empty()) return AsciiCase(s, false);
-  if (name == "upperAscii" && args.empty()) return AsciiCase(s, true);
-  if (name == "trim" && args.empty()) {
-    const auto b = s.find_first_not_of(" \t\n\r\f\v");
-    return b == std::string::npos ? std::string() : s.substr(b, s.find_last_not_of(" \t\n\r\f\v") - b + 1);
-  }
-  if (name == "split") {
-    const std::string& sep = StrArg(args, 0);
-    List parts;
-    for (std::size_t start = 0;;) {
-      const std::size_t at = sep.empty() ? std::string::npos : s.find(sep, start);
-      parts.emplace_back(s.substr(start, at == std::string::npos ? std::string::npos : at - start));
-      if (at == std::string::npos) break;
-      start = at + sep.size();
-    }
-    return parts;
-  }
-  NoOverload();
 }
 
 Value ListMethod(const std::string& name, const List& list, const std::vector<Value>& args) {
@@ -256,6 +228,19 @@ Value ListMethod(const std::string& name, const List& list, const std::vector<Va
     }
     return true;
   }
+  if (name == "sum" && args.empty()) {
+    Value total = list.empty() ? Value(int64_t{0}) : list[0];
+    for (std::size_t i = 1; i < list.size(); ++i) total = arith('+', total, list[i]);
+    if (!total.IsNumber()) NoOverload();
+    return total;
+  }
+  if ((name == "indexOf" || name == "lastIndexOf") && args.size() == 1) {
+    for (std::size_t k = 0; k < list.size(); ++k) {
+      const std::size_t i = name == "indexOf" ? k : list.size() - 1 - k;
+      if (equal(list[i], args[0])) return static_cast<int64_t>(i);
+    }
+    return int64_t{-1};
+  }
   NoOverload();
 }
 
@@ -265,6 +250,14 @@ bool IsOperator(const std::string& name) {
   static const std::set<std::string> ops = {"_+_", "_-_", "_*_", "_/_", "_%_", "_==_", "_!=_", "_<_", "_<=_",
                                             "_>_", "_>=_", "_[_]", "@in", "!_", "-_", "_&&_", "_||_", "_?_:_"};
   return ops.count(name) > 0;
+}
+
+bool IsBuiltinFunction(const std::string& name, bool as_method) {
+  static const std::set<std::string> globals = {"size", "int", "uint", "double", "string", "bool", "dyn", "matches"};
+  static const std::set<std::string> list_methods = {"join", "min", "max", "isSorted", "sum", "indexOf", "lastIndexOf"};
+  if (IsKubernetesFunction(name, as_method)) return true;
+  if (!as_method) return globals.count(name) > 0;
+  return name == "size" || IsStringMethod(name) || list_methods.count(name) > 0;
 }
 
 Value ApplyOperator(const std::string& name, const std::vector<Value>& a) {
@@ -285,7 +278,7 @@ Value ApplyOperator(const std::string& name, const std::vector<Value>& a) {
 
 Value CallFunction(const std::string& name, const Value* target, const std::vector<Value>& args) {
   if (target == nullptr) {
-    if (args.size() != 1 && name != "matches") NoOverload();
+    if (args.size() != 1 && name != "matches" && !IsKubernetesFunction(name, false)) NoOverload();
     if (name == "size") return SizeOf(args[0]);
     if (name == "int") return ToInt(args[0]);
     if (name == "double") return ToDouble(args[0]);
@@ -297,12 +290,15 @@ Value CallFunction(const std::string& name, const Value* target, const std::vect
       return i.is<uint64_t>() ? i : Value(static_cast<uint64_t>(i.as<int64_t>()));
     }
     if (name == "bool" && args[0].is<bool>()) return args[0];
-    if (name == "matches" && args.size() == 2) return matches(StrArg(args, 0), StrArg(args, 1));
+    if (name == "matches" && args.size() == 2) return Matches(StrArg(args, 0), StrArg(args, 1));
+    if (IsKubernetesFunction(name, false)) return KubernetesFunction(name, args);
     NoOverload();
   }
   if (name == "size" && args.empty()) return SizeOf(*target);
   if (target->is<std::string>()) return StringMethod(name, target->str(), args);
   if (target->IsList()) return ListMethod(name, target->list(), args);
+  if (target->IsQuantity()) return QuantityMethod(name, target->quantity(), args);
+  if (target->IsSemver()) return SemverMethod(name, target->semver(), args);
   NoOverload();
 }
 

@@ -1,6 +1,8 @@
 // CEL's built-in operators and functions on evaluated arguments: arithmetic with overflow checks,
-// comparisons, indexing, `in`, size, conversions (int, uint, double, string, bool) and the string and
-// list functions of Kubernetes' CEL environments. Mismatched types throw EvalError("no such overload").
+// comparisons, indexing, `in`, size, conversions (int, uint, double, string, bool), the list functions
+// (join, min, max, isSorted, sum, indexOf, lastIndexOf), and dispatch to the string methods
+// (string_functions.h) and Kubernetes' quantity and semver libraries (kubernetes_functions.h).
+// Mismatched types throw EvalError("no such overload").
 #pragma once
 
 #include <string>
@@ -16,5 +18,7 @@ Value ApplyOperator(const std::string& name, const std::vector<Value>& args);
 Value CallFunction(const std::string& name, const Value* target, const std::vector<Value>& args);
 
 bool IsOperator(const std::string& name);
+// Whether a global function (`as_method` false) or a method of that name exists.
+bool IsBuiltinFunction(const std::string& name, bool as_method);
 
 }  // namespace gangplank::cel

@@ -54,7 +54,24 @@ class Parser {
     throw SyntaxError(t.pos, "Syntax error: mismatched input " + seen + " expecting " + expecting);
   }
 
+  // cel-go refuses an expression nested deeper than this; so does the parser, before its own recursion
+  // could exhaust the stack.
+  static constexpr int kMaxDepth = 250;
+
+  struct Nested {
+    explicit Nested(Parser& p) : parser(p) {
+      if (++parser.depth_ > kMaxDepth) {
+        throw SyntaxError(parser.Peek().pos, "expression recursion limit exceeded: " + std::to_string(kMaxDepth));
+      }
+    }
+    ~Nested() { --parser.depth_; }
+    Nested(const Nested&) = delete;
+    Nested& operator=(const Nested&) = delete;
+    Parser& parser;
+  };
+
   ExprPtr expr() {
+    const Nested nested(*this);
     ExprPtr cond = BinaryChain(0);
     if (!at("?")) return cond;
     const std::size_t pos = Peek().pos;
@@ -65,11 +82,14 @@ class Parser {
     return Call("_?_:_", pos, {cond, then, otherwise});
   }
 
-  // Binary operators by precedence level, lowest first; each level is left-associative.
+  // Binary operators by precedence level, lowest first; each level is left-associative, except that a
+  // chain of || or of && becomes a balanced tree (as cel-go builds it: the operators are associative),
+  // so a long selector of conditions stays shallow.
   ExprPtr BinaryChain(int level) {
     static const std::vector<std::vector<std::string>> levels = {
         {"||"}, {"&&"}, {"==", "!=", "<", "<=", ">", ">=", "in"}, {"+", "-"}, {"*", "/", "%"}};
     if (level == static_cast<int>(levels.size())) return unary();
+    if (level < 2) return LogicalChain(levels[level][0], level);
     ExprPtr left = BinaryChain(level + 1);
     while (true) {
       const Token& t = Peek();
@@ -82,7 +102,26 @@ class Parser {
     }
   }
 
+  ExprPtr LogicalChain(const std::string& op, int level) {
+    std::vector<ExprPtr> operands = {BinaryChain(level + 1)};
+    std::vector<std::size_t> positions;  // positions[i]: the operator between operands i and i + 1
+    while (at(op.c_str())) {
+      positions.push_back(Peek().pos);
+      ++i_;
+      operands.push_back(BinaryChain(level + 1));
+    }
+    return Balance("_" + op + "_", operands, positions, 0, operands.size());
+  }
+
+  static ExprPtr Balance(const std::string& name, const std::vector<ExprPtr>& operands,
+                         const std::vector<std::size_t>& positions, std::size_t lo, std::size_t hi) {
+    if (hi - lo == 1) return operands[lo];
+    const std::size_t mid = (lo + hi) / 2;
+    return Call(name, positions[mid - 1], {Balance(name, operands, positions, lo, mid), Balance(name, operands, positions, mid, hi)});
+  }
+
   ExprPtr unary() {
+    const Nested nested(*this);
     if (at("!")) {
       const std::size_t pos = Peek().pos;
       ++i_;
@@ -140,6 +179,9 @@ class Parser {
   }
 
   ExprPtr method(ExprPtr target, const std::string& name, std::size_t pos, std::vector<ExprPtr> args) {
+    if (name == "bind" && target->kind == Expr::Kind::kIdent && target->name == "cel" && args.size() == 3) {
+      return bind(pos, std::move(args));
+    }
     static const std::vector<std::string> macros = {"all", "exists", "exists_one", "map", "filter"};
     const bool macro = std::find(macros.begin(), macros.end(), name) != macros.end() &&
                        (args.size() == 2 || (name == "map" && args.size() == 3));
@@ -152,6 +194,19 @@ class Parser {
     e.target = std::move(target);
     e.iter_var = args[0]->name;
     e.args.assign(args.begin() + 1, args.end());
+    return node(std::move(e));
+  }
+
+  // cel.bind(name, value, body), cel-go's bindings extension.
+  ExprPtr bind(std::size_t pos, std::vector<ExprPtr> args) {
+    if (args[0]->kind != Expr::Kind::kIdent) throw SyntaxError(args[0]->pos, "cel.bind() variable names must be simple identifiers");
+    Expr e;
+    e.kind = Expr::Kind::kBind;
+    e.name = "cel.bind";
+    e.pos = pos;
+    e.iter_var = args[0]->name;
+    e.target = std::move(args[1]);
+    e.args = {std::move(args[2])};
     return node(std::move(e));
   }
 
@@ -247,6 +302,7 @@ class Parser {
 
   std::vector<Token> tokens_;
   std::size_t i_ = 0;
+  int depth_ = 0;
 };
 
 }  // namespace

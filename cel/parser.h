@@ -1,5 +1,6 @@
 // Recursive-descent parser for CEL (conditional, logical, relational, arithmetic, unary, member,
-// index, call, list/map literals), expanding the has/all/exists/exists_one/map/filter macros.
+// index, call, list/map literals), expanding the has/all/exists/exists_one/map/filter macros and
+// cel.bind; nesting deeper than 250 levels is a SyntaxError, as in cel-go.
 #pragma once
 
 #include <string>

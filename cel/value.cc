@@ -2,9 +2,26 @@
 
 namespace gangplank::cel {
 
+Value::Value(List l) : v(std::make_shared<const List>(std::move(l))) {}
+Value::Value(Map m) : v(std::make_shared<const Map>(std::move(m))) {}
+Value::Value(Quantity q) : v(std::make_shared<const Quantity>(std::move(q))) {}
+Value::Value(Semver s) : v(std::make_shared<const Semver>(std::move(s))) {}
+
 std::string Value::TypeName() const {
-  static const char* const names[] = {"null_type", "bool", "int", "uint", "double", "string", "list", "map"};
+  static const char* const names[] = {"null_type", "bool", "int", "uint", "double", "string",
+                                      "list", "map", "kubernetes.Quantity", "kubernetes.Semver"};
   return names[v.index()];
+}
+
+Map& Map::Set(Value key, Value value) {
+  for (auto& [k, v] : entries) {
+    if (equal(k, key)) {
+      v = std::move(value);
+      return *this;
+    }
+  }
+  entries.emplace_back(std::move(key), std::move(value));
+  return *this;
 }
 
 namespace {
@@ -52,6 +69,8 @@ bool equal(const Value& a, const Value& b) {
     return true;
   }
   if (a.IsMap()) return EqualMaps(a.map(), b.map());
+  if (a.IsQuantity()) return a.quantity() == b.quantity();
+  if (a.IsSemver()) return a.semver() == b.semver();
   if (a.is<Null>()) return true;
   if (a.is<bool>()) return a.as<bool>() == b.as<bool>();
   return a.str() == b.str();
@@ -65,6 +84,12 @@ int Compare(const Value& a, const Value& b) {
 }
 
 const Value* find(const Map& map, const Value& key) {
+  if (key.is<std::string>()) {  // the common case: only string keys can equal a string
+    for (const auto& [k, v] : map.entries) {
+      if (k.is<std::string>() && k.str() == key.str()) return &v;
+    }
+    return nullptr;
+  }
   for (const auto& [k, v] : map.entries) {
     if (equal(k, key)) return &v;
   }

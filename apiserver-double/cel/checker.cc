@@ -146,6 +146,9 @@ class Checker {
         for (const auto& a : e.args) Check(*a);
         return Type::map(Type{});
       case Expr::Kind::kComprehension: return comprehension(e);
+      case Expr::Kind::kBind:  // cel.bind is DRA's bindings extension, not in the CRD environment
+        error(e.pos, "undeclared reference to 'bind' (in container '')");
+        return Type{};
     }
     return Type{};
   }

@@ -1,28 +1,14 @@
 // CEL evaluation: operators, conversions, error values.
 #include <gtest/gtest.h>
 
-#include "cel/evaluator.h"
-#include "cel/parser.h"
+#include "tests/cel/expression_helpers.h"
 
 namespace gangplank::cel {
 namespace {
 
-Value eval(const std::string& source) { return Evaluate(*Parse(source), Activation{}); }
-
-bool holds(const std::string& source) {
-  const Value v = eval(source);
-  EXPECT_TRUE(v.is<bool>()) << source;
-  return v.is<bool>() && v.as<bool>();
-}
-
-std::string error_of(const std::string& source) {
-  try {
-    eval(source);
-  } catch (const EvalError& e) {
-    return e.what();
-  }
-  return "<no error>";
-}
+using test_support::error_of;
+using test_support::eval;
+using test_support::holds;
 
 TEST(CelEvaluator, ArithmeticAndComparisons) {
   EXPECT_EQ(eval("7 / 2").as<int64_t>(), 3);
