@@ -4,7 +4,8 @@
 #   and pod lifecycle), into <repo>/.tools/kube/bin, plus .tools/kube/kwok.yaml (KWOK's stages, taken
 #   from the pinned KWOK module); and kube-apiserver, kube-controller-manager and kube-scheduler of the
 #   oldest Kubernetes gangplank supports (1.35) into .tools/kube/v1.35/bin, which the end-to-end suite
-#   also runs on (with the same etcd and KWOK).
+#   also runs on (with the same etcd and KWOK). Also gangplank-dra-driver (tests/support/dra-driver, a
+#   module of the project's own), the DRA test driver that publishes ResourceSlices for KWOK nodes.
 # Versions are pinned by the go.mod/go.sum files under tools/kube-binaries/ (one module per component,
 # since their dependency graphs disagree). A stamp (.tools/kube/stamp) records what was built: a second
 # run with the same pins and the same Go does nothing.
@@ -16,7 +17,8 @@ repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 pins="$repo/tools/kube-binaries"
 out="$repo/.tools/kube"
 bin="$out/bin"
-binaries=(etcd kube-apiserver kube-controller-manager kube-scheduler kwok)
+binaries=(etcd kube-apiserver kube-controller-manager kube-scheduler kwok gangplank-dra-driver)
+dra_driver="$repo/tests/support/dra-driver"
 oldest=v1.35
 oldest_bin="$out/$oldest/bin"
 oldest_binaries=(kube-apiserver kube-controller-manager kube-scheduler)
@@ -26,7 +28,7 @@ source "$repo/scripts/go-tools.sh"
 require_go build-kube-binaries "the real Kubernetes components cannot be built"  # the pins need go >= 1.26.0
 export GOFLAGS="${GOFLAGS:--buildvcs=false}"
 
-stamp="$({ go version; cat "$pins"/*/go.mod "$pins"/*/go.sum "${BASH_SOURCE[0]}" "$repo/scripts/go-tools.sh"; } | sha256sum | cut -d' ' -f1)"
+stamp="$({ go version; cat "$pins"/*/go.mod "$pins"/*/go.sum "$dra_driver"/go.mod "$dra_driver"/go.sum "$dra_driver"/*.go "${BASH_SOURCE[0]}" "$repo/scripts/go-tools.sh"; } | sha256sum | cut -d' ' -f1)"
 current=1
 for b in "${binaries[@]}"; do [ -x "$bin/$b" ] || current=0; done
 for b in "${oldest_binaries[@]}"; do [ -x "$oldest_bin/$b" ] || current=0; done
@@ -58,6 +60,8 @@ build_kubernetes() {
 }
 build_kubernetes kubernetes "$bin"
 build_kubernetes "kubernetes-${oldest#v}" "$oldest_bin"
+echo "build-kube-binaries: building gangplank-dra-driver ($(go version | cut -d' ' -f3))" >&2
+(cd "$dra_driver" && go build -trimpath -ldflags="-s -w" -o "$bin/gangplank-dra-driver" .)
 
 # KWOK's stages ship inside its module, not its binary: nodes become Ready and keep a heartbeat Lease
 # (so the node lifecycle controller leaves them alone); pods become Running, Job pods complete, deleted
