@@ -12,14 +12,14 @@
 #
 #   scripts/real-cluster.sh start [--dir D] [--build B] [--port-base P] [--nodes FILE] [--no-gangplank]
 #                                 [--operator-arg ARG]... [--extender-arg ARG]... [--chart-set KEY=VALUE]...
-#                                 [--owner-pid PID]
+#                                 [--owner-pid PID] [--dra]
 #   scripts/real-cluster.sh stop [--dir D]
 #
 # --dir      state, certificates, kubeconfigs and logs (default out/real)
 # --build    the CMake build holding gangplank's binaries (default build)
 # --port-base  first of the 10 loopback ports used (default 26000): +0 etcd client, +1 etcd peer,
 #            +2 kube-apiserver, +3 controller-manager, +4 scheduler, +5 extender, +6 operator,
-#            +7 operator webhook, +8 KWOK
+#            +7 operator webhook, +8 KWOK, +9 the default kube-scheduler (--dra)
 # --nodes    a YAML file of Nodes to create (KWOK takes those annotated kwok.x-k8s.io/node=fake);
 #            may be given more than once (default: none)
 # --no-gangplank  the control plane only: no chart objects, extender, operator or kube-scheduler
@@ -29,6 +29,17 @@
 #                 e.g. extender.bindVerb=bind with --extender-arg --bind-verb=bind
 # --owner-pid     stop everything once that process is gone (a test binary killed by its timeout leaves
 #                 no control plane behind)
+# --dra      GPUs through Dynamic Resource Allocation: gangplank-dra-driver (tests/support/dra-driver)
+#            publishes ResourceSlices shaped like NVIDIA's driver's (gpu.nvidia.com) for the nodes labelled
+#            gangplank.test/dra-gpus=<n> (gangplank.test/dra-mig=true: MIG partitions too), and creates the
+#            DeviceClasses gpu.nvidia.com (extendedResourceName nvidia.com/gpu) and mig.nvidia.com. It runs
+#            as the ServiceAccount gangplank-dra-driver/gangplank-dra-driver under a DRA driver's RBAC
+#            (ClusterRole gangplank-dra-driver) and logs to <dir>/gangplank-dra-driver.log. Also starts the
+#            stock kube-scheduler with its default profile (default-scheduler), which a real cluster has and
+#            which allocates the devices of pods that do not name gangplank. Kubernetes 1.37 needs no flag
+#            for this: resource.k8s.io/v1, DRAExtendedResource and DRADeviceTaints are GA, DRAPartitionableDevices
+#            beta and on; DRANodeAllocatableResources (alpha, off) stays off, as DRA-backed extended
+#            resources fail with it on (kubernetes#141467).
 #
 # kubeconfig for kubectl: <dir>/kubeconfig (cluster-admin). Needs the binaries of
 # scripts/build-kube-binaries.sh (in .tools/kube/bin) and kubectl and Helm from scripts/install-kube-tools.sh.
@@ -51,6 +62,7 @@ operator_args=()
 extender_args=()
 chart_sets=()
 owner=""
+dra=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --dir) dir="$2"; shift 2 ;;
@@ -62,6 +74,7 @@ while [ $# -gt 0 ]; do
     --extender-arg) extender_args+=("$2"); shift 2 ;;
     --chart-set) chart_sets+=(--set "$2"); shift 2 ;;
     --owner-pid) owner="$2"; shift 2 ;;
+    --dra) dra=1; shift ;;
     *) echo "real-cluster: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -70,6 +83,7 @@ dir="$(cd "$dir" && pwd)"
 pki="$dir/pki"
 etcd_port=$base; etcd_peer=$((base + 1)); api_port=$((base + 2)); cm_port=$((base + 3)); sched_port=$((base + 4))
 ext_port=$((base + 5)); op_port=$((base + 6)); hook_port=$((base + 7)); kwok_port=$((base + 8))
+default_sched_port=$((base + 9))
 namespace=gangplank-system
 release=gangplank
 
@@ -282,6 +296,68 @@ start_gangplank() {
   wait_until 60 kube-scheduler curl -sfk "https://127.0.0.1:$sched_port/healthz"
 }
 
+# --dra: the DRA test driver under a DRA driver's RBAC (its ResourceSlices, the Nodes it publishes for and
+# labels, the DeviceClasses it installs), and the default-profile kube-scheduler; waits until both are up.
+dra_namespace=gangplank-dra-driver
+dra_driver_bin="$repo/.tools/kube/bin/gangplank-dra-driver"  # the same for every Kubernetes version
+start_dra() {
+  "$kubectl" --kubeconfig "$dir/kubeconfig" apply -f - >/dev/null <<EOF
+apiVersion: v1
+kind: Namespace
+metadata:
+  name: $dra_namespace
+---
+apiVersion: v1
+kind: ServiceAccount
+metadata:
+  name: gangplank-dra-driver
+  namespace: $dra_namespace
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: gangplank-dra-driver
+rules:
+  - apiGroups: [resource.k8s.io]
+    resources: [resourceslices]
+    verbs: [get, list, watch, create, update, patch, delete, deletecollection]
+  - apiGroups: [resource.k8s.io]
+    resources: [deviceclasses]
+    verbs: [get, create, update]
+  - apiGroups: [""]
+    resources: [nodes]
+    verbs: [get, list, watch, patch]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata:
+  name: gangplank-dra-driver
+roleRef:
+  apiGroup: rbac.authorization.k8s.io
+  kind: ClusterRole
+  name: gangplank-dra-driver
+subjects:
+  - kind: ServiceAccount
+    name: gangplank-dra-driver
+    namespace: $dra_namespace
+EOF
+  local token
+  token="$("$kubectl" --kubeconfig "$dir/kubeconfig" create token gangplank-dra-driver -n "$dra_namespace" --duration 48h)"
+  kubeconfig "$dir/dra-driver.kubeconfig" --token "$token"
+  spawn gangplank-dra-driver "$dra_driver_bin" --kubeconfig "$dir/dra-driver.kubeconfig"
+  # The stock scheduler as kubeadm runs it: user system:kube-scheduler, bound to its bootstrap ClusterRole
+  # (which covers DRA: claims and their status, slices, classes).
+  cert default-scheduler "/CN=system:kube-scheduler"
+  kubeconfig "$dir/default-scheduler.kubeconfig" --client-certificate "$pki/default-scheduler.crt" \
+    --client-key "$pki/default-scheduler.key" --embed-certs
+  spawn default-scheduler "$kube_bin/kube-scheduler" --kubeconfig "$dir/default-scheduler.kubeconfig" \
+    --authentication-kubeconfig "$dir/default-scheduler.kubeconfig" \
+    --authorization-kubeconfig "$dir/default-scheduler.kubeconfig" \
+    --bind-address 127.0.0.1 --secure-port "$default_sched_port" --leader-elect=false --v 1
+  wait_until 60 gangplank-dra-driver "$kubectl" --kubeconfig "$dir/kubeconfig" get deviceclass gpu.nvidia.com
+  wait_until 60 "the default kube-scheduler" curl -sfk "https://127.0.0.1:$default_sched_port/healthz"
+}
+
 # Polls the owner every second; stops the control plane when it is gone, ends when `stop` ran first.
 watch_owner() {
   (
@@ -298,6 +374,10 @@ case "$command" in
         exit 3
       fi
     done
+    if [ $dra = 1 ] && [ ! -x "$dra_driver_bin" ]; then
+      say "$dra_driver_bin is missing: run scripts/build-kube-binaries.sh (needs Go)"
+      exit 3
+    fi
     stop_all
     rm -rf "$dir/etcd" "$pki" "$dir"/*.log "$dir"/*.kubeconfig "$dir/kubeconfig"
     : >"$dir/pids"
@@ -306,20 +386,21 @@ case "$command" in
     trap '[ $started = 1 ] || stop_all' EXIT
     make_pki
     start_control_plane
+    [ $dra = 0 ] || start_dra
     if [ ${#nodes[@]} -gt 0 ]; then
       for f in "${nodes[@]}"; do "$kubectl" --kubeconfig "$dir/kubeconfig" create -f "$f" >/dev/null; done
     fi
     [ $gangplank = 0 ] || start_gangplank
     started=1
     [ -z "$owner" ] || watch_owner
-    say "running on 127.0.0.1: kube-apiserver :$api_port$([ $gangplank = 1 ] && echo ", extender :$ext_port, operator :$op_port, webhook :$hook_port")"
+    say "running on 127.0.0.1: kube-apiserver :$api_port$([ $gangplank = 1 ] && echo ", extender :$ext_port, operator :$op_port, webhook :$hook_port")$([ $dra = 1 ] && echo ", DRA driver, default kube-scheduler :$default_sched_port")"
     say "kubeconfig: $dir/kubeconfig (logs in $dir/)"
     ;;
   stop)
     stop_all
     ;;
   *)
-    sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,/^set -euo pipefail/{/^#/p}' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac
