@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/pod_requests.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -102,32 +104,68 @@ void DecodeAmounts(od::value v, std::vector<ResourceAmount>& out) {
   }
 }
 
-void AddAmounts(std::vector<ResourceAmount>& total, const std::vector<ResourceAmount>& add, bool take_max) {
-  for (const auto& a : add) {
-    auto it = std::find_if(total.begin(), total.end(), [&](const ResourceAmount& t) { return t.name == a.name; });
-    if (it == total.end()) total.push_back(a);
-    else it->milli = take_max ? std::max(it->milli, a.milli) : it->milli + a.milli;
+base::Amounts AmountsOf(od::value v) {
+  std::vector<ResourceAmount> amounts;
+  DecodeAmounts(v, amounts);
+  base::Amounts out;
+  out.reserve(amounts.size());
+  for (ResourceAmount& a : amounts) out.emplace_back(std::move(a.name), a.milli);
+  return out;
+}
+
+// A resources object: requests and limits.
+void DecodeResources(od::value v, base::ContainerAmounts& out) {
+  if (v.is_null()) return;
+  for (auto rf : v.get_object()) {
+    const std::string_view kind = rf.unescaped_key();
+    if (kind == "requests") out.requests = AmountsOf(rf.value());
+    else if (kind == "limits") out.limits = AmountsOf(rf.value());
   }
 }
 
-// containers[].resources: requests, with limits standing in for missing requests; summed over the
-// containers (or max'ed for init containers).
-void DecodeContainerRequests(od::value v, std::vector<ResourceAmount>& total, bool take_max) {
+// containers[] or initContainers[]: each one's resources, and whether it is a sidecar.
+void DecodeContainers(od::value v, std::vector<base::ContainerAmounts>& out) {
   if (v.is_null()) return;
   for (auto container : v.get_array()) {
-    std::vector<ResourceAmount> requests, limits;
+    base::ContainerAmounts& c = out.emplace_back();
     for (auto field : container.get_object()) {
-      if (std::string_view(field.unescaped_key()) != "resources") continue;
-      for (auto rf : field.value().get_object()) {
-        const std::string_view kind = rf.unescaped_key();
-        if (kind == "requests") DecodeAmounts(rf.value(), requests);
-        else if (kind == "limits") DecodeAmounts(rf.value(), limits);
-      }
+      const std::string_view key = field.unescaped_key();
+      if (key == "resources") DecodeResources(field.value(), c);
+      else if (key == "restartPolicy") c.sidecar = str(field.value()) == "Always";
     }
-    for (const ResourceAmount& limit : limits) {
-      if (FindAmount(requests, limit.name) == nullptr) requests.push_back(limit);
+  }
+}
+
+void DecodeResourceClaims(od::value v, PodClaims& out) {
+  if (v.is_null()) return;
+  for (auto item : v.get_array()) {
+    PodResourceClaim& c = out.claims.emplace_back();
+    for (auto field : item.get_object()) {
+      const std::string_view key = field.unescaped_key();
+      if (key == "name") c.name = str(field.value());
+      else if (key == "resourceClaimName") c.claim_name = str(field.value());
+      else if (key == "resourceClaimTemplateName") c.template_name = str(field.value());
     }
-    AddAmounts(total, requests, take_max);
+  }
+}
+
+void DecodeClaimStatuses(od::value v, PodClaims& out) {
+  if (v.is_null()) return;
+  for (auto item : v.get_array()) {
+    std::string name, claim;
+    for (auto field : item.get_object()) {
+      const std::string_view key = field.unescaped_key();
+      if (key == "name") name = str(field.value());
+      else if (key == "resourceClaimName") claim = str(field.value());
+    }
+    out.statuses.emplace_back(std::move(name), std::move(claim));
+  }
+}
+
+void DecodeExtendedClaim(od::value v, PodClaims& out) {
+  if (v.is_null()) return;
+  for (auto field : v.get_object()) {
+    if (std::string_view(field.unescaped_key()) == "resourceClaimName") out.extended_resource_claim = str(field.value());
   }
 }
 
@@ -146,8 +184,10 @@ void DecodeTolerations(od::value v, std::vector<Toleration>& out) {
   }
 }
 
-void DecodePodSpec(od::value v, Pod& out) {
-  std::vector<ResourceAmount> init, overhead;
+void DecodePodSpec(od::value v, Pod& out, PodClaims& claims) {
+  std::vector<base::ContainerAmounts> containers, init;
+  std::optional<base::ContainerAmounts> pod_level;
+  base::Amounts overhead;
   for (auto field : v.get_object()) {
     std::string_view key = field.unescaped_key();
     if (key == "nodeName") out.node_name = str(field.value());
@@ -155,9 +195,11 @@ void DecodePodSpec(od::value v, Pod& out) {
     else if (key == "priorityClassName") out.priority_class_name = str(field.value());
     else if (key == "priority") out.priority = static_cast<int32_t>(Int64Of(field.value()));
     else if (key == "activeDeadlineSeconds") out.active_deadline_seconds = Int64Of(field.value());
-    else if (key == "containers") DecodeContainerRequests(field.value(), out.requests, false);
-    else if (key == "initContainers") DecodeContainerRequests(field.value(), init, true);
-    else if (key == "overhead") DecodeAmounts(field.value(), overhead);
+    else if (key == "containers") DecodeContainers(field.value(), containers);
+    else if (key == "initContainers") DecodeContainers(field.value(), init);
+    else if (key == "resources") DecodeResources(field.value(), pod_level.emplace());
+    else if (key == "overhead") overhead = AmountsOf(field.value());
+    else if (key == "resourceClaims") DecodeResourceClaims(field.value(), claims);
     else if (key == "nodeSelector") DecodePairs(field.value(), out.node_selector, false);
     else if (key == "tolerations") DecodeTolerations(field.value(), out.tolerations);
     else if (key == "schedulingGates") {
@@ -170,9 +212,10 @@ void DecodePodSpec(od::value v, Pod& out) {
       }
     }
   }
-  AddAmounts(out.requests, init, true);
-  AddAmounts(out.requests, overhead, false);
-  out.requests = std::vector<ResourceAmount>(out.requests.begin(), out.requests.end());  // exact size
+  const base::Amounts total = base::PodRequests(containers, init, pod_level ? &*pod_level : nullptr, overhead);
+  out.requests.clear();
+  out.requests.reserve(total.size());
+  for (const auto& [name, milli] : total) out.requests.push_back({name, milli});
 }
 
 void DecodeTaints(od::value v, std::vector<Taint>& out) {
@@ -355,12 +398,13 @@ void DecodeObjectMeta(od::value value, ObjectMeta& out) {
 }
 
 void Codec<Pod>::Decode(od::value value, Pod& out) {
+  PodClaims claims;
   for (auto field : value.get_object()) {
     std::string_view key = field.unescaped_key();
     if (key == "metadata") {
       DecodeObjectMeta(field.value(), out.meta);
     } else if (key == "spec") {
-      DecodePodSpec(field.value(), out);
+      DecodePodSpec(field.value(), out, claims);
     } else if (key == "status") {
       PodFailure failure;
       std::optional<ContainerExit> init_container;
@@ -372,12 +416,17 @@ void Codec<Pod>::Decode(od::value value, Pod& out) {
         else if (skey == "message") failure.message = str(sf.value());
         else if (skey == "containerStatuses") failure.container = FirstFailedContainer(sf.value());
         else if (skey == "initContainerStatuses") init_container = FirstFailedContainer(sf.value());
+        else if (skey == "resourceClaimStatuses") DecodeClaimStatuses(sf.value(), claims);
+        else if (skey == "extendedResourceClaimStatus") DecodeExtendedClaim(sf.value(), claims);
       }
       if (!failure.container) failure.container = std::move(init_container);
       if (!failure.reason.empty() || !failure.message.empty() || failure.container) {
         out.failure = std::make_shared<const PodFailure>(std::move(failure));
       }
     }
+  }
+  if (!claims.claims.empty() || !claims.statuses.empty() || !claims.extended_resource_claim.empty()) {
+    out.claims = std::make_shared<const PodClaims>(std::move(claims));
   }
 }
 

@@ -81,6 +81,23 @@ struct PodFailure {
   std::optional<ContainerExit> container;
 };
 
+// spec.resourceClaims[]: a claim shared by name, or one made for the pod from a template.
+struct PodResourceClaim {
+  std::string name;
+  std::string claim_name;
+  std::string template_name;
+};
+
+// Dynamic Resource Allocation on a pod: its claims and what the scheduler and controllers made of them.
+// Null on pods that use none (nearly every pod pays a pointer, not three vectors).
+struct PodClaims {
+  std::vector<PodResourceClaim> claims;
+  // status.resourceClaimStatuses: the pod's claim name -> the ResourceClaim made from its template.
+  std::vector<std::pair<std::string, std::string>> statuses;
+  // status.extendedResourceClaimStatus.resourceClaimName: the claim serving DRA-backed extended resources.
+  std::string extended_resource_claim;
+};
+
 struct Pod {
   ObjectMeta meta;
   std::string node_name;
@@ -90,10 +107,11 @@ struct Pod {
   int32_t priority = 0;
   std::optional<std::int64_t> active_deadline_seconds;  // spec.activeDeadlineSeconds: the kubelet ends it then.
   std::vector<std::string> scheduling_gates;
-  // Effective pod request as kube-scheduler computes it: per resource max(sum over containers, max over
-  // init containers) plus overhead, a container's limit standing in for a missing request (the API
-  // server's defaulting, which not every client relies on).
+  // Effective pod request as Kubernetes computes it (base/pod_requests.h: sidecars, pod-level resources,
+  // overhead), a container's limit standing in for a missing request (the API server's defaulting, which
+  // not every client relies on).
   std::vector<ResourceAmount> requests;
+  std::shared_ptr<const PodClaims> claims;
   StringPairs node_selector;
   std::vector<Toleration> tolerations;
   StringPairs conditions;  // type -> status ("True" | "False" | "Unknown")
