@@ -56,6 +56,22 @@ const ResourceDescriptor& CustomResourceDefinitions() {
                                     "CustomResourceDefinition", false};
   return r;
 }
+const ResourceDescriptor& ResourceSlices() {
+  static const ResourceDescriptor r{"resource.k8s.io", "v1", "resourceslices", "ResourceSlice", false};
+  return r;
+}
+const ResourceDescriptor& DeviceClasses() {
+  static const ResourceDescriptor r{"resource.k8s.io", "v1", "deviceclasses", "DeviceClass", false};
+  return r;
+}
+const ResourceDescriptor& ResourceClaims() {
+  static const ResourceDescriptor r{"resource.k8s.io", "v1", "resourceclaims", "ResourceClaim", true};
+  return r;
+}
+const ResourceDescriptor& ResourceClaimTemplates() {
+  static const ResourceDescriptor r{"resource.k8s.io", "v1", "resourceclaimtemplates", "ResourceClaimTemplate", true};
+  return r;
+}
 }  // namespace resources
 
 QueryParams ListOptions::ToQuery() const {

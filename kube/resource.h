@@ -33,6 +33,11 @@ const ResourceDescriptor& Events();
 const ResourceDescriptor& PodDisruptionBudgets();
 const ResourceDescriptor& Leases();
 const ResourceDescriptor& CustomResourceDefinitions();
+// Dynamic Resource Allocation (resource.k8s.io/v1, GA since Kubernetes 1.34).
+const ResourceDescriptor& ResourceSlices();
+const ResourceDescriptor& DeviceClasses();
+const ResourceDescriptor& ResourceClaims();
+const ResourceDescriptor& ResourceClaimTemplates();
 }  // namespace resources
 
 struct ListOptions {

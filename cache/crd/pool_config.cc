@@ -188,6 +188,7 @@ PoolConfig PoolConfigFromObject(const nlohmann::json& pool) {
   const nlohmann::json* spec = jf::Member(&pool, "", "spec");
   c.node_selector = jf::StringMap(spec, "spec", "nodeSelector").value_or(c.node_selector);
   c.gpu_model = jf::String(spec, "spec", "gpuModel").value_or("");
+  c.device_classes = jf::StringList(spec, "spec", "deviceClasses").value_or(std::vector<std::string>{});
   const std::string capacity = jf::String(spec, "spec", "capacityType").value_or("OnDemand");
   if (capacity != "OnDemand" && capacity != "Spot") {
     throw DecodeError("spec.capacityType", "expected OnDemand or Spot, got '" + capacity + "'");

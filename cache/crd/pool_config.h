@@ -66,6 +66,7 @@ struct PoolConfig {
   std::int64_t generation = 0;
   std::map<std::string, std::string> node_selector;  // Empty: every node with GPUs.
   std::string gpu_model;                              // Empty: any model.
+  std::vector<std::string> device_classes;            // DRA classes of its GPUs; empty: the defaults.
   bool spot = false;                                  // capacityType Spot.
   std::vector<std::string> topology_levels;           // Label keys, widest first.
   PoolAdmission admission;

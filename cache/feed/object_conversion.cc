@@ -23,7 +23,7 @@ ResourceList ToResourceList(const std::vector<kube::ResourceAmount>& amounts) {
 
 }  // namespace
 
-PodInfo ToPodInfo(const kube::Pod& p, const PlanSeal* seal) {
+PodInfo ToPodInfo(const kube::Pod& p, const PlanSeal* seal, const dra::GpuInventory* gpus) {
   PodInfo pod;
   pod.name = p.meta.name;
   pod.namespace_ = p.meta.namespace_;
@@ -54,11 +54,17 @@ PodInfo ToPodInfo(const kube::Pod& p, const PlanSeal* seal) {
   ContainerResources effective;  // kube::Pod holds the effective request already.
   effective.requests = ToResourceList(p.requests);
   pod.containers.push_back(std::move(effective));
+  if (const kube::PodClaims* claims = p.claims.get()) {
+    for (const kube::PodResourceClaim& c : claims->claims) pod.resource_claims.push_back({c.name, c.claim_name, c.template_name});
+    pod.claim_statuses = claims->statuses;
+    pod.extended_resource_claim = claims->extended_resource_claim;
+  }
+  if (gpus != nullptr) pod.dra = gpus->DemandOf(pod);
   DropUnsealedPlan(pod, seal);
   return pod;
 }
 
-NodeInfo ToNodeInfo(const kube::Node& n) {
+NodeInfo ToNodeInfo(const kube::Node& n, const dra::GpuInventory* gpus) {
   NodeInfo node;
   node.name = n.meta.name;
   node.labels = ToMap(n.meta.labels);
@@ -76,6 +82,7 @@ NodeInfo ToNodeInfo(const kube::Node& n) {
   for (const auto& c : n.condition_details) {
     node.condition_details[c.type] = ConditionDetail{c.reason, c.message, c.last_transition_time};
   }
+  if (gpus != nullptr) node.dra = gpus->GpusOf(node.name);
   return node;
 }
 

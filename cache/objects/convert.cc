@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <optional>
 
+#include "base/pod_requests.h"
 #include "cache/objects/conventions.h"
 #include "cache/objects/decode_error.h"
 #include "cache/objects/quantity.h"
@@ -20,64 +22,54 @@ std::int64_t Amount(const std::string& resource, const std::string& text) {
   return resource == "cpu" ? ParseQuantityMilli(text) : ParseQuantityValue(text);
 }
 
-std::int64_t SaturatingAdd(std::int64_t a, std::int64_t b) {
-  if (b > 0 && a > std::numeric_limits<std::int64_t>::max() - b) return std::numeric_limits<std::int64_t>::max();
-  return a + b;
-}
-
-// Requests of one container, limits standing in for missing requests (the API server's defaulting).
-std::map<std::string, std::int64_t> ContainerAmounts(const ContainerResources& c) {
-  std::map<std::string, std::int64_t> out;
-  for (const auto& [name, text] : c.requests) {
+// A resource list in the engine's units. A malformed quantity is named by its full path (`at`.`list`.name),
+// a negative one by its resource (`at`.name), whichever list it came from.
+base::Amounts AmountsOf(const ResourceList& list, const std::string& at, const std::string& kind) {
+  base::Amounts out;
+  for (const auto& [name, text] : list) {
+    std::int64_t amount = 0;
     try {
-      out[name] = Amount(name, text);
+      amount = Amount(name, text);
     } catch (const DecodeError& e) {
-      throw e.Within("resources.requests." + name);
+      throw e.Within((kind.empty() ? at : at + "." + kind) + "." + name);
     }
-  }
-  for (const auto& [name, text] : c.limits) {
-    if (out.count(name)) continue;
-    try {
-      out[name] = Amount(name, text);
-    } catch (const DecodeError& e) {
-      throw e.Within("resources.limits." + name);
-    }
-  }
-  for (const auto& [name, amount] : out) {
-    if (amount < 0) throw DecodeError("resources." + name, "negative quantity");
+    if (amount < 0) throw DecodeError(at + "." + name, "negative quantity");
+    out.emplace_back(name, amount);
   }
   return out;
 }
 
-std::map<std::string, std::int64_t> EffectiveAmounts(const PodInfo& pod) {
-  std::map<std::string, std::int64_t> sum;
-  for (size_t i = 0; i < pod.containers.size(); ++i) {
-    try {
-      for (const auto& [name, amount] : ContainerAmounts(pod.containers[i])) sum[name] = SaturatingAdd(sum[name], amount);
-    } catch (const DecodeError& e) {
-      throw e.Within("spec.containers[" + std::to_string(i) + "]");
-    }
-  }
-  for (size_t i = 0; i < pod.init_containers.size(); ++i) {
-    try {
-      for (const auto& [name, amount] : ContainerAmounts(pod.init_containers[i])) sum[name] = std::max(sum[name], amount);
-    } catch (const DecodeError& e) {
-      throw e.Within("spec.initContainers[" + std::to_string(i) + "]");
-    }
-  }
-  for (const auto& [name, text] : pod.overhead) {
-    try {
-      sum[name] = SaturatingAdd(sum[name], Amount(name, text));
-    } catch (const DecodeError& e) {
-      throw e.Within("spec.overhead." + name);
-    }
-  }
-  return sum;
+base::ContainerAmounts ContainerOf(const ContainerResources& c, const std::string& at) {
+  return {AmountsOf(c.requests, at + ".resources", "requests"), AmountsOf(c.limits, at + ".resources", "limits"), c.sidecar};
+}
+
+std::vector<base::ContainerAmounts> ContainersOf(const std::vector<ContainerResources>& cs, const std::string& at) {
+  std::vector<base::ContainerAmounts> out;
+  for (size_t i = 0; i < cs.size(); ++i) out.push_back(ContainerOf(cs[i], at + "[" + std::to_string(i) + "]"));
+  return out;
 }
 
 std::int64_t Get(const std::map<std::string, std::int64_t>& m, std::string_view key) {
   auto it = m.find(std::string(key));
   return it == m.end() ? 0 : it->second;
+}
+
+std::string JoinProblems(const std::vector<std::string>& problems) {
+  std::string out;
+  for (const std::string& p : problems) out += (out.empty() ? "" : "; ") + p;
+  return out;
+}
+
+// The annotation's models that the claims' devices have; the devices' models when the annotation names none.
+// Nothing in common leaves a model no node has, so the pod waits rather than lands on the wrong GPU.
+std::vector<std::string> NarrowModels(const std::vector<std::string>& allowed, const std::vector<std::string>& devices) {
+  if (allowed.empty()) return devices;
+  std::vector<std::string> out;
+  for (const std::string& m : allowed) {
+    if (std::find(devices.begin(), devices.end(), m) != devices.end()) out.push_back(m);
+  }
+  if (out.empty()) out.push_back("(none of " + allowed.front() + " and the claimed devices' models)");
+  return out;
 }
 
 int ClampToInt(std::int64_t v) {
@@ -101,16 +93,37 @@ std::vector<std::string> SplitGpuModels(std::string_view annotation) {
   return models;
 }
 
+std::map<std::string, std::int64_t> EffectiveRequests(const PodInfo& pod) {
+  std::optional<base::ContainerAmounts> pod_level;
+  if (pod.pod_resources) pod_level = ContainerOf(*pod.pod_resources, "spec");
+  const base::Amounts total = base::PodRequests(ContainersOf(pod.containers, "spec.containers"),
+                                                ContainersOf(pod.init_containers, "spec.initContainers"),
+                                                pod_level ? &*pod_level : nullptr, AmountsOf(pod.overhead, "spec.overhead", ""));
+  return std::map<std::string, std::int64_t>(total.begin(), total.end());
+}
+
 engine::PodRequest ToPodRequest(const PodInfo& pod) {
-  const auto amounts = EffectiveAmounts(pod);
+  const auto amounts = EffectiveRequests(pod);
   engine::PodRequest r;
   r.host.cpu_milli = Get(amounts, "cpu");
   r.host.memory_mib = (Get(amounts, "memory") + kMiB - 1) / kMiB;
-  const std::int64_t gpus = Get(amounts, kGpuResource);
-  const std::int64_t milli = Get(amounts, kGpuMilliResource);
+  std::int64_t gpus = Get(amounts, kGpuResource);
+  std::int64_t milli = Get(amounts, kGpuMilliResource);
   if (gpus > 0 && milli > 0) {
     throw DecodeError("spec.containers", "asks for both " + std::string(kGpuResource) + " and " +
                                              std::string(kGpuMilliResource) + "; use one of them");
+  }
+  if (const DraDemand* dra = pod.dra.get()) {
+    // A pod not yet bound whose claims cannot be had waits, saying why; a bound one holds what it has.
+    if (!dra->problems.empty() && pod.node_name.empty()) throw DecodeError("spec.resourceClaims", JoinProblems(dra->problems));
+    gpus += dra->whole_gpus;
+    if (gpus > 0 || milli + dra->partition_milli > engine::kMilliPerGpu) {
+      // Whole GPUs with partitions, or partitions of more than one GPU: counted as whole GPUs, rounded up.
+      gpus += (milli + dra->partition_milli + engine::kMilliPerGpu - 1) / engine::kMilliPerGpu;
+      milli = 0;
+    } else {
+      milli += dra->partition_milli;
+    }
   }
   if (gpus > 0) {
     r.gpu_count = ClampToInt(gpus);
@@ -125,6 +138,7 @@ engine::PodRequest ToPodRequest(const PodInfo& pod) {
     r.gpu_milli = static_cast<engine::MilliGpu>(milli);
   }
   r.gpu_models = SplitGpuModels(pod.Annotation(kGpuModelsAnnotation));  // Absent: any model.
+  if (pod.dra && !pod.dra->models.empty()) r.gpu_models = NarrowModels(r.gpu_models, pod.dra->models);
   r.node_selector = pod.node_selector;
   r.tolerations = pod.tolerations;
   if (std::string why = engine::ValidateRequest(r); !why.empty()) throw DecodeError("spec", why);
@@ -143,7 +157,9 @@ engine::NodeSpec ToNodeSpec(const NodeInfo& node) {
       throw e.Within("status.allocatable." + name);
     }
   }
+  spec.gpu_count += node.dra.gpus;  // A node may have both (KEP-5004 serves one name from one only).
   if (auto it = node.labels.find(std::string(kGpuProductLabel)); it != node.labels.end()) spec.gpu_model = it->second;
+  else spec.gpu_model = node.dra.model;
   spec.labels = node.labels;
   spec.taints = node.taints;
   // A node under a termination notice, or with a fault by the default rules (a lost host, an unhealthy
@@ -154,7 +170,7 @@ engine::NodeSpec ToNodeSpec(const NodeInfo& node) {
 }
 
 bool IsInterested(const PodInfo& pod, const std::vector<std::string>& managed) {
-  if (managed.empty()) return true;
+  if (managed.empty() || !pod.resource_claims.empty()) return true;
   auto names = [&](const ResourceList& list) {
     return std::any_of(list.begin(), list.end(), [&](const auto& entry) {
       return std::find(managed.begin(), managed.end(), entry.first) != managed.end();

@@ -4,12 +4,14 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "cache/objects/dra_gpus.h"
 #include "engine/node.h"
 #include "engine/request.h"
 
@@ -21,6 +23,7 @@ using ResourceList = std::vector<std::pair<std::string, std::string>>;
 struct ContainerResources {
   ResourceList requests;
   ResourceList limits;
+  bool sidecar = false;  // An init container with restartPolicy: Always (base/pod_requests.h).
   friend bool operator==(const ContainerResources&, const ContainerResources&) = default;
 };
 
@@ -39,6 +42,14 @@ struct ContainerExit {
   int exit_code = 0;
   std::string reason;       // Error, OOMKilled, ContainerCannotRun, ...
   std::string finished_at;  // RFC 3339.
+};
+
+// One entry of spec.resourceClaims: a claim shared by name, or one made for the pod from a template.
+struct PodClaimRef {
+  std::string name;            // The pod's name for it.
+  std::string claim_name;      // resourceClaimName
+  std::string template_name;   // resourceClaimTemplateName
+  friend bool operator==(const PodClaimRef&, const PodClaimRef&) = default;
 };
 
 // Whether a pod in this status.phase has finished (Succeeded or Failed) and so holds no resources, as
@@ -67,7 +78,17 @@ struct PodInfo {
   std::vector<engine::Toleration> tolerations;
   std::vector<ContainerResources> containers;
   std::vector<ContainerResources> init_containers;
+  std::optional<ContainerResources> pod_resources;  // spec.resources (pod-level requests and limits).
   ResourceList overhead;
+  // Dynamic Resource Allocation: the pod's claims, the names of those made from templates
+  // (status.resourceClaimStatuses: pod claim name -> ResourceClaim name), and the claim the scheduler
+  // made for DRA-backed extended resources (status.extendedResourceClaimStatus.resourceClaimName).
+  std::vector<PodClaimRef> resource_claims;
+  std::vector<std::pair<std::string, std::string>> claim_statuses;
+  std::string extended_resource_claim;
+  // What those claims come to in GPUs, filled by the cache's DRA inventory; null when the pod uses none
+  // or was read without the inventory.
+  std::shared_ptr<const DraDemand> dra;
 
   std::string phase;  // status.phase: Pending, Running, Succeeded, Failed, Unknown.
   // Why a pod failed, for the events of a failed gang member: status.reason and status.message when
@@ -111,6 +132,8 @@ struct NodeInfo {
   std::map<std::string, ConditionDetail> condition_details;
   ResourceList allocatable;
   std::vector<engine::Taint> taints;
+  // GPUs from ResourceSlices of the classes gangplank counts (beside allocatable's device-plugin GPUs).
+  NodeDraGpus dra;
   // spec.taints[].timeAdded (RFC 3339) by taint key, the earliest when a key has several effects. The
   // node controller writes it on its NoExecute taints only.
   std::map<std::string, std::string> taint_time_added;

@@ -191,16 +191,34 @@ cache::ResourceList ResourceListOf(sj::value& v) {
   return out;
 }
 
+// A resources object (a container's or the pod's): requests and limits.
+void ResourcesOf(sj::value& v, cache::ContainerResources& c) {
+  ForEachFieldOrNull(v, [&](std::string_view rkey, sj::value& list) {
+    if (rkey == "requests") c.requests = ResourceListOf(list);
+    else if (rkey == "limits") c.limits = ResourceListOf(list);
+  });
+}
+
 std::vector<cache::ContainerResources> ContainersOf(sj::value& v) {
   std::vector<cache::ContainerResources> out;
   ForEachElementOrNull(v, [&](sj::value& container) {
     cache::ContainerResources& c = out.emplace_back();
     ForEachField(ObjectOf(container), [&](std::string_view key, sj::value& value) {
-      if (key != "resources") return;
-      ForEachFieldOrNull(value, [&](std::string_view rkey, sj::value& list) {
-        if (rkey == "requests") c.requests = ResourceListOf(list);
-        else if (rkey == "limits") c.limits = ResourceListOf(list);
-      });
+      if (key == "resources") ResourcesOf(value, c);
+      else if (key == "restartPolicy") c.sidecar = NullableString(value) == "Always";
+    });
+  });
+  return out;
+}
+
+std::vector<cache::PodClaimRef> ResourceClaimsOf(sj::value& v) {
+  std::vector<cache::PodClaimRef> out;
+  ForEachElementOrNull(v, [&](sj::value& element) {
+    cache::PodClaimRef& c = out.emplace_back();
+    ForEachField(ObjectOf(element), [&](std::string_view key, sj::value& value) {
+      if (key == "name") c.name = NullableString(value);
+      else if (key == "resourceClaimName") c.claim_name = NullableString(value);
+      else if (key == "resourceClaimTemplateName") c.template_name = NullableString(value);
     });
   });
   return out;
@@ -254,14 +272,32 @@ void PodSpec(sj::value& v, cache::PodInfo& pod) {
     else if (key == "tolerations") pod.tolerations = TolerationsOf(value);
     else if (key == "containers") pod.containers = ContainersOf(value);
     else if (key == "initContainers") pod.init_containers = ContainersOf(value);
+    else if (key == "resources") ResourcesOf(value, pod.pod_resources.emplace());
     else if (key == "overhead") pod.overhead = ResourceListOf(value);
+    else if (key == "resourceClaims") pod.resource_claims = ResourceClaimsOf(value);
   });
 }
 
 void PodStatus(sj::value& v, cache::PodInfo& pod) {
   ForEachFieldOrNull(v, [&](std::string_view key, sj::value& value) {
-    if (key == "phase") pod.phase = NullableString(value);
-    else if (key == "nominatedNodeName") pod.nominated_node_name = NullableString(value);
+    if (key == "phase") {
+      pod.phase = NullableString(value);
+    } else if (key == "nominatedNodeName") {
+      pod.nominated_node_name = NullableString(value);
+    } else if (key == "resourceClaimStatuses") {
+      ForEachElementOrNull(value, [&](sj::value& element) {
+        std::string name, claim;
+        ForEachField(ObjectOf(element), [&](std::string_view k, sj::value& f) {
+          if (k == "name") name = NullableString(f);
+          else if (k == "resourceClaimName") claim = NullableString(f);
+        });
+        pod.claim_statuses.emplace_back(std::move(name), std::move(claim));
+      });
+    } else if (key == "extendedResourceClaimStatus") {
+      ForEachFieldOrNull(value, [&](std::string_view k, sj::value& f) {
+        if (k == "resourceClaimName") pod.extended_resource_claim = NullableString(f);
+      });
+    }
   });
 }
 

@@ -95,6 +95,11 @@ std::uint64_t ExtenderHandlers::PolicyEpoch(const cache::StateView& view) {
   return epoch_;
 }
 
+engine::PodRequest ExtenderHandlers::RequestOf(cache::PodInfo& pod) const {
+  if (options_.gpus != nullptr) pod.dra = options_.gpus->DemandOf(pod);
+  return cache::ToPodRequest(pod);
+}
+
 Reply ExtenderHandlers::Filter(std::string& body) {
   return Timed("filter", "ExtenderArgs", [&]() -> Reply {
     auto decoder = decoders_.Take();  // Held while the reply is built: args.node_names views its buffer.
@@ -104,7 +109,7 @@ Reply ExtenderHandlers::Filter(std::string& body) {
     ExtenderFilterResult result;
     engine::PodRequest request;
     try {
-      request = cache::ToPodRequest(args.pod);
+      request = RequestOf(args.pod);
     } catch (const cache::DecodeError& e) {
       result.error = PodError(args.pod, e);
       return {200, EncodeFilterResult(result)};
@@ -155,7 +160,7 @@ Reply ExtenderHandlers::Prioritize(std::string& body) {
     }
     engine::PodRequest request;
     try {
-      request = cache::ToPodRequest(args.pod);
+      request = RequestOf(args.pod);
     } catch (const cache::DecodeError& e) {
       // kube-scheduler ignores prioritize errors whatever we answer; neutral scores say the same.
       spdlog::warn(logging::JsonFields("prioritize: unusable pod", "error", PodError(args.pod, e)));
@@ -184,7 +189,7 @@ Reply ExtenderHandlers::Preempt(std::string& body) {
     }
     engine::PodRequest request;
     try {
-      request = cache::ToPodRequest(args.pod);
+      request = RequestOf(args.pod);
     } catch (const cache::DecodeError& e) {
       // No Error field in ExtenderPreemptionResult: an empty map tells the scheduler not to preempt.
       spdlog::warn(logging::JsonFields("preempt: unusable pod", "error", PodError(args.pod, e)));

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cache/dra/gpu_inventory.h"
 #include "cache/objects/plan_seal.h"
 #include "engine/scoring_policy.h"
 #include "extender/protocol/decode.h"
@@ -32,6 +33,8 @@ struct HandlerOptions {
   size_t workload_sample = 20000;      // Pods the policy's workload model is built from.
   // A scheduled pod's plan counts only with a valid seal (cache/objects/plan_seal.h); null: trusted.
   std::shared_ptr<const cache::PlanSeal> plan_seal;
+  // The DRA inventory (the cache feed's), so a pod's claims count; null: containers only.
+  const cache::dra::GpuInventory* gpus = nullptr;
 };
 
 struct Reply {
@@ -55,6 +58,8 @@ class ExtenderHandlers {
   Reply Timed(std::string_view verb, std::string_view args_type, F&& handle);
   std::uint64_t PolicyEpoch(const cache::StateView& view);
   std::unique_ptr<engine::ScoringPolicy> MakePolicy();
+  // The engine's request for a pod of a request body, its DRA claims counted. Throws cache::DecodeError.
+  engine::PodRequest RequestOf(cache::PodInfo& pod) const;
 
   const cache::ClusterState& state_;
   ExtenderMetrics& metrics_;

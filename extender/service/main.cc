@@ -69,7 +69,15 @@ int Run(const ServiceConfig& config) {
   state.SetAssumedPodTtl(std::chrono::seconds(config.assumed_pod_ttl_seconds));
   ExtenderMetrics metrics;
   UnseenPods unseen;
-  ExtenderHandlers handlers(state, metrics, config.handlers, &unseen);
+  HandlerOptions handler_options = config.handlers;
+#if GANGPLANK_EXTENDER_WITH_KUBE
+  kube::ClusterConfig kube_config =
+      config.kubeconfig.empty() ? kube::LoadInClusterConfig() : kube::LoadKubeconfig({config.kubeconfig});
+  cache::SharedInformers informers(std::make_shared<kube::RestClient>(std::move(kube_config)));
+  cache::ClusterStateFeed feed(informers, config.queues, config.handlers.plan_seal);
+  handler_options.gpus = &feed.gpus();  // The pod of a request body counts its claims as the cache does.
+#endif
+  ExtenderHandlers handlers(state, metrics, std::move(handler_options), &unseen);
   // Checked every second, as kube-scheduler does; stopped before the state and metrics go away.
   const cache::AssumeExpiry expiry(state, std::chrono::seconds(1),
                                    [&metrics](const auto& expired) { ReportExpiredAssumptions(expired, metrics); });
@@ -81,10 +89,6 @@ int Run(const ServiceConfig& config) {
   std::unique_ptr<PodLookup> pods;
   NotReadyReason not_ready;
 #if GANGPLANK_EXTENDER_WITH_KUBE
-  kube::ClusterConfig kube_config =
-      config.kubeconfig.empty() ? kube::LoadInClusterConfig() : kube::LoadKubeconfig({config.kubeconfig});
-  cache::SharedInformers informers(std::make_shared<kube::RestClient>(std::move(kube_config)));
-  cache::ClusterStateFeed feed(informers, config.queues, config.handlers.plan_seal);
   feed.Attach(&state);
   informers.Start();
   feed.Start();

@@ -54,11 +54,16 @@ Controller::Controller(cache::SharedInformers& informers, cache::ClusterStateFee
         *options_.utilization_source, &metrics.usage(), options_.utilization, [this] { return pools_.Configs(); },
         [this] { EnqueueAllPools(); });
   }
+  const cache::dra::GpuInventory* gpus = &feed_.gpus();
   informers_.pods().AddHandlers({
-      [this](const auto& p) { OnPod(cache::ToPodInfo(*p, options_.plan_seal.get()), false, false); },
-      [this](const auto& old, const auto& p) { OnPod(cache::ToPodInfo(*p, options_.plan_seal.get()), false, HoldsCapacity(*old) && !HoldsCapacity(*p)); },
-      [this](const auto& p, bool) { OnPod(cache::ToPodInfo(*p, options_.plan_seal.get()), true, HoldsCapacity(*p)); },
+      [this, gpus](const auto& p) { OnPod(cache::ToPodInfo(*p, options_.plan_seal.get(), gpus), false, false); },
+      [this, gpus](const auto& old, const auto& p) {
+        OnPod(cache::ToPodInfo(*p, options_.plan_seal.get(), gpus), false, HoldsCapacity(*old) && !HoldsCapacity(*p));
+      },
+      [this, gpus](const auto& p, bool) { OnPod(cache::ToPodInfo(*p, options_.plan_seal.get(), gpus), true, HoldsCapacity(*p)); },
   });
+  // A claim allocated, a slice published or fenced: the pods and nodes it touches are read again.
+  feed_.OnDraChange([this](const cache::dra::Affected& affected) { OnDraChange(affected); });
   informers_.nodes().AddHandlers({
       [this](const auto& n) {
         ObserveNotice(*n);
@@ -101,7 +106,8 @@ void Controller::Start() {
   sync_watcher_ = std::thread([this] {
     while (!stopping_) {
       const bool core = informers_.WaitForCoreSync(std::chrono::milliseconds(200));
-      if (!core || !informers_.objects(cache::resources::gpu_pools()).HasSynced() ||
+      // The feed has synced DRA's informers too where they are served: no DRA GPU is missing from a round.
+      if (!core || !feed_.synced() || !informers_.objects(cache::resources::gpu_pools()).HasSynced() ||
           !informers_.objects(cache::resources::queues()).HasSynced()) {
         continue;
       }
@@ -134,7 +140,7 @@ void Controller::SetLeader(bool leading) {
 }
 
 std::string Controller::NotReadyReason() const {
-  if (!synced_) return "informers have not listed nodes, pods, namespaces, GPUPools and Queues yet";
+  if (!synced_) return "informers have not listed nodes, pods, namespaces, GPUPools, Queues and DRA objects yet";
   return {};
 }
 
@@ -164,6 +170,24 @@ void Controller::OnPod(const cache::PodInfo& pod, bool removed, bool freed) {
   for (const std::string& name : PoolNames()) queue_.Add(kPoolPrefix + name);
 }
 
+void Controller::OnDraChange(const cache::dra::Affected& affected) {
+  const cache::dra::GpuInventory* gpus = &feed_.gpus();
+  std::vector<std::shared_ptr<const kube::Pod>> pods;
+  if (affected.all) {
+    pods = informers_.pods().List();
+  } else {
+    for (const std::string& uid : affected.pods) {
+      if (auto p = informers_.pods().Get(gpus->PodKey(uid))) pods.push_back(std::move(p));
+    }
+  }
+  for (const auto& p : pods) OnPod(cache::ToPodInfo(*p, options_.plan_seal.get(), gpus), false, false);
+  if (!affected.all && affected.nodes.empty()) return;
+  for (const auto& n : informers_.nodes().List()) {
+    if (affected.all || affected.nodes.count(n->meta.name)) ObserveFaults(*n);
+  }
+  OnNodeChange();
+}
+
 void Controller::OnNodeChange() {
   RecomputeHealth();
   pools_.ForEach([](PoolModel& model) { model.NoteCapacityFreed(); });  // A node added, grown or uncordoned frees capacity.
@@ -171,7 +195,7 @@ void Controller::OnNodeChange() {
 }
 
 bool Controller::ObserveNotice(const kube::Node& node) {
-  const cache::NodeInfo info = cache::ToNodeInfo(node);
+  const cache::NodeInfo info = cache::ToNodeInfo(node, &feed_.gpus());
   bool known_spot = false;
   try {
     const engine::NodeSpec spec = cache::ToNodeSpec(info);
@@ -185,7 +209,7 @@ bool Controller::ObserveNotice(const kube::Node& node) {
 }
 
 bool Controller::ObserveFaults(const kube::Node& node) {
-  const cache::NodeInfo info = cache::ToNodeInfo(node);
+  const cache::NodeInfo info = cache::ToNodeInfo(node, &feed_.gpus());
   cache::NodeFaultRules rules;
   try {
     const std::vector<cache::PoolConfig> configs = pools_.Configs();
@@ -230,7 +254,7 @@ void Controller::RecomputeHealth() {
   std::vector<engine::NodeSpec> nodes;
   for (const auto& node : informers_.nodes().List()) {
     try {
-      nodes.push_back(cache::ToNodeSpec(cache::ToNodeInfo(*node)));
+      nodes.push_back(cache::ToNodeSpec(cache::ToNodeInfo(*node, &feed_.gpus())));
     } catch (const std::exception&) {
       // Its allocatable cannot be read: it is in no pool (the cache logs it).
     }

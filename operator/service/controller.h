@@ -86,6 +86,7 @@ class Controller {
   double Now() const;
   void OnPod(const cache::PodInfo& pod, bool removed, bool freed);
   void OnNodeChange();
+  void OnDraChange(const cache::dra::Affected& affected);
   // Reads the node's termination notice; true when it appeared, went or moved.
   bool ObserveNotice(const kube::Node& node);
   // Reads the node's fault signals under its pool's rules; true when they changed.

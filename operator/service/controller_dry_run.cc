@@ -25,8 +25,9 @@ Json Refusal(std::string reason, std::string message) {
   return Json{{"admitted", false}, {"reason", std::move(reason)}, {"message", std::move(message)}};
 }
 
-// The members of the hypothetical gang, as if just created and held by the admission gate.
-std::optional<Gang> GangOf(const Json& pods, std::string& error) {
+// The members of the hypothetical gang, as if just created and held by the admission gate, their DRA
+// claims counted by `gpus`.
+std::optional<Gang> GangOf(const Json& pods, const cache::dra::GpuInventory& gpus, std::string& error) {
   if (!pods.is_array() || pods.empty()) {
     error = "expected {\"pods\": [Pod, ...]} with at least one Pod object";
     return std::nullopt;
@@ -43,6 +44,7 @@ std::optional<Gang> GangOf(const Json& pods, std::string& error) {
     if (pod.namespace_.empty()) pod.namespace_ = "default";
     if (pod.name.empty()) pod.name = "dry-run-" + std::to_string(i);
     pod.uid = "dry-run-" + std::to_string(i);
+    pod.dra = gpus.DemandOf(pod);
     if (!pod.HasAdmissionGate()) pod.scheduling_gates.emplace_back(cache::kAdmissionGate);
     Member m = MemberOf(pod);
     m.created = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
@@ -59,7 +61,7 @@ std::optional<Gang> GangOf(const Json& pods, std::string& error) {
 
 nlohmann::json Controller::DryRun(const nlohmann::json& request) {
   std::string error;
-  std::optional<Gang> gang = GangOf(request.value("pods", Json()), error);
+  std::optional<Gang> gang = GangOf(request.value("pods", Json()), feed_.gpus(), error);
   if (!gang) return Json{{"error", error}};
   const ReconcileContext context = Context();
   const GangRoute route = RouteGang(*gang, context.pools, *context.tree, context.namespace_queue(gang->namespace_),
