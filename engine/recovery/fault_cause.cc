@@ -11,6 +11,7 @@ std::string_view FaultCauseName(FaultCause cause) {
     case FaultCause::kNodeCondition: return "NodeCondition";
     case FaultCause::kGpuShortfall: return "GpuShortfall";
     case FaultCause::kQuarantine: return "Quarantine";
+    case FaultCause::kDeviceTaint: return "DeviceTainted";
     case FaultCause::kBelowMinimum: return "BelowMinimum";
   }
   return "Unknown";
@@ -22,7 +23,7 @@ bool IsLostHost(FaultCause cause) {
 
 bool IsNodeCause(FaultCause cause) {
   return cause != FaultCause::kMemberFailed && cause != FaultCause::kMemberDeleted &&
-         cause != FaultCause::kBelowMinimum;
+         cause != FaultCause::kBelowMinimum && cause != FaultCause::kDeviceTaint;
 }
 
 }  // namespace gangplank::engine

@@ -14,6 +14,7 @@ enum class FaultCause {
   kNodeCondition,    // A member's node shows an unhealthy condition (node-problem-detector, GPU health).
   kGpuShortfall,     // A member's node offers fewer GPUs than its pods hold (devices marked unhealthy).
   kQuarantine,       // A member's node was cordoned and tainted by a GPU-health quarantine.
+  kDeviceTaint,      // A GPU a member holds carries a NoSchedule or NoExecute DRA device taint.
   kBelowMinimum,     // The gang ran below its minimum members for too long.
 };
 

@@ -29,6 +29,10 @@ std::string MemberFaultMessage(const MemberFault& fault) {
   return "member " + fault.pod + what + (fault.node.empty() ? "" : " on node " + fault.node);
 }
 
+std::string DeviceFaultMessage(const DeviceFault& fault) {
+  return "GPU " + fault.device + " of member " + fault.pod + " on node " + fault.node + " tainted " + fault.taint;
+}
+
 std::string BelowMinimumMessage(int members, int min_members, double seconds) {
   return std::to_string(members) + " of " + std::to_string(min_members) + " members running for " + Seconds(seconds);
 }

@@ -12,6 +12,7 @@ namespace gangplank::engine {
 
 std::string NodeFaultMessage(const NodeFault& fault, double now);
 std::string MemberFaultMessage(const MemberFault& fault);
+std::string DeviceFaultMessage(const DeviceFault& fault);
 std::string BelowMinimumMessage(int members, int min_members, double seconds);
 
 }  // namespace gangplank::engine

@@ -15,7 +15,10 @@ bool Holds(const NodeFault& f) { return f.cause != FaultCause::kGpuShortfall || 
 
 GangFault FromNode(const NodeFault& f, const RecoveryConfig& config, double now) {
   const bool lost = IsLostHost(f.cause);
-  const double counts_at = lost ? f.since + std::max(0.0, config.node_grace_seconds) : f.since;
+  // A shortfall waits the grace too: a node moving its GPUs between the device plugin and DRA offers none
+  // for a moment, and a device plugin restarting reports zero until it registers again.
+  const bool transient = lost || f.cause == FaultCause::kGpuShortfall;
+  const double counts_at = transient ? f.since + std::max(0.0, config.node_grace_seconds) : f.since;
   return {f.cause, f.node, NodeFaultMessage(f, now), f.since, counts_at, f.host_alive && !lost, true, false};
 }
 
@@ -46,7 +49,15 @@ GangFault FromMember(const MemberFault& f, const NodeFaultIndex& nodes) {
   return {f.cause, f.node, MemberFaultMessage(f), f.since, f.since, false, node_to_blame, !node_to_blame};
 }
 
+// A fenced GPU is the cluster's fault, not the gang's, and leaves the node's other GPUs usable. Under
+// NoSchedule the gang still runs and can checkpoint; NoExecute has Kubernetes evict its pods.
+GangFault FromDevice(const DeviceFault& f) {
+  const bool evicting = f.taint.size() >= 10 && f.taint.compare(f.taint.size() - 10, 10, ":NoExecute") == 0;
+  return {FaultCause::kDeviceTaint, f.node, DeviceFaultMessage(f), f.since, f.since, !evicting, false, false};
+}
+
 void AddGangFaults(const GangHealth& gang, const NodeFaultIndex& nodes, double now, std::vector<GangFault>& out) {
+  for (const DeviceFault& f : gang.device_faults) out.push_back(FromDevice(f));
   // With replacement members a lost member is no fault of its own: the gang waits for the replacement
   // under the below-minimum grace.
   if (!gang.config.replace_members) {

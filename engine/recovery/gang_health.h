@@ -19,6 +19,16 @@ struct MemberFault {
   double since = 0;
 };
 
+// A GPU a member holds carries a NoSchedule or NoExecute device taint (Dynamic Resource Allocation): a fault of
+// this gang alone, not of the node, whose other GPUs serve on (the fenced one offers no capacity).
+struct DeviceFault {
+  std::string pod;
+  std::string node;
+  std::string device;  // "<driver>/<pool>/<device>"
+  std::string taint;   // "key=value:Effect"
+  double since = 0;
+};
+
 struct GangHealth {
   std::string name;
   RecoveryConfig config;           // Its pool's, overridden by its queue's.
@@ -29,6 +39,7 @@ struct GangHealth {
   // once the gang is whole again). Unset with members below the minimum: the earliest member fault.
   std::optional<double> below_minimum_since;
   std::vector<MemberFault> member_faults;
+  std::vector<DeviceFault> device_faults;
   int restarts = 0;                        // Restarts done so far (the caller counts each kRestart).
   std::optional<double> last_restart_at;   // When the last one was carried out.
   std::optional<double> checkpoint_deadline;  // The deadline it was last asked to checkpoint by.

@@ -48,13 +48,30 @@ engine::RecoveryPolicy PolicyOf(cache::FaultPolicy p) {
   return engine::RecoveryPolicy::kRestartGang;
 }
 
-// Whole GPUs the members of running gangs ask for, by node: from the pods themselves, since the cache
-// stops counting a pod on a node that no longer has room for it.
+// Whether a member's GPUs are gangplank's to account: it was admitted by gangplank (a sealed plan) and
+// runs on its planned node. A pod bound elsewhere at creation and labelled into a gang holds nothing the
+// gang answers for (the kubelet refuses it anyway), so it can fake no shortfall on another team's node.
+bool AdmittedHere(const Member& m) {
+  return m.bound() && !m.deleting() && !m.admission_id.empty() && m.pod.PlannedNode() == m.pod.node_name;
+}
+
+// The fenced GPUs (DRA device taints) on each node, by device.
+std::map<std::string, const cache::NodeDraGpus::Fenced*> FencedOn(const NodeFaultSnapshot& snapshot, const std::string& node) {
+  std::map<std::string, const cache::NodeDraGpus::Fenced*> out;
+  const auto it = snapshot.find(node);
+  if (it == snapshot.end()) return out;
+  for (const cache::NodeDraGpus::Fenced& f : it->second.fenced) out.emplace(f.device, &f);
+  return out;
+}
+
+// Whole GPUs the admitted members of running gangs hold, by node (a fenced DRA GPU a pod holds is still
+// offered until released: a fault of its own gang, not a shortfall of the node's): from the pods
+// themselves, since the cache stops counting a pod on a node that no longer has room for it.
 std::map<std::string, int> HeldGpus(const std::map<std::string, Gang>& gangs) {
   std::map<std::string, int> held;
   for (const auto& [key, gang] : gangs) {
     for (const Member& m : gang.members) {
-      if (m.bound() && !m.deleting() && !m.request.IsSharing()) held[m.pod.node_name] += m.request.gpu_count;
+      if (AdmittedHere(m) && !m.request.IsSharing()) held[m.pod.node_name] += m.request.gpu_count;
     }
   }
   return held;
@@ -76,14 +93,34 @@ std::vector<engine::NodeFault> NodeFaultsInPool(PoolModel& model, const NodeFaul
       const engine::NodeId id = v.FindNode(name);
       if (id == engine::kNoNode) continue;
       const int offered = v.cluster().spec(id).gpu_count;
-      if (offered >= gpus) continue;
+      if (offered >= gpus) {
+        model.shortfall_since.erase(name);
+        continue;
+      }
+      // Since when: the node's fault grace runs from the first look that saw it.
+      const double since = model.shortfall_since.emplace(name, now).first->second;
       out.push_back({name, engine::FaultCause::kGpuShortfall,
-                     std::string(cache::kGpuResource) + " allocatable " + std::to_string(offered) + " < " +
-                         std::to_string(gpus) + " held",
-                     now, true, offered, gpus});
+                     "GPUs offered " + std::to_string(offered) + " < " + std::to_string(gpus) + " held", since, true,
+                     offered, gpus});
     }
   });
+  for (auto it = model.shortfall_since.begin(); it != model.shortfall_since.end();) {
+    it = held.count(it->first) ? std::next(it) : model.shortfall_since.erase(it);
+  }
   return out;
+}
+
+// The member's held GPUs that a device taint fences, as faults of its gang.
+void AddDeviceFaults(const Member& m, const NodeFaultSnapshot& snapshot, double now, std::vector<engine::DeviceFault>& out) {
+  if (!m.pod.dra) return;
+  const auto fenced = FencedOn(snapshot, m.pod.node_name);
+  for (const cache::HeldDevice& d : m.pod.dra->held) {
+    const auto f = fenced.find(d.device);
+    if (f == fenced.end()) continue;
+    const std::optional<base::SystemTime> added = base::ParseTime(f->second->since);
+    const double since = added ? std::chrono::duration<double>(added->time_since_epoch()).count() : now;
+    out.push_back({m.pod.Key(), m.pod.node_name, d.device, f->second->taint, since});
+  }
 }
 
 }  // namespace
@@ -118,7 +155,8 @@ void GangRestarter::NoteRecovered(PoolModel& model, const engine::RunningGang& r
 }
 
 engine::GangHealth GangRestarter::HealthOf(PoolModel& model, const engine::RunningGang& running, const Gang& gang,
-                                           const QueueTree& tree, int min_members, double now) {
+                                           const QueueTree& tree, int min_members, const NodeFaultSnapshot& snapshot,
+                                           double now) {
   engine::GangHealth h;
   h.name = running.name;
   h.config = RecoveryConfigFor(model.config(), tree, running.queue);
@@ -129,6 +167,7 @@ engine::GangHealth GangRestarter::HealthOf(PoolModel& model, const engine::Runni
     if (!m.bound() || m.deleting()) continue;
     h.nodes.push_back(m.pod.node_name);
     if (admission.empty()) admission = m.admission_id;
+    if (AdmittedHere(m)) AddDeviceFaults(m, snapshot, now, h.device_faults);
   }
   h.members = static_cast<int>(h.nodes.size());
   h.min_members = min_members;
@@ -181,7 +220,7 @@ RestartOutcome GangRestarter::Run(PoolModel& model, const NodeFaultSnapshot& sna
     const auto gang = gangs.find(running.name);
     if (gang == gangs.end()) continue;
     NoteRecovered(model, running, now);
-    health.push_back(HealthOf(model, running, gang->second, tree, min_members(gang->second), now));
+    health.push_back(HealthOf(model, running, gang->second, tree, min_members(gang->second), snapshot, now));
   }
   const engine::RecoveryPlan plan = engine::PlanGangRecovery(nodes, health, now);
   RestartOutcome outcome;

@@ -57,7 +57,7 @@ class GangRestarter {
  private:
   void NoteRecovered(PoolModel& model, const engine::RunningGang& running, double now);
   engine::GangHealth HealthOf(PoolModel& model, const engine::RunningGang& running, const Gang& gang,
-                              const QueueTree& tree, int min_members, double now);
+                              const QueueTree& tree, int min_members, const NodeFaultSnapshot& snapshot, double now);
   void Carry(PoolModel& model, const Gang& gang, const engine::RecoveryDecision& d, double now, RestartOutcome& outcome);
   void RequestCheckpoint(PoolModel& model, const Gang& gang, const engine::RecoveryDecision& d);
   void Restart(PoolModel& model, const Gang& gang, const engine::RecoveryDecision& d, double now);

@@ -37,14 +37,15 @@ bool NodeFaults::Observe(const cache::NodeInfo& node, const cache::NodeFaultRule
   seen = std::move(still);
   if (seen.empty()) first_seen_.erase(node.name);
 
+  const std::vector<cache::NodeDraGpus::Fenced>& fenced = node.dra.fenced;
   const auto had = faults_->find(node.name);
-  if (signals.empty() && had == faults_->end()) return false;
-  if (had != faults_->end() && SameSignals(had->second.signals, signals)) return false;
+  if (signals.empty() && fenced.empty() && had == faults_->end()) return false;
+  if (had != faults_->end() && SameSignals(had->second.signals, signals) && had->second.fenced == fenced) return false;
   auto next = std::make_shared<NodeFaultSnapshot>(*faults_);
-  if (signals.empty()) {
+  if (signals.empty() && fenced.empty()) {
     next->erase(node.name);
   } else {
-    (*next)[node.name].signals = std::move(signals);
+    (*next)[node.name] = FaultyNode{std::move(signals), fenced};
   }
   faults_ = std::move(next);
   return true;

@@ -17,6 +17,8 @@ namespace gangplank::op {
 
 struct FaultyNode {
   std::vector<cache::NodeFaultSignal> signals;  // Each with `since` set.
+  // GPUs a DRA device taint fences (NoSchedule, NoExecute): a fault of the gang holding one, not of the node.
+  std::vector<cache::NodeDraGpus::Fenced> fenced;
 };
 
 using NodeFaultSnapshot = std::map<std::string, FaultyNode>;  // By node name.

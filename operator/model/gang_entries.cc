@@ -93,6 +93,14 @@ GangEntries BuildGangEntries(const Gang& gang, const EntryContext& context, cons
       holding.push_back(&m);
       allocations.push_back(*record->allocation);
       out.running_pods.push_back(m.pod);
+    } else if (record != nullptr && !record->node.empty() && !record->terminal && view.FindNode(record->node) != engine::kNoNode) {
+      // Bound to a node that shrank below what it holds (a GPU withdrawn): the cache no longer counts it
+      // there, but it still runs, and its gang is fault recovery's to restart, not a gang that waits.
+      engine::Allocation nothing;
+      nothing.node = view.FindNode(record->node);
+      holding.push_back(&m);
+      allocations.push_back(std::move(nothing));
+      out.running_pods.push_back(m.pod);
     } else if (m.gated && m.planned_node.empty() && !m.deleting()) {
       waiting.push_back(&m);
     }

@@ -100,6 +100,9 @@ class PoolModel {
   bool status_seeded = false;   // Restart records and usage read back from the status (once per model).
   bool restarts_changed = false;
   std::map<std::string, double> below_minimum_since;
+  // Nodes whose admitted gangs hold more GPUs than they offer, since when (a shortfall counts after the
+  // node grace: a node moving between the device plugin and DRA offers none for a moment).
+  std::map<std::string, double> shortfall_since;
   double fault_wakeup = 1e300;                                // Earliest time a fault decision is due.
   double last_fault_look = -1e300;                            // When running gangs were last looked over.
   // GPU use (utilization/): idle gangs, and the GPU-seconds counted so far (the status's usage).

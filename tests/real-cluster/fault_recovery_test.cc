@@ -107,7 +107,8 @@ TEST_F(FaultRecovery, AnUnhealthyGpuConditionRestartsTheGangAndItsReplacementAvo
 
 // The NVIDIA device plugin withdraws a GPU after an Xid error: allocatable falls below what the gang holds.
 TEST_F(FaultRecovery, AGpuAllocatableDropRestartsTheGang) {
-  RunningGang(Json{{"checkpointGraceSeconds", 0}});
+  // A shortfall counts after the node grace (a node moving between device plugin and DRA offers none for a moment).
+  RunningGang(Json{{"checkpointGraceSeconds", 0}, {"nodeGraceSeconds", 5}});
   const std::string node = NodeOf("train-0");
   PatchNodeStatus(node, Json{{"allocatable", {{"nvidia.com/gpu", "6"}}}});
   ASSERT_TRUE(WaitFor([&] { return Gone("train-0") && Gone("train-1"); })) << Logs();

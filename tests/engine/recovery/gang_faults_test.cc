@@ -28,18 +28,51 @@ TEST(GangFaults, ALostHostIsPendingUntilItsGraceEndsThenCountsAndCannotCheckpoin
   EXPECT_FALSE(late.counted[0].checkpointable);
 }
 
-TEST(GangFaults, ConditionsQuarantinesAndShortfallsCountAtOnceAndALiveHostCanCheckpoint) {
-  NodeFault shortfall = Fault("gpu-3", FaultCause::kGpuShortfall, kNow, true);
-  shortfall.gpus_allocatable = 6;
-  shortfall.gpus_allocated = 8;
+TEST(GangFaults, ConditionsAndQuarantinesCountAtOnceAndALiveHostCanCheckpoint) {
   const std::vector<NodeFault> faults{Fault("gpu-1", FaultCause::kNodeCondition, kNow, true),
-                                      Fault("gpu-2", FaultCause::kQuarantine, kNow, false), shortfall};
-  const GangFaults f = Of(Gang("g", {"gpu-1", "gpu-2", "gpu-3"}), faults);
-  ASSERT_EQ(f.counted.size(), 3u);
+                                      Fault("gpu-2", FaultCause::kQuarantine, kNow, false)};
+  const GangFaults f = Of(Gang("g", {"gpu-1", "gpu-2"}), faults);
+  ASSERT_EQ(f.counted.size(), 2u);
   EXPECT_TRUE(f.pending.empty());
   EXPECT_TRUE(f.counted[0].checkpointable);
   EXPECT_FALSE(f.counted[1].checkpointable) << "the caller said the host no longer runs pods";
-  EXPECT_EQ(f.counted[2].message, "GPU allocatable on gpu-3 fell to 6, gangs hold 8");
+}
+
+// A node moving its GPUs between the device plugin and DRA, or a device plugin restarting, offers none for a
+// moment: a shortfall counts only once it has lasted the node grace.
+// A DRA device taint on a GPU a member holds is its gang's fault, at once, the node's other GPUs still good:
+// the gang is not kept off the node, nor charged; under NoSchedule it still runs and can checkpoint.
+TEST(GangFaults, AFencedGpuIsAFaultOfTheGangHoldingItNotOfItsNode) {
+  GangHealth g = Gang("g", {"gpu-1"});
+  g.device_faults.push_back({"ml/w-0", "gpu-1", "gpu.nvidia.com/gpu-1/gpu-3", "xid=79:NoSchedule", kNow - 5});
+  GangFaults f = Of(g, {});
+  ASSERT_EQ(f.counted.size(), 1u);
+  EXPECT_EQ(f.counted[0].cause, FaultCause::kDeviceTaint);
+  EXPECT_TRUE(f.counted[0].checkpointable);
+  EXPECT_FALSE(f.counted[0].node_to_blame);
+  EXPECT_FALSE(f.counted[0].charged);
+  EXPECT_EQ(f.counted[0].message, "GPU gpu.nvidia.com/gpu-1/gpu-3 of member ml/w-0 on node gpu-1 tainted xid=79:NoSchedule");
+  g.device_faults[0].taint = "xid=79:NoExecute";  // Kubernetes evicts the pods itself: nothing to checkpoint.
+  f = Of(g, {});
+  ASSERT_EQ(f.counted.size(), 1u);
+  EXPECT_FALSE(f.counted[0].checkpointable);
+  EXPECT_EQ(FaultCauseName(FaultCause::kDeviceTaint), "DeviceTainted");
+  EXPECT_FALSE(IsNodeCause(FaultCause::kDeviceTaint));
+}
+
+TEST(GangFaults, AShortfallCountsAfterTheNodeGraceAndALiveHostCanCheckpoint) {
+  NodeFault shortfall = Fault("gpu-3", FaultCause::kGpuShortfall, kNow, true);
+  shortfall.gpus_allocatable = 6;
+  shortfall.gpus_allocated = 8;
+  const GangHealth g = Gang("g", {"gpu-3"});
+  const GangFaults early = Of(g, {shortfall});
+  EXPECT_TRUE(early.counted.empty());
+  ASSERT_EQ(early.pending.size(), 1u);
+  EXPECT_DOUBLE_EQ(early.pending[0].counts_at, kNow + g.config.node_grace_seconds);
+  const GangFaults late = Of(g, {shortfall}, kNow + g.config.node_grace_seconds);
+  ASSERT_EQ(late.counted.size(), 1u);
+  EXPECT_TRUE(late.counted[0].checkpointable);
+  EXPECT_EQ(late.counted[0].message, "GPU allocatable on gpu-3 fell to 6, gangs hold 8");
 }
 
 TEST(GangFaults, AShortfallIsNoFaultOnceTheNodeOffersWhatItsPodsHold) {
