@@ -12,7 +12,7 @@
 #
 #   scripts/real-cluster.sh start [--dir D] [--build B] [--port-base P] [--nodes FILE] [--no-gangplank]
 #                                 [--operator-arg ARG]... [--extender-arg ARG]... [--chart-set KEY=VALUE]...
-#                                 [--owner-pid PID] [--dra]
+#                                 [--owner-pid PID] [--kube-version V] [--dra]
 #   scripts/real-cluster.sh stop [--dir D]
 #
 # --dir      state, certificates, kubeconfigs and logs (default out/real)
@@ -29,6 +29,9 @@
 #                 e.g. extender.bindVerb=bind with --extender-arg --bind-verb=bind
 # --owner-pid     stop everything once that process is gone (a test binary killed by its timeout leaves
 #                 no control plane behind)
+# --kube-version  run kube-apiserver, kube-controller-manager and kube-scheduler of another Kubernetes
+#                 version built by scripts/build-kube-binaries.sh (v1.35, the oldest gangplank supports:
+#                 .tools/kube/v1.35/bin); default: the 1.37 of .tools/kube/bin
 # --dra      GPUs through Dynamic Resource Allocation: gangplank-dra-driver (tests/support/dra-driver)
 #            publishes ResourceSlices shaped like NVIDIA's driver's (gpu.nvidia.com) for the nodes labelled
 #            gangplank.test/dra-gpus=<n> (gangplank.test/dra-mig=true: MIG partitions too), and creates the
@@ -48,6 +51,7 @@
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 kube_bin="$repo/.tools/kube/bin"
+tools_bin="$repo/.tools/kube/bin"  # etcd and KWOK, whatever the Kubernetes version
 kubectl="$repo/.tools/bin/kubectl"
 helm="$repo/.tools/bin/helm"
 
@@ -74,6 +78,7 @@ while [ $# -gt 0 ]; do
     --extender-arg) extender_args+=("$2"); shift 2 ;;
     --chart-set) chart_sets+=(--set "$2"); shift 2 ;;
     --owner-pid) owner="$2"; shift 2 ;;
+    --kube-version) kube_bin="$repo/.tools/kube/$2/bin"; shift 2 ;;
     --dra) dra=1; shift ;;
     *) echo "real-cluster: unknown argument $1" >&2; exit 2 ;;
   esac
@@ -180,7 +185,7 @@ kubeconfig() {
 }
 
 start_control_plane() {
-  spawn etcd "$kube_bin/etcd" --name real --data-dir "$dir/etcd" \
+  spawn etcd "$tools_bin/etcd" --name real --data-dir "$dir/etcd" \
     --listen-client-urls "http://127.0.0.1:$etcd_port" --advertise-client-urls "http://127.0.0.1:$etcd_port" \
     --listen-peer-urls "http://127.0.0.1:$etcd_peer" --initial-advertise-peer-urls "http://127.0.0.1:$etcd_peer" \
     --initial-cluster "real=http://127.0.0.1:$etcd_peer" --unsafe-no-fsync --log-level warn
@@ -214,7 +219,7 @@ start_control_plane() {
   wait_until 60 "the default ServiceAccount" "$kubectl" --kubeconfig "$dir/kubeconfig" get serviceaccount default -n default
 
   kubeconfig "$dir/kwok.kubeconfig" --client-certificate "$pki/kwok.crt" --client-key "$pki/kwok.key" --embed-certs
-  spawn kwok "$kube_bin/kwok" --kubeconfig "$dir/kwok.kubeconfig" --config "$repo/.tools/kube/kwok.yaml" \
+  spawn kwok "$tools_bin/kwok" --kubeconfig "$dir/kwok.kubeconfig" --config "$repo/.tools/kube/kwok.yaml" \
     --manage-nodes-with-annotation-selector kwok.x-k8s.io/node=fake \
     --cidr 127.64.0.1/16 --node-ip 127.0.0.1 --node-lease-duration-seconds 40 \
     --server-address "127.0.0.1:$kwok_port"
@@ -274,7 +279,7 @@ start_gangplank() {
   openssl rand -hex 32 >"$pki/plan-seal.key"
   spawn gangplank-extender "$build/extender/gangplank-extender" --kubeconfig "$dir/extender.kubeconfig" \
     --listen-address 127.0.0.1 --port "$ext_port" --path-prefix /gangplank \
-    --managed-resource nvidia.com/gpu,gangplank.io/gpu-milli --policy fragpack \
+    --policy fragpack \
     --tls-cert-file "$pki/extender.crt" --tls-key-file "$pki/extender.key" \
     --client-ca-file "$pki/extender-client-ca.crt" --plan-seal-key-file "$pki/plan-seal.key" \
     ${extender_args[@]+"${extender_args[@]}"}
@@ -368,9 +373,10 @@ watch_owner() {
 
 case "$command" in
   start)
-    for b in etcd kube-apiserver kube-controller-manager kube-scheduler kwok; do
-      if [ ! -x "$kube_bin/$b" ]; then
-        say "$kube_bin/$b is missing: run scripts/build-kube-binaries.sh (needs Go)"
+    for b in "$tools_bin/etcd" "$tools_bin/kwok" "$kube_bin/kube-apiserver" "$kube_bin/kube-controller-manager" \
+             "$kube_bin/kube-scheduler"; do
+      if [ ! -x "$b" ]; then
+        say "$b is missing: run scripts/build-kube-binaries.sh (needs Go)"
         exit 3
       fi
     done

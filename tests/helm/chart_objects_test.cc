@@ -145,10 +145,17 @@ TEST_F(ChartObjectsTest, RbacGrantsExactlyTheCallsEachBinaryMakes) {
   const RenderedObjects objects = render();
   // extender: informers (cache/feed/shared_informers.cc, cluster_state_feed.cc) list and watch; nothing else.
   std::set<std::string> extender;
+  std::set<std::string> dra;  // DRA's objects (the GPUs of claims), for both.
+  for (const char* r : {"resource.k8s.io/resourceslices", "resource.k8s.io/deviceclasses", "resource.k8s.io/resourceclaims",
+                        "resource.k8s.io/resourceclaimtemplates"}) {
+    dra.insert(std::string(r) + " list");
+    dra.insert(std::string(r) + " watch");
+  }
   for (const char* r : {"core/nodes", "core/namespaces", "core/pods", "gangplank.io/gpupools", "gangplank.io/queues"}) {
     extender.insert(std::string(r) + " list");
     extender.insert(std::string(r) + " watch");
   }
+  extender.insert(dra.begin(), dra.end());
   EXPECT_EQ(grant_texts(grants_of(objects, "gangplank-system", "gangplank-extender")), extender);
 
   // operator: informers, admission writes, evictions, budgets, status, events, owners, its Lease.
@@ -164,6 +171,7 @@ TEST_F(ChartObjectsTest, RbacGrantsExactlyTheCallsEachBinaryMakes) {
       "[gangplank-system] coordination.k8s.io/leases create",
       "[gangplank-system] coordination.k8s.io/leases get gangplank-operator",
       "[gangplank-system] coordination.k8s.io/leases update gangplank-operator"};
+  op.insert(dra.begin(), dra.end());
   const auto owners = owner_kinds_in_source();
   ASSERT_GE(owners.size(), 10u);  // Job, JobSet, PodGroup, RayCluster, the Kubeflow kinds
   for (const auto& [group, plural] : owners) op.insert((group.empty() ? "core" : group) + "/" + plural + " get");
@@ -329,7 +337,9 @@ void expect_extender_agrees_with_scheduler(const RenderedObjects& objects, const
   EXPECT_EQ(ext.value("preemptVerb", ""), arg_value(c, "--preempt-verb"));
   EXPECT_EQ(ext.value("bindVerb", ""), arg_value(c, "--bind-verb"));
   std::string managed;
-  for (const auto& r : ext["managedResources"]) managed += (managed.empty() ? "" : ",") + r["name"].get<std::string>();
+  for (const auto& r : ext.value("managedResources", json::array())) {
+    managed += (managed.empty() ? "" : ",") + r["name"].get<std::string>();
+  }
   EXPECT_EQ(managed, arg_value(c, "--managed-resource"));
   if (m[2].str() == "127.0.0.1") {
     EXPECT_FALSE(container_named(pod, "kube-scheduler").empty()) << "sidecar outside the scheduler";

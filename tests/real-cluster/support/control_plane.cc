@@ -66,9 +66,12 @@ std::string Tail(const std::filesystem::path& file, std::size_t bytes) {
 
 std::string ControlPlane::UnavailableReason() {
   const std::string bin = GANGPLANK_SOURCE_DIR "/.tools/kube/bin/";
-  for (const char* b : {"etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kwok"}) {
-    if (::access((bin + b).c_str(), X_OK) != 0) {
-      return bin + b + " is not built (scripts/build-kube-binaries.sh builds it; it needs Go, which is not installed here)";
+  const char* version = std::getenv("GANGPLANK_KUBE_VERSION");
+  const std::string kube = version != nullptr && *version != '\0' ? GANGPLANK_SOURCE_DIR "/.tools/kube/" + std::string(version) + "/bin/" : bin;
+  for (const std::string& b : {bin + "etcd", bin + "kwok", kube + "kube-apiserver", kube + "kube-controller-manager",
+                               kube + "kube-scheduler"}) {
+    if (::access(b.c_str(), X_OK) != 0) {
+      return b + " is not built (scripts/build-kube-binaries.sh builds it; it needs Go, which is not installed here)";
     }
   }
   if (::access(GANGPLANK_SOURCE_DIR "/.tools/bin/kubectl", X_OK) != 0 || ::access(GANGPLANK_SOURCE_DIR "/.tools/bin/helm", X_OK) != 0) {
@@ -93,6 +96,10 @@ std::string ControlPlane::Start(const std::vector<std::string>& extra) {
                                 "--build", GANGPLANK_BUILD_DIR, "--port-base", std::to_string(base_),
                                 "--owner-pid", std::to_string(::getpid())};
   argv.insert(argv.end(), extra.begin(), extra.end());
+  // The oldest supported Kubernetes instead of the newest, for a suite run at both ends of the range.
+  if (const char* version = std::getenv("GANGPLANK_KUBE_VERSION"); version != nullptr && *version != '\0') {
+    argv.insert(argv.end(), {"--kube-version", version});
+  }
   running_ = true;  // Whatever started is stopped by Stop(), even when the start fails half-way.
   const auto started = run_process(argv, "", std::chrono::minutes(5));
   if (started.exit_code != 0) {

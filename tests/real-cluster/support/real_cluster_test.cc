@@ -81,18 +81,44 @@ bool RealClusterTest::WaitFor(const std::function<bool()>& condition, std::chron
 
 void RealClusterTest::Node(const std::string& name, int gpus, const std::map<std::string, std::string>& labels) {
   const std::string g = std::to_string(gpus);
-  const Json amounts{{"cpu", "96"}, {"memory", "1024Gi"}, {"nvidia.com/gpu", g}, {"pods", "110"}};
-  Json l{{"kubernetes.io/hostname", name},
-         {"kubernetes.io/os", "linux"},
-         {"type", "kwok"},
-         {"nvidia.com/gpu.product", "NVIDIA-H100-80GB-HBM3"},
-         {"nvidia.com/gpu.count", g},
-         {kCaseLabel, namespace_}};
+  Json l{{"nvidia.com/gpu.product", "NVIDIA-H100-80GB-HBM3"}, {"nvidia.com/gpu.count", g}};
   for (const auto& [k, v] : labels) l[k] = v;
+  MakeNode(name, Json{{"cpu", "96"}, {"memory", "1024Gi"}, {"nvidia.com/gpu", g}, {"pods", "110"}}, l, Json::object());
+}
+
+void RealClusterTest::DraNode(const std::string& name, int gpus, const std::map<std::string, std::string>& labels, bool mig,
+                              const std::map<std::string, std::string>& annotations) {
+  Json l{{"gangplank.test/dra-gpus", std::to_string(gpus)}};
+  if (mig) l["gangplank.test/dra-mig"] = "true";
+  for (const auto& [k, v] : labels) l[k] = v;
+  MakeNode(name, Json{{"cpu", "96"}, {"memory", "1024Gi"}, {"pods", "110"}}, l, annotations);
+  ASSERT_TRUE(WaitFor([&] {
+    kube::ListOptions on_node;
+    on_node.field_selector = "spec.nodeName=" + name;
+    return !client().List(kube::resources::ResourceSlices(), "", on_node)["items"].empty();
+  })) << "no ResourceSlice was published for " << name << "\n" << cluster().LogTail("gangplank-dra-driver");
+}
+
+void RealClusterTest::ClaimTemplate(const std::string& name, const std::string& device_class, int count,
+                                    const std::string& selector) {
+  Json exactly{{"deviceClassName", device_class}, {"allocationMode", "ExactCount"}, {"count", count}};
+  if (!selector.empty()) exactly["selectors"] = Json::array({{{"cel", {{"expression", selector}}}}});
+  client().Create(kube::resources::ResourceClaimTemplates(), namespace_,
+                  Json{{"apiVersion", "resource.k8s.io/v1"},
+                       {"kind", "ResourceClaimTemplate"},
+                       {"metadata", {{"name", name}, {"namespace", namespace_}}},
+                       {"spec", {{"spec", {{"devices", {{"requests", Json::array({{{"name", "gpus"}, {"exactly", exactly}}})}}}}}}}});
+}
+
+void RealClusterTest::MakeNode(const std::string& name, const Json& amounts, const Json& labels, const Json& annotations) {
+  Json l{{"kubernetes.io/hostname", name}, {"kubernetes.io/os", "linux"}, {"type", "kwok"}, {kCaseLabel, namespace_}};
+  l.update(labels);
+  Json a{{"kwok.x-k8s.io/node", "fake"}};
+  a.update(annotations);
   client().Create(kube::resources::Nodes(), "",
                   Json{{"apiVersion", "v1"},
                        {"kind", "Node"},
-                       {"metadata", {{"name", name}, {"labels", l}, {"annotations", {{"kwok.x-k8s.io/node", "fake"}}}}},
+                       {"metadata", {{"name", name}, {"labels", l}, {"annotations", a}}},
                        {"status", {{"capacity", amounts}, {"allocatable", amounts}}}});
   nodes_.push_back(name);
   // Ready (KWOK) and untainted (the node lifecycle controller lifts not-ready once KWOK reports Ready).
@@ -120,6 +146,15 @@ void RealClusterTest::Queue(const std::string& name, const Json& spec) {
 
 Json RealClusterTest::PodObject(const std::string& name, const PodSpec& o) const {
   Json pod = gangplank::testing::GpuPod(name, namespace_, o.scheduler, o.gpus);
+  if (o.gpus == 0) {
+    Json& resources = pod["spec"]["containers"][0]["resources"];
+    resources["requests"].erase("nvidia.com/gpu");
+    resources.erase("limits");
+  }
+  if (!o.claim_template.empty()) {
+    pod["spec"]["resourceClaims"] = Json::array({{{"name", "gpus"}, {"resourceClaimTemplateName", o.claim_template}}});
+    pod["spec"]["containers"][0]["resources"]["claims"] = Json::array({{{"name", "gpus"}}});
+  }
   if (!o.node.empty()) pod["spec"]["nodeName"] = o.node;
   if (!o.queue.empty()) pod["metadata"]["labels"]["gangplank.io/queue"] = o.queue;
   if (!o.gang.empty()) pod["metadata"]["labels"]["gangplank.io/gang"] = o.gang;

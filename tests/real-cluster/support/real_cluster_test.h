@@ -31,8 +31,11 @@ struct PodSpec {
   std::string node;         // spec.nodeName: bound at creation, no scheduler involved
   std::map<std::string, std::string> labels;
   std::map<std::string, std::string> annotations;
+  std::string claim_template;  // A ResourceClaimTemplate the pod's claim "gpus" is made from ("" = none).
 
   PodSpec& Gpus(int n) { gpus = n; return *this; }
+  // GPUs through a claim from this template only (no nvidia.com/gpu in its containers).
+  PodSpec& ClaimTemplate(std::string t) { gpus = 0; claim_template = std::move(t); return *this; }
   PodSpec& Queue(std::string q) { queue = std::move(q); return *this; }
   PodSpec& Gang(std::string g, int size) { gang = std::move(g); gang_size = size; return *this; }
   // Another scheduler's pod bound to `n` at creation (gangplank only sees it use GPUs).
@@ -61,6 +64,13 @@ class RealClusterTest : public ::testing::Test {
   // --- The test's objects. ---
   // A KWOK node with `gpus` GPUs and the labels GPU Feature Discovery and the topology keys would give.
   void Node(const std::string& name, int gpus = 8, const std::map<std::string, std::string>& labels = {});
+  // A KWOK node whose `gpus` GPUs come from Dynamic Resource Allocation: none in its allocatable, a
+  // ResourceSlice the DRA test driver (tests/support/dra-driver) publishes for it, NVIDIA's way (MIG
+  // partitionable devices with `mig`); waits until the slices are there.
+  void DraNode(const std::string& name, int gpus = 8, const std::map<std::string, std::string>& labels = {},
+               bool mig = false, const std::map<std::string, std::string>& annotations = {});
+  // A ResourceClaimTemplate of this test's namespace asking `count` devices of `device_class`.
+  void ClaimTemplate(const std::string& name, const std::string& device_class, int count, const std::string& selector = "");
   // A GPUPool of this test's nodes (its nodeSelector is added to `spec`).
   void Pool(const std::string& name, const Json& spec = Json::object());
   void Queue(const std::string& name, const Json& spec = Json::object());
@@ -92,6 +102,7 @@ class RealClusterTest : public ::testing::Test {
   static std::string start_error_;
   static int cases_;
   std::string namespace_;
+  void MakeNode(const std::string& name, const Json& amounts, const Json& labels, const Json& annotations);
   std::vector<std::string> nodes_;
   std::vector<std::string> pools_;
   std::vector<std::string> queues_;
