@@ -12,14 +12,14 @@
 #
 #   scripts/real-cluster.sh start [--dir D] [--build B] [--port-base P] [--nodes FILE] [--no-gangplank]
 #                                 [--operator-arg ARG]... [--extender-arg ARG]... [--chart-set KEY=VALUE]...
-#                                 [--owner-pid PID] [--kube-version V] [--dra]
+#                                 [--owner-pid PID] [--kube-version V] [--dra] [--default-scheduler]
 #   scripts/real-cluster.sh stop [--dir D]
 #
 # --dir      state, certificates, kubeconfigs and logs (default out/real)
 # --build    the CMake build holding gangplank's binaries (default build)
 # --port-base  first of the 10 loopback ports used (default 26000): +0 etcd client, +1 etcd peer,
 #            +2 kube-apiserver, +3 controller-manager, +4 scheduler, +5 extender, +6 operator,
-#            +7 operator webhook, +8 KWOK, +9 the default kube-scheduler (--dra)
+#            +7 operator webhook, +8 KWOK, +9 the default kube-scheduler (--default-scheduler)
 # --nodes    a YAML file of Nodes to create (KWOK takes those annotated kwok.x-k8s.io/node=fake);
 #            may be given more than once (default: none)
 # --no-gangplank  the control plane only: no chart objects, extender, operator or kube-scheduler
@@ -29,6 +29,9 @@
 #                 e.g. extender.bindVerb=bind with --extender-arg --bind-verb=bind
 # --owner-pid     stop everything once that process is gone (a test binary killed by its timeout leaves
 #                 no control plane behind)
+# --default-scheduler  also the stock kube-scheduler with its default profile (default-scheduler) on
+#                 base+9, which a real cluster has and which schedules (and allocates the devices of) pods
+#                 that do not name gangplank; the chart's scheduler has the gangplank profile only
 # --kube-version  run kube-apiserver, kube-controller-manager and kube-scheduler of another Kubernetes
 #                 version built by scripts/build-kube-binaries.sh (v1.35, the oldest gangplank supports:
 #                 .tools/kube/v1.35/bin); default: the 1.37 of .tools/kube/bin
@@ -37,9 +40,7 @@
 #            gangplank.test/dra-gpus=<n> (gangplank.test/dra-mig=true: MIG partitions too), and creates the
 #            DeviceClasses gpu.nvidia.com (extendedResourceName nvidia.com/gpu) and mig.nvidia.com. It runs
 #            as the ServiceAccount gangplank-dra-driver/gangplank-dra-driver under a DRA driver's RBAC
-#            (ClusterRole gangplank-dra-driver) and logs to <dir>/gangplank-dra-driver.log. Also starts the
-#            stock kube-scheduler with its default profile (default-scheduler), which a real cluster has and
-#            which allocates the devices of pods that do not name gangplank. Kubernetes 1.37 needs no flag
+#            (ClusterRole gangplank-dra-driver) and logs to <dir>/gangplank-dra-driver.log. Kubernetes 1.37 needs no flag
 #            for this: resource.k8s.io/v1, DRAExtendedResource and DRADeviceTaints are GA, DRAPartitionableDevices
 #            beta and on; DRANodeAllocatableResources (alpha, off) stays off, as DRA-backed extended
 #            resources fail with it on (kubernetes#141467).
@@ -67,6 +68,7 @@ extender_args=()
 chart_sets=()
 owner=""
 dra=0
+default_scheduler=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --dir) dir="$2"; shift 2 ;;
@@ -80,6 +82,7 @@ while [ $# -gt 0 ]; do
     --owner-pid) owner="$2"; shift 2 ;;
     --kube-version) kube_bin="$repo/.tools/kube/$2/bin"; shift 2 ;;
     --dra) dra=1; shift ;;
+    --default-scheduler) default_scheduler=1; shift ;;
     *) echo "real-cluster: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -350,6 +353,10 @@ EOF
   token="$("$kubectl" --kubeconfig "$dir/kubeconfig" create token gangplank-dra-driver -n "$dra_namespace" --duration 48h)"
   kubeconfig "$dir/dra-driver.kubeconfig" --token "$token"
   spawn gangplank-dra-driver "$dra_driver_bin" --kubeconfig "$dir/dra-driver.kubeconfig"
+  wait_until 60 gangplank-dra-driver "$kubectl" --kubeconfig "$dir/kubeconfig" get deviceclass gpu.nvidia.com
+}
+
+start_default_scheduler() {
   # The stock scheduler as kubeadm runs it: user system:kube-scheduler, bound to its bootstrap ClusterRole
   # (which covers DRA: claims and their status, slices, classes).
   cert default-scheduler "/CN=system:kube-scheduler"
@@ -359,7 +366,6 @@ EOF
     --authentication-kubeconfig "$dir/default-scheduler.kubeconfig" \
     --authorization-kubeconfig "$dir/default-scheduler.kubeconfig" \
     --bind-address 127.0.0.1 --secure-port "$default_sched_port" --leader-elect=false --v 1
-  wait_until 60 gangplank-dra-driver "$kubectl" --kubeconfig "$dir/kubeconfig" get deviceclass gpu.nvidia.com
   wait_until 60 "the default kube-scheduler" curl -sfk "https://127.0.0.1:$default_sched_port/healthz"
 }
 
@@ -393,13 +399,14 @@ case "$command" in
     make_pki
     start_control_plane
     [ $dra = 0 ] || start_dra
+    [ $default_scheduler = 0 ] || start_default_scheduler
     if [ ${#nodes[@]} -gt 0 ]; then
       for f in "${nodes[@]}"; do "$kubectl" --kubeconfig "$dir/kubeconfig" create -f "$f" >/dev/null; done
     fi
     [ $gangplank = 0 ] || start_gangplank
     started=1
     [ -z "$owner" ] || watch_owner
-    say "running on 127.0.0.1: kube-apiserver :$api_port$([ $gangplank = 1 ] && echo ", extender :$ext_port, operator :$op_port, webhook :$hook_port")$([ $dra = 1 ] && echo ", DRA driver, default kube-scheduler :$default_sched_port")"
+    say "running on 127.0.0.1: kube-apiserver :$api_port$([ $gangplank = 1 ] && echo ", extender :$ext_port, operator :$op_port, webhook :$hook_port")$([ $dra = 1 ] && echo ", DRA driver")$([ $default_scheduler = 1 ] && echo ", default kube-scheduler :$default_sched_port")"
     say "kubeconfig: $dir/kubeconfig (logs in $dir/)"
     ;;
   stop)

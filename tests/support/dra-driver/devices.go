@@ -23,12 +23,13 @@ import (
 
 // The node labels and annotations the driver reads.
 const (
-	gpusLabel        = "gangplank.test/dra-gpus"          // <n>: the node has n GPUs
-	migLabel         = "gangplank.test/dra-mig"           // "true": the GPUs are partitionable into MIG devices
-	taintsAnnotation = "gangplank.test/dra-device-taints" // gpu-3=key:value:effect,...
-	cliqueAnnotation = "gangplank.test/gpu-clique"        // <id>: becomes the label below
-	cliqueLabel      = "nvidia.com/gpu.clique"            // set by NVIDIA's compute-domain plugin on real nodes
-	maxGPUsPerNode   = 256
+	gpusLabel         = "gangplank.test/dra-gpus"          // <n>: the node has n GPUs
+	migLabel          = "gangplank.test/dra-mig"           // "true": the GPUs are partitionable into MIG devices
+	taintsAnnotation  = "gangplank.test/dra-device-taints" // gpu-3=key:value:effect,...
+	cliqueAnnotation  = "gangplank.test/gpu-clique"        // <id>: becomes the label below
+	cliqueLabel       = "nvidia.com/gpu.clique"            // set by NVIDIA's compute-domain plugin on real nodes
+	productAnnotation = "gangplank.test/dra-product"       // this node's GPUs' productName instead of --product-name
+	maxGPUsPerNode    = 256
 )
 
 // The API's limits this file splits slices by (k8s.io/api v0.37.2, resource/v1/types.go).
@@ -65,9 +66,10 @@ var h100Profiles = []migProfile{
 
 // nodeShape is what a node's labels and annotations ask for.
 type nodeShape struct {
-	gpus   int
-	mig    bool
-	taints map[string][]resourceapi.DeviceTaint // by device name; "gpu-3" also covers gpu-3's MIG devices
+	gpus    int
+	mig     bool
+	product string                               // productName of this node's GPUs; "" for the driver's --product-name
+	taints  map[string][]resourceapi.DeviceTaint // by device name; "gpu-3" also covers gpu-3's MIG devices
 }
 
 // shapeOf reads a node's labels and annotations. gpus == 0 means "no pool". Problems with the labels or
@@ -86,6 +88,14 @@ func shapeOf(labels, annotations map[string]string) (nodeShape, []string) {
 	shape.gpus = n
 	shape.mig = labels[migLabel] == "true"
 	shape.taints, warnings = parseTaints(annotations[taintsAnnotation])
+	if product, ok := annotations[productAnnotation]; ok {
+		if product == "" || len(product) > resourceapi.DeviceAttributeMaxValueLength {
+			warnings = append(warnings, fmt.Sprintf("annotation %s=%q is not a product name of 1..%d characters; ignored",
+				productAnnotation, product, resourceapi.DeviceAttributeMaxValueLength))
+		} else {
+			shape.product = product
+		}
+	}
 	return shape, warnings
 }
 
@@ -249,6 +259,9 @@ func taint(device *resourceapi.Device, shape nodeShape) {
 // does on Kubernetes 1.35+ (a slice holds devices or counter sets, not both): first the counter sets,
 // eight to a slice, then one slice per GPU with its 14 devices.
 func poolOf(node string, model gpuModel, shape nodeShape) (resourceslice.Pool, []string) {
+	if shape.product != "" {
+		model.productName = shape.product
+	}
 	var pool resourceslice.Pool
 	var all []resourceapi.Device
 	if !shape.mig {
