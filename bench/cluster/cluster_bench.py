@@ -168,13 +168,19 @@ def parallel(fn, items, workers=8):
     raise errors[0]
 
 
-def node_object(i, nodes):
+def node_object(i, nodes, dra=False):
+  """A KWOK node of 8 GPUs: from the device plugin (nvidia.com/gpu in allocatable), or with `dra` from the DRA
+  test driver (tests/support/dra-driver: a ResourceSlice of 8 devices, nothing in allocatable)."""
   name = "node-%05d" % i
   topo = node_topology(i, nodes)
-  amounts = {"cpu": "96", "memory": "1024Gi", "nvidia.com/gpu": "8", "pods": "110"}
+  amounts = {"cpu": "96", "memory": "1024Gi", "pods": "110"}
+  if not dra:
+    amounts["nvidia.com/gpu"] = "8"
   labels = {"kubernetes.io/hostname": name, "kubernetes.io/os": "linux", "type": "kwok", POOL_LABEL: "h100",
             "nvidia.com/gpu.product": GPU_PRODUCT, "nvidia.com/gpu.count": "8", "nvidia.com/gpu.memory": "81559",
             "nvidia.com/gpu.family": "hopper"}
+  if dra:
+    labels["gangplank.test/dra-gpus"] = "8"
   for k, key in TOPOLOGY:
     labels[key] = topo[k]
   return {"apiVersion": "v1", "kind": "Node",
@@ -282,7 +288,7 @@ def run(a):
 
   # Nodes, Ready and untainted.
   t0 = time.time()
-  parallel(lambda i: api.call("POST", "/api/v1/nodes", node_object(i, a.nodes)), range(a.nodes))
+  parallel(lambda i: api.call("POST", "/api/v1/nodes", node_object(i, a.nodes, a.dra)), range(a.nodes))
   while True:
     items = api.call("GET", "/api/v1/nodes?labelSelector=%s" % POOL_LABEL)["items"]
     is_ready = lambda n: any(c["type"] == "Ready" and c["status"] == "True" for c in n.get("status", {}).get("conditions", []))
@@ -299,6 +305,17 @@ def run(a):
       raise RuntimeError("only %d of %d nodes Ready and untainted after 600 s" % (ready, a.nodes))
     time.sleep(1)
   say("%d nodes Ready in %.1f s" % (a.nodes, time.time() - t0))
+  if a.dra:
+    # Every node's GPUs published by the DRA test driver before the first pod arrives.
+    while True:
+      slices = api.call("GET", "/apis/resource.k8s.io/v1/resourceslices")["items"]
+      published = {s["spec"].get("nodeName") for s in slices if s["spec"].get("devices")}
+      if len(published) >= a.nodes:
+        break
+      if time.time() - t0 > 900:
+        raise RuntimeError("only %d of %d nodes have ResourceSlices after 900 s" % (len(published), a.nodes))
+      time.sleep(1)
+    say("%d nodes' GPUs published through DRA in %.1f s" % (a.nodes, time.time() - t0))
   api.call("POST", "/api/v1/namespaces", {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "bench"}})
   while True:
     try:
@@ -363,7 +380,7 @@ def run(a):
               "kwok": "v0.8.0 (tools/kube-binaries/kwok/go.mod)"}
   versions.update(getattr(system, "VERSIONS", {}))
   topo = {("node-%05d" % i): node_topology(i, a.nodes) for i in range(a.nodes)}
-  result = {"system": a.system, "nodes": a.nodes, "meta": meta, "start": start, "submitted": submitted, "end": end,
+  result = {"system": a.system, "nodes": a.nodes, "dra": a.dra, "meta": meta, "start": start, "submitted": submitted, "end": end,
             "cpu_seconds": cpu, "versions": versions, "pods": pods, "topology": topo,
             "jobs": {j["job"]: j for j in jobs}, "submit_lag_max": round(max(submit_lag or [0]), 2),
             "client": {"qps": a.qps, "burst": a.burst}, "scheduler_processes": system.PROCESSES}
@@ -598,6 +615,7 @@ def main():
       s.add_argument("--client-threads", type=int, default=6)
       s.add_argument("--qps", type=int, default=50)
       s.add_argument("--burst", type=int, default=100)
+      s.add_argument("--dra", action="store_true", help="GPUs from the DRA test driver, not node allocatable")
   s = sub.add_parser("report")
   s.add_argument("--out", required=True)
   s.add_argument("--systems", default="kube-scheduler,coscheduling,kueue,gangplank")

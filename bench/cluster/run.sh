@@ -3,15 +3,20 @@
 # real control plane (scripts/real-cluster.sh) with KWOK nodes, and the figures side by side.
 #
 #   bench/cluster/run.sh [--nodes N] [--systems kube-scheduler,coscheduling,kueue,gangplank] [--out DIR] [--build B]
-#                        [--port-base P] [-- extra cluster_bench.py run flags, e.g. --load 1.5]
+#                        [--port-base P] [--dra] [-- extra cluster_bench.py run flags, e.g. --load 1.5]
 #
 # --nodes      KWOK nodes of 8 nvidia.com/gpu each (default 100)
-# --systems    comma-separated, run in this order (default: all four); each is a file pair in systems/
+# --systems    comma-separated, run in this order (default: all four; with --dra kube-scheduler,gangplank); each is a file pair in systems/
 #              (systems/README.md); the peers are built from pinned Go modules on first use (tools/peers/):
 #              kube-scheduler  the stock kube-scheduler, default profile, plain pods (no gang semantics)
 #              coscheduling    scheduler-plugins v0.34.7's kube-scheduler with Coscheduling, a PodGroup per gang
 #              kueue           Kueue v0.17.0 (pod groups, TAS) in front of the stock kube-scheduler
 #              gangplank       stock kube-scheduler + gangplank-extender + gangplank-operator, GPUPool and Queue
+# --dra        every GPU node's GPUs come from Dynamic Resource Allocation (the DRA test driver,
+#              tests/support/dra-driver, publishes NVIDIA-shaped ResourceSlices; pods still ask nvidia.com/gpu,
+#              served by the DeviceClass gpu.nvidia.com); for the systems whose version allocates or accounts
+#              DRA GPUs: kube-scheduler and gangplank (scheduler-plugins v0.34.7 predates DRA-backed extended
+#              resources; Kueue v0.17.0's topology-aware scheduling reads GPUs from node allocatable)
 # --out        figures and per-system logs (default out/cluster)
 # --port-base  first of the loopback ports (default 27000): +0..+8 the control plane's, +9.. a system's
 #              (Kueue takes +9..+11); keep two concurrent runs 20 apart
@@ -21,11 +26,12 @@ set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 here="$repo/bench/cluster"
 nodes=100
-systems=kube-scheduler,coscheduling,kueue,gangplank
+systems=""
 out="$repo/out/cluster"
 build="$repo/build"
 base=27000
 extra=()
+dra=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --nodes) nodes="$2"; shift 2 ;;
@@ -33,6 +39,7 @@ while [ $# -gt 0 ]; do
     --out) out="$2"; shift 2 ;;
     --build) build="$2"; shift 2 ;;
     --port-base) base="$2"; shift 2 ;;
+    --dra) dra=1; shift ;;
     --) shift; extra=("$@"); break ;;
     *) echo "cluster-bench: unknown argument $1" >&2; exit 2 ;;
   esac
@@ -110,17 +117,26 @@ cleanup() { [ -z "$current" ] || "$repo/scripts/real-cluster.sh" stop --dir "$cu
 trap cleanup EXIT
 
 began=$SECONDS
+# The systems that run with DRA GPUs when --dra names none; all four otherwise.
+[ -n "$systems" ] || { [ $dra = 1 ] && systems=kube-scheduler,gangplank || systems=kube-scheduler,coscheduling,kueue,gangplank; }
 IFS=, read -r -a list <<<"$systems"
 for system in "${list[@]}"; do  # every system known and built before the first control plane starts
+  if [ $dra = 1 ] && [ "$system" != kube-scheduler ] && [ "$system" != gangplank ]; then
+    say "--dra: $system does not allocate or account DRA GPUs at its pinned version; run kube-scheduler,gangplank"
+    exit 2
+  fi
   load_system "$system"
   system_build
 done
+dra_flags=()
+[ $dra = 0 ] || dra_flags=(--dra)
 for system in "${list[@]}"; do
   load_system "$system"
   dir="$out/$system"
   rm -rf "$dir"
   mkdir -p "$dir"
-  flags=(--dir "$dir" --build "$build" --port-base "$base" --owner-pid $$ ${cluster_flags[@]+"${cluster_flags[@]}"})
+  flags=(--dir "$dir" --build "$build" --port-base "$base" --owner-pid $$ ${cluster_flags[@]+"${cluster_flags[@]}"}
+         ${dra_flags[@]+"${dra_flags[@]}"})
   say "$system: starting a fresh control plane ($nodes nodes) in $dir"
   t=$SECONDS
   current="$dir"
@@ -128,7 +144,8 @@ for system in "${list[@]}"; do
   replace_kwok "$dir"
   system_start "$dir"
   python3 "$here/cluster_bench.py" run --system "$system" --nodes "$nodes" --kubeconfig "$dir/kubeconfig" \
-    --pids "$dir/pids" --out "$out" --qps "$qps" --burst "$burst" ${extra[@]+"${extra[@]}"}
+    --pids "$dir/pids" --out "$out" --qps "$qps" --burst "$burst" ${dra_flags[@]+"${dra_flags[@]}"} \
+    ${extra[@]+"${extra[@]}"}
   "$repo/scripts/real-cluster.sh" stop --dir "$dir"
   current=""
   say "$system: done in $((SECONDS - t)) s"
