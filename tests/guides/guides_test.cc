@@ -40,18 +40,21 @@ std::string ReadFile(const fs::path& p) {
 // untainted (the node lifecycle controller lifts not-ready once KWOK reports Ready).
 constexpr char kReset[] = R"sh(
 kubectl get namespaces -o name |
-  { grep -vE '^namespace/(default|kube-system|kube-public|kube-node-lease|gangplank-system)$' || true; } |
+  { grep -vE '^namespace/(default|kube-system|kube-public|kube-node-lease|gangplank-system|gangplank-dra-driver)$' || true; } |
   xargs -r kubectl delete --wait=true --timeout=120s >/dev/null
 kubectl delete gpupools,queues --all --wait=true >/dev/null
 kubectl delete pods -n default --all --wait=true >/dev/null
 kubectl delete nodes --all --wait=true >/dev/null
 kubectl create -f "$NODES" >/dev/null
 kubectl wait --for=condition=Ready nodes --all --timeout=90s >/dev/null
+# Untainted, and the DRA nodes' GPUs published by the DRA test driver.
+dra_nodes="$(kubectl get nodes -l gangplank.test/dra-gpus -o name | wc -l)"
 for _ in $(seq 300); do
-  [ -z "$(kubectl get nodes -o jsonpath='{.items[*].spec.taints}')" ] && exit 0
+  published="$(kubectl get resourceslices -o jsonpath='{range .items[*]}{.spec.nodeName}{"\n"}{end}' | sort -u | grep -c . || true)"
+  [ -z "$(kubectl get nodes -o jsonpath='{.items[*].spec.taints}')" ] && [ "$published" -ge "$dra_nodes" ] && exit 0
   sleep 0.2
 done
-echo "nodes still tainted: $(kubectl get nodes -o jsonpath='{.items[*].spec.taints}')" >&2
+echo "nodes still tainted: $(kubectl get nodes -o jsonpath='{.items[*].spec.taints}'), or $dra_nodes DRA nodes unpublished" >&2
 exit 1
 )sh";
 
@@ -61,7 +64,8 @@ class GuideTest : public ::testing::TestWithParam<std::string> {
     if (!ControlPlane::UnavailableReason().empty()) return;
     cluster_ = std::make_unique<ControlPlane>();
     // Conditions rewritten at once (the chart's default waits 30 s between rewrites of one pod's).
-    start_error_ = cluster_->Start({"--operator-arg", "--condition-rewrite-seconds=1"});
+    // --dra: the DRA test driver publishes the GPUs of the nodes labelled gangplank.test/dra-gpus.
+    start_error_ = cluster_->Start({"--operator-arg", "--condition-rewrite-seconds=1", "--dra"});
     if (start_error_.empty()) InstallPeerCrds();
   }
   static void TearDownTestSuite() { cluster_.reset(); }
