@@ -38,8 +38,8 @@ struct QueueConfig {
   std::optional<PoolQuota> any_pool = PoolQuota{};
   bool preempt_lower_priority = false;  // spec.preemption.withinQueue: LowerPriority.
   std::optional<int> min_runtime_seconds;
-  // spec.namespaces: the only namespaces whose pods may use the queue. Unset: any namespace that is not
-  // bound to another queue by its gangplank.io/queue label (queue_access.h).
+  // spec.namespaces: the only namespaces whose pods may use the queue ("*": any not bound to another
+  // queue). Unset: only the namespaces labelled gangplank.io/queue=<this queue> (queue_access.h).
   std::optional<std::vector<std::string>> namespaces;
   std::optional<std::int32_t> max_priority;  // spec.maxPriority: the highest pod priority the queue takes.
   QueueFaultRecovery fault_recovery;

@@ -10,7 +10,8 @@ PodRole RoleOf(const cache::StateView& view, const cache::PodInfo& pod) {
   role.planned_node = pod.PlannedNode();
   role.queue = view.QueueOf(pod);
   if (const cache::QueueConfig* queue = role.queue.empty() ? nullptr : view.FindQueue(role.queue)) {
-    role.queue_forbidden = cache::QueueAccessRefusal(*queue, pod.namespace_, view.NamespaceQueue(pod.namespace_), pod.priority);
+    role.queue_forbidden = cache::QueueAccessRefusal(*queue, pod.namespace_, view.NamespaceQueue(pod.namespace_), pod.priority,
+                                                     pod.QueueLabel().has_value());
   }
   if (const std::string gang = pod.Label(cache::kGangLabel); !gang.empty()) role.gang = pod.namespace_ + "/" + gang;
   if (!role.planned_node.empty()) {

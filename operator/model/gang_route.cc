@@ -28,7 +28,8 @@ GangRoute RouteGang(const Gang& gang, const std::vector<cache::PoolConfig>& pool
   if (auto queue = tree.queues.find(route.queue); queue != tree.queues.end()) {
     std::int32_t priority = lead->pod.priority;
     for (const Member& m : gang.members) priority = std::max(priority, m.pod.priority);
-    route.forbidden = cache::QueueAccessRefusal(queue->second, lead->pod.namespace_, namespace_queue, priority);
+    route.forbidden = cache::QueueAccessRefusal(queue->second, lead->pod.namespace_, namespace_queue, priority,
+                                                own_label.has_value());
   }
   route.choice = ChoosePool(pools, tree, route.queue, lead->pod.Label(cache::kPoolLabel), lead->pod.node_selector);
   return route;

@@ -14,7 +14,7 @@ std::string Controller::QueueRefusal(const std::string& namespace_, const std::o
   const std::string queue = cache::QueueResolver(options_.default_queue).Resolve(queue_label, namespace_queue);
   const auto config = tree_->queues.find(queue);
   if (config == tree_->queues.end()) return {};
-  return cache::QueueAccessRefusal(config->second, namespace_, namespace_queue, priority);
+  return cache::QueueAccessRefusal(config->second, namespace_, namespace_queue, priority, queue_label.has_value());
 }
 
 }  // namespace gangplank::op

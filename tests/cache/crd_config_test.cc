@@ -40,6 +40,20 @@ TEST(QueueConfig, DefaultsAsTheCrdDeclares) {
   EXPECT_FALSE(q.preempt_lower_priority);
 }
 
+// A tenant writes its pods' queue label: a queue that names no namespaces takes only the namespaces an
+// admin labelled for it.
+TEST(QueueConfig, AQueueNamingNoNamespacesIsClosedButToTheNamespacesLabelledForIt) {
+  const QueueConfig closed = QueueConfigFromObject(Json::parse(R"({"metadata":{"name":"team-a"},"spec":{}})"));
+  EXPECT_FALSE(closed.namespaces.has_value());
+  EXPECT_EQ(QueueAccessRefusal(closed, "ml", "team-a", 0), "");
+  EXPECT_EQ(QueueAccessRefusal(closed, "intruder", "", 0),
+            "namespace intruder may not use queue team-a (it lists no spec.namespaces and the namespace is not labelled "
+            "gangplank.io/queue=team-a)");
+  EXPECT_NE(QueueAccessRefusal(closed, "other", "team-b", 0), "");
+  // Not named by the pod (the admin's default queue for namespaces without a label): the admin's choice.
+  EXPECT_EQ(QueueAccessRefusal(closed, "unlabelled", "", 0, false), "");
+}
+
 TEST(QueueConfig, NamespacesAndMaxPriorityBoundWhoMayUseIt) {
   const QueueConfig q = QueueConfigFromObject(
       Json::parse(R"({"metadata":{"name":"team-a"},"spec":{"namespaces":["team-a","team-a-ci"],"maxPriority":500}})"));
@@ -50,8 +64,8 @@ TEST(QueueConfig, NamespacesAndMaxPriorityBoundWhoMayUseIt) {
   EXPECT_EQ(QueueAccessRefusal(q, "team-b", "", 0), "namespace team-b may not use queue team-a (not in its spec.namespaces)");
   EXPECT_EQ(QueueAccessRefusal(q, "team-a", "", 501), "priority 501 is above queue team-a's maxPriority of 500");
 
-  const QueueConfig open = QueueConfigFromObject(Json::parse(R"({"metadata":{"name":"shared"},"spec":{}})"));
-  EXPECT_FALSE(open.namespaces.has_value());
+  // "*" opens a queue to every namespace not bound to another (the admin's choice; closed otherwise).
+  const QueueConfig open = QueueConfigFromObject(Json::parse(R"({"metadata":{"name":"shared"},"spec":{"namespaces":["*"]}})"));
   EXPECT_FALSE(open.max_priority.has_value());
   EXPECT_EQ(QueueAccessRefusal(open, "anyone", "", 1000000), "");
   EXPECT_EQ(QueueAccessRefusal(open, "team-b", "shared", 0), "");

@@ -16,7 +16,7 @@ def setup(api, a, say):
                "topologyLevels": [key for _, key in common.TOPOLOGY] + ["kubernetes.io/hostname"]}})
   api.call("POST", "/apis/gangplank.io/v1alpha1/queues", {
       "apiVersion": "gangplank.io/v1alpha1", "kind": "Queue", "metadata": {"name": "bench"},
-      "spec": {"pools": [{"name": "h100"}]}})
+      "spec": {"namespaces": ["bench"], "pools": [{"name": "h100"}]}})
   # The operator's status on the pool says it is Ready with every node's GPUs.
   while True:
     pool = api.call("GET", "/apis/gangplank.io/v1alpha1/gpupools/h100")

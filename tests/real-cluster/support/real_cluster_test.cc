@@ -140,7 +140,10 @@ void RealClusterTest::Pool(const std::string& name, const Json& spec) {
 }
 
 void RealClusterTest::Queue(const std::string& name, const Json& spec) {
-  client().Create(queues(), "", Json{{"apiVersion", "gangplank.io/v1alpha1"}, {"kind", "Queue"}, {"metadata", {{"name", name}}}, {"spec", spec}});
+  // Queues are closed but to the namespaces they name: this test's, unless the test says otherwise.
+  Json s = spec;
+  if (!s.contains("namespaces")) s["namespaces"] = Json::array({namespace_});
+  client().Create(queues(), "", Json{{"apiVersion", "gangplank.io/v1alpha1"}, {"kind", "Queue"}, {"metadata", {{"name", name}}}, {"spec", s}});
   queues_.push_back(name);
 }
 

@@ -73,6 +73,7 @@ class RealClusterTest : public ::testing::Test {
   void ClaimTemplate(const std::string& name, const std::string& device_class, int count, const std::string& selector = "");
   // A GPUPool of this test's nodes (its nodeSelector is added to `spec`).
   void Pool(const std::string& name, const Json& spec = Json::object());
+  // A Queue open to this test's namespace (spec.namespaces, unless `spec` sets it).
   void Queue(const std::string& name, const Json& spec = Json::object());
   Json PodObject(const std::string& name, const PodSpec& spec) const;
   // Created through the API server (admission, the webhook included); returns the pod as stored.
