@@ -16,7 +16,9 @@ std::pair<std::string, std::string> SplitQualifiedName(const std::string& name, 
 Value ByDomain(const std::vector<std::pair<std::string, Value>>& entries, const std::string& driver) {
   std::vector<std::pair<std::string, Map>> domains;
   for (const auto& [name, value] : entries) {
-    auto [domain, id] = SplitQualifiedName(name, driver);
+    auto split = SplitQualifiedName(name, driver);
+    const std::string& domain = split.first;
+    std::string& id = split.second;
     auto it = std::find_if(domains.begin(), domains.end(), [&](const auto& d) { return d.first == domain; });
     if (it == domains.end()) it = domains.emplace(domains.end(), domain, Map{});
     it->second.Set(std::move(id), value);
