@@ -19,9 +19,6 @@
 
 namespace gangplank::cache {
 
-// spec.namespaces entry that opens a queue to every namespace not bound to another queue.
-inline constexpr std::string_view kAnyNamespace = "*";
-
 // Why a pod of `pod_namespace` (labelled for `namespace_queue`, "" when not) with `priority` may not
 // use `queue`; "" when it may. `named_by_pod`: the pod's own gangplank.io/queue label chose the queue.
 std::string QueueAccessRefusal(const QueueConfig& queue, std::string_view pod_namespace, std::string_view namespace_queue,

@@ -43,6 +43,9 @@ QueueConfig UniformQueue(std::string name, int guaranteed_gpus, std::optional<in
   QueueConfig q;
   q.name = std::move(name);
   q.any_pool = PoolQuota{guaranteed_gpus, limit_gpus};
+  // Open to every namespace: a --queue flag has no namespace list, and the one who sets the flag is the
+  // admin (a Queue object without spec.namespaces is closed instead, queue_access.h).
+  q.namespaces = std::vector<std::string>{std::string(kAnyNamespace)};
   return q;
 }
 

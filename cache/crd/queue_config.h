@@ -29,6 +29,9 @@ struct QueueFaultRecovery {
   std::optional<int> restart_limit;
 };
 
+// spec.namespaces entry that opens a queue to every namespace not bound to another queue.
+inline constexpr std::string_view kAnyNamespace = "*";
+
 struct QueueConfig {
   std::string name;
   std::string parent;  // Empty: a top-level queue.
@@ -55,7 +58,8 @@ struct QueueConfig {
 // A pool's fault recovery for the gangs of a queue: the queue's policy and restart limit where it sets them.
 PoolFaultRecovery FaultRecoveryFor(PoolFaultRecovery pool, const QueueConfig& queue);
 
-// A top-level queue with the same quota in every pool (what the extender's --queue flags give).
+// A top-level queue with the same quota in every pool, open to every namespace (what the extender's --queue
+// flags give).
 QueueConfig UniformQueue(std::string name, int guaranteed_gpus, std::optional<int> limit_gpus = std::nullopt);
 
 // A Queue object (its JSON) as a QueueConfig. Defaults as the CRD declares them, so objects the API

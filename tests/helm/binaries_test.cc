@@ -144,7 +144,7 @@ TEST_F(ChartBinariesTest, RenderedContainersRunTheRealBinariesReadyOverTlsWithin
                        {"conditions", {{{"type", "Ready"}, {"status", "True"}}}}}}});
   api.put({{"apiVersion", "gangplank.io/v1alpha1"}, {"kind", "GPUPool"}, {"metadata", {{"name", "a100"}}},
            {"spec", {{"gpuModel", "A100"}, {"topologyLevels", {"kubernetes.io/hostname"}}}}});
-  api.put({{"apiVersion", "gangplank.io/v1alpha1"}, {"kind", "Queue"}, {"metadata", {{"name", "team-a"}}}, {"spec", {{"weight", 1}}}});
+  api.put({{"apiVersion", "gangplank.io/v1alpha1"}, {"kind", "Queue"}, {"metadata", {{"name", "team-a"}}}, {"spec", {{"weight", 1}, {"namespaces", nlohmann::json::array({"*"})}}}});
   json pod = {{"apiVersion", "v1"}, {"kind", "Pod"},
               {"metadata", {{"name", "train-0"}, {"namespace", "ml"}, {"labels", {{"gangplank.io/queue", "team-a"}}}}}};
   json container = {{"name", "main"}, {"image", "trainer"}};

@@ -68,7 +68,8 @@ class EndToEnd : public ::testing::Test {
     api_.put(Json{{"apiVersion", "gangplank.io/v1alpha1"},
                   {"kind", "Queue"},
                   {"metadata", {{"name", "team-a"}}},
-                  {"spec", {{"pools", Json::array({{{"name", "pool"}, {"guaranteedGPUs", 2}, {"limitGPUs", 10}}})}}}});
+                  {"spec", {{"namespaces", Json::array({"*"})},
+                            {"pools", Json::array({{{"name", "pool"}, {"guaranteedGPUs", 2}, {"limitGPUs", 10}}})}}}});
     for (int i = 0; i < 4; ++i) api_.put(NodeObject("gpu-" + std::to_string(i), i < 2 ? "r1" : "r2"));
     api_.put(PodObject("running", 6, "gpu-0"));
     api_.put(PodObject("planned", 8, "", "gpu-2"));

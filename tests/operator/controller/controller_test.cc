@@ -53,7 +53,7 @@ Json Queue(const std::string& name, const std::string& pool) {
   return {{"apiVersion", "gangplank.io/v1alpha1"},
           {"kind", "Queue"},
           {"metadata", {{"name", name}}},
-          {"spec", {{"pools", Json::array({{{"name", pool}, {"guaranteedGPUs", 8}}})}}}};
+          {"spec", {{"namespaces", Json::array({"*"})}, {"pools", Json::array({{{"name", pool}, {"guaranteedGPUs", 8}}})}}}};
 }
 
 class ControllerTest : public ::testing::Test {

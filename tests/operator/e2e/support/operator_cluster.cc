@@ -103,7 +103,9 @@ void OperatorCluster::Pool(const std::string& name, const Json& spec) {
 }
 
 void OperatorCluster::Queue(const std::string& name, const Json& spec) {
-  api_->put(Json{{"apiVersion", "gangplank.io/v1alpha1"}, {"kind", "Queue"}, {"metadata", {{"name", name}}}, {"spec", spec}});
+  Json open = spec;  // open to every namespace unless the test says otherwise (queues are closed by default)
+  if (!open.contains("namespaces")) open["namespaces"] = Json::array({"*"});
+  api_->put(Json{{"apiVersion", "gangplank.io/v1alpha1"}, {"kind", "Queue"}, {"metadata", {{"name", name}}}, {"spec", open}});
 }
 
 Json OperatorCluster::PodObject(const std::string& name, const PodOptions& o) {
