@@ -31,7 +31,21 @@ bool BoolOf(od::value v) {
 // Annotations kubectl writes can be tens of KB and nothing here reads them.
 bool SkipAnnotation(std::string_view key) { return key == "kubectl.kubernetes.io/last-applied-configuration"; }
 
-void DecodePairs(od::value v, StringPairs& out, bool annotations) {
+// Which annotations an object keeps: all but kubectl's copy, or (a pod's: its owner's to write, up to 256 KiB
+// of them on every pod) only gangplank's own, the only ones anything here reads, so no tenant grows the
+// caches with annotations of its own.
+enum class KeptAnnotations { kNone, kAllButKubectls, kGangplanks };
+
+bool Kept(KeptAnnotations kept, std::string_view key) {
+  switch (kept) {
+    case KeptAnnotations::kNone: return true;
+    case KeptAnnotations::kAllButKubectls: return !SkipAnnotation(key);
+    case KeptAnnotations::kGangplanks: return key.rfind("gangplank.io/", 0) == 0;
+  }
+  return true;
+}
+
+void DecodePairs(od::value v, StringPairs& out, KeptAnnotations kept) {
   if (v.is_null()) return;
   StringPairs scratch;
   scratch.Reserve(1024);
@@ -39,7 +53,7 @@ void DecodePairs(od::value v, StringPairs& out, bool annotations) {
   k.reserve(256);
   for (auto field : v.get_object()) {
     std::string_view key = field.unescaped_key();
-    if (annotations && SkipAnnotation(key)) continue;
+    if (!Kept(kept, key)) continue;
     k.assign(key);  // the key view dies when the value is read
     scratch.Add(k, str(field.value()));
   }
@@ -200,7 +214,7 @@ void DecodePodSpec(od::value v, Pod& out, PodClaims& claims) {
     else if (key == "resources") DecodeResources(field.value(), pod_level.emplace());
     else if (key == "overhead") overhead = AmountsOf(field.value());
     else if (key == "resourceClaims") DecodeResourceClaims(field.value(), claims);
-    else if (key == "nodeSelector") DecodePairs(field.value(), out.node_selector, false);
+    else if (key == "nodeSelector") DecodePairs(field.value(), out.node_selector, KeptAnnotations::kNone);
     else if (key == "tolerations") DecodeTolerations(field.value(), out.tolerations);
     else if (key == "schedulingGates") {
       od::value gates = field.value();
@@ -381,7 +395,9 @@ std::optional<int64_t> ParseQuantityMilli(std::string_view text) {
   return negative ? -value : value;
 }
 
-void DecodeObjectMeta(od::value value, ObjectMeta& out) {
+namespace {
+
+void DecodeMeta(od::value value, ObjectMeta& out, KeptAnnotations kept) {
   for (auto field : value.get_object()) {
     std::string_view key = field.unescaped_key();
     if (key == "name") out.name = str(field.value());
@@ -391,18 +407,22 @@ void DecodeObjectMeta(od::value value, ObjectMeta& out) {
     else if (key == "generation") out.generation = Int64Of(field.value());
     else if (key == "creationTimestamp") out.creation_timestamp = str(field.value());
     else if (key == "deletionTimestamp") out.deletion_timestamp = str(field.value());
-    else if (key == "labels") DecodePairs(field.value(), out.labels, false);
-    else if (key == "annotations") DecodePairs(field.value(), out.annotations, true);
+    else if (key == "labels") DecodePairs(field.value(), out.labels, KeptAnnotations::kNone);
+    else if (key == "annotations") DecodePairs(field.value(), out.annotations, kept);
     else if (key == "ownerReferences") DecodeOwnerRefs(field.value(), out.owner_references);
   }
 }
+
+}  // namespace
+
+void DecodeObjectMeta(od::value value, ObjectMeta& out) { DecodeMeta(value, out, KeptAnnotations::kAllButKubectls); }
 
 void Codec<Pod>::Decode(od::value value, Pod& out) {
   PodClaims claims;
   for (auto field : value.get_object()) {
     std::string_view key = field.unescaped_key();
     if (key == "metadata") {
-      DecodeObjectMeta(field.value(), out.meta);
+      DecodeMeta(field.value(), out.meta, KeptAnnotations::kGangplanks);
     } else if (key == "spec") {
       DecodePodSpec(field.value(), out, claims);
     } else if (key == "status") {

@@ -99,7 +99,7 @@ struct PodClaims {
 };
 
 struct Pod {
-  ObjectMeta meta;
+  ObjectMeta meta;  // Its annotations: gangplank.io/ ones only (a tenant's to write, and all that is read).
   std::string node_name;
   std::string scheduler_name;
   std::string phase;

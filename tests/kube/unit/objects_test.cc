@@ -9,7 +9,7 @@ namespace {
 
 const char* kPod = R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"w-0","namespace":"ml","uid":"u-1",
 "resourceVersion":"17","generation":1,"labels":{"gang":"g1","app":"x"},
-"annotations":{"kubectl.kubernetes.io/last-applied-configuration":"{huge}","note":"keep"},
+"annotations":{"kubectl.kubernetes.io/last-applied-configuration":"{huge}","note":"drop","gangplank.io/gang-size":"4"},
 "ownerReferences":[{"apiVersion":"batch/v1","kind":"Job","name":"j","uid":"u-j","controller":true}],
 "deletionTimestamp":null},
 "spec":{"schedulerName":"gangplank","nodeName":"n1","priority":100,"activeDeadlineSeconds":86400,"schedulingGates":[{"name":"gangplank.io/gang"}],
@@ -27,7 +27,8 @@ TEST(ObjectsTest, DecodesThePodFieldsTheProjectNeeds) {
   EXPECT_EQ(pod.meta.labels.find("gang"), "g1");
   EXPECT_EQ(pod.meta.labels.size(), 2u);
   EXPECT_FALSE(pod.meta.annotations.contains("kubectl.kubernetes.io/last-applied-configuration"));
-  EXPECT_EQ(pod.meta.annotations.find("note"), "keep");
+  EXPECT_FALSE(pod.meta.annotations.contains("note")) << "a pod keeps gangplank's annotations only";
+  EXPECT_EQ(pod.meta.annotations.find("gangplank.io/gang-size"), "4");
   ASSERT_EQ(pod.meta.owner_references.size(), 1u);
   EXPECT_TRUE(pod.meta.owner_references[0].controller);
   EXPECT_TRUE(pod.meta.deletion_timestamp.empty());
