@@ -17,8 +17,11 @@
 namespace gangplank::op {
 
 // Gangs with faults kept at most; past it the oldest gang's are dropped (a flood of failures must not
-// grow the operator without bound).
+// grow the operator without bound). One namespace keeps at most kMaxGangsWithMemberFaultsPerNamespace, its
+// own oldest dropped first, so no tenant's flood pushes out another team's faults; and only members
+// gangplank admitted (an admission id) are recorded, so pods nobody admitted fill nothing.
 inline constexpr std::size_t kMaxGangsWithMemberFaults = 4096;
+inline constexpr std::size_t kMaxGangsWithMemberFaultsPerNamespace = 256;
 
 struct RecordedMemberFault {
   cache::MemberFaultSignal signal;
@@ -39,6 +42,8 @@ class MemberFaults {
   mutable std::mutex mu_;
   std::map<std::string, std::vector<RecordedMemberFault>> faults_;  // By gang key.
   std::map<std::string, double> first_at_;                               // Gang key -> first fault.
+  std::map<std::string, std::size_t> per_namespace_;                     // Namespace -> gangs kept.
+  void DropOldest(const std::string& namespace_);  // "" for any namespace.
 };
 
 }  // namespace gangplank::op
