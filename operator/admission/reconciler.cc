@@ -339,6 +339,21 @@ RoundReport Reconciler::Reconcile(PoolModel& model, const ReconcileContext& cont
   return report;
 }
 
+namespace {
+
+// The eviction's reason as the victim's namespace reads it: another namespace's gang that benefits is
+// another tenant's business, named by its queue only (review item L5).
+std::string ForVictimsNamespace(std::string reason, const std::string& victim_key, const std::string& beneficiary_key) {
+  const auto ns = [](const std::string& key) { return key.substr(0, key.find('/')); };
+  if (beneficiary_key.empty() || ns(beneficiary_key) == ns(victim_key)) return reason;
+  for (size_t at = reason.find(beneficiary_key); at != std::string::npos; at = reason.find(beneficiary_key, at)) {
+    reason.replace(at, beneficiary_key.size(), "a gang of another namespace");
+  }
+  return reason;
+}
+
+}  // namespace
+
 void Reconciler::ApplyEvictions(PoolModel& model, const ReconcileContext& context, const RoundResult& round,
                                 RoundReport& report) {
   const std::string& pool = model.config().name;
@@ -372,7 +387,8 @@ void Reconciler::ApplyEvictions(PoolModel& model, const ReconcileContext& contex
     if (r.kind != engine::EvictionKind::kStartTimeout) model.recent_evictions.push_back(context.now);
     // Its pods come back (their owner recreates them) and wait again in their old place.
     if (std::isfinite(arrival)) model.requeued_arrivals[key] = {arrival, context.now};
-    conditions_.Event(*gang, reasons::kWarning, std::string(engine::EvictionKindName(r.kind)), r.reason +
+    conditions_.Event(*gang, reasons::kWarning, std::string(engine::EvictionKindName(r.kind)),
+                      ForVictimsNamespace(r.reason, key, round.beneficiary_keys[i]) +
                           (eviction.outcome == GangEviction::Outcome::kPartial ? "; " + eviction.reason : ""));
     if (metrics_ != nullptr) metrics_->Evicted(pool, kind, eviction.outcome == GangEviction::Outcome::kPartial ? "partial" : "evicted");
     spdlog::info(logging::JsonFields("evicted gang", "pool", pool, "gang", key, "kind", kind, "reason", r.reason));

@@ -115,7 +115,14 @@ nlohmann::json Controller::DryRun(const nlohmann::json& request) {
     }
     Json evictions = Json::array();
     for (const engine::Reclaimed& r : decision.reclaims) {
-      if (r.beneficiary == mine) evictions.push_back({{"gang", input.running[r.running].name}, {"reason", r.reason}});
+      if (r.beneficiary != mine) continue;
+      const engine::RunningGang& victim = input.running[r.running];
+      // Another namespace's gang is another tenant's business: its queue and size, not its name (L5).
+      if (victim.name.rfind(gang->namespace_ + "/", 0) == 0) {
+        evictions.push_back({{"gang", victim.name}, {"reason", r.reason}});
+      } else {
+        evictions.push_back({{"gang", "(a gang of another namespace)"}, {"queue", victim.queue}, {"gpus", victim.Gpus()}});
+      }
     }
     for (const engine::Blocked& b : decision.blocked) {
       if (b.waiting != mine) continue;
