@@ -132,13 +132,18 @@ GangEntries BuildGangEntries(const Gang& gang, const EntryContext& context, cons
   g.min_members = holding.empty() ? size : 0;
   g.required_level = waiting.front()->pod.Annotation(cache::kTopologyRequiredAnnotation);
   g.preferred_level = waiting.front()->pod.Annotation(cache::kTopologyPreferredAnnotation);
-  w.arrival = waiting.front()->created;
+  std::vector<double> created;
   for (const Member* m : waiting) {
     g.members.push_back(m->request);
     g.priority = std::max(g.priority, static_cast<int>(m->pod.priority));
-    w.arrival = std::min(w.arrival, m->created);
+    created.push_back(m->created);
     out.waiting_pods.push_back(m->pod);
   }
+  // The gang arrives when it is complete (its min_members-th pod), not with its first: an old placeholder
+  // pod labelled into a gang ahead of time buys it no place in the queue, nor an early reservation (L3).
+  std::sort(created.begin(), created.end());
+  const size_t complete = static_cast<size_t>(std::clamp(g.min_members, 1, static_cast<int>(created.size()))) - 1;
+  w.arrival = created[complete];
   PinToRunningDomain(g, allocations, view);
   if (context.requeued_arrival >= 0) {
     w.arrival = context.requeued_arrival;

@@ -98,3 +98,26 @@ TEST(GangEntries, AReplacementMemberOfARunningGangIsPinnedToItsGangsDomain) {
 
 }  // namespace
 }  // namespace gangplank::op
+
+namespace gangplank::op {
+namespace {
+
+// A placeholder pod labelled into a gang long before its other members buys the gang no place in its
+// queue: the gang arrives when its last needed member does (review item L3).
+TEST(GangEntries, AGangArrivesWhenItIsCompleteNotWithAnOldPlaceholder) {
+  Gang g = WaitingGang({cache::testing::GpuPod("train-0", {.gpus = 8}), cache::testing::GpuPod("train-1", {.gpus = 8}),
+                        cache::testing::GpuPod("train-2", {.gpus = 8})});
+  g.members[0].created = 10;    // The placeholder, an hour early.
+  g.members[1].created = 3600;
+  g.members[2].created = 3610;  // Spare: the gang needs two.
+  cache::ClusterState state;
+  EntryContext context;
+  context.queue = "team-a";
+  context.size = GangSize{2, "test"};
+  const GangEntries entries = state.Read([&](const cache::StateView& view) { return BuildGangEntries(g, context, view); });
+  ASSERT_TRUE(entries.waiting.has_value()) << entries.block_reason;
+  EXPECT_EQ(entries.waiting->arrival, 3600);
+}
+
+}  // namespace
+}  // namespace gangplank::op
