@@ -6,7 +6,9 @@
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http.hpp>
 
+#include <any>
 #include <array>
+#include <atomic>
 #include <limits>
 #include <optional>
 #include <sstream>
@@ -16,6 +18,7 @@
 #include "net/asio_response_stream.h"
 #include "net/asio_server_core.h"
 #include "net/http_text.h"
+#include "net/json_nesting.h"
 
 namespace gangplank::net::asio_server {
 namespace {
@@ -56,8 +59,8 @@ void CopyHeaders(const std::vector<std::pair<std::string, std::string>>& headers
 
 unsigned ValidStatus(int status) { return status >= 100 && status <= 999 ? static_cast<unsigned>(status) : 500u; }
 
-// Fills an HttpRequest from a parsed Beast request; consumes its body.
-HttpRequest ToRequest(http::request<http::string_body>& message) {
+// An HttpRequest of a parsed Beast request's start line and headers, without its body.
+HttpRequest HeadOf(const http::request<http::string_body>& message) {
   HttpRequest request;
   request.method = std::string(message.method_string());
   std::string_view target(message.target().data(), message.target().size());
@@ -75,7 +78,6 @@ HttpRequest ToRequest(http::request<http::string_body>& message) {
     auto [it, inserted] = request.headers.try_emplace(std::move(name), value);
     if (!inserted) it->second.append(", ").append(value);  // repeated fields combine (RFC 9110 5.3)
   }
-  request.body = std::move(message.body());
   return request;
 }
 
@@ -97,10 +99,10 @@ class Connection final : public ConnectionBase {
     id_ = id;
     if constexpr (kTls) {
       arm(core_->options().request_read_timeout);
+      // The first request's first byte is due within the same deadline (WaitForRequest keeps it).
       socket_.async_handshake(asio::ssl::stream_base::server, [self = self()](const error_code& ec) {
         if (self->closed_) return;
         if (ec) return self->CloseNow();
-        self->disarm();
         self->WaitForRequest();
       });
     } else {
@@ -225,13 +227,20 @@ class Connection final : public ConnectionBase {
 
   // --- Reading -------------------------------------------------------------------------------------
 
-  // Between requests: wait (up to the idle timeout) for the first bytes of the next one.
+  // Between requests: wait (up to the idle timeout) for the first bytes of the next one. A new
+  // connection's first request is due sooner: within the request read timeout of its accept, so a
+  // client that connects and sends nothing holds its slot no longer than a slow one.
   void WaitForRequest() {
     if (closed_) return;
     if (core_->stopping()) return GracefulClose();
+    core_->SetWaiting(id_, true);
     if (reading_) return arm(core_->options().idle_timeout);  // its completion goes on from here
     if (buffer_.size() > 0) return ReadHeader();
-    arm(core_->options().idle_timeout);
+    if (requests_ > 0) {
+      arm(core_->options().idle_timeout);
+    } else if (deadline_ == Clock::time_point::max()) {
+      arm(core_->options().request_read_timeout);
+    }
     StartRead();
   }
 
@@ -278,9 +287,55 @@ class Connection final : public ConnectionBase {
   void OnHeader(const error_code& ec) {
     if (closed_) return;
     if (ec) return OnReadError(ec);
+    ++requests_;
+    core_->SetWaiting(id_, false);
     const auto& message = parser_->get();
     version_ = message.version();
     keep_alive_ = message.keep_alive();
+    context_.reset();
+    if (core_->options().head_check) return CheckHead();
+    ReadAfterHead();
+  }
+
+  // HttpServerOptions::head_check: asked before a byte of the body is read; its verdict comes back on
+  // this connection's strand. The check holds the connection only weakly: one that closed meanwhile (the
+  // deadline passed) drops the verdict.
+  void CheckHead() {
+    arm(core_->options().request_read_timeout);
+    auto decided = std::make_shared<std::atomic<bool>>(false);
+    HttpHeadCheckDone done = [core = core_, weak = std::weak_ptr<Connection>(self()), decided](HttpHeadVerdict verdict) {
+      if (decided->exchange(true)) return;
+      auto connection = weak.lock();
+      if (!connection) return;
+      const auto executor = connection->executor();
+      core->Post(executor, [connection = std::move(connection), verdict = std::move(verdict)]() mutable {
+        connection->OnHeadChecked(std::move(verdict));
+      });
+    };
+    try {
+      core_->options().head_check(HeadOf(parser_->get()), done);
+    } catch (const std::exception& e) {
+      done(HttpHeadVerdict{HttpResponse::text(500, std::string("internal error: ") + e.what() + "\n"), {}});
+    } catch (...) {
+      done(HttpHeadVerdict{HttpResponse::text(500, "internal error\n"), {}});
+    }
+  }
+
+  void OnHeadChecked(HttpHeadVerdict verdict) {
+    if (closed_) return;
+    if (verdict.refusal) {
+      // Answered without reading the body; what the client still sends is drained and dropped.
+      disarm();
+      keep_alive_ = false;
+      return WriteResponse(std::move(*verdict.refusal), true);
+    }
+    context_ = std::move(verdict.context);
+    ReadAfterHead();
+  }
+
+  // The body, within its limit (413 before reading when Content-Length says it is too large).
+  void ReadAfterHead() {
+    const auto& message = parser_->get();
     const std::size_t limit = BodyLimit(message);
     if (const auto length = parser_->content_length(); length && *length > limit) {
       return Reject(413, "request body of " + std::to_string(*length) + " bytes exceeds the limit of " +
@@ -346,8 +401,14 @@ class Connection final : public ConnectionBase {
     disarm();
     // A request completed during stop()'s last drain of the io_context is not handled.
     if (core_->gate_closed()) return CloseNow();
+    const std::size_t max_depth = core_->options().max_json_depth;
+    if (max_depth > 0 && JsonNestsDeeperThan(parser_->get().body(), max_depth)) {
+      return Reject(400, "request body nests deeper than " + std::to_string(max_depth) + " levels of JSON\n");
+    }
     head_request_ = parser_->get().method() == http::verb::head;
-    HttpRequest request = ToRequest(parser_->get());
+    HttpRequest request = HeadOf(parser_->get());
+    request.body = std::move(parser_->get().body());
+    request.context = std::move(context_);
     parser_.reset();
     exchange_open_ = true;
     core_->ExchangeStarted();
@@ -426,6 +487,7 @@ class Connection final : public ConnectionBase {
   // Ends our side, then drains what the client still sends for a moment before closing.
   void GracefulClose() {
     if (closed_) return;
+    core_->SetWaiting(id_, true);  // nothing more to serve: the first to give way to a newcomer
     draining_ = true;
     error_code ignored;
     TcpSocket().shutdown(tcp::socket::shutdown_send, ignored);
@@ -465,6 +527,8 @@ class Connection final : public ConnectionBase {
   http::response<http::string_body> response_;
   unsigned version_ = 11;
   std::size_t body_limit_ = 0;
+  std::size_t requests_ = 0;  // requests whose headers came in on this connection
+  std::any context_;          // the head check's, for the request being read
   bool keep_alive_ = true;
   bool head_request_ = false;
 

@@ -66,7 +66,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
       });
       return;
     }
-    if (core_->AtConnectionLimit()) {
+    if (core_->AtConnectionLimit() && !MakeRoom()) {
       // Refused before any byte is read: see HttpServerOptions::max_connections.
       error_code ignored;
       socket.close(ignored);
@@ -81,6 +81,14 @@ class Listener : public std::enable_shared_from_this<Listener> {
       }
     }
     Accept();
+  }
+
+  // HttpServerOptions::shed_waiting_at_limit: closes the connection that waited longest, if any waits.
+  bool MakeRoom() {
+    std::shared_ptr<asio_server::ConnectionBase> victim;
+    if (!core_->options().shed_waiting_at_limit || !core_->ShedLongestWaiting(victim)) return false;
+    if (victim) asio::post(victim->executor(), [victim] { victim->ForceClose(); });
+    return true;
   }
 
   const std::shared_ptr<Core> core_;

@@ -70,7 +70,7 @@ std::vector<std::shared_ptr<AsioResponseStream>> Core::OpenStreams() {
 uint64_t Core::AddConnection(std::weak_ptr<ConnectionBase> connection) {
   std::lock_guard lock(mutex_);
   const uint64_t id = next_connection_id_++;
-  connections_.emplace(id, std::move(connection));
+  connections_.emplace(id, Slot{std::move(connection), std::chrono::steady_clock::now()});
   return id;
 }
 
@@ -82,8 +82,8 @@ void Core::RemoveConnection(uint64_t id) {
 std::vector<std::shared_ptr<ConnectionBase>> Core::connections() {
   std::lock_guard lock(mutex_);
   std::vector<std::shared_ptr<ConnectionBase>> out;
-  for (auto& [id, weak] : connections_) {
-    if (auto c = weak.lock()) out.push_back(std::move(c));
+  for (auto& [id, slot] : connections_) {
+    if (auto c = slot.connection.lock()) out.push_back(std::move(c));
   }
   return out;
 }
@@ -92,6 +92,27 @@ bool Core::AtConnectionLimit() const {
   if (options_.max_connections == 0) return false;
   std::lock_guard lock(mutex_);
   return connections_.size() >= options_.max_connections;
+}
+
+void Core::SetWaiting(uint64_t id, bool waiting) {
+  if (!options_.shed_waiting_at_limit) return;
+  std::lock_guard lock(mutex_);
+  if (const auto it = connections_.find(id); it != connections_.end()) {
+    it->second.waiting_since = waiting ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point::max();
+  }
+}
+
+bool Core::ShedLongestWaiting(std::shared_ptr<ConnectionBase>& victim) {
+  std::lock_guard lock(mutex_);
+  auto oldest = connections_.end();
+  for (auto it = connections_.begin(); it != connections_.end(); ++it) {
+    if (it->second.waiting_since == std::chrono::steady_clock::time_point::max()) continue;
+    if (oldest == connections_.end() || it->second.waiting_since < oldest->second.waiting_since) oldest = it;
+  }
+  if (oldest == connections_.end()) return false;
+  victim = oldest->second.connection.lock();
+  connections_.erase(oldest);
+  return true;
 }
 
 std::shared_ptr<boost::asio::ssl::context> Core::tls_context() const {

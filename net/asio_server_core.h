@@ -68,12 +68,19 @@ class Core {
   void UnregisterStream(const AsioResponseStream* stream);
   std::vector<std::shared_ptr<AsioResponseStream>> OpenStreams();
 
-  // Live connections, so stop() can close them.
+  // Live connections, so stop() can close them. A new one counts as waiting for a request.
   uint64_t AddConnection(std::weak_ptr<ConnectionBase> connection);
   void RemoveConnection(uint64_t id);
   std::vector<std::shared_ptr<ConnectionBase>> connections();
   // Whether HttpServerOptions::max_connections are open already (a new one is then refused).
   bool AtConnectionLimit() const;
+  // With HttpServerOptions::shed_waiting_at_limit: a connection waits for a request (handshake, idle) or
+  // is busy with one; a no-op otherwise, so a server that does not shed takes no lock per request.
+  void SetWaiting(uint64_t id, bool waiting);
+  // Takes the connection that has waited longest off the books (its slot is free from now) and returns
+  // true, with `victim` set for the caller to close (null when it was ending anyway); false when every
+  // connection is busy.
+  bool ShedLongestWaiting(std::shared_ptr<ConnectionBase>& victim);
 
   // The TLS context handed to new connections (reload_tls swaps it).
   std::shared_ptr<boost::asio::ssl::context> tls_context() const;
@@ -94,7 +101,12 @@ class Core {
   std::size_t exchanges_ = 0;
   std::unordered_map<const AsioResponseStream*, std::weak_ptr<AsioResponseStream>> streams_;
   uint64_t next_connection_id_ = 1;
-  std::unordered_map<uint64_t, std::weak_ptr<ConnectionBase>> connections_;
+  struct Slot {
+    std::weak_ptr<ConnectionBase> connection;
+    // Since when it waits for a request; max() while it is busy with one.
+    std::chrono::steady_clock::time_point waiting_since;
+  };
+  std::unordered_map<uint64_t, Slot> connections_;
   std::shared_ptr<boost::asio::ssl::context> tls_context_;
 };
 

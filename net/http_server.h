@@ -9,6 +9,7 @@
 // are answered in the order they arrived: the next is not handled until the current answer is sent.
 #pragma once
 
+#include <any>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -32,6 +33,9 @@ struct HttpRequest {
   std::string query;   // raw query string without '?', still percent-encoded
   HttpHeaders headers; // lower-cased names
   std::string body;
+  // What HttpServerOptions::head_check learnt about the request before its body was read (who sent it),
+  // handed on to the handler; empty without a head check.
+  std::any context;
 
   // Value of a header by (any-case) name, or nullopt.
   std::optional<std::string> header(std::string_view name) const;
@@ -118,6 +122,19 @@ struct HttpTlsFiles {
 // megabytes beside health checks taking nothing) set it so a small route cannot be sent a big body.
 using HttpBodyLimit = std::function<std::size_t(std::string_view method, std::string_view path)>;
 
+// What a head check (HttpServerOptions::head_check) decided about one request.
+struct HttpHeadVerdict {
+  // Set: sent instead of reading the request; its body is never read and the connection closes.
+  std::optional<HttpResponse> refusal;
+  // Otherwise the body is read and the request handled, carrying this as HttpRequest::context.
+  std::any context;
+};
+using HttpHeadCheckDone = std::function<void(HttpHeadVerdict)>;
+// Looks at a request whose headers are in and whose body is not (`head.body` is empty). It must return
+// quickly, and call `done` exactly once, then or later from any thread (an authentication that asks
+// another service). Later calls are ignored, as is a call after the connection closed.
+using HttpHeadCheck = std::function<void(const HttpRequest& head, HttpHeadCheckDone done)>;
+
 struct HttpServerOptions {
   std::string host = "127.0.0.1";
   uint16_t port = 0;                                  // 0 = pick a free ephemeral port
@@ -132,14 +149,28 @@ struct HttpServerOptions {
   // A keep-alive connection with no new request for this long is closed (clients reconnect). Also the
   // longest a client may take to read one whole (non-streamed) response.
   std::chrono::milliseconds idle_timeout = std::chrono::seconds(90);
-  // Slowloris protection: once a request starts, its headers must arrive within this, and then its
-  // body within this again; a TLS handshake gets the same. Slower clients are disconnected.
+  // Slowloris protection: a new connection's TLS handshake and the first byte of its first request
+  // must arrive within this; once a request starts, its headers must arrive within this, then the head
+  // check (if any) must decide within this, then its body must arrive within this again. Slower clients
+  // are disconnected.
   std::chrono::milliseconds request_read_timeout = std::chrono::seconds(30);
   // Open connections at most (0: no limit). One more is accepted and closed at once, without a byte
   // read or written: a client told "no" at once retries or fails fast, where one left in the listen
   // backlog would wait out its own timeout. Bounds the memory that bodies being read can hold
   // (max_connections x body limit) and the descriptors idle connections can pin.
   std::size_t max_connections = 0;
+  // At max_connections, first close the connection that has waited longest for a request (in its TLS
+  // handshake, before its first request's headers are in, or idle between requests) and serve the
+  // newcomer in its place; only when every connection is busy with a request is the newcomer refused.
+  // Holding connections open then wins a client nothing: the next caller (a kubelet's probe, the API
+  // server's webhook call) takes the slot of the one that waited longest.
+  bool shed_waiting_at_limit = false;
+  // Checks each request once its headers are in, before a byte of its body is read or a 100 Continue
+  // is sent (authentication that must not cost the reading of a body). Unset: every request is read whole.
+  HttpHeadCheck head_check;
+  // A request body whose JSON nests deeper than this (net/json_nesting.h) is answered 400 before the
+  // handler sees it, so no parser builds a level of it. 0: not checked (a listener of non-JSON bodies).
+  std::size_t max_json_depth = 0;
 };
 
 class HttpServer {

@@ -37,6 +37,7 @@ net::HttpServerOptions ServerOptions(const ServiceConfig& c) {
   o.max_request_body_bytes = c.max_body_bytes;
   o.body_limit = MakeBodyLimit(c.routes, c.max_body_bytes);
   o.max_connections = c.max_connections;
+  o.shed_waiting_at_limit = true;  // idle connections give way to kube-scheduler's next call
   o.idle_timeout = std::chrono::seconds(c.idle_timeout_seconds);
   if (!c.client_ca_file.empty() && c.tls_cert_file.empty()) {
     throw std::runtime_error("--client-ca-file needs --tls-cert-file and --tls-key-file");
@@ -55,6 +56,9 @@ net::HttpServerOptions HealthServerOptions(const ServiceConfig& c) {
   o.port = c.health_port;
   o.max_request_body_bytes = kSmallBodyBytes;
   o.max_connections = 32;
+  // A pod that opens the 32 connections and sends nothing cannot fail the kubelet's liveness probe: the
+  // connection that waited longest gives way to each newcomer.
+  o.shed_waiting_at_limit = true;
   o.io_threads = 1;
   if (!c.tls_cert_file.empty()) o.tls = net::HttpTlsFiles{c.tls_cert_file, c.tls_key_file, ""};
   return o;

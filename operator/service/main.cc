@@ -65,6 +65,11 @@ ControllerOptions ControllerOptionsOf(const OperatorConfig& c) {
   return o;
 }
 
+// Per listener: open connections at most, and the deepest JSON a request body may nest (a pod's
+// managedFields, the deepest part of an AdmissionReview, nest about a dozen levels).
+constexpr std::size_t kMaxConnections = 256;
+constexpr std::size_t kMaxJsonDepth = 64;
+
 std::unique_ptr<net::HttpServer> StartServer(const std::string& host, std::uint16_t port, std::optional<net::HttpTlsFiles> tls,
                                              net::HttpHandler handler, net::HttpBodyLimit body_limit = {}) {
   net::HttpServerOptions o;
@@ -72,6 +77,13 @@ std::unique_ptr<net::HttpServer> StartServer(const std::string& host, std::uint1
   o.port = port;
   o.tls = std::move(tls);
   o.body_limit = std::move(body_limit);
+  // No pod can stall these listeners (the webhook's failurePolicy Fail would then refuse every gangplank
+  // pod): a cap on connections where the one that waited longest for a request gives way to a newcomer
+  // (the API server's next webhook call, a kubelet's probe), and no JSON nested deeper than any
+  // AdmissionReview or dry-run request needs reaches a parser.
+  o.max_connections = kMaxConnections;
+  o.shed_waiting_at_limit = true;
+  o.max_json_depth = kMaxJsonDepth;
   auto server = net::MakeHttpServer(o);
   server->Start(std::move(handler));
   return server;

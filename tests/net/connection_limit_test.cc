@@ -2,58 +2,16 @@
 // without an answer, a freed slot is usable again, and each route gets its own body limit.
 #include <gtest/gtest.h>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <poll.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include <string>
 #include <vector>
 
 #include "net/http_server.h"
+#include "tests/net/raw_socket.h"
 
 namespace gangplank::net {
 namespace {
 
-class Socket {
- public:
-  explicit Socket(std::uint16_t port) : fd_(::socket(AF_INET, SOCK_STREAM, 0)) {
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons(port);
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (::connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) Close();
-  }
-  ~Socket() { Close(); }
-  Socket(Socket&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
-  Socket(const Socket&) = delete;
-  Socket& operator=(const Socket&) = delete;
-
-  void Close() {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = -1;
-  }
-  // Sends `request` and reads until the server closes or `timeout_ms` passes: "" when the server
-  // closed without a byte.
-  std::string Exchange(const std::string& request, int timeout_ms = 3000) {
-    if (fd_ < 0) return "";
-    (void)::send(fd_, request.data(), request.size(), MSG_NOSIGNAL);
-    std::string reply;
-    char buffer[4096];
-    pollfd p{fd_, POLLIN, 0};
-    while (::poll(&p, 1, timeout_ms) > 0) {
-      const ssize_t n = ::recv(fd_, buffer, sizeof buffer, 0);
-      if (n <= 0) break;
-      reply.append(buffer, static_cast<std::size_t>(n));
-      if (reply.find("\r\n\r\n") != std::string::npos && reply.find("ok\n") != std::string::npos) break;
-    }
-    return reply;
-  }
-
- private:
-  int fd_;
-};
+using testing::Socket;
 
 const std::string kGet = "GET /x HTTP/1.1\r\nHost: a\r\n\r\n";
 
