@@ -61,7 +61,7 @@ TEST_F(BindVerbOnRealCluster, OnlyKubeSchedulersCertificateReachesTheVerbsAndItM
   Node("n0", 8);
   // Another tenant's pod for the default scheduler (none runs here, so it stays pending), and a
   // gangplank pod whose UID an attacker guesses wrong.
-  Json web = PodObject("web", PodSpec());
+  Json web = PodObject("web", PodSpec().Gpus(0));  // with GPUs, the chart's fence would refuse it
   web["spec"]["schedulerName"] = "default-scheduler";
   const std::string web_uid = Create(web)["metadata"]["uid"];
   const Json steal{{"PodName", "web"}, {"PodNamespace", ns()}, {"PodUID", web_uid}, {"Node", "n0"}};

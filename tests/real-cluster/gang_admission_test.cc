@@ -20,6 +20,7 @@ TEST_F(GangsOnRealCluster, TheWebhookGatesGangplankPodsOnlyAndKeepsThemOffEveryN
   // No pool or queue yet: a gangplank pod is created gated and stays so; another scheduler's is not touched.
   const Json stored = Create(PodObject("gangplank-pod", PodSpec().Gpus(1).Queue("nobody")));
   ASSERT_EQ(stored.value("/spec/schedulingGates/0/name"_json_pointer, std::string()), "gangplank.io/admission") << stored.dump();
+  ExemptFromFence();  // a system pod bound at creation (tenant_fence_test.cc: refused elsewhere)
   const Json other = Create(PodObject("other-pod", PodSpec().Gpus(1).BoundTo("solo-n0")));
   EXPECT_FALSE(other["spec"].contains("schedulingGates")) << other.dump();
   EXPECT_TRUE(WaitFor([&] { return Running("other-pod"); })) << "KWOK did not run a pod bound at creation";
@@ -45,6 +46,7 @@ TEST_F(GangsOnRealCluster, AGangIsHeldUntilItFitsWholeThenKubeSchedulerBindsItIn
       Node("c" + std::to_string(c) + "-n" + std::to_string(i), 8, {{"nvidia.com/gpu.clique", "clique-" + std::to_string(c)}});
     }
   }
+  ExemptFromFence();  // the other scheduler's pods are system pods of an exempt namespace
   Create(PodObject("other-0", PodSpec().Gpus(8).BoundTo("c0-n0")));
   Create(PodObject("other-1", PodSpec().Gpus(4).BoundTo("c1-n1")));
   Pool("h100", Json::parse(R"({"topologyLevels":["nvidia.com/gpu.clique","kubernetes.io/hostname"]})"));
@@ -168,6 +170,7 @@ TEST_F(GangsOnRealCluster, AJobsPodsAreAdmittedWholeAndTheJobCompletes) {
   Pool("pool");
   Queue("team-a");
   // The Job's workers need 24 GPUs; 16 are taken until the blocker goes, so they wait whole.
+  ExemptFromFence();  // the blockers are system pods of an exempt namespace
   Create(PodObject("blocker-0", PodSpec().Gpus(8).BoundTo("n0")));
   Create(PodObject("blocker-1", PodSpec().Gpus(8).BoundTo("n1")));
   const Json job = Json::parse(R"({

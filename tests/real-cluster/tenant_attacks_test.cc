@@ -4,6 +4,7 @@
 // real API server) and the operator's webhook; each test is an attack that worked before them.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <thread>
 
@@ -280,6 +281,42 @@ TEST_F(TenantAttacks, TheDryRunAnswersOnlyATokenTheApiServerVouchesForAboutItsOw
        (dir / "mallory.token").string(), "--ca-file", cluster().ca_file()});
   EXPECT_EQ(cli.exit_code, 0) << cli.out << cli.err;
   EXPECT_NE(cli.out.find("\"admitted\":true"), std::string::npos) << cli.out;
+}
+
+// Before: both decoders ignored initContainers[].restartPolicy: Always, so a pod with seven GPU sidecars and
+// one GPU container was charged one GPU and held eight. Four such one-pod gangs in a queue limited to 8
+// GPUs were all admitted (queue usedGPUs 4), the first held a whole node and the others were planned onto
+// it and sat Pending. Now each is charged eight (Kubernetes' rule, base/pod_requests.h): one runs, the
+// others wait for the queue, gated.
+TEST_F(TenantAttacks, GpuSidecarsAreChargedToTheQueueAsKubernetesCountsThem) {
+  for (int i = 0; i < 2; ++i) Node("side-" + std::to_string(i), 8);
+  Pool("pool");
+  Queue("capped", Json::parse(R"({"pools":[{"name":"pool","limitGPUs":8}]})"));
+  std::vector<std::string> pods;
+  for (int i = 0; i < 4; ++i) {
+    Json pod = PodObject("sidecars-" + std::to_string(i), PodSpec().Gpus(1).Queue("capped"));
+    Json init = Json::array();
+    for (int s = 0; s < 7; ++s) {
+      init.push_back({{"name", "helper-" + std::to_string(s)},
+                      {"image", "sidecar"},
+                      {"restartPolicy", "Always"},
+                      {"resources", {{"limits", {{"nvidia.com/gpu", "1"}}}}}});
+    }
+    pod["spec"]["initContainers"] = init;
+    const KubectlResult created = TenantCreates(pod);
+    ASSERT_EQ(created.exit_code, 0) << created.err;
+    pods.push_back(pod["metadata"]["name"]);
+  }
+  ASSERT_TRUE(WaitFor([&] { return std::count_if(pods.begin(), pods.end(), [&](const auto& p) { return !NodeOf(p).empty(); }) == 1; }))
+      << Logs();
+  std::this_thread::sleep_for(std::chrono::seconds(5));  // Long enough for a second admission to slip through.
+  int waiting = 0;
+  for (const auto& p : pods) {
+    if (!NodeOf(p).empty()) continue;
+    EXPECT_TRUE(Gated(p)) << p << " was released";
+    waiting += GangCondition(p).value("reason", "") == "QueueAtLimit" ? 1 : 0;
+  }
+  EXPECT_EQ(waiting, 3) << Logs();
 }
 
 }  // namespace

@@ -173,3 +173,8 @@ imagePullSecrets:
 {{- define "gangplank.defaultQueue" -}}
 {{- .Values.defaultQueue | default .Values.operator.defaultQueue -}}
 {{- end -}}
+
+{{/* A list of strings as the items of a CEL list literal: 'a', 'b' (the values' schema keeps quotes out). */}}
+{{- define "gangplank.celStrings" -}}
+{{- range $i, $s := . }}{{ if $i }}, {{ end }}{{ $s | squote }}{{ end }}
+{{- end -}}

@@ -55,6 +55,10 @@ std::vector<std::string> HelmTool::template_args(const RenderOptions& o) const {
     args.push_back("--set");
     args.push_back(s);
   }
+  for (const auto& s : o.json_sets) {
+    args.push_back("--set-json");
+    args.push_back(s);
+  }
   return args;
 }
 

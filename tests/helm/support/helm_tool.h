@@ -14,6 +14,7 @@ using apiserver_double::testing::ProcessResult;
 struct RenderOptions {
   std::vector<std::string> values_files;
   std::vector<std::string> sets;  // "key=value" for --set
+  std::vector<std::string> json_sets;  // "key=<JSON>" for --set-json (an empty list, which --set cannot say)
   std::string release = "gangplank";
   std::string namespace_name = "gangplank-system";
   bool include_crds = false;

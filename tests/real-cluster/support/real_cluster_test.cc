@@ -167,6 +167,15 @@ Json RealClusterTest::PodObject(const std::string& name, const PodSpec& o) const
   return pod;
 }
 
+void RealClusterTest::ExemptFromFence() {
+  client().Patch(kube::resources::Namespaces(), "", namespace_, kube::PatchType::kMerge,
+                 Json{{"metadata", {{"labels", {{"gangplank.io/fence", "exempt"}}}}}});
+  const Json probe = PodObject("fence-probe", PodSpec().Gpus(1).BoundTo("fence-probe"));
+  ASSERT_TRUE(WaitFor([&] {
+    return Kubectl(cluster().kubeconfig(), {"create", "--dry-run=server", "-f", "-"}, probe.dump()).exit_code == 0;
+  })) << "namespace " << namespace_ << " is still fenced";
+}
+
 Json RealClusterTest::Create(const Json& pod) { return client().Create(kube::resources::Pods(), namespace_, pod); }
 
 void RealClusterTest::CreateGang(const std::string& gang, int size, PodSpec spec) {

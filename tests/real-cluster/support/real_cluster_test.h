@@ -76,6 +76,10 @@ class RealClusterTest : public ::testing::Test {
   // A Queue open to this test's namespace (spec.namespaces, unless `spec` sets it).
   void Queue(const std::string& name, const Json& spec = Json::object());
   Json PodObject(const std::string& name, const PodSpec& spec) const;
+  // Labels this test's namespace gangplank.io/fence=exempt, as a cluster admin does for system pods that
+  // take GPUs outside gangplank (the chart's fence refuses GPU pods bound at creation or of another
+  // scheduler anywhere else), and waits until the API server admits such a pod there.
+  void ExemptFromFence();
   // Created through the API server (admission, the webhook included); returns the pod as stored.
   Json Create(const Json& pod);
   void CreateGang(const std::string& gang, int size, PodSpec spec);
