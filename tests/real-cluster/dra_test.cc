@@ -115,7 +115,7 @@ TEST_F(DraOnRealCluster, AClaimOnlyGangGetsNoMoreThanItsQueueLimit) {
     pods.push_back("grab-" + std::to_string(i));
     Create(PodObject(pods.back(), PodSpec().ClaimTemplate("eight").Queue("capped")));
   }
-  ASSERT_TRUE(WaitFor([&] { return BoundCount(pods) == 1; })) << Logs();
+  ASSERT_TRUE(WaitFor([&] { return BoundCount(pods) == 1; })) << BoundCount(pods) << " of 4 bound\n" << Logs();
   std::this_thread::sleep_for(std::chrono::seconds(5));  // Long enough for a second to slip through.
   EXPECT_EQ(BoundCount(pods), 1) << Logs();
   int at_limit = 0;

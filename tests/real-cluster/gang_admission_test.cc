@@ -140,7 +140,7 @@ TEST_F(GangsOnRealCluster, TheExtendersQueueLimitReachesTheUserInKubeSchedulersE
   Node("n0", 8);
   Node("n1", 8);
   Pool("pool");
-  Queue("capped", Json::parse(R"({"pools":[{"name":"pool","limitGPUs":8}]})"));
+  Queue("capped", Json{{"namespaces", {ns(), "gangplank-system"}}, {"pools", Json::parse(R"([{"name":"pool","limitGPUs":8}])")}});
   Create(PodObject("first", PodSpec().Gpus(8).Queue("capped")));
   ASSERT_TRUE(WaitFor([&] { return !NodeOf("first").empty(); })) << Logs();
   Json over = PodObject("over", PodSpec().Gpus(4).Queue("capped"));
