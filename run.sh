@@ -61,8 +61,7 @@ case "${1:-}" in
     build OFF
     kube_binaries
     fuzz_smoke
-    # Most suites wait on processes and sockets more than they compute: one more at a time than cores.
-    ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$((JOBS + 1))" --timeout 600
+    ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$JOBS" --timeout 600
     ;;
   bench)
     [ "${2:-}" != cluster ] || { build OFF gangplank-extender gangplank-operator; kube_binaries; exec ./bench/cluster/run.sh "${@:3}"; }
