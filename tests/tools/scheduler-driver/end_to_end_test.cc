@@ -189,7 +189,10 @@ TEST_F(DriverEndToEnd, BindViaExtenderBindsThroughTheExtendersBindVerb) {
   StartDriver({"--bind-via-extender"});
   api_->put(PodObject("via-extender", 4));
   ASSERT_TRUE(WaitFor([&] { return !NodeOf("via-extender").empty(); })) << driver_->Log();
-  EXPECT_EQ(DriverLogLines({R"("msg":"bound")", "ml/via-extender", R"("via":"extender")"}), 1) << driver_->Log();
+  // The driver logs the binding after the API server has it: wait for the line, not only the binding.
+  EXPECT_TRUE(WaitFor([&] { return DriverLogLines({R"("msg":"bound")", "ml/via-extender", R"("via":"extender")"}) == 1; },
+                      std::chrono::seconds(5)))
+      << driver_->Log();
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   EXPECT_EQ(Metric("gangplank_scheduler_driver_binding_conflicts_total"), 0);
 }
