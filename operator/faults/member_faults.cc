@@ -1,6 +1,7 @@
 #include "operator/faults/member_faults.h"
 
 #include <algorithm>
+#include <iterator>
 
 #include "cache/objects/conventions.h"
 
@@ -23,24 +24,26 @@ bool MemberFaults::Observe(const std::string& gang_key, const cache::PodInfo& po
   const bool known = std::any_of(gang.begin(), gang.end(), [&](const RecordedMemberFault& f) { return f.signal.pod == fault->pod; });
   if (known) return false;
   gang.push_back({std::move(*fault), admission});
-  if (first_at_.emplace(gang_key, now).second && ++per_namespace_[pod.namespace_] > kMaxGangsWithMemberFaultsPerNamespace) {
-    DropOldest(pod.namespace_);
+  if (first_at_.emplace(gang_key, now).second) {
+    const std::string prefix = gang_key.substr(0, gang_key.find('/') + 1);
+    const auto [begin, end] = GangsOf(prefix);
+    if (static_cast<std::size_t>(std::distance(begin, end)) > kMaxGangsWithMemberFaultsPerNamespace) DropOldest(prefix);
   }
   if (faults_.size() > kMaxGangsWithMemberFaults) DropOldest("");
   return true;
 }
 
-// Gang keys start with their namespace ("ns/..."), so a namespace's own are found by prefix.
-void MemberFaults::DropOldest(const std::string& namespace_) {
-  const std::string prefix = namespace_.empty() ? std::string() : namespace_ + "/";
-  auto oldest = first_at_.end();
-  for (auto it = first_at_.begin(); it != first_at_.end(); ++it) {
-    if (it->first.rfind(prefix, 0) != 0) continue;
-    if (oldest == first_at_.end() || it->second < oldest->second) oldest = it;
-  }
-  if (oldest == first_at_.end()) return;
-  const std::string ns = oldest->first.substr(0, oldest->first.find('/'));
-  if (auto count = per_namespace_.find(ns); count != per_namespace_.end() && --count->second == 0) per_namespace_.erase(count);
+// Gang keys start with their namespace ("ns/..."): a namespace's gangs are one range of the sorted map.
+std::pair<MemberFaults::FirstAt::iterator, MemberFaults::FirstAt::iterator> MemberFaults::GangsOf(const std::string& prefix) {
+  auto end = first_at_.lower_bound(prefix);
+  while (end != first_at_.end() && end->first.compare(0, prefix.size(), prefix) == 0) ++end;
+  return {first_at_.lower_bound(prefix), end};
+}
+
+void MemberFaults::DropOldest(const std::string& prefix) {
+  const auto [begin, end] = GangsOf(prefix);
+  const auto oldest = std::min_element(begin, end, [](const auto& a, const auto& b) { return a.second < b.second; });
+  if (oldest == end) return;
   faults_.erase(oldest->first);
   first_at_.erase(oldest);
 }
@@ -54,9 +57,7 @@ std::vector<RecordedMemberFault> MemberFaults::Of(const std::string& gang_key) c
 void MemberFaults::Clear(const std::string& gang_key) {
   std::lock_guard lock(mu_);
   faults_.erase(gang_key);
-  if (first_at_.erase(gang_key) == 0) return;
-  const std::string ns = gang_key.substr(0, gang_key.find('/'));
-  if (auto count = per_namespace_.find(ns); count != per_namespace_.end() && --count->second == 0) per_namespace_.erase(count);
+  first_at_.erase(gang_key);
 }
 
 std::vector<std::string> MemberFaults::Gangs() const {

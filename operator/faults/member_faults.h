@@ -7,6 +7,7 @@
 #pragma once
 
 #include <map>
+#include <utility>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -41,9 +42,11 @@ class MemberFaults {
  private:
   mutable std::mutex mu_;
   std::map<std::string, std::vector<RecordedMemberFault>> faults_;  // By gang key.
-  std::map<std::string, double> first_at_;                               // Gang key -> first fault.
-  std::map<std::string, std::size_t> per_namespace_;                     // Namespace -> gangs kept.
-  void DropOldest(const std::string& namespace_);  // "" for any namespace.
+  using FirstAt = std::map<std::string, double>;
+  FirstAt first_at_;  // Gang key -> first fault.
+  // The gangs whose keys start with `prefix` ("ns/"; "" for all), and dropping the one whose first fault is oldest.
+  std::pair<FirstAt::iterator, FirstAt::iterator> GangsOf(const std::string& prefix);
+  void DropOldest(const std::string& prefix);
 };
 
 }  // namespace gangplank::op
