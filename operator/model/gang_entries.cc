@@ -87,8 +87,14 @@ GangEntries BuildGangEntries(const Gang& gang, const EntryContext& context, cons
   GangEntries out;
   std::vector<const Member*> holding, waiting;
   std::vector<engine::Allocation> allocations;
+  bool unsettled = false;
   for (const Member& m : gang.members) {
     const cache::PodRecord* record = view.FindPod(m.pod.uid);
+    // Gated yet holding capacity: its admission is being written, or was left half-written by a stopped
+    // leader (Recover's to finish or roll back), or this copy of the gang is older than the view. It is
+    // not a running member, so the rest of the gang are not its replacements: admitting them now would
+    // split one gang between two admissions.
+    if (m.gated && !m.deleting() && record != nullptr && record->allocation) unsettled = true;
     if (record != nullptr && record->allocation) {
       holding.push_back(&m);
       allocations.push_back(*record->allocation);
@@ -106,7 +112,7 @@ GangEntries BuildGangEntries(const Gang& gang, const EntryContext& context, cons
     }
   }
   if (!holding.empty()) out.running = RunningOf(gang, context.queue, holding, allocations);
-  if (waiting.empty()) return out;
+  if (waiting.empty() || unsettled) return out;
 
   auto block = [&](std::string reason, std::string message) {
     out.block_reason = std::move(reason);

@@ -4,7 +4,8 @@
 //            kube-scheduler): a RunningGang the round may count, reclaim or time out;
 //   waiting  the members still held by the admission gate with no plan: a WaitingGang, when the gang
 //            is complete (as many members as its size; a gang already running admits its
-//            replacements together), its queue may use this pool and its pods can be read.
+//            replacements together), its queue may use this pool and its pods can be read; none
+//            while a gated member holds a plan (an admission not yet released whole).
 // What keeps a waiting gang out of the round altogether is an operator-level block (GangIncomplete,
 // QueueNotFound, InvalidPod, GangSizeUnknown...), said on the gang's condition like the engine's.
 #pragma once

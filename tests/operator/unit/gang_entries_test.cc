@@ -121,3 +121,44 @@ TEST(GangEntries, AGangArrivesWhenItIsCompleteNotWithAnOldPlaceholder) {
 
 }  // namespace
 }  // namespace gangplank::op
+
+namespace gangplank::op {
+namespace {
+
+// An operator killed while planning an 8-pod gang: one member still carries the old plan (its write
+// landed after the kill), the other seven wait. Were the planned member counted as running, the seven
+// would be admitted as its "replacements" under a second admission and the gang split in two (seen in
+// CI). Nothing of the gang is admitted until recovery has finished or rolled back the old plan; the
+// same holds when this copy of the gang is older than the view (the view already has the plan).
+TEST(GangEntries, AGatedMemberHoldingAPlanKeepsTheRestOfItsGangWaiting) {
+  cache::ClusterState state;
+  for (int i = 0; i < 8; ++i) state.UpsertNode(cache::testing::GpuNode("n" + std::to_string(i), 8, "H100"));
+  std::vector<cache::PodInfo> pods;
+  for (int i = 0; i < 8; ++i) pods.push_back(cache::testing::GpuPod("first-" + std::to_string(i), {.gpus = 4}));
+  pods[2].annotations["gangplank.io/planned-node"] = "n2";
+  state.UpsertPod(pods[2]);
+  EntryContext context;
+  context.queue = "team-a";
+  context.size = GangSize{8, "test"};
+
+  Gang gang = WaitingGang(pods);
+  gang.members[2].planned_node = "n2";
+  gang.members[2].admission_id = "old";
+  const GangEntries half = state.Read([&](const cache::StateView& v) { return BuildGangEntries(gang, context, v); });
+  EXPECT_FALSE(half.waiting.has_value()) << "the seven were admitted beside a half-written plan";
+
+  Gang stale = WaitingGang(pods);  // This copy predates the plan the view already holds.
+  const GangEntries behind = state.Read([&](const cache::StateView& v) { return BuildGangEntries(stale, context, v); });
+  EXPECT_FALSE(behind.waiting.has_value()) << "a copy older than the view was planned";
+
+  // Once the old plan is gone, the gang waits whole again.
+  pods[2].annotations.erase("gangplank.io/planned-node");
+  state.UpsertPod(pods[2]);
+  const GangEntries whole = state.Read([&](const cache::StateView& v) { return BuildGangEntries(stale, context, v); });
+  ASSERT_TRUE(whole.waiting.has_value()) << whole.block_reason << ": " << whole.block_message;
+  EXPECT_EQ(whole.waiting->request.members.size(), 8u);
+  EXPECT_EQ(whole.waiting->request.min_members, 8);
+}
+
+}  // namespace
+}  // namespace gangplank::op
