@@ -34,6 +34,7 @@ inline constexpr const char* kAdmissionResumed = "AdmissionResumed";
 inline constexpr const char* kAdmissionRolledBack = "AdmissionRolledBack";
 inline constexpr const char* kEvictionBlocked = "EvictionBlocked";
 inline constexpr const char* kCheckpointRequested = "CheckpointRequested";
+inline constexpr const char* kCheckpointWithdrawn = "CheckpointWithdrawn";
 inline constexpr const char* kSpotReclaimed = "SpotReclaimed";
 inline constexpr const char* kGangRestarted = "GangRestarted";  // Fault recovery restarted it whole.
 inline constexpr const char* kGangFailed = "GangFailed";        // Failed for good by fault recovery.

@@ -66,9 +66,12 @@ class MemoryWriter : public ClusterWriter {
     return Bump(p);
   }
   std::optional<cache::PodInfo> ReadPod(const std::string&, const std::string&) override { return std::nullopt; }
-  cache::PodInfo AnnotatePod(const cache::PodInfo& pod, const std::string& key, const std::string& value) override {
+  cache::PodInfo AnnotatePod(const cache::PodInfo& pod, const AnnotationEdits& edits) override {
     cache::PodInfo p = pod;
-    p.annotations[key] = value;
+    for (const auto& [key, value] : edits) {
+      if (value) p.annotations[key] = *value;
+      else p.annotations.erase(key);
+    }
     return Bump(p);
   }
   EvictResult EvictPod(const cache::PodInfo&, std::optional<int>) override { return EvictResult::kEvicted; }

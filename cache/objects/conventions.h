@@ -40,6 +40,12 @@ inline constexpr std::string_view kTerminateAtAnnotation = "gangplank.io/termina
 // Pod annotation the operator writes on every member of a gang on a node under notice: the deadline
 // (RFC 3339) by which the job should checkpoint.
 inline constexpr std::string_view kCheckpointRequestedAnnotation = "gangplank.io/checkpoint-requested";
+// Pod annotation the operator writes beside the request: why it asks (kCheckpointCause*), so a job can
+// tell a notice from a fault, and the operator can take back a request whose fault has gone.
+inline constexpr std::string_view kCheckpointCauseAnnotation = "gangplank.io/checkpoint-cause";
+inline constexpr std::string_view kCheckpointCauseFault = "Fault";
+inline constexpr std::string_view kCheckpointCauseSpotNotice = "SpotNotice";
+inline constexpr std::string_view kCheckpointCauseIdleReclaim = "IdleReclaim";
 // Pod annotation a job writes (on any member) when its checkpoint is done; the gang is then evicted.
 inline constexpr std::string_view kCheckpointDoneAnnotation = "gangplank.io/checkpoint-done";
 // Pod annotation: seconds the job says it runs. A waiting gang that declares it may start on nodes
@@ -51,8 +57,9 @@ inline constexpr std::string_view kExpectedRuntimeAnnotation = "gangplank.io/exp
 inline constexpr std::string_view kIdleExemptAnnotation = "gangplank.io/idle-exempt";
 // The pod annotations only the operator writes (an admission plan, a checkpoint request). The webhook
 // removes them from pods it gates; the chart's ValidatingAdmissionPolicy refuses them from anyone else.
-inline constexpr std::array<std::string_view, 4> kOperatorOwnedAnnotations{
-    kPlannedNodeAnnotation, kAdmissionIdAnnotation, kPlanSealAnnotation, kCheckpointRequestedAnnotation};
+inline constexpr std::array<std::string_view, 5> kOperatorOwnedAnnotations{
+    kPlannedNodeAnnotation, kAdmissionIdAnnotation, kPlanSealAnnotation, kCheckpointRequestedAnnotation,
+    kCheckpointCauseAnnotation};
 // scheduler-plugins' coscheduling label naming a PodGroup (scheduling.x-k8s.io/v1alpha1).
 inline constexpr std::string_view kPodGroupLabel = "scheduling.x-k8s.io/pod-group";
 

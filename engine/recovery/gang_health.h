@@ -43,6 +43,7 @@ struct GangHealth {
   int restarts = 0;                        // Restarts done so far (the caller counts each kRestart).
   std::optional<double> last_restart_at;   // When the last one was carried out.
   std::optional<double> checkpoint_deadline;  // The deadline it was last asked to checkpoint by.
+  bool checkpoint_asked_for_fault = false;    // That request was fault recovery's (not a notice's).
   bool checkpoint_done = false;               // A member acknowledged a checkpoint ...
   std::optional<double> checkpoint_done_at;   // ... at this time, if the acknowledgement says.
   bool terminating = false;  // Already being evicted: nothing more to do.

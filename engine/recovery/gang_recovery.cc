@@ -100,7 +100,10 @@ RecoveryPlan PlanGangRecovery(const std::vector<NodeFault>& nodes, const std::ve
   for (const GangHealth& gang : gangs) {
     if (Skipped(gang)) continue;
     const GangFaults faults = FaultsOf(gang, index, now);
-    if (faults.counted.empty() && faults.pending.empty()) continue;
+    if (faults.counted.empty() && faults.pending.empty()) {
+      if (gang.checkpoint_asked_for_fault && gang.checkpoint_deadline) plan.withdrawn.push_back(gang.name);
+      continue;
+    }
     RecoveryDecision d =
         faults.counted.empty() ? WaitForFirst(gang, faults.pending) : Decide(gang, faults.counted, now);
     const bool waiting = d.action == RecoveryAction::kWait || d.action == RecoveryAction::kRequestCheckpoint;

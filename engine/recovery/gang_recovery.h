@@ -35,6 +35,9 @@
 //  6. One decision per gang however many faults: named after its first lost host, else its earliest
 //     fault (the first of equals in the gang's node order, then its members, then its size). Decisions
 //     come in input order; `next_wakeup` is when time alone would change one of them.
+//  7. A gang fault recovery asked to checkpoint that has no fault left, counted or pending (the node
+//     recovered, the shortfall closed, the taint was lifted), is `withdrawn`: the request is taken back,
+//     so a job never keeps checkpointing, or stops, for a fault that is gone.
 #pragma once
 
 #include <limits>
@@ -75,6 +78,7 @@ struct RecoveryPlan {
   // The earliest time alone changes a decision (a grace, the backoff or a checkpoint deadline ends, a
   // pending fault starts to count): decide again then even if nothing else happens. Infinity when never.
   double next_wakeup = std::numeric_limits<double>::infinity();
+  std::vector<std::string> withdrawn;  // Gangs whose fault checkpoint request is to be taken back (rule 7).
 };
 
 RecoveryPlan PlanGangRecovery(const std::vector<NodeFault>& nodes, const std::vector<GangHealth>& gangs, double now);

@@ -188,6 +188,7 @@ engine::GangHealth GangRestarter::HealthOf(PoolModel& model, const engine::Runni
     h.failed = record->failed;
   }
   h.checkpoint_deadline = LatestAnnotatedTime(gang, cache::kCheckpointRequestedAnnotation);
+  h.checkpoint_asked_for_fault = AnyMemberAnnotatedWith(gang, cache::kCheckpointCauseAnnotation, cache::kCheckpointCauseFault);
   h.checkpoint_done = AnyMemberAnnotated(gang, cache::kCheckpointDoneAnnotation);
   h.checkpoint_done_at = LatestAnnotatedTime(gang, cache::kCheckpointDoneAnnotation);
   return h;
@@ -225,6 +226,7 @@ RestartOutcome GangRestarter::Run(PoolModel& model, const NodeFaultSnapshot& sna
   const engine::RecoveryPlan plan = engine::PlanGangRecovery(nodes, health, now);
   RestartOutcome outcome;
   for (const engine::RecoveryDecision& d : plan.decisions) Carry(model, gangs.at(d.gang), d, now, outcome);
+  for (const std::string& key : plan.withdrawn) WithdrawCheckpoint(model, gangs.at(key));
   outcome.next_wakeup = plan.next_wakeup;
   return outcome;
 }
@@ -255,7 +257,7 @@ void GangRestarter::RequestCheckpoint(PoolModel& model, const Gang& gang, const 
   for (const Member& m : gang.members) {
     if (!m.deleting()) members.push_back(m.pod);
   }
-  const int asked = op::RequestCheckpoint(writer_, members, deadline, [&](const cache::PodInfo& pod) { assume_(model, pod); });
+  const int asked = op::RequestCheckpoint(writer_, members, deadline, cache::kCheckpointCauseFault, [&](const cache::PodInfo& pod) { assume_(model, pod); });
   conditions_.Event(gang, reasons::kWarning, reasons::kCheckpointRequested,
                     d.message + ": asked all " + std::to_string(asked) + " members to checkpoint by " + deadline +
                         " (annotation " + std::string(cache::kCheckpointRequestedAnnotation) + "; acknowledge with " +
@@ -263,6 +265,19 @@ void GangRestarter::RequestCheckpoint(PoolModel& model, const Gang& gang, const 
   if (metrics_ != nullptr) metrics_->FaultCheckpointRequested(model.config().name);
   spdlog::info(logging::JsonFields("asked a faulty gang to checkpoint", "pool", model.config().name, "gang", gang.key,
                                    "cause", d.message, "deadline", deadline));
+}
+
+void GangRestarter::WithdrawCheckpoint(PoolModel& model, const Gang& gang) {
+  std::vector<cache::PodInfo> members;
+  for (const Member& m : gang.members) {
+    if (!m.deleting()) members.push_back(m.pod);
+  }
+  const int written = op::WithdrawCheckpoint(writer_, members, [&](const cache::PodInfo& pod) { assume_(model, pod); });
+  if (written == 0) return;
+  conditions_.Event(gang, reasons::kNormal, reasons::kCheckpointWithdrawn,
+                    "the fault it was asked to checkpoint for is gone: took the request back from " +
+                        std::to_string(written) + " members; the gang runs on");
+  spdlog::info(logging::JsonFields("took back a fault's checkpoint request", "pool", model.config().name, "gang", gang.key));
 }
 
 bool GangRestarter::EvictWhole(PoolModel& model, const Gang& gang, const std::string& why) {

@@ -6,7 +6,8 @@
 //     the gang requeued in its old place, its record (restarts, cause, the nodes it left) kept in the
 //     pool's status; the nodes it left take no new gangplank pods while their fault lasts;
 //   - on a node that still runs its pods it is first asked to checkpoint (gangplank.io/checkpoint-requested,
-//     as for spot reclaim) and restarted on the acknowledgement or at the deadline;
+//     as for spot reclaim) and restarted on the acknowledgement or at the deadline; the request is taken
+//     back when the fault goes first;
 //   - past its restart limit, or under policy FailGang, it is failed: evicted, not requeued, and its pods
 //     held with reason GangFailed until its owner is deleted; Ignore leaves it alone.
 // The record lives in the GPUPool's status and the checkpoint deadline on the pods, so a new leader
@@ -60,6 +61,7 @@ class GangRestarter {
                               const QueueTree& tree, int min_members, const NodeFaultSnapshot& snapshot, double now);
   void Carry(PoolModel& model, const Gang& gang, const engine::RecoveryDecision& d, double now, RestartOutcome& outcome);
   void RequestCheckpoint(PoolModel& model, const Gang& gang, const engine::RecoveryDecision& d);
+  void WithdrawCheckpoint(PoolModel& model, const Gang& gang);
   void Restart(PoolModel& model, const Gang& gang, const engine::RecoveryDecision& d, double now);
   void Fail(PoolModel& model, const Gang& gang, const engine::RecoveryDecision& d, double now);
   bool EvictWhole(PoolModel& model, const Gang& gang, const std::string& why);

@@ -24,4 +24,9 @@ bool AnyMemberAnnotated(const Gang& gang, std::string_view key) {
   return std::any_of(gang.members.begin(), gang.members.end(), [&](const Member& m) { return m.pod.HasAnnotation(key); });
 }
 
+bool AnyMemberAnnotatedWith(const Gang& gang, std::string_view key, std::string_view value) {
+  return std::any_of(gang.members.begin(), gang.members.end(),
+                     [&](const Member& m) { return m.pod.HasAnnotation(key) && m.pod.Annotation(key) == value; });
+}
+
 }  // namespace gangplank::op

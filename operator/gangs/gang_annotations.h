@@ -13,5 +13,7 @@ namespace gangplank::op {
 // nullopt; seconds since the epoch.
 std::optional<double> LatestAnnotatedTime(const Gang& gang, std::string_view key);
 bool AnyMemberAnnotated(const Gang& gang, std::string_view key);
+// Whether any member carries the annotation with exactly this value.
+bool AnyMemberAnnotatedWith(const Gang& gang, std::string_view key, std::string_view value);
 
 }  // namespace gangplank::op

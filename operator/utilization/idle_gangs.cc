@@ -220,7 +220,7 @@ void IdleGangs::Reclaim(PoolModel& model, const Gang& gang, const std::string& q
   if (grace > 0 && asked == model.idle.checkpoint_deadline.end()) {
     const double deadline = now + grace;
     model.idle.checkpoint_deadline[gang.key] = deadline;
-    RequestCheckpoint(writer_, LiveMembers(gang), base::FormatEpochSeconds(deadline),
+    RequestCheckpoint(writer_, LiveMembers(gang), base::FormatEpochSeconds(deadline), cache::kCheckpointCauseIdleReclaim,
                       [&](const cache::PodInfo& pod) { assume_(model, pod); });
     conditions_.Event(gang, reasons::kNormal, reasons::kCheckpointRequested,
                       "its GPUs are idle: checkpoint by " + base::FormatEpochSeconds(deadline) +

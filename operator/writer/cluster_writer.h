@@ -5,6 +5,7 @@
 // with PodChanged and the caller re-plans.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -23,6 +24,9 @@ class PodChanged : public std::runtime_error {
 };
 
 enum class EvictResult { kEvicted, kGone, kBlockedByBudget };
+
+// Annotations to set on a pod in one write; a key mapped to nullopt is removed.
+using AnnotationEdits = std::map<std::string, std::optional<std::string>>;
 
 struct ConditionWrite {
   std::string type;     // e.g. "gangplank.io/GangAdmitted", "Ready"
@@ -62,9 +66,9 @@ class ClusterWriter {
   // The pod as the API server has it now (nullopt when it is gone).
   virtual std::optional<cache::PodInfo> ReadPod(const std::string& namespace_, const std::string& name) = 0;
 
-  // Sets one annotation on a pod (no precondition: the annotation is gangplank's own). Returns the pod as
-  // stored. Throws PodChanged when the pod is gone.
-  virtual cache::PodInfo AnnotatePod(const cache::PodInfo& pod, const std::string& key, const std::string& value) = 0;
+  // Sets and removes annotations of a pod in one write (no precondition: the annotations are gangplank's
+  // own). Returns the pod as stored. Throws PodChanged when the pod is gone.
+  virtual cache::PodInfo AnnotatePod(const cache::PodInfo& pod, const AnnotationEdits& edits) = 0;
 
   // Evicts through the Eviction API (kBlockedByBudget when a PodDisruptionBudget forbids it now), with
   // `grace_seconds` overriding the pod's termination grace period when set.

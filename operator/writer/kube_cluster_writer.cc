@@ -117,9 +117,10 @@ std::optional<cache::PodInfo> KubeClusterWriter::ReadPod(const std::string& name
   return PodInfoFromJson(*pod, seal_.get());
 }
 
-cache::PodInfo KubeClusterWriter::AnnotatePod(const cache::PodInfo& pod, const std::string& key, const std::string& value) {
+cache::PodInfo KubeClusterWriter::AnnotatePod(const cache::PodInfo& pod, const AnnotationEdits& edits) {
   Json patch;
-  patch["metadata"]["annotations"][key] = value;
+  patch["metadata"]["annotations"] = Json::object();
+  for (const auto& [key, value] : edits) patch["metadata"]["annotations"][key] = value ? Json(*value) : Json(nullptr);
   try {
     return PodInfoFromJson(client_->Patch(kube::resources::Pods(), pod.namespace_, pod.name, kube::PatchType::kMerge, patch), seal_.get());
   } catch (const kube::NotFoundError&) {

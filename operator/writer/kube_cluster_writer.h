@@ -28,7 +28,7 @@ class KubeClusterWriter : public ClusterWriter {
   cache::PodInfo ReleasePod(const cache::PodInfo& pod) override;
   cache::PodInfo PlanAndReleasePod(const cache::PodInfo& pod, const std::string& node, const std::string& admission_id) override;
   std::optional<cache::PodInfo> ReadPod(const std::string& namespace_, const std::string& name) override;
-  cache::PodInfo AnnotatePod(const cache::PodInfo& pod, const std::string& key, const std::string& value) override;
+  cache::PodInfo AnnotatePod(const cache::PodInfo& pod, const AnnotationEdits& edits) override;
   EvictResult EvictPod(const cache::PodInfo& pod, std::optional<int> grace_seconds) override;
   EvictResult DeletePod(const cache::PodInfo& pod, int grace_seconds) override;
   std::vector<nlohmann::json> DisruptionBudgets(const std::string& namespace_) override;

@@ -33,9 +33,9 @@ std::optional<cache::PodInfo> LeaderGatedWriter::ReadPod(const std::string& name
   return inner_.ReadPod(namespace_, name);
 }
 
-cache::PodInfo LeaderGatedWriter::AnnotatePod(const cache::PodInfo& pod, const std::string& key, const std::string& value) {
+cache::PodInfo LeaderGatedWriter::AnnotatePod(const cache::PodInfo& pod, const AnnotationEdits& edits) {
   RequireLead("annotation");
-  return inner_.AnnotatePod(pod, key, value);
+  return inner_.AnnotatePod(pod, edits);
 }
 
 EvictResult LeaderGatedWriter::EvictPod(const cache::PodInfo& pod, std::optional<int> grace_seconds) {

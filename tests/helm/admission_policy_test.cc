@@ -272,7 +272,8 @@ TEST_F(ChartPolicies, TheOperatorsRulesKeepTheirMessagesAndSeeTheStatusSubresour
     forged["metadata"]["annotations"]["gangplank.io/admission-id"] = "4102444800-0badf00d";
     EXPECT_EQ(admission.Denial(Update(before, forged, subresource)),
               "only gangplank's operator may set, change or remove the annotations gangplank.io/planned-node, "
-              "gangplank.io/admission-id, gangplank.io/plan-seal, gangplank.io/checkpoint-requested")
+              "gangplank.io/admission-id, gangplank.io/plan-seal, gangplank.io/checkpoint-requested, "
+              "gangplank.io/checkpoint-cause")
         << subresource;
     json moved = before;
     moved["metadata"]["labels"]["gangplank.io/queue"] = "team-b";

@@ -85,6 +85,27 @@ TEST_F(FaultRecovery, AQuarantinedNodeAsksForACheckpointThenRestartsTheGangAwayF
   EXPECT_EQ(RestartRecord("/train").value("avoidNodes", Json::array()), Json::array({sick}));
 }
 
+// The health tool lifts its quarantine before the deadline: the request is taken back (a job never keeps
+// checkpointing, or stops, for a fault that is gone) and the gang runs on where it is.
+TEST_F(FaultRecovery, AQuarantineLiftedBeforeTheDeadlineWithdrawsTheCheckpointRequest) {
+  RunningGang(Json{{"checkpointGraceSeconds", 600}});
+  const std::string sick = NodeOf("train-0");
+  client().Patch(kube::resources::Nodes(), "", sick, kube::PatchType::kMerge,
+                 Json{{"spec", {{"unschedulable", true}, {"taints", Json::array({{{"key", "nvidia.com/gpu-xid-error"}, {"value", "79"}, {"effect", "NoSchedule"}}})}}}});
+  ASSERT_TRUE(WaitFor([&] { return !AnnotationOf("train-1", "gangplank.io/checkpoint-requested").empty(); })) << Logs();
+  EXPECT_EQ(AnnotationOf("train-1", "gangplank.io/checkpoint-cause"), "Fault");
+  client().Patch(kube::resources::Nodes(), "", sick, kube::PatchType::kMerge,
+                 Json{{"spec", {{"unschedulable", nullptr}, {"taints", nullptr}}}});
+  ASSERT_TRUE(WaitFor([&] {
+    return AnnotationOf("train-0", "gangplank.io/checkpoint-requested").empty() &&
+           AnnotationOf("train-1", "gangplank.io/checkpoint-requested").empty();
+  })) << "the request outlived its fault\n" << Logs();
+  EXPECT_TRUE(AnnotationOf("train-1", "gangplank.io/checkpoint-cause").empty());
+  EXPECT_TRUE(WaitFor([&] { return Said("CheckpointWithdrawn", "the fault it was asked to checkpoint for is gone"); })) << Logs();
+  EXPECT_FALSE(Gone("train-0") || Gone("train-1")) << "restarted for a fault that was gone";
+  EXPECT_EQ(RestartRecord("/train"), nullptr);
+}
+
 // A condition from the pool's list (NVSentinel's GpuMemWatch) keeps the node out of new plans: the
 // restarted gang comes back on the two healthy nodes.
 TEST_F(FaultRecovery, AnUnhealthyGpuConditionRestartsTheGangAndItsReplacementAvoidsTheNode) {

@@ -271,3 +271,32 @@ TEST(GangRecovery, AHostLostDuringACheckpointWaitWakesTheCallerWhenItsGraceEnds)
 
 }  // namespace
 }  // namespace gangplank::engine::recovery_test
+
+namespace gangplank::engine::recovery_test {
+namespace {
+
+// Rule 7: a checkpoint asked for a fault that is gone is taken back; a request of a notice, or one
+// whose fault still counts or is pending, stays.
+TEST(GangRecovery, AFaultsCheckpointRequestIsWithdrawnOnceTheFaultIsGone) {
+  GangHealth asked = Gang("asked", {"gpu-3"});
+  asked.checkpoint_deadline = kNow + 60;
+  asked.checkpoint_asked_for_fault = true;
+  GangHealth noticed = Gang("noticed", {"gpu-5"});
+  noticed.checkpoint_deadline = kNow + 60;  // A spot notice's: not fault recovery's to take back.
+  GangHealth still = Gang("still", {"gpu-4"});
+  still.checkpoint_deadline = kNow + 60;
+  still.checkpoint_asked_for_fault = true;
+  const std::vector<NodeFault> faults{Fault("gpu-4", FaultCause::kNodeCondition, kNow - 30, true)};
+  const RecoveryPlan plan = PlanGangRecovery(faults, {asked, noticed, still}, kNow);
+  EXPECT_EQ(plan.withdrawn, std::vector<std::string>{"asked"});
+  ASSERT_EQ(plan.decisions.size(), 1u);
+  EXPECT_EQ(plan.decisions[0].gang, "still");
+  EXPECT_EQ(plan.decisions[0].action, RecoveryAction::kWait) << "its request stands until the deadline";
+
+  GangHealth quiet = Gang("quiet", {"gpu-3"});
+  quiet.checkpoint_asked_for_fault = true;  // No request standing: nothing to take back.
+  EXPECT_TRUE(PlanGangRecovery({}, {quiet}, kNow).withdrawn.empty());
+}
+
+}  // namespace
+}  // namespace gangplank::engine::recovery_test

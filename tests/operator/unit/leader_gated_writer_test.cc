@@ -24,7 +24,7 @@ TEST(LeaderGatedWriter, WritesOnlyWhileLeadingAndReadsAlways) {
   leading = false;  // The lease was lost while the elector's renew call still hangs.
   EXPECT_THROW(writer.ReleasePod(planned), NotLeader);
   EXPECT_THROW(writer.UnplanPod(planned), NotLeader);
-  EXPECT_THROW(writer.AnnotatePod(planned, "gangplank.io/checkpoint-requested", "x"), NotLeader);
+  EXPECT_THROW(writer.AnnotatePod(planned, {{"gangplank.io/checkpoint-requested", "x"}}), NotLeader);
   EXPECT_THROW(writer.EvictPod(planned, std::nullopt), NotLeader);
   EXPECT_THROW(writer.DeletePod(planned, 0), NotLeader);
   EXPECT_FALSE(fake.Pod("uid-w-0")->scheduling_gates.empty()) << "the gate stays for the next leader";
