@@ -113,7 +113,8 @@ TEST_F(ExtenderAccess, OnlySchedulerPodsReachTheVerbPortAndProbesUseTheHealthPor
   ASSERT_EQ(ingress.size(), 2u);
   EXPECT_EQ(ingress[0]["from"][0]["podSelector"]["matchLabels"], scheduler_pod["spec"]["selector"]["matchLabels"]);
   EXPECT_EQ(ingress[0]["ports"][0]["port"], 8888);
-  EXPECT_FALSE(ingress[1].contains("from")) << "the health port is open to probes and Prometheus";
+  EXPECT_EQ(ingress[1]["from"][0]["namespaceSelector"]["matchExpressions"][0]["values"], json::array({"monitoring"}))
+      << "the health port admits Prometheus' namespace, not every tenant pod";
   EXPECT_EQ(ingress[1]["ports"][0]["port"], 8889);
   const json extender = container_named(extender_pod["spec"]["template"]["spec"], "extender");
   EXPECT_EQ(arg_value(extender, "--health-port"), "8889");
@@ -129,7 +130,7 @@ TEST_F(ExtenderAccess, ASidecarExtenderListensOnLoopbackOnly) {
   const json extender = container_named(pod, "extender");
   EXPECT_EQ(arg_value(extender, "--listen-address"), "127.0.0.1");
   EXPECT_EQ(SchedulerConfig(objects)["extenders"][0]["urlPrefix"].get<std::string>().rfind("https://127.0.0.1:", 0), 0u);
-  EXPECT_TRUE(objects.of_kind("NetworkPolicy").empty()) << "nothing but loopback reaches its verbs";
+  EXPECT_FALSE(objects.find("NetworkPolicy", "gangplank-extender").has_value()) << "nothing but loopback reaches its verbs";
   const json service = objects.get("Service", "gangplank-extender");
   ASSERT_EQ(service["spec"]["ports"].size(), 1u) << "only the health port is published";
   EXPECT_EQ(service["spec"]["ports"][0]["targetPort"], "extender-health");

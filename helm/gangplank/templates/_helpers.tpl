@@ -178,3 +178,19 @@ imagePullSecrets:
 {{- define "gangplank.celStrings" -}}
 {{- range $i, $s := . }}{{ if $i }}, {{ end }}{{ $s | squote }}{{ end }}
 {{- end -}}
+
+{{/*
+The sources a health port admits (a NetworkPolicy ingress rule's `from`): pods of
+networkPolicy.monitoringNamespaces (Prometheus). Nothing when the list is empty: the port is then open
+to every source.
+*/}}
+{{- define "gangplank.monitoringPeers" -}}
+{{- with .Values.networkPolicy.monitoringNamespaces -}}
+from:
+  - namespaceSelector:
+      matchExpressions:
+        - key: kubernetes.io/metadata.name
+          operator: In
+          values: {{ toJson . }}
+{{- end -}}
+{{- end -}}
