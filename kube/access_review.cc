@@ -1,5 +1,7 @@
 #include "kube/access_review.h"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 namespace gangplank::kube {
@@ -27,6 +29,23 @@ ReviewedUser UserOf(const Json& user) {
   return out;
 }
 
+// Whether the review's status names one of the audiences asked for (the API server answers the ones the
+// token is valid for; an authenticator that ignores audiences answers none).
+bool NamesAnAudience(const Json& status, const std::vector<std::string>& audiences) {
+  const auto granted = status.find("audiences");
+  if (granted == status.end() || !granted->is_array()) return false;
+  for (const Json& a : *granted) {
+    if (a.is_string() && std::find(audiences.begin(), audiences.end(), a.get<std::string>()) != audiences.end()) return true;
+  }
+  return false;
+}
+
+std::string Joined(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& i : items) out += (out.empty() ? "" : ", ") + i;
+  return out;
+}
+
 }  // namespace
 
 namespace resources {
@@ -40,8 +59,10 @@ const ResourceDescriptor& SubjectAccessReviews() {
 }
 }  // namespace resources
 
-TokenReviewResult ReviewToken(Client& client, const std::string& token) {
-  const Json review{{"apiVersion", "authentication.k8s.io/v1"}, {"kind", "TokenReview"}, {"spec", {{"token", token}}}};
+TokenReviewResult ReviewToken(Client& client, const std::string& token, const std::vector<std::string>& audiences) {
+  Json spec{{"token", token}};
+  if (!audiences.empty()) spec["audiences"] = audiences;
+  const Json review{{"apiVersion", "authentication.k8s.io/v1"}, {"kind", "TokenReview"}, {"spec", spec}};
   const Json answer = client.Create(resources::TokenReviews(), "", review);
   const Json status = answer.value("status", Json::object());
   TokenReviewResult result;
@@ -50,6 +71,11 @@ TokenReviewResult ReviewToken(Client& client, const std::string& token) {
   if (result.authenticated) result.user = UserOf(status.value("user", Json::object()));
   // An authenticated review without a user name is no identity to authorize.
   if (result.user.username.empty()) result.authenticated = false;
+  if (result.authenticated && !audiences.empty() && !NamesAnAudience(status, audiences)) {
+    result.authenticated = false;
+    result.error = "the token was not issued for audience " + Joined(audiences) + " (kubectl create token --audience " +
+                   audiences.front() + ")";
+  }
   return result;
 }
 

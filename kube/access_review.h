@@ -41,8 +41,10 @@ struct AccessDecision {
 };
 
 // POST a TokenReview of `token`. Throws ApiError when the API server cannot be asked (the caller answers
-// 503, not 401: an outage is not a bad token).
-TokenReviewResult ReviewToken(Client& client, const std::string& token);
+// 503, not 401: an outage is not a bad token). With `audiences`, the token must have been issued for one
+// of them (the review's spec.audiences; its status.audiences must name one back): a token meant for the
+// API server or another service is then refused, so no service that receives tokens can replay them here.
+TokenReviewResult ReviewToken(Client& client, const std::string& token, const std::vector<std::string>& audiences = {});
 // POST a SubjectAccessReview for `user` doing `request`. Throws ApiError as ReviewToken.
 AccessDecision ReviewAccess(Client& client, const ReviewedUser& user, const AccessRequest& request);
 

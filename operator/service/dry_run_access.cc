@@ -1,5 +1,6 @@
 #include "operator/service/dry_run_access.h"
 
+#include <algorithm>
 #include <cctype>
 
 #include <nlohmann/json.hpp>
@@ -29,9 +30,10 @@ std::string BearerToken(const net::HttpRequest& request) {
 
 }  // namespace
 
-DryRunAccess KubeDryRunAccess(kube::Client& client) {
+DryRunAccess KubeDryRunAccess(kube::Client& client, std::vector<std::string> audiences) {
+  if (std::find(audiences.begin(), audiences.end(), "*") != audiences.end()) audiences.clear();
   return DryRunAccess{
-      [&client](const std::string& token) { return kube::ReviewToken(client, token); },
+      [&client, audiences](const std::string& token) { return kube::ReviewToken(client, token, audiences); },
       [&client](const kube::ReviewedUser& user, const kube::AccessRequest& request) {
         return kube::ReviewAccess(client, user, request);
       }};

@@ -23,8 +23,9 @@ struct DryRunAccess {
   std::function<kube::AccessDecision(const kube::ReviewedUser&, const kube::AccessRequest&)> review_access;
 };
 
-// The reviews through the operator's API client.
-DryRunAccess KubeDryRunAccess(kube::Client& client);
+// The reviews through the operator's API client; a token must be issued for one of `audiences` ("*" among
+// them: any audience the API server accepts).
+DryRunAccess KubeDryRunAccess(kube::Client& client, std::vector<std::string> audiences);
 
 // The namespaces a dry run's pods name ("default" for a pod that names none, as the dry run reads it).
 std::set<std::string> DryRunNamespaces(const nlohmann::json& body);

@@ -177,7 +177,7 @@ int Run(const OperatorConfig& config) {
                                    ") to a bearer token (--dry-run-auth=tokenreview)"
                              : "no dry run: it needs the TLS port (--webhook-tls-cert-file, --webhook-tls-key-file)";
     tls_dry_run.controller = &controller;
-    tls_dry_run.access = KubeDryRunAccess(*client);
+    tls_dry_run.access = KubeDryRunAccess(*client, config.dry_run_audiences);
   }
   auto server = StartServer(config.listen_address, config.port, std::nullopt,
                             MakeOperatorRouter(controller, metrics, std::move(plain_dry_run)), OperatorBodyLimit());

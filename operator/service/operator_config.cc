@@ -23,6 +23,12 @@ void AddOperatorFlags(CLI::App& app, OperatorConfig& c) {
                "Who may ask POST /dry-run: tokenreview (on the TLS port, a bearer token the API server accepts, for "
                "namespaces where its user may create pods) or none (on the plain port, anyone: a development cluster)")
       ->check(CLI::IsMember({"tokenreview", "none"}));
+  flags.Option("dry-run-audience", c.dry_run_audiences,
+               "Audience a dry-run bearer token must be issued for (repeat, or comma-separated): kubectl create token "
+               "SA --audience gangplank. A token for the API server or another service is refused, so no service "
+               "that receives tokens can replay them here. '*': any audience the API server accepts (its own too, "
+               "as OIDC tokens have)")
+      ->delimiter(',');
   flags.Option("plan-seal-key-file", c.plan_seal_key_file,
                "File holding the key (32+ bytes) that seals admission plans (HMAC of pod UID, node and admission id); "
                "plans without a valid seal are ignored. Give the extender the same file; empty: plans are trusted as "

@@ -29,6 +29,9 @@ struct OperatorConfig {
   // Who may ask POST /dry-run: "tokenreview" (on the TLS port, a bearer token the API server accepts, for
   // namespaces where its user may create pods) or "none" (on the plain port, anyone).
   std::string dry_run_auth = "tokenreview";
+  // The audiences a dry-run token must be issued for (TokenReview spec.audiences); {"*"}: any the API
+  // server accepts, its own included.
+  std::vector<std::string> dry_run_audiences{"gangplank"};
   // Key of the plans' seals (cache/objects/plan_seal.h), shared with the extender; empty: no seals.
   std::string plan_seal_key_file;
 

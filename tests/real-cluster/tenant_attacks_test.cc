@@ -228,13 +228,19 @@ TEST_F(TenantAttacks, APlanWrittenByATenantWithThePolicyOffIsNoPlan) {
 
 // Before: POST /dry-run was plain HTTP on all addresses and answered anyone, reading any owner in any
 // namespace with the operator's rights. Now it is on the TLS port and answers a bearer token the API
-// server accepts (TokenReview), about namespaces where that user may create pods (SubjectAccessReview).
+// server accepts (TokenReview) for the audience gangplank (review item L6: a token issued for the API
+// server or another service is no longer taken), about namespaces where that user may create pods
+// (SubjectAccessReview).
 TEST_F(TenantAttacks, TheDryRunAnswersOnlyATokenTheApiServerVouchesForAboutItsOwnNamespaces) {
   Node("n0", 8);
   Pool("pool");
   Queue("team-a");
-  const KubectlResult token = Kubectl(cluster().kubeconfig(), {"create", "token", "mallory", "-n", ns(), "--duration", "1h"});
+  const KubectlResult token =
+      Kubectl(cluster().kubeconfig(), {"create", "token", "mallory", "-n", ns(), "--duration", "1h", "--audience", "gangplank"});
   ASSERT_EQ(token.exit_code, 0) << token.err;
+  // The same user's token for the API server: what any service the tenant calls with it could replay here.
+  const KubectlResult api_token = Kubectl(cluster().kubeconfig(), {"create", "token", "mallory", "-n", ns(), "--duration", "1h"});
+  ASSERT_EQ(api_token.exit_code, 0) << api_token.err;
   const auto ask = [&](const std::string& bearer, const std::string& pod_namespace) {
     net::HttpClientOptions options{"https://127.0.0.1:" + std::to_string(cluster().webhook_port()), {}};
     options.tls.ca_file = cluster().ca_file();
@@ -254,6 +260,10 @@ TEST_F(TenantAttacks, TheDryRunAnswersOnlyATokenTheApiServerVouchesForAboutItsOw
   EXPECT_EQ(anonymous.status, 401) << anonymous.body;
   const auto forged = ask("not-a-token", ns());
   EXPECT_EQ(forged.status, 401) << forged.body;
+  const auto replayed = ask(api_token.out.substr(0, api_token.out.find_last_not_of('\n') + 1), ns());
+  EXPECT_EQ(replayed.status, 401) << replayed.body;
+  // The API server itself refuses it for the audience asked ("is invalid for the target audiences").
+  EXPECT_NE(replayed.body.find("gangplank"), std::string::npos) << replayed.body;
   const auto elsewhere = ask(mallory, "kube-system");
   EXPECT_EQ(elsewhere.status, 403) << elsewhere.body;
   EXPECT_NE(elsewhere.body.find("may not create pods in namespace \\\"kube-system\\\""), std::string::npos) << elsewhere.body;

@@ -10,39 +10,12 @@
 
 #include "kube/api_error.h"
 #include "kube/client.h"
+#include "tests/kube/unit/scripted_http.h"
 
 namespace gangplank::kube {
 namespace {
 
 using namespace std::chrono_literals;
-
-class ScriptedHttp : public net::HttpClient {
- public:
-  std::deque<std::function<net::HttpClientResponse(const net::HttpClientRequest&)>> script;
-  std::vector<net::HttpClientRequest> seen;
-
-  net::HttpClientResponse Send(const net::HttpClientRequest& request) override {
-    seen.push_back(request);
-    if (script.empty()) throw std::logic_error("unexpected request " + request.method + " " + request.target);
-    auto step = script.front();
-    script.pop_front();
-    return step(request);
-  }
-  net::HttpClientResponse stream(const net::HttpClientRequest& request, std::chrono::milliseconds,
-                                 const std::function<void(std::string_view)>&, net::CancelToken&) override {
-    return Send(request);
-  }
-};
-
-auto reply(int status, std::string body = "{}", net::HeaderList headers = {}) {
-  return [=](const net::HttpClientRequest&) {
-    net::HttpClientResponse r;
-    r.status = status;
-    r.body = body;
-    r.headers = headers;
-    return r;
-  };
-}
 
 auto refuse() {
   return [](const net::HttpClientRequest&) -> net::HttpClientResponse {
