@@ -19,6 +19,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 #include <utility>
 #include <vector>
 
@@ -115,6 +116,10 @@ struct HttpTlsFiles {
   // presents no certificate, or one no CA here signed, is refused at the handshake, before any byte of
   // a request is read. Re-read by ReloadTls() like the pair.
   std::string client_ca_file = {};
+  // With client_ca_file: the names a client certificate must carry, one of them (a DNS subjectAltName,
+  // or its common name when it has none). Empty: any certificate those CAs signed. A CA that signs
+  // certificates for several services then admits only the one meant to call.
+  std::vector<std::string> client_names = {};
 };
 
 // The largest body a request may carry, chosen per request from its method and path (the target

@@ -2,11 +2,13 @@
 
 #include <openssl/err.h>
 #include <openssl/ssl.h>
+#include <openssl/x509v3.h>
 
 #include <fstream>
 #include <iterator>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace gangplank::net {
 namespace {
@@ -15,6 +17,22 @@ std::string ReadFile(const std::string& path, const char* what) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error(std::string("http server: cannot read TLS ") + what + " file '" + path + "'");
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// Accepts a verified chain only when its leaf names one of `names` (X509_check_host: DNS subjectAltNames,
+// else the common name).
+void RequireClientNames(boost::asio::ssl::context& context, std::vector<std::string> names) {
+  context.set_verify_callback([names = std::move(names)](bool preverified, boost::asio::ssl::verify_context& verify) {
+    if (!preverified) return false;
+    X509_STORE_CTX* store = verify.native_handle();
+    if (X509_STORE_CTX_get_error_depth(store) != 0) return true;  // An issuer: the names are the leaf's.
+    X509* leaf = X509_STORE_CTX_get_current_cert(store);
+    for (const std::string& name : names) {
+      if (X509_check_host(leaf, name.data(), name.size(), 0, nullptr) == 1) return true;
+    }
+    X509_STORE_CTX_set_error(store, X509_V_ERR_HOSTNAME_MISMATCH);
+    return false;
+  });
 }
 
 // Mutual TLS: only clients whose certificate one of the CAs in `ca_file` signed complete the handshake.
@@ -62,7 +80,10 @@ std::shared_ptr<boost::asio::ssl::context> LoadServerTlsContext(const HttpTlsFil
     throw std::runtime_error("http server: TLS key file '" + files.key_file + "' does not match certificate '" +
                              files.cert_file + "'");
   }
-  if (!files.client_ca_file.empty()) RequireClientCertificates(*context, files.client_ca_file);
+  if (!files.client_ca_file.empty()) {
+    RequireClientCertificates(*context, files.client_ca_file);
+    if (!files.client_names.empty()) RequireClientNames(*context, files.client_names);
+  }
   return context;
 }
 

@@ -42,8 +42,9 @@ net::HttpServerOptions ServerOptions(const ServiceConfig& c) {
   if (!c.client_ca_file.empty() && c.tls_cert_file.empty()) {
     throw std::runtime_error("--client-ca-file needs --tls-cert-file and --tls-key-file");
   }
+  if (!c.client_names.empty() && c.client_ca_file.empty()) throw std::runtime_error("--client-cert-name needs --client-ca-file");
   if (!c.tls_cert_file.empty() || !c.tls_key_file.empty()) {
-    o.tls = net::HttpTlsFiles{c.tls_cert_file, c.tls_key_file, c.client_ca_file};
+    o.tls = net::HttpTlsFiles{c.tls_cert_file, c.tls_key_file, c.client_ca_file, c.client_names};
   }
   return o;
 }
@@ -127,7 +128,7 @@ int Run(const ServiceConfig& config) {
   std::optional<process::TlsReload> tls;
   std::optional<process::TlsReload> health_tls;
   if (!config.tls_cert_file.empty()) {
-    tls.emplace(*server, net::HttpTlsFiles{config.tls_cert_file, config.tls_key_file, config.client_ca_file});
+    tls.emplace(*server, net::HttpTlsFiles{config.tls_cert_file, config.tls_key_file, config.client_ca_file, config.client_names});
     if (health) health_tls.emplace(*health, net::HttpTlsFiles{config.tls_cert_file, config.tls_key_file, ""}, "health");
   }
   stop.Wait(std::chrono::seconds(config.tls_reload_seconds), [&tls, &health_tls] {

@@ -70,6 +70,11 @@ void AddServiceFlags(CLI::App& app, ServiceConfig& c) {
   flags.Option("client-ca-file", c.client_ca_file,
                "PEM CA bundle: require clients (kube-scheduler) to present a certificate it signed; others are "
                "refused at the TLS handshake. Needs --tls-cert-file; re-read like the certificate");
+  flags.Option("client-cert-name", c.client_names,
+               "With --client-ca-file: a name the client certificate must carry (its DNS subjectAltName, or its "
+               "common name when it has none); repeat or comma-separate. A certificate the CA signed for another "
+               "service (the operator's webhook) is then refused too. Empty: any certificate the CA signed")
+      ->delimiter(',');
   flags.Option("plan-seal-key-file", c.plan_seal_key_file,
                "File holding the key of the operator's plan seals (the operator's --plan-seal-key-file): a pod's "
                "admission plan counts only with a valid seal; empty: plans are trusted as written");

@@ -35,7 +35,8 @@ struct ServiceConfig {
   int idle_timeout_seconds = 90;  // An idle keep-alive connection is closed after this.
   std::string tls_cert_file;
   std::string tls_key_file;
-  std::string client_ca_file;  // Mutual TLS: clients must present a certificate this CA signed.
+  std::string client_ca_file;  // Mutual TLS: clients must present a certificate this CA signed ...
+  std::vector<std::string> client_names;  // ... naming one of these (empty: any).
   std::string plan_seal_key_file;  // The operator's plan seal key (cache/objects/plan_seal.h); empty: plans trusted.
   // A second listener with /healthz, /readyz and /metrics only, and no client certificate asked (kubelet
   // probes, Prometheus); port 0: none, they are served with the verbs.

@@ -193,6 +193,10 @@ TEST_F(ChartBinariesTest, RenderedContainersRunTheRealBinariesReadyOverTlsWithin
   EXPECT_EQ(http_code(filter), "200") << filter.out << filter.err;
   EXPECT_EQ(http_code(curl(filter_url, server_name, extender_port, scheduler_ca, filter_body)), "000")
       << "a caller without kube-scheduler's certificate is refused at the handshake";
+  // The extender's own serving certificate: the same CA signed it (for client auth too), but not for
+  // kube-scheduler's name (--client-cert-name), so it is refused as well (review item L7).
+  EXPECT_EQ(http_code(curl(filter_url, server_name, extender_port, scheduler_ca, filter_body, dir_ / "scheduler-ca")), "000")
+      << "a certificate of the chart's CA for another service is refused at the handshake";
   EXPECT_NE(filter.out.find(R"("NodeNames":["gpu-0"])"), std::string::npos) << filter.out;
 
   // The API server's view of the webhook: caBundle, Service name, port 443 -> the webhook port, path.

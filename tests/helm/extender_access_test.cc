@@ -85,6 +85,14 @@ TEST_F(ExtenderAccess, KubeSchedulerPresentsAClientCertificateTheExtenderRequire
   // The client certificate is signed by the CA the extender trusts, and is good for client auth.
   const std::string ca = Decoded(extender_secret, "ca.crt"), cert = Decoded(client_secret, "tls.crt");
   EXPECT_EQ(std::system(("openssl verify -purpose sslclient -CAfile " + ca + " " + cert + " >/dev/null 2>&1").c_str()), 0);
+  // ... and names what the extender asks of it; its own serving certificate does not.
+  const std::string name = arg_value(extender, "--client-cert-name");
+  EXPECT_EQ(name, "gangplank-scheduler");
+  const auto names = [&](const std::string& pem) {
+    return std::system(("openssl x509 -noout -checkhost " + name + " -in " + pem + " | grep -q 'does match'").c_str()) == 0;
+  };
+  EXPECT_TRUE(names(cert));
+  EXPECT_FALSE(names(Decoded(extender_secret, "tls.crt")));
 }
 
 TEST_F(ExtenderAccess, CertManagerIssuesTheClientCertificateFromTheSameIssuer) {

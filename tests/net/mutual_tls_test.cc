@@ -64,6 +64,20 @@ TEST_F(MutualTls, OnlyClientsWithACertificateTheCaSignedAreAnswered) {
   EXPECT_EQ(Get("scheduler"), 200) << "still serving";
 }
 
+// Review item L7: the chart's CA also signs the operator's and the extender's serving certificates, so
+// "any certificate of that CA" admitted their holders too. With client names, only the scheduler's.
+TEST_F(MutualTls, WithClientNamesOnlyACertificateForOneOfThemIsAnswered) {
+  HttpServerOptions options;
+  options.tls = HttpTlsFiles{Path("server.crt"), Path("server.key"), Path("client-ca.crt"), {"scheduler"}};
+  server_->Stop();
+  server_ = MakeHttpServer(options);
+  server_->Start(MakeSyncHandler([](const HttpRequest&) { return HttpResponse::text(200, "ok\n"); }));
+  EXPECT_EQ(Get("scheduler"), 200);
+  EXPECT_EQ(Get("server"), -1) << "the CA signed it, for another service: refused";
+  EXPECT_EQ(Get("stranger"), -1);
+  EXPECT_EQ(Get("scheduler"), 200) << "still serving";
+}
+
 TEST_F(MutualTls, ARenewedClientCaIsTakenByReload) {
   TlsFileWatch watch(HttpTlsFiles{Path("server.crt"), Path("server.key"), Path("client-ca.crt")});
   fs::copy_file(dir_ / "other-ca.crt", dir_ / "client-ca.crt", fs::copy_options::overwrite_existing);

@@ -44,6 +44,7 @@ KubeSchedulerConfiguration (scheduler/configmap.yaml): same port, path prefix, v
     {{- end }}
     {{- if include "gangplank.needsSchedulerClientTls" . }}
     - --client-ca-file={{ include "gangplank.tlsMountPath" . }}/ca.crt
+    - --client-cert-name={{ include "gangplank.componentName" (dict "root" . "component" "scheduler") }}
     {{- end }}
     {{- if .Values.planSeal.enabled }}
     - --plan-seal-key-file={{ include "gangplank.planSealMountPath" . }}/key
