@@ -80,6 +80,21 @@ TEST_F(ChartObjectsTest, EveryPodIsNonRootReadOnlyWithoutEscalationProbedAndRequ
   }
 }
 
+// Review item L8: every GPU pod waits on these pods (the webhook fails closed, the scheduler binds), so a
+// tenant's high-priority pod must not preempt them: system-cluster-critical by default, "" for none.
+TEST_F(ChartObjectsTest, GangplanksOwnPodsAreClusterCriticalByDefault) {
+  const RenderedObjects objects = render();
+  ASSERT_EQ(objects.of_kind("Deployment").size(), 3u);
+  for (const auto& d : objects.of_kind("Deployment")) {
+    EXPECT_EQ(d.value("/spec/template/spec/priorityClassName"_json_pointer, std::string()), "system-cluster-critical")
+        << d["metadata"].value("name", "");
+  }
+  const RenderedObjects plain = render({}, {"operator.priorityClassName=", "extender.priorityClassName=", "scheduler.priorityClassName="});
+  for (const auto& d : plain.of_kind("Deployment")) {
+    EXPECT_FALSE(d.contains("/spec/template/spec/priorityClassName"_json_pointer)) << d["metadata"].value("name", "");
+  }
+}
+
 TEST_F(ChartObjectsTest, ReplicasSpreadOverNodesWithBudgetsAndLeaderElection) {
   const RenderedObjects objects = render();
   for (const char* component : {"extender", "operator", "scheduler"}) {
