@@ -329,5 +329,32 @@ TEST_F(TenantAttacks, GpuSidecarsAreChargedToTheQueueAsKubernetesCountsThem) {
   EXPECT_EQ(waiting, 3) << Logs();
 }
 
+// Before (f8c5fe5): a pod bound at creation to another team's node and labelled into the tenant's own
+// running gang counted as GPUs held there, so gangplank saw a shortfall on that node and asked the other
+// team's gang to checkpoint (then restarted it). The fence now refuses such a pod in a tenant namespace;
+// here the namespace is exempt (as with the fence off), and fault recovery still counts only what it
+// admitted itself: no shortfall, and the other team's gang is left alone.
+TEST_F(TenantAttacks, APodBoundIntoAnotherTeamsNodeFakesNoShortfallThere) {
+  for (int i = 0; i < 2; ++i) Node("held-" + std::to_string(i), 8);
+  Pool("pool", Json{{"faultRecovery", {{"nodeGraceSeconds", 1}, {"checkpointGraceSeconds", 600}}}});
+  Queue("team-a");
+  CreateGang("victim", 1, PodSpec().Gpus(8).Queue("team-a"));
+  CreateGang("mine", 1, PodSpec().Gpus(8).Queue("team-a"));
+  ASSERT_TRUE(WaitFor([&] { return AllBound({"victim-0", "mine-0"}); })) << Logs();
+  const std::string theirs = NodeOf("victim-0");
+  ExemptFromFence();
+  PodSpec faker = PodSpec().Gpus(8).Queue("team-a").Gang("mine", 1);
+  faker.node = theirs;  // gangplank's scheduler named, bound at creation: the webhook leaves bound pods be.
+  const KubectlResult created = TenantCreates(PodObject("mine-faker", faker));
+  ASSERT_EQ(created.exit_code, 0) << created.err;
+  ASSERT_TRUE(WaitFor([&] { return Running("mine-faker"); })) << "KWOK did not run the bound pod";
+  // Past the node grace and a fault look (every 10 s): a shortfall would have asked by now.
+  std::this_thread::sleep_for(std::chrono::seconds(15));
+  EXPECT_TRUE(AnnotationOf("victim-0", "gangplank.io/checkpoint-requested").empty()) << Logs();
+  EXPECT_FALSE(Said("CheckpointRequested", theirs)) << Logs();
+  EXPECT_FALSE(Said("GangRestarted", theirs)) << Logs();
+  EXPECT_EQ(NodeOf("victim-0"), theirs) << "the other team's gang was moved";
+}
+
 }  // namespace
 }  // namespace gangplank::real_cluster
