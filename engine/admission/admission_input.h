@@ -125,7 +125,8 @@ struct ReclaimConfig {
   double min_wait_seconds = 3600;
   double min_runtime_seconds = 3600;  // A gang younger than this is never a victim (unless its queue says otherwise).
   // A gang that would lose more work than this (GPU-seconds since its last checkpoint, or since its
-  // start when none is known) is never a victim: reclaim must not throw away days of training.
+  // start when none is known) is never a victim: reclaim must not throw away days of training. Except
+  // for a queue below its guarantee, which a gang without checkpoints could otherwise keep from it.
   double max_lost_gpu_seconds = 8 * 3600.0;
   int max_victims_per_round = 4;      // Gangs evicted per round, by reclaim and priority preemption together.
   int max_victims_per_window = 16;    // Gangs evicted per window, counting earlier rounds.

@@ -100,7 +100,8 @@ class Round {
   bool Evicted(int r) const { return static_cast<size_t>(r) < evicted_.size() && evicted_[r]; }
   void MarkEvicted(int r);
   double MinRuntime(int queue) const;
-  std::optional<VictimCandidate> AsVictim(int r, int queue) const;
+  // `lost_work_capped`: false when the gang would go for a queue below its guarantee (round_reclaim.cc).
+  std::optional<VictimCandidate> AsVictim(int r, int queue, bool lost_work_capped = true) const;
   std::vector<int> Beneficiaries(bool priority) const;
   std::string BudgetSpent(const std::string& what, int w) const;
   VictimChoice SearchVictims(int w, const std::vector<VictimCandidate>& candidates, VictimSearch search);
@@ -109,7 +110,7 @@ class Round {
 
   // Idle gangs as victims, RunningGang::idle_preemptible (round_idle_victims.cc).
   std::optional<VictimCandidate> AsIdleVictim(int r, int queue) const;
-  std::optional<VictimCandidate> AsVictimOf(int r, int queue, bool busy_may_go) const;
+  std::optional<VictimCandidate> AsVictimOf(int r, int queue, bool busy_may_go, bool lost_work_capped = true) const;
   std::vector<double> BusyHeld() const;
 
   // Fair-share reclaim (round_reclaim.cc).

@@ -27,15 +27,16 @@ double Round::MinRuntime(int queue) const {
 }
 
 // A running gang of `queue` as a victim, unless it may not be one: evicted already or terminating,
-// younger than its queue's minimum runtime, holding no GPUs, or losing more work than the cap.
-std::optional<VictimCandidate> Round::AsVictim(int r, int queue) const {
+// younger than its queue's minimum runtime, holding no GPUs, or (when `lost_work_capped`) losing more
+// work than the cap.
+std::optional<VictimCandidate> Round::AsVictim(int r, int queue, bool lost_work_capped) const {
   const RunningGang& gang = in_.running[r];
   if (Evicted(r) || gang.terminating) return std::nullopt;
   // A gang that has not run at all (e.g. admitted this instant) is never a victim, whatever the minimum.
   if (in_.now - gang.start < MinRuntime(queue) || !(in_.now > gang.start)) return std::nullopt;
   const double gpus = gang.Gpus();
   const double lost = LostGpuSeconds(gang, in_.now);
-  if (gpus <= 0 || lost > config_.reclaim.max_lost_gpu_seconds) return std::nullopt;
+  if (gpus <= 0 || (lost_work_capped && lost > config_.reclaim.max_lost_gpu_seconds)) return std::nullopt;
   return VictimCandidate{r, queue, gpus, lost, &gang.allocations};
 }
 

@@ -18,9 +18,9 @@ std::optional<VictimCandidate> Round::AsIdleVictim(int r, int queue) const {
 
 // A running gang of `queue` as a victim: an idle one by AsIdleVictim, a busy one by AsVictim when its
 // queue may lose busy gangs (`busy_may_go`).
-std::optional<VictimCandidate> Round::AsVictimOf(int r, int queue, bool busy_may_go) const {
+std::optional<VictimCandidate> Round::AsVictimOf(int r, int queue, bool busy_may_go, bool lost_work_capped) const {
   if (in_.running[r].idle_preemptible) return AsIdleVictim(r, queue);
-  return busy_may_go ? AsVictim(r, queue) : std::nullopt;
+  return busy_may_go ? AsVictim(r, queue, lost_work_capped) : std::nullopt;
 }
 
 // Per queue, with everything below it: the GPUs its running gangs hold (running_held_) less those of

@@ -28,13 +28,18 @@ std::vector<char> Round::VictimSources(int beneficiary) const {
   return source;
 }
 
+// The running gangs reclaim may take for a gang of leaf `beneficiary_queue`. For a queue below its
+// guarantee the lost-work cap does not shield them: a guarantee is a promise to that queue, and a gang
+// that never declares a checkpoint (its lost work then grows with its whole runtime) must not make
+// itself unreclaimable by it.
 std::vector<VictimCandidate> Round::Candidates(int beneficiary_queue) const {
   const std::vector<char> source = VictimSources(beneficiary_queue);
+  const bool owed = held_[beneficiary_queue] + kAdmissionEpsilon < in_.queues[beneficiary_queue].guaranteed;
   std::vector<VictimCandidate> out;
   for (size_t r = 0; r < in_.running.size(); ++r) {
     const int q = tree_.Find(in_.running[r].queue);
     if (q < 0 || tree_.IsAncestorOrSelf(q, beneficiary_queue)) continue;
-    if (std::optional<VictimCandidate> v = AsVictimOf(static_cast<int>(r), q, source[q] != 0)) out.push_back(*v);
+    if (std::optional<VictimCandidate> v = AsVictimOf(static_cast<int>(r), q, source[q] != 0, !owed)) out.push_back(*v);
   }
   return out;
 }

@@ -248,6 +248,29 @@ TEST(Reclaim, NeverEvictsAGangThatWouldLoseMoreThanTheCap) {
   EXPECT_THAT(d.refused[0].reason, HasSubstr("lost-work cap"));
 }
 
+// Review (issue 31): a gang that never declares a checkpoint loses its whole runtime when evicted, so past
+// the cap it could never be reclaimed, and a queue's guarantee was no promise. For a queue below its
+// guarantee the cap does not apply; above it, the cap holds as before.
+TEST(Reclaim, AQueueBelowItsGuaranteeReclaimsAGangPastTheLostWorkCap) {
+  Scenario s(SmallCluster(1, 2));
+  s.Queue("a").Queue("b", 1, 8);
+  s.Running("old", "a", 0, {{"k0-n0", 8}});  // Both would lose 80,000 GPU-s: no checkpoint declared.
+  s.Running("older", "a", 0, {{"k0-n1", 8}});
+  s.Waiting("B", "b", 0, 1, 8);
+  s.input.now = 10000;
+  AdmissionConfig c = WithReclaim();
+  c.reclaim.max_lost_gpu_seconds = 40000;
+  const AdmissionDecision owed = Decide(s, c);
+  ASSERT_EQ(owed.reclaims.size(), 1u) << "b holds nothing of its guaranteed 8";
+  EXPECT_DOUBLE_EQ(owed.reclaims[0].lost_gpu_seconds, 80000);
+
+  s.input.queues[1].guaranteed = 0;  // Only its fair share now: the cap shields both again.
+  const AdmissionDecision shared = Decide(s, c);
+  EXPECT_TRUE(shared.reclaims.empty());
+  ASSERT_EQ(shared.refused.size(), 1u);
+  EXPECT_THAT(shared.refused[0].reason, HasSubstr("lost-work cap"));
+}
+
 TEST(Reclaim, RefusesWhenEvictionWouldNotHelp) {
   // b needs two whole nodes; only a's node may be taken (c's guarantee of 8 is its share). Evicting a
   // would free one node for nothing, so nothing is evicted.
