@@ -257,7 +257,8 @@ void GangRestarter::RequestCheckpoint(PoolModel& model, const Gang& gang, const 
   for (const Member& m : gang.members) {
     if (!m.deleting()) members.push_back(m.pod);
   }
-  const int asked = op::RequestCheckpoint(writer_, members, deadline, cache::kCheckpointCauseFault, [&](const cache::PodInfo& pod) { assume_(model, pod); });
+  const int asked = op::RequestCheckpoint(writer_, members, deadline, cache::kCheckpointCauseFault,
+                                          [&](const cache::PodInfo& pod) { assume_(model, pod); });
   conditions_.Event(gang, reasons::kWarning, reasons::kCheckpointRequested,
                     d.message + ": asked all " + std::to_string(asked) + " members to checkpoint by " + deadline +
                         " (annotation " + std::string(cache::kCheckpointRequestedAnnotation) + "; acknowledge with " +

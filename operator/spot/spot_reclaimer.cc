@@ -113,7 +113,8 @@ void SpotReclaimer::RequestCheckpoint(PoolModel& model, const Gang& gang, const 
   for (const Member& m : gang.members) {
     if (!m.deleting()) members.push_back(m.pod);
   }
-  const int asked = op::RequestCheckpoint(writer_, members, deadline, cache::kCheckpointCauseSpotNotice, [&](const cache::PodInfo& pod) { assume_(model, pod); });
+  const int asked = op::RequestCheckpoint(writer_, members, deadline, cache::kCheckpointCauseSpotNotice,
+                                          [&](const cache::PodInfo& pod) { assume_(model, pod); });
   conditions_.Event(gang, reasons::kWarning, reasons::kCheckpointRequested,
                     "node " + node + " goes at " + base::FormatTime(FromSeconds(d.terminate_at)) + ": asked all " +
                         std::to_string(asked) + " members to checkpoint by " + deadline +
