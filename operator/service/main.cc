@@ -123,7 +123,9 @@ int Run(const OperatorConfig& config) {
   const std::shared_ptr<const cache::PlanSeal> seal = cache::ReadPlanSealKey(config.plan_seal_key_file);
   if (!seal) spdlog::warn(logging::JsonFields("no --plan-seal-key-file: admission plans on pods are trusted as written"));
   OperatorMetrics metrics;
-  KubeClusterWriter kube_writer(client, "gangplank-operator", seal, reporting);
+  cache::SharedInformers informers(rest);
+  cache::ClusterStateFeed feed(informers, {}, seal);
+  KubeClusterWriter kube_writer(client, "gangplank-operator", seal, reporting, &feed.gpus());
   // Every write asks the elector, not the controller's flag (which a hanging renew keeps set).
   std::atomic<kube::LeaderElector*> leading_elector{nullptr};
   LeaderGatedWriter writer(kube_writer, [&] {
@@ -131,8 +133,6 @@ int Run(const OperatorConfig& config) {
     return !config.leader_elect || (e != nullptr && e->IsLeader());
   });
   KubeObjectReader reader(client);
-  cache::SharedInformers informers(rest);
-  cache::ClusterStateFeed feed(informers, {}, seal);
   ControllerOptions controller_options = ControllerOptionsOf(config);
   controller_options.plan_seal = seal;
   PrometheusUtilization utilization({config.prometheus_bearer_token_file, config.prometheus_ca_file});

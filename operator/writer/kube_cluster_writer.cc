@@ -27,18 +27,19 @@ std::string Key(const cache::PodInfo& pod) { return pod.namespace_ + "/" + pod.n
 
 }  // namespace
 
-cache::PodInfo PodInfoFromJson(const Json& pod, const cache::PlanSeal* seal) {
+cache::PodInfo PodInfoFromJson(const Json& pod, const cache::PlanSeal* seal, const cache::dra::GpuInventory* gpus) {
   kube::ObjectDecoder<kube::Pod> decoder;
-  return cache::ToPodInfo(decoder.DecodeObject(pod.dump()), seal);
+  return cache::ToPodInfo(decoder.DecodeObject(pod.dump()), seal, gpus);
 }
 
 KubeClusterWriter::KubeClusterWriter(std::shared_ptr<kube::Client> client, std::string component,
                                      std::shared_ptr<const cache::PlanSeal> seal,
-                                     std::shared_ptr<kube::Client> reporting_client)
+                                     std::shared_ptr<kube::Client> reporting_client, const cache::dra::GpuInventory* gpus)
     : client_(client),
       reporting_(reporting_client ? std::move(reporting_client) : client),
       events_(reporting_, std::move(component)),
-      seal_(std::move(seal)) {}
+      seal_(std::move(seal)),
+      gpus_(gpus) {}
 
 cache::PodInfo KubeClusterWriter::PatchPod(const cache::PodInfo& pod, const Json& patch) {
   try {
@@ -63,7 +64,7 @@ cache::PodInfo KubeClusterWriter::PatchAt(const cache::PodInfo& pod, Json patch)
   // A resourceVersion in a merge patch is a precondition: the API server answers 409 when it moved.
   patch["metadata"]["resourceVersion"] = pod.resource_version;
   try {
-    return PodInfoFromJson(client_->Patch(kube::resources::Pods(), pod.namespace_, pod.name, kube::PatchType::kMerge, patch), seal_.get());
+    return PodInfoFromJson(client_->Patch(kube::resources::Pods(), pod.namespace_, pod.name, kube::PatchType::kMerge, patch), seal_.get(), gpus_);
   } catch (const kube::NotFoundError&) {
     throw PodChanged("pod " + Key(pod) + " is gone");
   }
@@ -114,7 +115,7 @@ cache::PodInfo KubeClusterWriter::PlanAndReleasePod(const cache::PodInfo& pod, c
 std::optional<cache::PodInfo> KubeClusterWriter::ReadPod(const std::string& namespace_, const std::string& name) {
   auto pod = client_->TryGet(kube::resources::Pods(), namespace_, name);
   if (!pod) return std::nullopt;
-  return PodInfoFromJson(*pod, seal_.get());
+  return PodInfoFromJson(*pod, seal_.get(), gpus_);
 }
 
 cache::PodInfo KubeClusterWriter::AnnotatePod(const cache::PodInfo& pod, const AnnotationEdits& edits) {
@@ -122,7 +123,7 @@ cache::PodInfo KubeClusterWriter::AnnotatePod(const cache::PodInfo& pod, const A
   patch["metadata"]["annotations"] = Json::object();
   for (const auto& [key, value] : edits) patch["metadata"]["annotations"][key] = value ? Json(*value) : Json(nullptr);
   try {
-    return PodInfoFromJson(client_->Patch(kube::resources::Pods(), pod.namespace_, pod.name, kube::PatchType::kMerge, patch), seal_.get());
+    return PodInfoFromJson(client_->Patch(kube::resources::Pods(), pod.namespace_, pod.name, kube::PatchType::kMerge, patch), seal_.get(), gpus_);
   } catch (const kube::NotFoundError&) {
     throw PodChanged("pod " + Key(pod) + " is gone");
   }

@@ -14,14 +14,22 @@
 #include "kube/event_recorder.h"
 #include "operator/writer/cluster_writer.h"
 
+namespace gangplank::cache::dra {
+class GpuInventory;
+}  // namespace gangplank::cache::dra
+
 namespace gangplank::op {
 
 class KubeClusterWriter : public ClusterWriter {
  public:
   // With a `seal`, every plan written carries its seal, and pods read back lose a plan without a valid one.
+  // With `gpus` (the feed's DRA inventory), pods read back carry their claims' GPU demand as the informer's
+  // do: the operator assumes each pod it wrote, and a claim pod assumed without it would count no GPU
+  // against its queue until the informer's copy arrived (a queue limit raced past).
   explicit KubeClusterWriter(std::shared_ptr<kube::Client> client, std::string component = "gangplank-operator",
                              std::shared_ptr<const cache::PlanSeal> seal = nullptr,
-                             std::shared_ptr<kube::Client> reporting_client = nullptr);
+                             std::shared_ptr<kube::Client> reporting_client = nullptr,
+                             const cache::dra::GpuInventory* gpus = nullptr);
 
   cache::PodInfo PlanPod(const cache::PodInfo& pod, const std::string& node, const std::string& admission_id) override;
   cache::PodInfo UnplanPod(const cache::PodInfo& pod) override;
@@ -50,9 +58,12 @@ class KubeClusterWriter : public ClusterWriter {
   std::shared_ptr<kube::Client> reporting_;
   kube::EventRecorder events_;
   std::shared_ptr<const cache::PlanSeal> seal_;
+  const cache::dra::GpuInventory* gpus_;
 };
 
-// A pod object as the API server returns it, as the cache reads it (dropping a plan `seal` refuses).
-cache::PodInfo PodInfoFromJson(const nlohmann::json& pod, const cache::PlanSeal* seal = nullptr);
+// A pod object as the API server returns it, as the cache reads it (dropping a plan `seal` refuses, with its
+// claims' GPU demand when `gpus` is given).
+cache::PodInfo PodInfoFromJson(const nlohmann::json& pod, const cache::PlanSeal* seal = nullptr,
+                               const cache::dra::GpuInventory* gpus = nullptr);
 
 }  // namespace gangplank::op
