@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "apiserver-double/api_server_double.h"
+#include "cache/dra/gpu_inventory.h"
 #include "cache/objects/conventions.h"
 #include "kube/config.h"
 #include "operator/writer/pod_drift.h"
@@ -109,6 +110,28 @@ TEST(PodDrift, StatusAndResourceVersionAloneAreNoChange) {
   now = read;
   now.tolerations.push_back({"k", "Exists", "", "NoSchedule"});
   EXPECT_FALSE(OnlyStatusMoved(read, now));
+}
+
+}  // namespace
+}  // namespace gangplank::op::testing
+
+namespace gangplank::op::testing {
+namespace {
+
+// The pod the writer reads back is the one the operator assumes: with the feed's DRA inventory it
+// carries its claims' demand as the informer's copy does (without, a claim pod just admitted counted no
+// GPU against its queue until that copy came, and claim pods raced past a queue limit).
+TEST(PodInfoFromJson, ReadsAClaimPodsDemandWithTheInventory) {
+  const nlohmann::json pod = nlohmann::json::parse(R"({"apiVersion": "v1", "kind": "Pod",
+    "metadata": {"name": "slice-0", "namespace": "ml", "uid": "u-0"},
+    "spec": {"schedulerName": "gangplank", "containers": [{"name": "main", "image": "x"}],
+             "resourceClaims": [{"name": "gpus", "resourceClaimTemplateName": "gone"}]}})");
+  EXPECT_EQ(PodInfoFromJson(pod).dra, nullptr) << "no inventory: no claim read";
+  const cache::dra::GpuInventory gpus;
+  const cache::PodInfo read = PodInfoFromJson(pod, nullptr, &gpus);
+  ASSERT_NE(read.dra, nullptr);
+  ASSERT_EQ(read.dra->problems.size(), 1u);
+  EXPECT_NE(read.dra->problems[0].find("\"gone\" does not exist"), std::string::npos) << read.dra->problems[0];
 }
 
 }  // namespace
