@@ -68,10 +68,7 @@ class MemoryWriter : public ClusterWriter {
   std::optional<cache::PodInfo> ReadPod(const std::string&, const std::string&) override { return std::nullopt; }
   cache::PodInfo AnnotatePod(const cache::PodInfo& pod, const AnnotationEdits& edits) override {
     cache::PodInfo p = pod;
-    for (const auto& [key, value] : edits) {
-      if (value) p.annotations[key] = *value;
-      else p.annotations.erase(key);
-    }
+    ApplyAnnotationEdits(p, edits);
     return Bump(p);
   }
   EvictResult EvictPod(const cache::PodInfo&, std::optional<int>) override { return EvictResult::kEvicted; }

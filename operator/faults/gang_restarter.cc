@@ -253,10 +253,7 @@ void GangRestarter::Carry(PoolModel& model, const Gang& gang, const engine::Reco
 
 void GangRestarter::RequestCheckpoint(PoolModel& model, const Gang& gang, const engine::RecoveryDecision& d) {
   const std::string deadline = base::FormatEpochSeconds(d.deadline);
-  std::vector<cache::PodInfo> members;
-  for (const Member& m : gang.members) {
-    if (!m.deleting()) members.push_back(m.pod);
-  }
+  const std::vector<cache::PodInfo> members = LiveMembers(gang);
   const int asked = op::RequestCheckpoint(writer_, members, deadline, cache::kCheckpointCauseFault,
                                           [&](const cache::PodInfo& pod) { assume_(model, pod); });
   conditions_.Event(gang, reasons::kWarning, reasons::kCheckpointRequested,
@@ -269,10 +266,7 @@ void GangRestarter::RequestCheckpoint(PoolModel& model, const Gang& gang, const 
 }
 
 void GangRestarter::WithdrawCheckpoint(PoolModel& model, const Gang& gang) {
-  std::vector<cache::PodInfo> members;
-  for (const Member& m : gang.members) {
-    if (!m.deleting()) members.push_back(m.pod);
-  }
+  const std::vector<cache::PodInfo> members = LiveMembers(gang);
   const int written = op::WithdrawCheckpoint(writer_, members, [&](const cache::PodInfo& pod) { assume_(model, pod); });
   if (written == 0) return;
   conditions_.Event(gang, reasons::kNormal, reasons::kCheckpointWithdrawn,
@@ -282,10 +276,7 @@ void GangRestarter::WithdrawCheckpoint(PoolModel& model, const Gang& gang) {
 }
 
 bool GangRestarter::EvictWhole(PoolModel& model, const Gang& gang, const std::string& why) {
-  std::vector<cache::PodInfo> pods;
-  for (const Member& m : gang.members) {
-    if (!m.deleting()) pods.push_back(m.pod);
-  }
+  const std::vector<cache::PodInfo> pods = LiveMembers(gang);
   // A broken gang is no workload a budget protects, and a lost host cannot run an eviction: delete.
   const bool deleted = EvictGangOrDelete(writer_, pods).deleted;
   model.evicting.insert(gang.key);

@@ -35,9 +35,10 @@ bool MemberFaults::Observe(const std::string& gang_key, const cache::PodInfo& po
 
 // Gang keys start with their namespace ("ns/..."): a namespace's gangs are one range of the sorted map.
 std::pair<MemberFaults::FirstAt::iterator, MemberFaults::FirstAt::iterator> MemberFaults::GangsOf(const std::string& prefix) {
-  auto end = first_at_.lower_bound(prefix);
+  const auto begin = first_at_.lower_bound(prefix);
+  auto end = begin;
   while (end != first_at_.end() && end->first.compare(0, prefix.size(), prefix) == 0) ++end;
-  return {first_at_.lower_bound(prefix), end};
+  return {begin, end};
 }
 
 void MemberFaults::DropOldest(const std::string& prefix) {

@@ -9,6 +9,14 @@
 #include "base/time_format.h"
 
 namespace gangplank::op {
+
+std::vector<cache::PodInfo> LiveMembers(const Gang& gang) {
+  std::vector<cache::PodInfo> pods;
+  for (const Member& m : gang.members) {
+    if (!m.deleting()) pods.push_back(m.pod);
+  }
+  return pods;
+}
 namespace {
 
 bool SameRequest(const engine::PodRequest& a, const engine::PodRequest& b) {

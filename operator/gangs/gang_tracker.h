@@ -38,6 +38,9 @@ struct Gang {
   std::vector<Member> members;  // Ordered by pod name.
 };
 
+// The gang's pods not being deleted: what a checkpoint request, an eviction or its withdrawal writes to.
+std::vector<cache::PodInfo> LiveMembers(const Gang& gang);
+
 class GangTracker {
  public:
   explicit GangTracker(std::vector<std::string> scheduler_names);

@@ -109,10 +109,7 @@ SpotOutcome SpotReclaimer::Run(PoolModel& model, const NoticeSnapshot& snapshot,
 void SpotReclaimer::RequestCheckpoint(PoolModel& model, const Gang& gang, const engine::SpotDecision& d,
                                       const std::string& node) {
   const std::string deadline = base::FormatTime(FromSeconds(d.deadline));
-  std::vector<cache::PodInfo> members;
-  for (const Member& m : gang.members) {
-    if (!m.deleting()) members.push_back(m.pod);
-  }
+  const std::vector<cache::PodInfo> members = LiveMembers(gang);
   const int asked = op::RequestCheckpoint(writer_, members, deadline, cache::kCheckpointCauseSpotNotice,
                                           [&](const cache::PodInfo& pod) { assume_(model, pod); });
   conditions_.Event(gang, reasons::kWarning, reasons::kCheckpointRequested,

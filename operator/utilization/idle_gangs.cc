@@ -70,14 +70,6 @@ bool OptedOut(const Gang& gang) {
   return false;
 }
 
-std::vector<cache::PodInfo> LiveMembers(const Gang& gang) {
-  std::vector<cache::PodInfo> pods;
-  for (const Member& m : gang.members) {
-    if (!m.deleting()) pods.push_back(m.pod);
-  }
-  return pods;
-}
-
 }  // namespace
 
 engine::IdlePolicy IdlePolicyOf(const cache::PoolConfig& pool, const QueueTree& tree, const std::string& queue) {

@@ -28,6 +28,14 @@ enum class EvictResult { kEvicted, kGone, kBlockedByBudget };
 // Annotations to set on a pod in one write; a key mapped to nullopt is removed.
 using AnnotationEdits = std::map<std::string, std::optional<std::string>>;
 
+// `edits` made on a pod held in memory (the writers tests and benchmarks substitute keep pods so).
+inline void ApplyAnnotationEdits(cache::PodInfo& pod, const AnnotationEdits& edits) {
+  for (const auto& [key, value] : edits) {
+    if (value) pod.annotations[key] = *value;
+    else pod.annotations.erase(key);
+  }
+}
+
 struct ConditionWrite {
   std::string type;     // e.g. "gangplank.io/GangAdmitted", "Ready"
   std::string status;   // True | False | Unknown

@@ -56,12 +56,7 @@ class FakeClusterWriter : public ClusterWriter {
     return std::nullopt;
   }
   cache::PodInfo AnnotatePod(const cache::PodInfo& pod, const AnnotationEdits& edits) override {
-    return Write(pod, "annotate", [&](cache::PodInfo& p) {
-      for (const auto& [key, value] : edits) {
-        if (value) p.annotations[key] = *value;
-        else p.annotations.erase(key);
-      }
-    }, /*check_version=*/false);
+    return Write(pod, "annotate", [&](cache::PodInfo& p) { ApplyAnnotationEdits(p, edits); }, /*check_version=*/false);
   }
   EvictResult DeletePod(const cache::PodInfo& pod, int grace_seconds) override {
     std::lock_guard lock(mu_);
