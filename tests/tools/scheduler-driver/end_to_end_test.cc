@@ -77,6 +77,8 @@ TEST_F(DriverEndToEnd, PodThatFitsNowhereSaysWhyAndIsBoundOnceRoomAppears) {
   StartDriver();
   Json more = PodObject("team-a-more", 2);
   more["metadata"]["labels"]["gangplank.io/queue"] = "team-a";
+  // The extender has seen the full pod before the driver asks (else it may pass all three free nodes).
+  ASSERT_TRUE(WaitFor([&] { return ExtenderPasses(more).empty(); }));
   api_->put(more);
   ASSERT_TRUE(WaitFor([&] { return PodScheduled("team-a-more").value("status", "") == "False"; })) << driver_->Log();
   const Json condition = PodScheduled("team-a-more");

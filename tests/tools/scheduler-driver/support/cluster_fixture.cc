@@ -189,4 +189,16 @@ std::string ClusterFixture::ExtenderBest(const Json& pod) const {
   return best;
 }
 
+std::vector<std::string> ClusterFixture::ExtenderPasses(const Json& pod) const {
+  Json probe = pod;
+  probe["metadata"]["uid"] = "probe-uid";
+  const Json args{{"Pod", probe}, {"Nodes", nullptr}, {"NodeNames", {"gpu-0", "gpu-1", "gpu-2", "gpu-3"}}};
+  LoopbackClient client(extender_port_);
+  const auto response = client.Post("/gangplank/filter", args.dump());
+  EXPECT_EQ(response.status, 200) << response.body;
+  const Json result = Json::parse(response.body);
+  const Json names = result.value("NodeNames", Json::array());
+  return names.is_array() ? names.get<std::vector<std::string>>() : std::vector<std::string>{};
+}
+
 }  // namespace gangplank::scheduler_driver::testing

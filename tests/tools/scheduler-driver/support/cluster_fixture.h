@@ -56,6 +56,8 @@ class ClusterFixture : public ::testing::Test {
   // The extender's own prioritize answer for `pod` over every node: the node it ranks best (highest
   // score, lowest name among equals).
   std::string ExtenderBest(const Json& pod) const;
+  // The nodes the extender's filter passes for `pod` now (its cache as it stands).
+  std::vector<std::string> ExtenderPasses(const Json& pod) const;
 
   std::unique_ptr<apiserver_double::ApiServerDouble> api_;
   std::filesystem::path dir_;
