@@ -71,6 +71,10 @@ struct RunningGang {
   // Its GPUs sat idle past its queue's limit under the Preemptible idle policy (engine/idle/): the first
   // victim of reclaim and priority preemption, whatever its queue's share, guarantee or minimum runtime.
   bool idle_preemptible = false;
+  // GPU pods gangplank did not place (another scheduler's, or bound at creation) in the queue of their
+  // namespace: they count against the queue's limit, guarantee and share like a gang, but gangplank
+  // cannot move them, so they are never a victim.
+  bool ungoverned = false;
 
   double Gpus() const;
 };

@@ -26,12 +26,12 @@ double Round::MinRuntime(int queue) const {
   return in_.queues[queue].min_runtime_seconds.value_or(config_.reclaim.min_runtime_seconds);
 }
 
-// A running gang of `queue` as a victim, unless it may not be one: evicted already or terminating,
-// younger than its queue's minimum runtime, holding no GPUs, or (when `lost_work_capped`) losing more
-// work than the cap.
+// A running gang of `queue` as a victim, unless it may not be one: ungoverned, evicted already or
+// terminating, younger than its queue's minimum runtime, holding no GPUs, or (when `lost_work_capped`)
+// losing more work than the cap.
 std::optional<VictimCandidate> Round::AsVictim(int r, int queue, bool lost_work_capped) const {
   const RunningGang& gang = in_.running[r];
-  if (Evicted(r) || gang.terminating) return std::nullopt;
+  if (Evicted(r) || gang.terminating || gang.ungoverned) return std::nullopt;
   // A gang that has not run at all (e.g. admitted this instant) is never a victim, whatever the minimum.
   if (in_.now - gang.start < MinRuntime(queue) || !(in_.now > gang.start)) return std::nullopt;
   const double gpus = gang.Gpus();

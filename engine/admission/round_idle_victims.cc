@@ -7,10 +7,11 @@
 
 namespace gangplank::engine {
 
-// Only what no policy can waive: not evicted or terminating already, holding GPUs, and started before now.
+// Only what no policy can waive: governed, not evicted or terminating already, holding GPUs, and
+// started before now.
 std::optional<VictimCandidate> Round::AsIdleVictim(int r, int queue) const {
   const RunningGang& gang = in_.running[r];
-  if (Evicted(r) || gang.terminating || !(in_.now > gang.start)) return std::nullopt;
+  if (Evicted(r) || gang.terminating || gang.ungoverned || !(in_.now > gang.start)) return std::nullopt;
   const double gpus = gang.Gpus();
   if (gpus <= 0) return std::nullopt;
   return VictimCandidate{r, queue, gpus, LostGpuSeconds(gang, in_.now), &gang.allocations, true};
@@ -30,7 +31,7 @@ std::vector<double> Round::BusyHeld() const {
   bool any = false;
   for (size_t r = 0; r < in_.running.size(); ++r) {
     const RunningGang& gang = in_.running[r];
-    if (!gang.idle_preemptible || Evicted(static_cast<int>(r))) continue;
+    if (!gang.idle_preemptible || gang.ungoverned || Evicted(static_cast<int>(r))) continue;  // Ungoverned: never taken.
     const int q = tree_.Find(gang.queue);
     if (q < 0) continue;
     idle[q] += gang.Gpus();

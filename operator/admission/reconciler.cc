@@ -21,6 +21,7 @@
 #include "operator/model/gang_entries.h"
 #include "operator/model/pool_admission_config.h"
 #include "operator/model/gang_route.h"
+#include "operator/model/ungoverned_entry.h"
 #include "operator/status/pool_status.h"
 #include "operator/reasons.h"
 
@@ -166,7 +167,21 @@ bool Reconciler::Recover(PoolModel& model, const Gang& gang, int min_members) {
   return true;
 }
 
+void Reconciler::RefreshUngoverned(PoolModel& model, const ReconcileContext& context, const std::string& key) {
+  const std::string namespace_(NamespaceOfUngovernedKey(key));
+  const std::string queue = context.namespace_queue ? context.namespace_queue(namespace_) : "";
+  std::optional<engine::RunningGang> entry;
+  if (!queue.empty() && context.ungoverned != nullptr) {
+    const int known = model.book.RunningIndex(key);
+    const double start = known >= 0 ? model.book.input().running[known].start : context.now;
+    const std::vector<std::string> uids = context.ungoverned->UidsIn(namespace_);
+    entry = model.state().Read([&](const cache::StateView& v) { return BuildUngovernedEntry(key, queue, uids, v, start); });
+  }
+  model.book.Set(key, std::nullopt, std::move(entry));
+}
+
 void Reconciler::RefreshGang(PoolModel& model, const ReconcileContext& context, const std::string& key, Pending& pending) {
+  if (IsUngovernedKey(key)) return RefreshUngoverned(model, context, key);
   const cache::PoolConfig& pool = model.config();
   std::optional<Gang> gang = tracker_.Get(key);
   if (!gang) {
@@ -237,6 +252,9 @@ void Reconciler::Refresh(PoolModel& model, const ReconcileContext& context, Pend
   if (changes.queues_changed) model.book.SetQueues(QueuesForPool(*context.tree, model.config().name));
   if (sweep) {
     for (const std::string& key : tracker_.Keys()) changes.gangs.insert(key);
+    if (context.ungoverned != nullptr) {
+      for (const std::string& ns : context.ungoverned->Namespaces()) changes.gangs.insert(UngovernedKey(ns));
+    }
     for (size_t i = 0; i < model.book.running_count(); ++i) changes.gangs.insert(model.book.RunningKey(static_cast<int>(i)));
     for (size_t i = 0; i < model.book.waiting_count(); ++i) changes.gangs.insert(model.book.WaitingKey(static_cast<int>(i)));
   }
@@ -484,7 +502,9 @@ void Reconciler::WritePoolStatus(PoolModel& model, const ReconcileContext& conte
   if (!force && context.now - model.last_status_write < options_.status_interval_seconds) return;
   PoolCounts counts;
   counts.pending_gangs = static_cast<int>(model.book.waiting_count());
-  counts.running_gangs = static_cast<int>(model.book.running_count());
+  const auto& running = model.book.input().running;
+  counts.running_gangs =
+      static_cast<int>(std::count_if(running.begin(), running.end(), [](const auto& r) { return !r.ungoverned; }));
   if (context.notices) {
     model.state().Read([&](const cache::StateView& v) {
       for (const auto& [node, noticed] : *context.notices) counts.nodes_under_notice += v.FindNode(node) != engine::kNoNode;

@@ -28,6 +28,7 @@
 #include "operator/writer/cluster_writer.h"
 #include "operator/gangs/gang_size_resolver.h"
 #include "operator/gangs/gang_tracker.h"
+#include "operator/gangs/ungoverned_pods.h"
 #include "operator/model/pool_model.h"
 #include "operator/model/queue_tree.h"
 #include "operator/metrics/operator_metrics.h"
@@ -59,6 +60,8 @@ struct ReconcileContext {
   std::function<std::string(const std::string& pool)> pool_object;
   // The latest read of each pool's GPU utilization (null or absent: not read).
   std::shared_ptr<const UtilizationSnapshots> utilization;
+  // GPU pods gangplank does not govern, charged to their namespace's queue (null: none are charged).
+  const UngovernedPods* ungoverned = nullptr;
 };
 
 struct ReconcilerOptions {
@@ -98,6 +101,8 @@ class Reconciler {
   struct Pending;
   void Refresh(PoolModel& model, const ReconcileContext& context, Pending& pending);
   void RefreshGang(PoolModel& model, const ReconcileContext& context, const std::string& key, Pending& pending);
+  // A namespace's ungoverned GPU pods, as one running entry of the namespace's queue.
+  void RefreshUngoverned(PoolModel& model, const ReconcileContext& context, const std::string& key);
   bool Recover(PoolModel& model, const Gang& gang, int min_members);
   void ApplyEvictions(PoolModel& model, const ReconcileContext& context, const RoundResult& round, RoundReport& report);
   void ApplyAdmissions(PoolModel& model, const ReconcileContext& context, const RoundResult& round, RoundReport& report);

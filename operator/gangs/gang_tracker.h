@@ -56,9 +56,10 @@ class GangTracker {
   std::vector<std::string> Keys() const;
   std::vector<std::string> KeysInNamespace(const std::string& namespace_) const;
   size_t size() const;
+  // Names one of gangplank's schedulers, or carries its admission gate.
+  bool Manages(const cache::PodInfo& pod) const;
 
  private:
-  bool Manages(const cache::PodInfo& pod) const;
   void Erase(const std::string& uid, std::vector<std::string>& touched);
 
   std::vector<std::string> scheduler_names_;

@@ -160,7 +160,10 @@ void Controller::NoteAll(const std::vector<std::string>& gangs) {
 void Controller::OnPod(const cache::PodInfo& pod, bool removed, bool freed) {
   // Before the tracker forgets a finished or deleted member: its gang may have to restart.
   if (!pod.node_name.empty()) member_faults_.Observe(GangKeyOf(pod, cache::GangIdentityOf(pod)), pod, removed, Now());
-  const std::vector<std::string> gangs = removed ? tracker_.Remove(pod.uid) : tracker_.Upsert(pod);
+  std::vector<std::string> gangs = removed ? tracker_.Remove(pod.uid) : tracker_.Upsert(pod);
+  if (const std::string ns = ungoverned_.Observe(pod, removed, tracker_.Manages(pod)); !ns.empty()) {
+    gangs.push_back(UngovernedKey(ns));
+  }
   if (gangs.empty() && !freed) return;
   pools_.ForEach([&](PoolModel& model) {
     for (const std::string& key : gangs) model.NoteGang(key);
@@ -230,7 +233,9 @@ void Controller::OnNamespace(const std::string& name, const std::string& queue) 
     if (queue.empty()) namespace_queues_.erase(name);
     else namespace_queues_[name] = queue;
   }
-  NoteAll(tracker_.KeysInNamespace(name));
+  std::vector<std::string> gangs = tracker_.KeysInNamespace(name);
+  gangs.push_back(UngovernedKey(name));  // Charged to the namespace's queue, whichever it is now.
+  NoteAll(gangs);
   EnqueueAllPools();
 }
 
@@ -277,6 +282,7 @@ ReconcileContext Controller::Context() const {
   c.notices = notices_.Snapshot();
   c.node_faults = node_faults_.Snapshot();
   if (utilization_) c.utilization = utilization_->Latest();
+  c.ungoverned = &ungoverned_;
   c.pool_object = [this](const std::string& pool) -> std::string {
     const auto object = informers_.objects(cache::resources::gpu_pools()).Get(pool);
     return object ? object->json : std::string();

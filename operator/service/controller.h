@@ -22,6 +22,7 @@
 #include "operator/admission/reconciler.h"
 #include "operator/gangs/gang_size_resolver.h"
 #include "operator/gangs/gang_tracker.h"
+#include "operator/gangs/ungoverned_pods.h"
 #include "operator/metrics/operator_metrics.h"
 #include "operator/model/pool_set.h"
 #include "operator/model/queue_tree.h"
@@ -109,6 +110,7 @@ class Controller {
   OperatorMetrics& metrics_;
   ControllerOptions options_;
   GangTracker tracker_;
+  UngovernedPods ungoverned_;  // GPU pods outside the tracker, charged to their namespace's queue.
   GangSizeResolver sizes_;
   GangConditions conditions_;
   MemberFaults member_faults_;  // Before the reconciler, which keeps a reference.

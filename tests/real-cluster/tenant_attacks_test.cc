@@ -356,5 +356,38 @@ TEST_F(TenantAttacks, APodBoundIntoAnotherTeamsNodeFakesNoShortfallThere) {
   EXPECT_EQ(NodeOf("victim-0"), theirs) << "the other team's gang was moved";
 }
 
+// Before: a GPU pod outside gangplank (another scheduler's, bound at creation) in a namespace the fence
+// exempts held its GPUs charged to no queue, so its namespace's queue admitted its whole limit beside it
+// (the review's replay: 8 GPUs running, usedGPUs 0). Now it is charged to its namespace's queue (the
+// admin's namespace label; its own queue label is the pod owner's word and is not believed): that queue's
+// gang waits at its limit until the pod goes.
+TEST_F(TenantAttacks, AGpuPodOutsideGangplankIsChargedToItsNamespacesQueue) {
+  for (int i = 0; i < 2; ++i) Node("outside-" + std::to_string(i), 8);
+  Pool("pool");
+  Queue("team-a", Json::parse(R"({"pools":[{"name":"pool","limitGPUs":8}]})"));
+  Queue("team-b");
+  ExemptFromFence();
+  client().Patch(kube::resources::Namespaces(), "", ns(), kube::PatchType::kMerge,
+                 Json{{"metadata", {{"labels", {{"gangplank.io/queue", "team-a"}}}}}});
+  PodSpec outside = PodSpec().Gpus(8).Queue("team-b");
+  outside.scheduler = "default-scheduler";
+  outside.node = "outside-0";
+  const KubectlResult created = TenantCreates(PodObject("outside", outside));
+  ASSERT_EQ(created.exit_code, 0) << created.err;
+  ASSERT_TRUE(WaitFor([&] { return Running("outside"); })) << "KWOK did not run the bound pod";
+
+  CreateGang("inside", 1, PodSpec().Gpus(8));
+  ASSERT_TRUE(WaitFor([&] { return GangCondition("inside-0").value("reason", "") == "QueueAtLimit"; }))
+      << GangCondition("inside-0").dump() << Logs();
+  EXPECT_TRUE(Gated("inside-0"));
+  EXPECT_NE(GangCondition("inside-0").value("message", "").find("queue team-a at its limit of 8 GPUs"), std::string::npos)
+      << GangCondition("inside-0").dump();
+
+  kube::DeleteOptions now;
+  now.grace_period_seconds = 0;
+  ASSERT_TRUE(client().Remove(kube::resources::Pods(), ns(), "outside", now));
+  EXPECT_TRUE(WaitFor([&] { return !NodeOf("inside-0").empty(); })) << "the queue's room came back" << Logs();
+}
+
 }  // namespace
 }  // namespace gangplank::real_cluster

@@ -271,6 +271,39 @@ TEST(Reclaim, AQueueBelowItsGuaranteeReclaimsAGangPastTheLostWorkCap) {
   EXPECT_THAT(shared.refused[0].reason, HasSubstr("lost-work cap"));
 }
 
+// Review (issue 31): GPU pods of another scheduler, or bound at creation, held GPUs no queue was charged
+// for. Charged to their namespace's queue as an ungoverned entry, they count against its limit and share,
+// and are never evicted: not for reclaim, priority preemption or as idle.
+TEST(Reclaim, UngovernedPodsCountAgainstTheirQueueAndAreNeverVictims) {
+  Scenario limited(SmallCluster(1, 2));
+  limited.Queue("a");
+  limited.input.queues.back().limit = 8;
+  limited.Running("system", "a", 0, {{"k0-n0", 8}});
+  limited.input.running.back().ungoverned = true;
+  limited.Waiting("A", "a", 0, 1, 8);
+  EXPECT_TRUE(Decide(limited, WithReclaim()).admitted.empty()) << "a's 8 GPUs are held by its namespace's pods";
+
+  // `system` (idle, young, little work to lose) is the victim every rule would pick first, were it a gang.
+  auto contest = [](bool ungoverned, const std::string& waiting_queue) {
+    Scenario s(SmallCluster(1, 2));
+    s.Queue("a").Queue("b", 1, 8);
+    s.input.queues[0].preempt_lower_priority = true;
+    s.Running("system", "a", 9000, {{"k0-n0", 8}});
+    s.input.running.back().ungoverned = ungoverned;
+    s.input.running.back().idle_preemptible = true;
+    s.Running("other", "a", 0, {{"k0-n1", 8}});
+    s.Waiting("W", waiting_queue, 0, 1, 8, 5);
+    s.input.now = 10000;
+    AdmissionConfig c = WithReclaim();
+    c.reclaim.min_runtime_seconds = 0;
+    return VictimNames(s.input, Decide(s, c));
+  };
+  EXPECT_THAT(contest(false, "b"), ElementsAre("system"));
+  EXPECT_THAT(contest(true, "b"), ElementsAre("other")) << "reclaim for b's guarantee";
+  EXPECT_THAT(contest(false, "a"), ElementsAre("system"));
+  EXPECT_THAT(contest(true, "a"), ElementsAre("other")) << "priority preemption within a";
+}
+
 TEST(Reclaim, RefusesWhenEvictionWouldNotHelp) {
   // b needs two whole nodes; only a's node may be taken (c's guarantee of 8 is its share). Evicting a
   // would free one node for nothing, so nothing is evicted.

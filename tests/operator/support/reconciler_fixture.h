@@ -85,7 +85,16 @@ class ReconcilerTest : public ::testing::Test {
   void Add(const cache::PodInfo& p) {
     writer_.Put(p);
     for (const std::string& key : tracker_.Upsert(p)) model_->NoteGang(key);
+    if (const std::string ns = ungoverned_.Observe(p, false, tracker_.Manages(p)); !ns.empty()) {
+      model_->NoteGang(UngovernedKey(ns));
+    }
     model_->state().UpsertPod(p);
+  }
+  void Remove(const cache::PodInfo& p) {
+    for (const std::string& key : tracker_.Remove(p.uid)) model_->NoteGang(key);
+    if (const std::string ns = ungoverned_.Observe(p, true, false); !ns.empty()) model_->NoteGang(UngovernedKey(ns));
+    model_->state().DeletePod(p.uid);
+    model_->NoteCapacityFreed();
   }
 
   RoundReport Reconcile() {
@@ -100,6 +109,7 @@ class ReconcilerTest : public ::testing::Test {
     };
     c.now = now_;
     c.utilization = utilization_;
+    c.ungoverned = &ungoverned_;
     model_->NoteQueuesChanged();
     RoundReport r = reconciler_->Reconcile(*model_, c);
     conditions_.WaitIdle(std::chrono::seconds(5));
@@ -131,6 +141,7 @@ class ReconcilerTest : public ::testing::Test {
   std::map<std::string, std::string> namespace_queues_;  // Namespace -> its gangplank.io/queue label.
   FakeClusterWriter writer_;
   GangTracker tracker_{{"gangplank"}};
+  UngovernedPods ungoverned_;
   MapReader reader_;
   GangSizeResolver sizes_;
   GangConditions conditions_;

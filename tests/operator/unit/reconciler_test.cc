@@ -168,6 +168,36 @@ TEST_F(ReconcilerTest, EngineReasonsReachTheCondition) {
   for (const char* pod : {"uid-over-limit", "uid-big-0", "uid-picky", "uid-one-rack-0"}) EXPECT_TRUE(Gated(pod)) << pod;
 }
 
+// Review (issue 31): a GPU pod of another scheduler (or bound at creation) held GPUs no queue was charged
+// for. It is charged to its namespace's queue (the admin's namespace label, never the pod's own label),
+// so that queue's gangs wait for its limit; it is never a victim, and its going frees the queue.
+TEST_F(ReconcilerTest, UngovernedGpuPodsAreChargedToTheirNamespacesQueue) {
+  for (const char* n : {"n0", "n1", "n2"}) Node(n, 8, "r1");
+  queues_[0] = cache::UniformQueue("team-a", 0, 16);
+  cache::PodInfo system = cache::testing::GpuPod("system", {.node = "n0", .queue = "team-b", .gpus = 8});
+  system.scheduler_name = "default-scheduler";
+  Add(system);
+  Waiting("mine", "", 8, "team-a");
+  Reconcile();
+  EXPECT_EQ(Reason("uid-mine"), "Admitted") << "the namespace has no queue: the pod is charged to none";
+
+  namespace_queues_["ml"] = "team-a";
+  model_->NoteGang(UngovernedKey("ml"));  // As the controller does when a namespace's label changes.
+  Waiting("more", "", 8, "team-a");
+  Reconcile();
+  EXPECT_EQ(Reason("uid-more"), "QueueAtLimit") << "team-a holds 8 of its own and is charged the pod's 8";
+  EXPECT_NE(Message("uid-more").find("queue team-a at its limit of 16 GPUs"), std::string::npos) << Message("uid-more");
+  EXPECT_EQ(model_->queue_figures["team-a"].used, 16);
+  EXPECT_EQ(model_->queue_figures["team-b"].used, 0) << "the pod's own queue label is not believed";
+
+  Remove(system);
+  Remove(writer_.Pod("uid-mine").value());
+  Reconcile();
+  EXPECT_EQ(Reason("uid-more"), "Admitted");
+  Reconcile();  // The admitted gang is counted as running from the next round.
+  EXPECT_EQ(model_->queue_figures["team-a"].used, 8);
+}
+
 TEST_F(ReconcilerTest, ReclaimEvictsAWholeGangOfTheQueueAboveItsShare) {
   pool_.preemption.reclaim = true;
   Remake();
