@@ -50,7 +50,6 @@ double CheckpointDeadline(const NodeNotice& notice, double now, const SpotConfig
 SpotPlan PlanSpotReclaim(const std::vector<NodeNotice>& notices, const std::vector<GangOnNodes>& gangs, double now,
                          const SpotConfig& config) {
   SpotPlan plan;
-  if (config.policy == SpotPolicy::kIgnore || notices.empty()) return plan;
   std::unordered_map<NodeId, const NodeNotice*> by_node;
   for (const NodeNotice& n : notices) {
     auto [it, fresh] = by_node.emplace(n.node, &n);
@@ -59,7 +58,11 @@ SpotPlan PlanSpotReclaim(const std::vector<NodeNotice>& notices, const std::vect
   for (const GangOnNodes& gang : gangs) {
     if (gang.terminating) continue;
     const NodeNotice* notice = FirstToGo(gang, by_node);
-    if (notice == nullptr) continue;
+    if (notice == nullptr) {
+      if (gang.checkpoint_asked_for_notice) plan.withdrawn.push_back(gang.name);
+      continue;
+    }
+    if (config.policy == SpotPolicy::kIgnore) continue;
     SpotDecision d;
     d.gang = gang.name;
     d.node = notice->node;

@@ -46,6 +46,8 @@ struct GangOnNodes {
   // A deadline from before the notice, or an acknowledgement from before it, belongs to an earlier notice
   // that went away (a cancelled disruption): the gang is asked again.
   bool terminating = false;                   // Already being evicted: nothing more to do.
+  // Its checkpoint request was made for a notice (the caller's record of why it asked).
+  bool checkpoint_asked_for_notice = false;
 };
 
 enum class SpotAction {
@@ -69,6 +71,10 @@ struct SpotPlan {
   // The earliest deadline a kWait or kRequestCheckpoint decision waits for: the caller must decide again
   // then, even if nothing else happens. Infinity when none.
   double next_wakeup = std::numeric_limits<double>::infinity();
+  // Gangs asked to checkpoint for a notice that no longer covers any of their nodes (the notice was
+  // withdrawn, a cancelled disruption): the request is taken back, and the gang runs on. Whatever the
+  // policy, so that a request never outlives its cause.
+  std::vector<std::string> withdrawn;
 };
 
 // The deadline a gang asked now is given for a notice on one of its nodes (never before `now`).

@@ -93,6 +93,10 @@ class PoolModel {
   double last_full_round = -1e300;
   double next_wakeup = 1e300;
   double spot_wakeup = 1e300;                                 // Earliest checkpoint deadline waited for.
+  // The pool's nodes under notice at the last spot look; a node leaving it (and a new model, which may
+  // follow a leader that asked) sends the look over every running gang for requests to take back.
+  std::set<std::string> spot_nodes;
+  bool spot_requests_checked = false;
   // Fault recovery (faults/gang_restarter.h): the gangs' restart records (the status's gangRestarts,
   // read back once when the model is made), whether they changed since the last status write, and since
   // when running gangs are below their minimum members.

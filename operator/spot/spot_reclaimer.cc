@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <set>
 #include <unordered_map>
 
 #include "cache/objects/conventions.h"
@@ -67,11 +68,18 @@ SpotReclaimer::SpotReclaimer(GangTracker& tracker, ClusterWriter& writer, GangCo
 
 SpotOutcome SpotReclaimer::Run(PoolModel& model, const NoticeSnapshot& snapshot, double now) {
   SpotOutcome outcome;
-  if (snapshot.empty()) return outcome;
-  const PoolNotices pool = NoticesInPool(model, snapshot);
-  if (pool.notices.empty()) return outcome;
+  const PoolNotices pool = snapshot.empty() ? PoolNotices{} : NoticesInPool(model, snapshot);
+  // Requests to take back can only appear when a notice goes (or under a new model: a leader before it asked).
+  std::set<std::string> nodes;
+  for (const auto& [id, name] : pool.names) nodes.insert(name);
+  const bool notice_went = !model.spot_requests_checked ||
+                           std::any_of(model.spot_nodes.begin(), model.spot_nodes.end(),
+                                       [&](const std::string& n) { return nodes.count(n) == 0; });
+  model.spot_nodes = std::move(nodes);
+  model.spot_requests_checked = true;
+  if (pool.notices.empty() && !notice_went) return outcome;
 
-  // Only gangs with a member on a doomed node are read from the tracker.
+  // Only gangs with a member on a doomed node (and, when a notice went, every gang) are read from the tracker.
   std::vector<engine::GangOnNodes> affected;
   std::map<std::string, Gang> gangs;
   const engine::AdmissionInput& input = model.book.input();
@@ -81,9 +89,12 @@ SpotOutcome SpotReclaimer::Run(PoolModel& model, const NoticeSnapshot& snapshot,
     g.terminating = running.terminating;
     for (const engine::Allocation& a : running.allocations) g.nodes.push_back(a.node);
     const bool doomed = std::any_of(g.nodes.begin(), g.nodes.end(), [&](engine::NodeId n) { return pool.names.count(n) > 0; });
-    if (!doomed || g.terminating) continue;
+    if ((!doomed && !notice_went) || g.terminating || running.ungoverned) continue;
     std::optional<Gang> gang = tracker_.Get(running.name);
     if (!gang) continue;
+    g.checkpoint_asked_for_notice =
+        AnyMemberAnnotatedWith(*gang, cache::kCheckpointCauseAnnotation, cache::kCheckpointCauseSpotNotice);
+    if (!doomed && !g.checkpoint_asked_for_notice) continue;
     g.checkpoint_deadline = LatestAnnotatedTime(*gang, cache::kCheckpointRequestedAnnotation);
     g.checkpoint_done = AnyMemberAnnotated(*gang, cache::kCheckpointDoneAnnotation);
     g.checkpoint_done_at = LatestAnnotatedTime(*gang, cache::kCheckpointDoneAnnotation);
@@ -102,8 +113,18 @@ SpotOutcome SpotReclaimer::Run(PoolModel& model, const NoticeSnapshot& snapshot,
       if (Evict(model, gang, d, node, snapshot.at(node), now)) ++outcome.evicted;
     }
   }
+  for (const std::string& key : plan.withdrawn) WithdrawCheckpoint(model, gangs.at(key));
   outcome.next_wakeup = plan.next_wakeup;
   return outcome;
+}
+
+void SpotReclaimer::WithdrawCheckpoint(PoolModel& model, const Gang& gang) {
+  const int written = op::WithdrawCheckpoint(writer_, LiveMembers(gang), [&](const cache::PodInfo& pod) { assume_(model, pod); });
+  if (written == 0) return;
+  conditions_.Event(gang, reasons::kNormal, reasons::kCheckpointWithdrawn,
+                    "the termination notice it was asked to checkpoint for is gone: took the request back from " +
+                        std::to_string(written) + " members; the gang runs on");
+  spdlog::info(logging::JsonFields("took back a notice's checkpoint request", "pool", model.config().name, "gang", gang.key));
 }
 
 void SpotReclaimer::RequestCheckpoint(PoolModel& model, const Gang& gang, const engine::SpotDecision& d,

@@ -6,7 +6,9 @@
 //     gang is evicted through the Eviction API with a grace period that ends before the node goes; a
 //     PodDisruptionBudget cannot save pods on a node that goes anyway, so what it refuses is deleted;
 //   - the gang is requeued whole in its old place (its owner recreates the pods; the pool model keeps
-//     its arrival), and the work it lost is recorded (event and metric).
+//     its arrival), and the work it lost is recorded (event and metric);
+//   - a request made for a notice that went away before the eviction (gangplank.io/checkpoint-cause
+//     SpotNotice) is taken back, with an event.
 // The deadline lives on the pods, so a new leader carries on where the last one stopped.
 #pragma once
 
@@ -41,6 +43,7 @@ class SpotReclaimer {
   void RequestCheckpoint(PoolModel& model, const Gang& gang, const engine::SpotDecision& d, const std::string& node);
   bool Evict(PoolModel& model, const Gang& gang, const engine::SpotDecision& d, const std::string& node,
              const NoticedNode& notice, double now);
+  void WithdrawCheckpoint(PoolModel& model, const Gang& gang);
 
   GangTracker& tracker_;
   ClusterWriter& writer_;

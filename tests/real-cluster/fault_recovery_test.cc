@@ -106,6 +106,26 @@ TEST_F(FaultRecovery, AQuarantineLiftedBeforeTheDeadlineWithdrawsTheCheckpointRe
   EXPECT_EQ(RestartRecord("/train"), nullptr);
 }
 
+// Before: a gang asked to checkpoint for a termination notice kept the request after the notice went (a
+// cancelled disruption), and its job went on saving for a node that stays.
+TEST_F(FaultRecovery, ANoticeWithdrawnBeforeTheDeadlineTakesBackItsCheckpointRequest) {
+  RunningGang();
+  const std::string doomed = NodeOf("train-0");
+  const Json notice = Json::array({{{"key", "aws-node-termination-handler/spot-itn"}, {"effect", "NoSchedule"}}});
+  client().Patch(kube::resources::Nodes(), "", doomed, kube::PatchType::kMerge, Json{{"spec", {{"taints", notice}}}});
+  ASSERT_TRUE(WaitFor([&] { return !AnnotationOf("train-1", "gangplank.io/checkpoint-requested").empty(); })) << Logs();
+  EXPECT_EQ(AnnotationOf("train-1", "gangplank.io/checkpoint-cause"), "SpotNotice");
+  client().Patch(kube::resources::Nodes(), "", doomed, kube::PatchType::kMerge, Json{{"spec", {{"taints", nullptr}}}});
+  ASSERT_TRUE(WaitFor([&] {
+    return AnnotationOf("train-0", "gangplank.io/checkpoint-requested").empty() &&
+           AnnotationOf("train-1", "gangplank.io/checkpoint-requested").empty();
+  })) << "the request outlived its notice\n" << Logs();
+  EXPECT_TRUE(AnnotationOf("train-1", "gangplank.io/checkpoint-cause").empty());
+  EXPECT_TRUE(WaitFor([&] { return Said("CheckpointWithdrawn", "the termination notice it was asked to checkpoint for is gone"); }))
+      << Logs();
+  EXPECT_FALSE(Gone("train-0") || Gone("train-1")) << "evicted for a notice that was gone";
+}
+
 // A condition from the pool's list (NVSentinel's GpuMemWatch) keeps the node out of new plans: the
 // restarted gang comes back on the two healthy nodes.
 TEST_F(FaultRecovery, AnUnhealthyGpuConditionRestartsTheGangAndItsReplacementAvoidsTheNode) {

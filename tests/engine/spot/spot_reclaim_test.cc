@@ -112,5 +112,30 @@ TEST(SpotReclaim, EvictOnNoticeEvictsAtOnceAndIgnoreDoesNothing) {
   EXPECT_TRUE(PlanSpotReclaim(notices, {Gang("g", {2})}, 1000, Config(SpotPolicy::kIgnore)).decisions.empty());
 }
 
+// Review (issue 31): a checkpoint request outlived its cause. A gang asked for a notice that no longer
+// covers any of its nodes (the disruption was cancelled) has the request taken back, whatever the policy;
+// a gang still on a doomed node, one asked for another cause, and a terminating one keep theirs.
+TEST(SpotReclaim, ACheckpointRequestIsWithdrawnOnceItsNoticeIsGone) {
+  GangOnNodes asked = Gang("asked", {1, 2});
+  asked.checkpoint_asked_for_notice = true;
+  asked.checkpoint_deadline = 1090;
+  GangOnNodes still = Gang("still", {3});
+  still.checkpoint_asked_for_notice = true;
+  still.checkpoint_deadline = 1090;
+  GangOnNodes other_cause = Gang("fault", {4});
+  other_cause.checkpoint_deadline = 1090;
+  GangOnNodes leaving = Gang("leaving", {5});
+  leaving.checkpoint_asked_for_notice = true;
+  leaving.terminating = true;
+  const std::vector<GangOnNodes> gangs{asked, still, other_cause, leaving};
+  for (SpotPolicy policy : {SpotPolicy::kCheckpointThenEvict, SpotPolicy::kEvictOnNotice, SpotPolicy::kIgnore}) {
+    const SpotPlan plan = PlanSpotReclaim({{3, 1000, 1120}}, gangs, 1050, Config(policy));
+    EXPECT_EQ(plan.withdrawn, std::vector<std::string>{"asked"});
+    for (const SpotDecision& d : plan.decisions) EXPECT_EQ(d.gang, "still");
+  }
+  EXPECT_EQ(PlanSpotReclaim({}, gangs, 1050, Config()).withdrawn, (std::vector<std::string>{"asked", "still"}))
+      << "every notice gone";
+}
+
 }  // namespace
 }  // namespace gangplank::engine

@@ -114,6 +114,30 @@ TEST_F(SpotReclaimTest, ANoticeWithdrawnAndGivenAgainAsksAgainInsteadOfEvicting)
   EXPECT_TRUE(writer_.evicted().empty());
 }
 
+// Review (issue 31): a request made for a notice stayed after the notice went (a cancelled disruption),
+// so the job kept checkpointing for a node that stays. Now it is taken back, once, and the old deadline
+// evicts nothing.
+TEST_F(SpotReclaimTest, ACheckpointRequestIsTakenBackWhenItsNoticeGoes) {
+  GangWithAMemberOnADoomedNode();
+  Reconcile();
+  ASSERT_EQ(Annotation("uid-t-0", cache::kCheckpointCauseAnnotation), "SpotNotice");
+  notices.Observe(cache::testing::GpuNode("n3", 8, "A100", {{"rack", "r1"}, {"kubernetes.io/hostname", "n3"}}), now_);
+  notices_ = notices.Snapshot();
+  now_ += 10;
+  EXPECT_EQ(Reconcile().evicted, 0);
+  for (int i = 0; i < 4; ++i) {
+    const std::string uid = "uid-t-" + std::to_string(i);
+    EXPECT_EQ(Annotation(uid, cache::kCheckpointRequestedAnnotation), "") << uid;
+    EXPECT_EQ(Annotation(uid, cache::kCheckpointCauseAnnotation), "") << uid;
+  }
+  EXPECT_TRUE(Said("CheckpointWithdrawn", "termination notice it was asked to checkpoint for is gone: took the request back from 4 members"));
+  now_ += 100;  // Past the old deadline.
+  const size_t writes = writer_.log().size();
+  EXPECT_EQ(Reconcile().evicted, 0);
+  EXPECT_EQ(writer_.log().size(), writes) << "taken back once";
+  EXPECT_TRUE(writer_.evicted().empty());
+}
+
 TEST_F(SpotReclaimTest, ABudgetCannotKeepPodsOnANodeThatGoesAnyway) {
   GangWithAMemberOnADoomedNode();
   writer_.AddBudget(Json::parse(R"({"metadata":{"name":"train-pdb"},"spec":{"selector":{"matchLabels":{"gangplank.io/gang":"train"}}},
