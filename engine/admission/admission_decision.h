@@ -17,6 +17,9 @@ struct Admitted {
   int waiting = 0;  // Index into AdmissionInput::waiting.
   GangPlan plan;
   std::string reason;
+  // Planned onto nodes reserved for another gang on the strength of its declared runtime (EASY
+  // backfill): it must be gone by then, so the caller holds it to that runtime.
+  bool on_reserved = false;
 };
 
 struct Reserved {

@@ -83,6 +83,7 @@ void Round::AdmitInOrder() {
       Admit(best, std::move(plan), "");
     } else if (GangPlan around = PlanOnReserved(best); around.placed) {
       Admit(best, std::move(around), " on nodes reserved for another gang, which it leaves before that gang is expected to start");
+      out_.admitted.back().on_reserved = true;
     } else {
       failed_.push_back(ShapeFor(best));
       BlockIfStarving(best, pos);

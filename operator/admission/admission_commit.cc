@@ -39,12 +39,19 @@ bool ReleaseOne(ClusterWriter& writer, cache::PodInfo pod, const std::string& ad
   return false;
 }
 
+// The pod as the plan writes it: with the deadline it is held to, if any (the writer writes it).
+cache::PodInfo AsPlanned(const PlannedMember& member) {
+  cache::PodInfo pod = member.pod;
+  if (member.active_deadline_seconds) pod.active_deadline_seconds = member.active_deadline_seconds;
+  return pod;
+}
+
 // A gang of one pod has no other member to wait for: plan and release are one write.
 CommitResult CommitSolePod(ClusterWriter& writer, const PlannedMember& member, const std::string& admission_id,
                            const std::function<void(const cache::PodInfo&)>& assume) {
   CommitResult result;
   try {
-    assume(writer.PlanAndReleasePod(member.pod, member.node, admission_id));
+    assume(writer.PlanAndReleasePod(AsPlanned(member), member.node, admission_id));
   } catch (const std::exception& e) {
     result.error = std::string(e.what()) + "; admission " + admission_id + " not written";
     return result;
@@ -63,7 +70,7 @@ CommitResult CommitAdmission(ClusterWriter& writer, const std::vector<PlannedMem
   std::vector<cache::PodInfo> planned;
   for (const PlannedMember& m : members) {
     try {
-      cache::PodInfo stored = writer.PlanPod(m.pod, m.node, admission_id);
+      cache::PodInfo stored = writer.PlanPod(AsPlanned(m), m.node, admission_id);
       assume(stored);
       planned.push_back(std::move(stored));
     } catch (const std::exception& e) {

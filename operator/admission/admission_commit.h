@@ -13,7 +13,9 @@
 // "Changed" means changed in more than its status (operator/writer/pod_drift.h).
 #pragma once
 
+#include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +27,10 @@ namespace gangplank::op {
 struct PlannedMember {
   cache::PodInfo pod;  // As the plan read it (its resourceVersion is the precondition).
   std::string node;
+  // Written with the plan as spec.activeDeadlineSeconds: a gang that backfilled onto nodes reserved for
+  // another gang on its declared runtime is held to it by Kubernetes (the kubelet ends the pod). A field
+  // that can never be unset: a plan rolled back leaves it, the runtime the pod's owner declared.
+  std::optional<std::int64_t> active_deadline_seconds;
 };
 
 struct CommitResult {

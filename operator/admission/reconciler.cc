@@ -422,13 +422,18 @@ void Reconciler::ApplyAdmissions(PoolModel& model, const ReconcileContext& conte
     const engine::Admitted& a = round.decision.admitted[i];
     const std::string& key = round.admitted_keys[i];
     const std::vector<cache::PodInfo>& pods = model.book.WaitingPods(key);
+    const engine::WaitingGang& waiting = model.book.input().waiting[a.waiting];
     std::vector<PlannedMember> members;
     for (size_t j = 0; j < a.plan.allocations.size(); ++j) {
       const int member = a.plan.allocations[j].member;
       if (member < 0 || member >= static_cast<int>(pods.size())) continue;
-      members.push_back(PlannedMember{pods[member], round.admitted_nodes[i][j]});
+      members.push_back(PlannedMember{pods[member], round.admitted_nodes[i][j], std::nullopt});
+      // A backfill onto another gang's reservation earned it by its declared runtime: Kubernetes holds it
+      // to that (a member that declared its own activeDeadlineSeconds is held to it already).
+      if (a.on_reserved && waiting.expected_runtime && !pods[member].active_deadline_seconds) {
+        members.back().active_deadline_seconds = static_cast<std::int64_t>(std::ceil(*waiting.expected_runtime));
+      }
     }
-    const engine::WaitingGang& waiting = model.book.input().waiting[a.waiting];
     const std::string queue = waiting.request.queue;
     const double arrival = waiting.arrival;
     const std::string id = NewAdmissionId(context.now);

@@ -58,8 +58,10 @@ class ClusterWriter {
  public:
   virtual ~ClusterWriter() = default;
 
-  // Admission, phase 1: records the planned node and the admission id on a gated pod. Returns the pod
-  // as stored. Throws PodChanged when it changed in more than its status since it was read.
+  // Admission, phase 1: records the planned node and the admission id on a gated pod, and its
+  // spec.activeDeadlineSeconds when `pod` carries one (admission_commit.h: a backfill held to its
+  // runtime; the same value as stored changes nothing). Returns the pod as stored. Throws PodChanged
+  // when it changed in more than its status since it was read.
   virtual cache::PodInfo PlanPod(const cache::PodInfo& pod, const std::string& node, const std::string& admission_id) = 0;
   // Undoes PlanPod (a plan that could not be written whole).
   virtual cache::PodInfo UnplanPod(const cache::PodInfo& pod) = 0;

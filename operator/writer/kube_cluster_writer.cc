@@ -75,6 +75,7 @@ Json KubeClusterWriter::PlanPatch(const cache::PodInfo& pod, const std::string& 
   patch["metadata"]["annotations"][std::string(cache::kPlannedNodeAnnotation)] = node;
   patch["metadata"]["annotations"][std::string(cache::kAdmissionIdAnnotation)] = admission_id;
   if (seal_) patch["metadata"]["annotations"][std::string(cache::kPlanSealAnnotation)] = seal_->Sign(pod.uid, node, admission_id);
+  if (pod.active_deadline_seconds) patch["spec"]["activeDeadlineSeconds"] = *pod.active_deadline_seconds;
   return patch;
 }
 

@@ -234,5 +234,44 @@ TEST_F(GangsOnRealCluster, APodGroupsPodsWaitForMinMemberThenLandTogether) {
   ASSERT_TRUE(WaitFor([&] { return AllBound({"pg-0", "pg-1", "pg-2"}); })) << Logs();
 }
 
+// Review (issue 31): gangplank.io/expected-runtime was believed and never enforced, so a gang could
+// backfill onto nodes reserved for another team's large gang on a short declared runtime and stay. Now
+// the plan carries the declared runtime as spec.activeDeadlineSeconds (Kubernetes ends the pod then; the
+// field can be lowered but never raised or removed, so its owner cannot take it back). Eight 8-GPU nodes:
+// six full and two half full with pods outside gangplank, charged to the namespace's queue; a 2 x 8-GPU
+// gang waits and reserves the two half-full nodes; a 4-GPU gang that declares ten minutes starts there,
+// one that declares nothing does not.
+TEST_F(GangsOnRealCluster, ABackfillOntoReservedNodesIsHeldToItsDeclaredRuntime) {
+  // Two cliques: the reservation takes the one already holding most of what the gang needs (bf-6, bf-7).
+  for (int i = 0; i < 8; ++i) Node("bf-" + std::to_string(i), 8, {{"nvidia.com/gpu.clique", i < 6 ? "full" : "half"}});
+  Pool("pool", Json{{"admission", {{"reserveAfterSeconds", 1}}},
+                    {"topologyLevels", {"nvidia.com/gpu.clique", "kubernetes.io/hostname"}}});
+  Queue("team-b");
+  ExemptFromFence();
+  client().Patch(kube::resources::Namespaces(), "", ns(), kube::PatchType::kMerge,
+                 Json{{"metadata", {{"labels", {{"gangplank.io/queue", "team-b"}}}}}});
+  for (int i = 0; i < 8; ++i) Create(PodObject("held-" + std::to_string(i), PodSpec().Gpus(i < 6 ? 8 : 4).BoundTo("bf-" + std::to_string(i))));
+  CreateGang("large", 2, PodSpec().Gpus(8));
+  ASSERT_TRUE(WaitFor([&] { return GangCondition("large-0").value("message", "").find("being drained") != std::string::npos; }))
+      << GangCondition("large-0").dump() << Logs();
+
+  CreateGang("open-ended", 1, PodSpec().Gpus(4));
+  PodSpec quick = PodSpec().Gpus(4);
+  quick.annotations["gangplank.io/expected-runtime"] = "600";
+  CreateGang("quick", 1, quick);
+  ASSERT_TRUE(WaitFor([&] { return !Gated("quick-0"); })) << GangCondition("quick-0").dump() << Logs();
+  EXPECT_TRUE(WaitFor([&] {
+    return GangCondition("quick-0").value("message", "").find("on nodes reserved for another gang") != std::string::npos;
+  })) << GangCondition("quick-0").dump();
+  EXPECT_EQ(Pod("quick-0")->value("/spec/activeDeadlineSeconds"_json_pointer, 0), 600);
+  EXPECT_TRUE(WaitFor([&] { return NodeOf("quick-0") == "bf-6" || NodeOf("quick-0") == "bf-7"; })) << NodeOf("quick-0");
+  EXPECT_TRUE(Gated("open-ended-0")) << "no declared end: it may not use the reservation";
+  EXPECT_FALSE(Pod("open-ended-0")->contains("/spec/activeDeadlineSeconds"_json_pointer));
+
+  // The owner cannot take the limit back: Kubernetes refuses a later or no deadline.
+  Json longer{{"spec", {{"activeDeadlineSeconds", 86400}}}};
+  EXPECT_THROW(client().Patch(kube::resources::Pods(), ns(), "quick-0", kube::PatchType::kMerge, longer), std::exception);
+}
+
 }  // namespace
 }  // namespace gangplank::real_cluster

@@ -102,9 +102,16 @@ TEST(EasyBackfill, OnlyGangsThatLeaveInTimeStartOnReservedNodes) {
   s.input.waiting[3].expected_runtime = 7200;  // Would still run when G should start.
   const AdmissionDecision d = Decide(s, Reserving());
   EXPECT_THAT(AdmittedNames(s.input, d), ElementsAre("quick"));
+  ASSERT_EQ(d.admitted.size(), 1u);
+  EXPECT_TRUE(d.admitted[0].on_reserved) << "the caller must hold it to its declared runtime";
   ASSERT_EQ(d.reservations.size(), 1u);
   EXPECT_THAT(d.reservations[0].nodes, UnorderedElementsAre(s.cluster.Find("k1-n0"), s.cluster.Find("k1-n1")));
   EXPECT_EQ(d.reservations[0].expected_start, kNow + 3600);
+
+  s.input.reservations.clear();  // Room of its own: nothing to hold it to.
+  const AdmissionDecision free = Decide(s, Reserving());
+  ASSERT_FALSE(free.admitted.empty());
+  for (const Admitted& a : free.admitted) EXPECT_FALSE(a.on_reserved) << s.input.waiting[a.waiting].request.name;
 }
 
 TEST(EasyBackfill, AHeldReservationMovesOnlyWhenAnotherIsReadyMuchSooner) {

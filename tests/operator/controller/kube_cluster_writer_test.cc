@@ -68,6 +68,18 @@ TEST_F(KubeClusterWriterTest, PlanIsWrittenWhenOnlyThePodsStatusMovedSinceItWasR
   EXPECT_FALSE(released.HasAdmissionGate());
 }
 
+// A backfill onto another gang's reservation is held to its declared runtime: the plan carries it as
+// spec.activeDeadlineSeconds (the kubelet then ends the pod); a plan without one writes none.
+TEST_F(KubeClusterWriterTest, APlanHeldToARuntimeWritesItsActiveDeadline) {
+  const cache::PodInfo plain = writer_->PlanPod(read_, "node-1", "adm-1");
+  EXPECT_FALSE(plain.active_deadline_seconds);
+  cache::PodInfo held = writer_->UnplanPod(plain);
+  held.active_deadline_seconds = 600;
+  const cache::PodInfo planned = writer_->PlanPod(held, "node-1", "adm-2");
+  EXPECT_EQ(planned.active_deadline_seconds, std::optional<std::int64_t>(600));
+  EXPECT_EQ(client_->Get(kube::resources::Pods(), "ml", "p0")["spec"].value("activeDeadlineSeconds", 0), 600);
+}
+
 TEST_F(KubeClusterWriterTest, PlanIsRefusedWhenALabelTheRoundReadChanged) {
   MarkSchedulingGated();
   client_->Patch(kube::resources::Pods(), "ml", "p0", kube::PatchType::kMerge,

@@ -35,6 +35,7 @@ class FakeClusterWriter : public ClusterWriter {
     return Write(pod, "plan", [&](cache::PodInfo& p) {
       p.annotations[std::string(cache::kPlannedNodeAnnotation)] = node;
       p.annotations[std::string(cache::kAdmissionIdAnnotation)] = admission_id;
+      if (pod.active_deadline_seconds) p.active_deadline_seconds = pod.active_deadline_seconds;
     });
   }
   cache::PodInfo UnplanPod(const cache::PodInfo& pod) override {

@@ -31,7 +31,7 @@ class AdmissionCommit : public ::testing::Test {
   }
   std::vector<PlannedMember> Plan() {
     std::vector<PlannedMember> members;
-    for (size_t i = 0; i < pods_.size(); ++i) members.push_back({pods_[i], "node-" + std::to_string(i)});
+    for (size_t i = 0; i < pods_.size(); ++i) members.push_back({pods_[i], "node-" + std::to_string(i), std::nullopt});
     return members;
   }
   std::function<void(const cache::PodInfo&)> Assume() {
@@ -55,6 +55,14 @@ TEST_F(AdmissionCommit, EveryMemberIsPlannedBeforeAnyIsReleased) {
   EXPECT_EQ(stored.annotations.at("gangplank.io/admission-id"), "100-abc");
   EXPECT_TRUE(stored.scheduling_gates.empty());
   EXPECT_EQ(assumed_.size(), 8u);  // Every write was handed to the caller's caches.
+}
+
+TEST_F(AdmissionCommit, AMemberHeldToARuntimeGetsItWithItsPlan) {
+  std::vector<PlannedMember> members = Plan();
+  members[1].active_deadline_seconds = 600;
+  ASSERT_TRUE(CommitAdmission(writer_, members, "100-abc", Assume()).committed);
+  EXPECT_EQ(writer_.Pod("uid-w-1")->active_deadline_seconds, std::optional<std::int64_t>(600));
+  EXPECT_FALSE(writer_.Pod("uid-w-0")->active_deadline_seconds);
 }
 
 TEST_F(AdmissionCommit, AMemberThatChangedRollsThePlanBack) {
