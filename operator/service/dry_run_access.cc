@@ -1,6 +1,7 @@
 #include "operator/service/dry_run_access.h"
 
 #include <algorithm>
+#include <any>
 #include <cctype>
 
 #include <nlohmann/json.hpp>
@@ -55,24 +56,47 @@ std::set<std::string> DryRunNamespaces(const Json& body) {
   return namespaces;
 }
 
-std::optional<net::HttpResponse> RefuseDryRunCaller(const net::HttpRequest& request, const std::set<std::string>& namespaces,
-                                                    const DryRunAccess& access) {
-  const std::string token = BearerToken(request);
+bool HasBearerToken(const net::HttpRequest& head) { return !BearerToken(head).empty(); }
+
+DryRunCaller AuthenticateDryRunCaller(const net::HttpRequest& head, const DryRunAccess& access) {
+  DryRunCaller out;
+  const std::string token = BearerToken(head);
   if (token.empty()) {
-    return JsonError(401, "the dry run needs \"Authorization: Bearer <token>\" (e.g. kubectl create token)")
-        .SetHeader("WWW-Authenticate", "Bearer");
+    out.refusal = JsonError(401, "the dry run needs \"Authorization: Bearer <token>\" (e.g. kubectl create token)")
+                      .SetHeader("WWW-Authenticate", "Bearer");
+    return out;
   }
   try {
-    const kube::TokenReviewResult who = access.review_token(token);
+    kube::TokenReviewResult who = access.review_token(token);
     if (!who.authenticated) {
-      return JsonError(401, "the API server did not accept the token" + (who.error.empty() ? "" : ": " + who.error))
-          .SetHeader("WWW-Authenticate", "Bearer");
+      out.refusal = JsonError(401, "the API server did not accept the token" + (who.error.empty() ? "" : ": " + who.error))
+                        .SetHeader("WWW-Authenticate", "Bearer");
+      return out;
     }
+    out.user = std::move(who.user);
+  } catch (const std::exception& e) {
+    spdlog::warn(logging::JsonFields("dry run: the API server could not review the caller", "error", e.what()));
+    out.refusal = JsonError(503, std::string("could not review the caller with the API server: ") + e.what());
+  }
+  return out;
+}
+
+std::optional<net::HttpResponse> RefuseDryRunCaller(const net::HttpRequest& request, const std::set<std::string>& namespaces,
+                                                    const DryRunAccess& access) {
+  std::optional<kube::ReviewedUser> user;
+  if (const auto* known = std::any_cast<kube::ReviewedUser>(&request.context)) {
+    user = *known;
+  } else {
+    DryRunCaller caller = AuthenticateDryRunCaller(request, access);
+    if (caller.refusal) return std::move(caller.refusal);
+    user = std::move(caller.user);
+  }
+  try {
     for (const std::string& ns : namespaces) {
-      const kube::AccessDecision may = access.review_access(who.user, kube::AccessRequest{"create", "", "pods", ns, ""});
+      const kube::AccessDecision may = access.review_access(*user, kube::AccessRequest{"create", "", "pods", ns, ""});
       if (!may.allowed) {
-        spdlog::info(logging::JsonFields("dry run refused", "user", who.user.username, "namespace", ns));
-        return JsonError(403, "user \"" + who.user.username + "\" may not create pods in namespace \"" + ns + "\"" +
+        spdlog::info(logging::JsonFields("dry run refused", "user", user->username, "namespace", ns));
+        return JsonError(403, "user \"" + user->username + "\" may not create pods in namespace \"" + ns + "\"" +
                                   (may.reason.empty() ? "" : ": " + may.reason));
       }
     }

@@ -30,9 +30,21 @@ DryRunAccess KubeDryRunAccess(kube::Client& client, std::vector<std::string> aud
 // The namespaces a dry run's pods name ("default" for a pod that names none, as the dry run reads it).
 std::set<std::string> DryRunNamespaces(const nlohmann::json& body);
 
+// Who sent a request, from its bearer token alone (its headers suffice: run before its body is read,
+// dry_run_head_check.h): the user the API server names, or the answer (401 without a valid bearer token,
+// 503 when the API server cannot be asked).
+struct DryRunCaller {
+  std::optional<kube::ReviewedUser> user;
+  std::optional<net::HttpResponse> refusal;
+};
+DryRunCaller AuthenticateDryRunCaller(const net::HttpRequest& head, const DryRunAccess& access);
+// Whether the request carries a bearer token at all (the rest needs the API server).
+bool HasBearerToken(const net::HttpRequest& head);
+
 // nullopt when the caller may dry-run pods in all `namespaces`; else the answer: 401 without a valid
 // bearer token, 403 when a namespace is not the caller's to create pods in, 503 when the API server
-// cannot be asked.
+// cannot be asked. A caller authenticated before its body was read (request.context holds its
+// kube::ReviewedUser) is not reviewed again.
 std::optional<net::HttpResponse> RefuseDryRunCaller(const net::HttpRequest& request, const std::set<std::string>& namespaces,
                                                     const DryRunAccess& access);
 

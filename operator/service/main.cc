@@ -22,6 +22,7 @@
 #include "operator/service/controller.h"
 #include "operator/utilization/prometheus_utilization.h"
 #include "operator/service/dry_run_command.h"
+#include "operator/service/dry_run_head_check.h"
 #include "operator/service/usage_command.h"
 #include "operator/service/operator_config.h"
 #include "operator/service/operator_routes.h"
@@ -71,12 +72,14 @@ constexpr std::size_t kMaxConnections = 256;
 constexpr std::size_t kMaxJsonDepth = 64;
 
 std::unique_ptr<net::HttpServer> StartServer(const std::string& host, std::uint16_t port, std::optional<net::HttpTlsFiles> tls,
-                                             net::HttpHandler handler, net::HttpBodyLimit body_limit = {}) {
+                                             net::HttpHandler handler, net::HttpBodyLimit body_limit = {},
+                                             net::HttpHeadCheck head_check = {}) {
   net::HttpServerOptions o;
   o.host = host;
   o.port = port;
   o.tls = std::move(tls);
   o.body_limit = std::move(body_limit);
+  o.head_check = std::move(head_check);
   // No pod can stall these listeners (the webhook's failurePolicy Fail would then refuse every gangplank
   // pod): a cap on connections where the one that waited longest for a request gives way to a newcomer
   // (the API server's next webhook call, a kubelet's probe), and no JSON nested deeper than any
@@ -179,6 +182,9 @@ int Run(const OperatorConfig& config) {
     tls_dry_run.controller = &controller;
     tls_dry_run.access = KubeDryRunAccess(*client, config.dry_run_audiences);
   }
+  // Outlives the TLS server (declared before it): the dry run's caller is authenticated before its body is read.
+  std::unique_ptr<DryRunHeadCheck> dry_run_head_check;
+  if (tls_dry_run.access) dry_run_head_check = std::make_unique<DryRunHeadCheck>(*tls_dry_run.access);
   auto server = StartServer(config.listen_address, config.port, std::nullopt,
                             MakeOperatorRouter(controller, metrics, std::move(plain_dry_run)), OperatorBodyLimit());
   std::unique_ptr<net::HttpServer> webhook;
@@ -191,7 +197,8 @@ int Run(const OperatorConfig& config) {
     webhook = StartServer(config.listen_address, config.webhook_port,
                           net::HttpTlsFiles{config.webhook_cert_file, config.webhook_key_file},
                           MakeWebhookRouter(config.webhook_path, options, metrics, std::move(tls_dry_run)),
-                          OperatorBodyLimit(kDryRunBodyBytes, config.webhook_path));
+                          OperatorBodyLimit(kDryRunBodyBytes, config.webhook_path),
+                          dry_run_head_check ? dry_run_head_check->Check() : net::HttpHeadCheck{});
   }
   spdlog::info(logging::JsonFields("serving", "url", server->BaseUrl(), "webhook",
                                    webhook ? webhook->BaseUrl() + config.webhook_path : std::string("off")));

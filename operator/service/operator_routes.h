@@ -2,7 +2,8 @@
 //   plain port:  GET /healthz (process up), GET /readyz (caches synced), GET /metrics (Prometheus text)
 //   TLS port:    POST <webhook path> (the mutating admission webhook, operator/webhook/pod_gate_webhook.h),
 //                POST /dry-run (where and when a gang would land; body {"pods": [Pod, ...], "minMembers": n})
-//                to a caller with a bearer token the API server vouches for (operator/service/dry_run_access.h)
+//                to a caller with a bearer token the API server vouches for (operator/service/dry_run_access.h),
+//                reviewed before its body is read (operator/service/dry_run_head_check.h)
 // With --dry-run-auth=none the dry run is served on the plain port instead, to anyone.
 #pragma once
 

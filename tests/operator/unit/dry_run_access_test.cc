@@ -80,6 +80,17 @@ TEST(DryRunAccess, AnApiServerThatCannotBeAskedIsUnavailableNotUnauthorized) {
   EXPECT_NE(refusal->body.find("connection refused"), std::string::npos);
 }
 
+// A caller the head check authenticated before its body was read (dry_run_head_check.h) is not reviewed
+// again; what it may ask about still is.
+TEST(DryRunAccess, ACallerAuthenticatedBeforeItsBodyIsOnlyCheckedForItsNamespaces) {
+  net::HttpRequest request = WithAuthorization("");
+  kube::ReviewedUser alice;
+  alice.username = "alice";
+  request.context = alice;
+  EXPECT_EQ(StatusOf(RefuseDryRunCaller(request, {"team-a"}, Tables())), 0);
+  EXPECT_EQ(StatusOf(RefuseDryRunCaller(request, {"team-b"}, Tables())), 403);
+}
+
 TEST(DryRunAccess, NamespacesAreThePodsOwnOrDefault) {
   const Json body = Json::parse(R"({"pods":[{"metadata":{"name":"a","namespace":"team-a"}},{"metadata":{"name":"b"}},
                                             {"metadata":{"namespace":""}},"junk",{"metadata":{"namespace":7}}]})");
