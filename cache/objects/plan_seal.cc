@@ -4,6 +4,9 @@
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 
+#include <charconv>
+#include <chrono>
+#include <limits>
 #include <stdexcept>
 
 #include "cache/objects/conventions.h"
@@ -28,6 +31,16 @@ std::string Base64Url(const unsigned char* data, std::size_t size) {
   return out;
 }
 
+// Seconds since the admission an id names ("<unix seconds>-<random>", operator/gangs/admission_id.h);
+// infinity for an id that names no time.
+double PlanAgeSeconds(const std::string& admission_id) {
+  long long at = 0;
+  const auto [end, error] = std::from_chars(admission_id.data(), admission_id.data() + admission_id.size(), at);
+  if (error != std::errc() || end == admission_id.data() || at <= 0) return std::numeric_limits<double>::infinity();
+  const double now = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+  return now - static_cast<double>(at);
+}
+
 }  // namespace
 
 PlanSeal::PlanSeal(std::string key) : key_(std::move(key)) {
@@ -50,9 +63,13 @@ std::string PlanSeal::Sign(std::string_view uid, std::string_view node, std::str
 
 bool PlanSeal::Verifies(const PodInfo& pod) const {
   const std::string seal = pod.Annotation(kPlanSealAnnotation);
-  const std::string expected = Sign(pod.uid, pod.Annotation(kPlannedNodeAnnotation), pod.Annotation(kAdmissionIdAnnotation));
+  const std::string admission_id = pod.Annotation(kAdmissionIdAnnotation);
+  const std::string expected = Sign(pod.uid, pod.Annotation(kPlannedNodeAnnotation), admission_id);
   // Constant time: the comparison must not tell a forger how many characters it got right.
-  return !pod.uid.empty() && seal.size() == expected.size() && CRYPTO_memcmp(seal.data(), expected.data(), seal.size()) == 0;
+  if (pod.uid.empty() || seal.size() != expected.size() || CRYPTO_memcmp(seal.data(), expected.data(), seal.size()) != 0) {
+    return false;
+  }
+  return !pod.node_name.empty() || PlanAgeSeconds(admission_id) < kUnboundPlanSeconds;
 }
 
 bool DropUnsealedPlan(PodInfo& pod, const PlanSeal* seal) {

@@ -20,8 +20,15 @@ class PlanSeal {
 
   // The seal of one pod's plan, base64url without padding (43 characters).
   std::string Sign(std::string_view uid, std::string_view node, std::string_view admission_id) const;
-  // The pod's plan carries a seal of its own UID, planned node and admission id.
+  // The pod's plan carries a seal of its own UID, planned node and admission id, and, on a pod not yet
+  // bound, was made less than kUnboundPlanSeconds ago (the admission id starts with its time): a plan
+  // taken back (a rollback) and written back later by the pod's owner, where no policy stops it, is no
+  // plan. A bound pod keeps its plan for good (fault recovery reads where it was admitted).
   bool Verifies(const PodInfo& pod) const;
+
+  // How long a plan holds on a pod that is not bound: far past any binding delay and the pools' start
+  // timeout (600 s by default), after which an unstarted gang is released anyway.
+  static constexpr double kUnboundPlanSeconds = 3600;
 
  private:
   std::string key_;
