@@ -169,16 +169,20 @@ int ClusterFixture::DriverLogLines(const std::vector<std::string>& needles) cons
   return count;
 }
 
-std::string ClusterFixture::ExtenderBest(const Json& pod) const {
+Json ClusterFixture::AskExtender(const std::string& verb, const Json& pod) const {
   Json probe = pod;
   probe["metadata"]["uid"] = "probe-uid";
   const Json args{{"Pod", probe}, {"Nodes", nullptr}, {"NodeNames", {"gpu-0", "gpu-1", "gpu-2", "gpu-3"}}};
   LoopbackClient client(extender_port_);
-  const auto response = client.Post("/gangplank/prioritize", args.dump());
+  const auto response = client.Post("/gangplank/" + verb, args.dump());
   EXPECT_EQ(response.status, 200) << response.body;
+  return Json::parse(response.body);
+}
+
+std::string ClusterFixture::ExtenderBest(const Json& pod) const {
   std::string best;
   std::int64_t top = -1;
-  for (const auto& hp : Json::parse(response.body)) {
+  for (const auto& hp : AskExtender("prioritize", pod)) {
     const std::int64_t score = hp["Score"].get<std::int64_t>();
     const std::string host = hp["Host"].get<std::string>();
     if (score > top || (score == top && host < best)) {
@@ -190,14 +194,7 @@ std::string ClusterFixture::ExtenderBest(const Json& pod) const {
 }
 
 std::vector<std::string> ClusterFixture::ExtenderPasses(const Json& pod) const {
-  Json probe = pod;
-  probe["metadata"]["uid"] = "probe-uid";
-  const Json args{{"Pod", probe}, {"Nodes", nullptr}, {"NodeNames", {"gpu-0", "gpu-1", "gpu-2", "gpu-3"}}};
-  LoopbackClient client(extender_port_);
-  const auto response = client.Post("/gangplank/filter", args.dump());
-  EXPECT_EQ(response.status, 200) << response.body;
-  const Json result = Json::parse(response.body);
-  const Json names = result.value("NodeNames", Json::array());
+  const Json names = AskExtender("filter", pod).value("NodeNames", Json::array());
   return names.is_array() ? names.get<std::vector<std::string>>() : std::vector<std::string>{};
 }
 

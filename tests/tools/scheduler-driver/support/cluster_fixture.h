@@ -53,6 +53,8 @@ class ClusterFixture : public ::testing::Test {
   double Metric(const std::string& name) const;
   // Lines of the driver's log containing every one of `needles`.
   int DriverLogLines(const std::vector<std::string>& needles) const;
+  // The extender's answer to one verb ("filter", "prioritize") for `pod` over the four nodes.
+  Json AskExtender(const std::string& verb, const Json& pod) const;
   // The extender's own prioritize answer for `pod` over every node: the node it ranks best (highest
   // score, lowest name among equals).
   std::string ExtenderBest(const Json& pod) const;
