@@ -135,6 +135,7 @@ struct Bench {
   MemoryWriter writer;
   NoReader reader;
   GangTracker tracker{{"gangplank"}};
+  UngovernedPods ungoverned;
   GangSizeResolver sizes{reader};
   double now = kNow;
   GangConditions conditions{writer, [this] { return now; }, 1e9};
@@ -167,11 +168,16 @@ struct Bench {
     context.tree = std::make_shared<QueueTree>(BuildQueueTree(queues));
     context.pools = {pool};
     context.namespace_queue = [](const std::string&) { return std::string(); };
+    context.ungoverned = &ungoverned;
     Populate();
   }
 
+  // The controller's pod handler: the tracker, the ungoverned GPU pods (controller.cc OnPod), the state.
   void Add(const cache::PodInfo& pod) {
     for (const std::string& key : tracker.Upsert(pod)) model->NoteGang(key);
+    if (const std::string ns = ungoverned.Observe(pod, false, tracker.Manages(pod)); !ns.empty()) {
+      model->NoteGang(UngovernedKey(ns));
+    }
     model->state().UpsertPod(pod);
   }
 
@@ -248,6 +254,7 @@ struct Bench {
       if (std::stoi(node.substr(5)) >= nodes) continue;
       const std::string uid = gang->members.front().pod.uid;
       for (const std::string& k : tracker.Remove(uid)) model->NoteGang(k);
+      ungoverned.Observe(gang->members.front().pod, true, true);
       model->state().DeletePod(uid);
     }
     model->NoteCapacityFreed();

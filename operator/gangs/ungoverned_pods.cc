@@ -1,5 +1,6 @@
 #include "operator/gangs/ungoverned_pods.h"
 
+#include <algorithm>
 #include <exception>
 
 #include "cache/objects/convert.h"
@@ -9,10 +10,23 @@ namespace {
 
 constexpr std::string_view kUngovernedSuffix = "/:ungoverned";
 
+// Whether any of the pod's resource names or claims could be a GPU: most pods outside gangplank name
+// none, and this saves them the full decode of their requests (about 10 µs a pod event).
+bool MayAskForGpus(const cache::PodInfo& pod) {
+  if (pod.dra || !pod.resource_claims.empty() || !pod.extended_resource_claim.empty()) return true;
+  auto names_gpu = [](const cache::ResourceList& list) {
+    return std::any_of(list.begin(), list.end(), [](const auto& r) { return r.first.find("gpu") != std::string::npos; });
+  };
+  auto container_does = [&](const cache::ContainerResources& c) { return names_gpu(c.requests) || names_gpu(c.limits); };
+  return std::any_of(pod.containers.begin(), pod.containers.end(), container_does) ||
+         std::any_of(pod.init_containers.begin(), pod.init_containers.end(), container_does) ||
+         (pod.pod_resources && container_does(*pod.pod_resources));
+}
+
 // Whether the pod holds GPUs on its node outside gangplank. A pod whose resources cannot be read holds
 // nothing in the cache either.
 bool HoldsUngovernedGpus(const cache::PodInfo& pod) {
-  if (pod.node_name.empty() || pod.Finished()) return false;
+  if (pod.node_name.empty() || pod.Finished() || !MayAskForGpus(pod)) return false;
   try {
     return cache::ToPodRequest(pod).WantsGpu();
   } catch (const std::exception&) {
