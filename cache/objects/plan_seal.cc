@@ -4,11 +4,11 @@
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 
-#include <charconv>
 #include <chrono>
 #include <limits>
 #include <stdexcept>
 
+#include "cache/objects/admission_time.h"
 #include "cache/objects/conventions.h"
 
 namespace gangplank::cache {
@@ -31,14 +31,12 @@ std::string Base64Url(const unsigned char* data, std::size_t size) {
   return out;
 }
 
-// Seconds since the admission an id names ("<unix seconds>-<random>", operator/gangs/admission_id.h);
-// infinity for an id that names no time.
-double PlanAgeSeconds(const std::string& admission_id) {
-  long long at = 0;
-  const auto [end, error] = std::from_chars(admission_id.data(), admission_id.data() + admission_id.size(), at);
-  if (error != std::errc() || end == admission_id.data() || at <= 0) return std::numeric_limits<double>::infinity();
+// Seconds since the admission an id names; infinity for an id that names no time.
+double PlanAgeSeconds(std::string_view admission_id) {
+  const double at = AdmittedAt(admission_id);
+  if (at <= 0) return std::numeric_limits<double>::infinity();
   const double now = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-  return now - static_cast<double>(at);
+  return now - at;
 }
 
 }  // namespace

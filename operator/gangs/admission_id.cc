@@ -1,6 +1,5 @@
 #include "operator/gangs/admission_id.h"
 
-#include <charconv>
 #include <cstdio>
 #include <random>
 
@@ -11,13 +10,6 @@ std::string NewAdmissionId(double now_seconds) {
   char buffer[64];
   std::snprintf(buffer, sizeof(buffer), "%lld-%08x", static_cast<long long>(now_seconds), static_cast<unsigned>(random()));
   return buffer;
-}
-
-double AdmittedAt(const std::string& admission_id) {
-  long long seconds = 0;
-  auto [end, ec] = std::from_chars(admission_id.data(), admission_id.data() + admission_id.size(), seconds);
-  if (ec != std::errc() || end == admission_id.data() || seconds <= 0) return 0;
-  return static_cast<double>(seconds);
 }
 
 }  // namespace gangplank::op

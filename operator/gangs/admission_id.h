@@ -4,11 +4,13 @@
 
 #include <string>
 
+#include "cache/objects/admission_time.h"
+
 namespace gangplank::op {
 
 // "<seconds since the epoch>-<random hex>".
 std::string NewAdmissionId(double now_seconds);
-// The admission time an id records (0 when it records none).
-double AdmittedAt(const std::string& admission_id);
+// The admission time an id records (0 when it records none); the cache reads it too (the plan seal).
+using cache::AdmittedAt;
 
 }  // namespace gangplank::op

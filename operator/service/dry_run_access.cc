@@ -29,6 +29,12 @@ std::string BearerToken(const net::HttpRequest& request) {
   return start == std::string::npos ? "" : header->substr(start);
 }
 
+// The answer when the API server could not review the caller (its TokenReview or SubjectAccessReview failed).
+net::HttpResponse Unreviewed(const std::exception& e) {
+  spdlog::warn(logging::JsonFields("dry run: the API server could not review the caller", "error", e.what()));
+  return JsonError(503, std::string("could not review the caller with the API server: ") + e.what());
+}
+
 }  // namespace
 
 DryRunAccess KubeDryRunAccess(kube::Client& client, std::vector<std::string> audiences) {
@@ -75,8 +81,7 @@ DryRunCaller AuthenticateDryRunCaller(const net::HttpRequest& head, const DryRun
     }
     out.user = std::move(who.user);
   } catch (const std::exception& e) {
-    spdlog::warn(logging::JsonFields("dry run: the API server could not review the caller", "error", e.what()));
-    out.refusal = JsonError(503, std::string("could not review the caller with the API server: ") + e.what());
+    out.refusal = Unreviewed(e);
   }
   return out;
 }
@@ -101,8 +106,7 @@ std::optional<net::HttpResponse> RefuseDryRunCaller(const net::HttpRequest& requ
       }
     }
   } catch (const std::exception& e) {
-    spdlog::warn(logging::JsonFields("dry run: the API server could not review the caller", "error", e.what()));
-    return JsonError(503, std::string("could not review the caller with the API server: ") + e.what());
+    return Unreviewed(e);
   }
   return std::nullopt;
 }
