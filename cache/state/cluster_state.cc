@@ -20,6 +20,8 @@ PodRecord MakeRecord(const PodInfo& pod) {
   r.node = pod.node_name;
   r.planned_node = pod.PlannedNode();
   r.queue_label = pod.QueueLabel();  // Resolved into `queue` under the lock (UpsertPod): it reads the namespace's.
+  r.scheduler_name = pod.scheduler_name;
+  r.admission_gated = pod.HasAdmissionGate();
   r.gang = GangIdentityOf(pod).key;
   r.priority = pod.priority;
   r.terminal = pod.Finished();
@@ -93,7 +95,8 @@ std::string StateView::QueueOf(const PodInfo& pod) const {
 }
 
 std::string StateView::QueueOf(const PodRecord& pod) const {
-  return queue_resolver_.Resolve(pod.queue_label, NamespaceQueue(pod.namespace_));
+  const bool governed = queue_resolver_.Governs(pod.scheduler_name, pod.admission_gated);
+  return queue_resolver_.Charged(pod.queue_label, NamespaceQueue(pod.namespace_), governed);
 }
 
 std::int64_t StateView::QueueUsageMilli(std::string_view queue) const {
@@ -246,6 +249,8 @@ void ClusterState::UpsertPodLocked(PodRecord record) {
     if (SameHolding(old, record)) {
       old.priority = record.priority;
       old.queue_label = std::move(record.queue_label);  // Same queue now; the namespace's may apply later.
+      old.scheduler_name = std::move(record.scheduler_name);
+      old.admission_gated = record.admission_gated;
       old.request = std::move(record.request);  // Selectors, tolerations and models may change freely.
       old.assumed = record.assumed;
       return;
@@ -426,15 +431,14 @@ void ClusterState::SetNamespaceQueue(std::string_view namespace_, std::string_vi
   }
   // Rare (a namespace relabelled): a pass over all pods keeps the cache free of a per-namespace index.
   for (auto& [uid, pod] : v.pods_) {
-    if (!pod.queue_label && pod.namespace_ == namespace_) ChargeQueue(pod, v.QueueOf(pod));
+    if (pod.namespace_ == namespace_) ChargeQueue(pod, v.QueueOf(pod));
   }
 }
 
-void ClusterState::SetDefaultQueue(std::string queue) {
+void ClusterState::SetQueueRules(QueueResolver rules) {
   WriteLock lock(*this);
   StateView& v = view_;
-  if (v.queue_resolver_.default_queue() == queue) return;
-  v.queue_resolver_ = QueueResolver(std::move(queue));
+  v.queue_resolver_ = std::move(rules);
   for (auto& [uid, pod] : v.pods_) ChargeQueue(pod, v.QueueOf(pod));  // Once, at start-up: no index needed.
 }
 

@@ -75,9 +75,9 @@ class ClusterState {
   // A namespace's gangplank.io/queue label ("" when it has none, or the namespace was deleted): the
   // queue of its pods that carry no queue label themselves. Pods already cached move to it.
   void SetNamespaceQueue(std::string_view namespace_, std::string_view queue);
-  // The queue of pods whose own label and namespace name none (QueueResolver; "": none, the default).
-  // Pods already cached move to it.
-  void SetDefaultQueue(std::string queue);
+  // Which queue a pod pays (QueueResolver: the default queue, gangplank's schedulers). Pods already
+  // cached move to their queue under the new rules.
+  void SetQueueRules(QueueResolver rules);
 
   // Ready once the informers have listed everything (the /readyz condition).
   void MarkSynced() { synced_.store(true, std::memory_order_release); }

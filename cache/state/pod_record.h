@@ -35,6 +35,8 @@ struct PodRecord {
   std::string planned_node;  // gangplank.io/planned-node annotation.
   std::string queue;         // Effective queue (QueueResolver): own label, else the namespace's, else the default; empty: none.
   std::optional<std::string> queue_label;  // Its own gangplank.io/queue label, if it has one (PodInfo::QueueLabel).
+  std::string scheduler_name;   // spec.schedulerName, and whether gangplank's gate holds it: together they
+  bool admission_gated = false;  // say whether gangplank governs the pod (QueueResolver::Governs).
   std::string gang;          // GangIdentity key ("namespace/gang", "namespace/Job/train", ...); empty: a lone pod.
   std::int32_t priority = 0;
   bool terminal = false;     // Succeeded or Failed: holds nothing.

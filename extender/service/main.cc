@@ -70,7 +70,10 @@ int Run(const ServiceConfig& config) {
 
   cache::ClusterState state(config.topology_keys);
   state.SetQueues(config.queues);
-  state.SetDefaultQueue(config.default_queue);
+  // A pod of another scheduler pays its namespace's queue, as the operator charges it.
+  std::vector<std::string> governing;
+  if (!config.bind_rules.scheduler_name.empty()) governing.push_back(config.bind_rules.scheduler_name);
+  state.SetQueueRules(cache::QueueResolver(config.default_queue, std::move(governing)));
   state.SetAssumedPodTtl(std::chrono::seconds(config.assumed_pod_ttl_seconds));
   ExtenderMetrics metrics;
   UnseenPods unseen;

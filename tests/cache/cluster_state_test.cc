@@ -280,7 +280,7 @@ TEST(ClusterState, PodsNamingNoQueueAreChargedToTheDefaultQueue) {
   empty_label.labels["gangplank.io/queue"] = "";
   state.UpsertPod(empty_label);
   state.UpsertPod(GpuPod("own", {.node = "n1", .queue = "team-b", .gpus = 4}));
-  state.SetDefaultQueue("default");
+  state.SetQueueRules(cache::QueueResolver("default"));
   state.Read([](const StateView& v) {
     EXPECT_EQ(v.QueueUsageMilli("default"), 3000);
     EXPECT_EQ(v.QueueUsageMilli("team-b"), 4000);
@@ -300,12 +300,47 @@ TEST(ClusterState, PodsNamingNoQueueAreChargedToTheDefaultQueue) {
     EXPECT_EQ(v.QueueUsageMilli("team-a"), 3000);
   });
   state.SetNamespaceQueue("ml", "");
-  state.SetDefaultQueue("");
+  state.SetQueueRules(cache::QueueResolver(""));
   state.Read([](const StateView& v) {
     EXPECT_EQ(v.QueueUsageMilli("default"), 0);
     EXPECT_EQ(v.QueueUsageMilli("team-a"), 0);
     EXPECT_EQ(v.QueueOf(GpuPod("new")), "");
   });
+}
+
+// A pod gangplank does not govern (another scheduler's, no gate) pays its namespace's queue alone, as
+// the operator charges it: its own label is its owner's word, and the default queue does not apply.
+TEST(ClusterState, PodsOfAnotherSchedulerPayTheirNamespacesQueueOnly) {
+  ClusterState state;
+  state.SetQueueRules(QueueResolver("default", {"gangplank"}));
+  state.UpsertNode(GpuNode("n1", 8));
+  PodInfo ours = GpuPod("ours", {.node = "n1", .queue = "team-b", .gpus = 1});
+  ours.scheduler_name = "gangplank";
+  PodInfo foreign = GpuPod("foreign", {.node = "n1", .queue = "team-b", .gpus = 2});
+  foreign.scheduler_name = "default-scheduler";
+  PodInfo gated = GpuPod("gated", {.planned = "n1", .queue = "team-b", .gpus = 4});
+  gated.scheduler_name = "default-scheduler";
+  gated.scheduling_gates = {"gangplank.io/admission"};
+  state.UpsertPod(ours);
+  state.UpsertPod(foreign);
+  state.UpsertPod(gated);
+  state.Read([](const StateView& v) {
+    EXPECT_EQ(v.QueueUsageMilli("team-b"), 5000);  // Its own label charges the foreign pod nothing,
+    EXPECT_EQ(v.QueueUsageMilli("default"), 0);    // nor does the default queue take it.
+  });
+  state.SetNamespaceQueue("ml", "team-a");
+  state.Read([](const StateView& v) {
+    EXPECT_EQ(v.QueueUsageMilli("team-a"), 2000);
+    EXPECT_EQ(v.QueueUsageMilli("team-b"), 5000);
+  });
+  gated.scheduling_gates.clear();  // Its gate gone, a pod of another scheduler is not gangplank's.
+  state.UpsertPod(gated);
+  state.Read([](const StateView& v) {
+    EXPECT_EQ(v.QueueUsageMilli("team-a"), 6000);
+    EXPECT_EQ(v.QueueUsageMilli("team-b"), 1000);
+  });
+  state.SetQueueRules(QueueResolver("default"));  // No scheduler named: every pod is governed.
+  state.Read([](const StateView& v) { EXPECT_EQ(v.QueueUsageMilli("team-b"), 7000); });
 }
 
 // The operator's per-pool state: only the pool's nodes, only pods holding capacity there. Pods on other

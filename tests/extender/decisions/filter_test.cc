@@ -179,7 +179,7 @@ TEST(Filter, UnlabelledPodIsChargedToItsNamespacesQueue) {
 // With a default queue (--default-queue, as the operator's), a pod naming no queue is held to its limit.
 TEST(Filter, PodNamingNoQueueIsHeldToTheDefaultQueuesLimit) {
   cache::ClusterState state;
-  state.SetDefaultQueue("default");
+  state.SetQueueRules(cache::QueueResolver("default"));
   state.SetPools({cache::testing::WholeClusterPool()});
   state.SetQueues({cache::UniformQueue("default", 0, 8)});
   state.UpsertNode(GpuNode("busy", 8));

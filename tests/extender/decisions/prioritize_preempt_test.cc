@@ -110,7 +110,7 @@ TEST(Preempt, VictimSetThatTakesAQueueBelowItsGuaranteeIsDropped) {
 // extender, given the same default, must count it there too and keep that queue's guarantee.
 TEST(Preempt, VictimSetThatTakesTheDefaultQueueBelowItsGuaranteeIsDropped) {
   cache::ClusterState state;
-  state.SetDefaultQueue("default");
+  state.SetQueueRules(cache::QueueResolver("default"));
   state.SetPools({cache::testing::WholeClusterPool()});
   state.SetQueues({cache::UniformQueue("default", 8), cache::UniformQueue("team-c", 0)});
   state.UpsertNode(GpuNode("n1", 8));
