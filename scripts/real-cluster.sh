@@ -17,9 +17,10 @@
 #
 # --dir      state, certificates, kubeconfigs and logs (default out/real)
 # --build    the CMake build holding gangplank's binaries (default build)
-# --port-base  first of the 10 loopback ports used (default 26000): +0 etcd client, +1 etcd peer,
+# --port-base  first of the 11 loopback ports used (default 26000): +0 etcd client, +1 etcd peer,
 #            +2 kube-apiserver, +3 controller-manager, +4 scheduler, +5 extender, +6 operator,
-#            +7 operator webhook, +8 KWOK, +9 the default kube-scheduler (--default-scheduler)
+#            +7 operator webhook, +8 KWOK, +9 the default kube-scheduler (--default-scheduler),
+#            +10 the operator's dry run
 # --nodes    a YAML file of Nodes to create (KWOK takes those annotated kwok.x-k8s.io/node=fake);
 #            may be given more than once (default: none)
 # --no-gangplank  the control plane only: no chart objects, extender, operator or kube-scheduler
@@ -91,7 +92,7 @@ dir="$(cd "$dir" && pwd)"
 pki="$dir/pki"
 etcd_port=$base; etcd_peer=$((base + 1)); api_port=$((base + 2)); cm_port=$((base + 3)); sched_port=$((base + 4))
 ext_port=$((base + 5)); op_port=$((base + 6)); hook_port=$((base + 7)); kwok_port=$((base + 8))
-default_sched_port=$((base + 9))
+default_sched_port=$((base + 9)); dry_run_port=$((base + 10))
 namespace=gangplank-system
 release=gangplank
 
@@ -290,7 +291,7 @@ start_gangplank() {
     --listen-address 127.0.0.1 --port "$op_port" --scheduler-name gangplank \
     --leader-elect --leader-election-namespace "$namespace" --leader-election-name "$release-operator" \
     --lease-duration-seconds 15 --renew-deadline-seconds 10 --retry-period-seconds 2 \
-    --webhook-port "$hook_port" --webhook-path /mutate-pods \
+    --webhook-port "$hook_port" --webhook-path /mutate-pods --dry-run-port "$dry_run_port" \
     --webhook-tls-cert-file "$pki/webhook.crt" --webhook-tls-key-file "$pki/webhook.key" \
     --resync-seconds 5 --status-interval-seconds 2 --plan-seal-key-file "$pki/plan-seal.key" \
     ${operator_args[@]+"${operator_args[@]}"}

@@ -34,7 +34,7 @@ CLI::App* AddDryRunCommand(CLI::App& app, DryRunCommandOptions& o) {
       "{\"pods\": [Pod, ...], \"minMembers\": n} (Pods as kubectl --dry-run=client -o json prints them). The\n"
       "operator answers on its TLS port to a bearer token the API server accepts, for namespaces where that\n"
       "user may create pods, e.g.:\n"
-      "  kubectl -n gangplank-system port-forward svc/gangplank-operator 9443:443 &\n"
+      "  kubectl -n gangplank-system port-forward svc/gangplank-operator 9444:8443 &\n"
       "  gangplank-operator dry-run -f gang.json --token \"$(kubectl create token default)\" \\\n"
       "    --ca-file ca.crt --server-name gangplank-operator.gangplank-system.svc");
   cmd->add_option("--url", o.url, "Base URL of the operator's TLS port (or its plain port with --dry-run-auth=none)")

@@ -12,7 +12,7 @@ class App;
 namespace gangplank::op {
 
 struct DryRunCommandOptions {
-  std::string url = "https://127.0.0.1:9443";
+  std::string url = "https://127.0.0.1:9444";
   std::string file = "-";        // JSON file, or - for standard input.
   std::string token;             // Bearer token (e.g. kubectl create token).
   std::string token_file;        // File holding the token (wins over --token when set).

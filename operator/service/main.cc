@@ -68,12 +68,15 @@ ControllerOptions ControllerOptionsOf(const OperatorConfig& c) {
 
 // Per listener: open connections at most, and the deepest JSON a request body may nest (a pod's
 // managedFields, the deepest part of an AdmissionReview, nest about a dozen levels).
+// The dry run's listener has fewer: each of its requests may run a TokenReview and a planning pass.
 constexpr std::size_t kMaxConnections = 256;
+constexpr std::size_t kMaxDryRunConnections = 64;
 constexpr std::size_t kMaxJsonDepth = 64;
 
 std::unique_ptr<net::HttpServer> StartServer(const std::string& host, std::uint16_t port, std::optional<net::HttpTlsFiles> tls,
                                              net::HttpHandler handler, net::HttpBodyLimit body_limit = {},
-                                             net::HttpHeadCheck head_check = {}) {
+                                             net::HttpHeadCheck head_check = {},
+                                             std::size_t max_connections = kMaxConnections) {
   net::HttpServerOptions o;
   o.host = host;
   o.port = port;
@@ -84,7 +87,7 @@ std::unique_ptr<net::HttpServer> StartServer(const std::string& host, std::uint1
   // pod): a cap on connections where the one that waited longest for a request gives way to a newcomer
   // (the API server's next webhook call, a kubelet's probe), and no JSON nested deeper than any
   // AdmissionReview or dry-run request needs reaches a parser.
-  o.max_connections = kMaxConnections;
+  o.max_connections = max_connections;
   o.shed_waiting_at_limit = true;
   o.max_json_depth = kMaxJsonDepth;
   auto server = net::MakeHttpServer(o);
@@ -168,44 +171,61 @@ int Run(const OperatorConfig& config) {
   }
 
   const bool tls = !config.webhook_cert_file.empty() && !config.webhook_key_file.empty();
+  const bool tls_dry_run_port = tls && config.dry_run_port != 0;
+  const std::string dry_run_url = "the TLS port :" + std::to_string(config.dry_run_port);
   const bool open_dry_run = config.dry_run_auth == "none";
   DryRunRoute plain_dry_run;
   DryRunRoute tls_dry_run;
+  std::string webhook_dry_run_hint;
   if (open_dry_run) {
     spdlog::warn(logging::JsonFields("the dry run is open to anyone on the plain port (--dry-run-auth=none)"));
     plain_dry_run.controller = &controller;
-    tls_dry_run.hint = "the dry run is served on the plain port (--dry-run-auth=none)";
+    tls_dry_run.hint = webhook_dry_run_hint = "the dry run is served on the plain port (--dry-run-auth=none)";
   } else {
-    plain_dry_run.hint = tls ? "the dry run is served on the TLS port (:" + std::to_string(config.webhook_port) +
-                                   ") to a bearer token (--dry-run-auth=tokenreview)"
-                             : "no dry run: it needs the TLS port (--webhook-tls-cert-file, --webhook-tls-key-file)";
+    plain_dry_run.hint = tls_dry_run_port
+                             ? "the dry run is served on " + dry_run_url + " to a bearer token (--dry-run-auth=tokenreview)"
+                             : "no dry run: it needs the TLS files (--webhook-tls-cert-file, --webhook-tls-key-file) and "
+                               "--dry-run-port";
+    webhook_dry_run_hint = plain_dry_run.hint;
     tls_dry_run.controller = &controller;
     tls_dry_run.access = KubeDryRunAccess(*client, config.dry_run_audiences);
   }
-  // Outlives the TLS server (declared before it): the dry run's caller is authenticated before its body is read.
+  const net::HttpTlsFiles tls_files{config.webhook_cert_file, config.webhook_key_file};
+  // Outlives the dry-run server (declared before it): the caller is authenticated before its body is read.
   std::unique_ptr<DryRunHeadCheck> dry_run_head_check;
-  if (tls_dry_run.access) dry_run_head_check = std::make_unique<DryRunHeadCheck>(*tls_dry_run.access);
+  if (tls_dry_run.access && tls_dry_run_port) dry_run_head_check = std::make_unique<DryRunHeadCheck>(*tls_dry_run.access);
   auto server = StartServer(config.listen_address, config.port, std::nullopt,
                             MakeOperatorRouter(controller, metrics, std::move(plain_dry_run)), OperatorBodyLimit());
   std::unique_ptr<net::HttpServer> webhook;
+  std::unique_ptr<net::HttpServer> dry_run;
   if (tls) {
     WebhookOptions options;
     options.scheduler_names = config.scheduler_names;
     options.queue_refusal = [&controller](const std::string& ns, const std::optional<std::string>& label, std::int32_t priority) {
       return controller.QueueRefusal(ns, label, priority);
     };
-    webhook = StartServer(config.listen_address, config.webhook_port,
-                          net::HttpTlsFiles{config.webhook_cert_file, config.webhook_key_file},
-                          MakeWebhookRouter(config.webhook_path, options, metrics, std::move(tls_dry_run)),
-                          OperatorBodyLimit(kDryRunBodyBytes, config.webhook_path),
-                          dry_run_head_check ? dry_run_head_check->Check() : net::HttpHeadCheck{});
+    webhook = StartServer(config.listen_address, config.webhook_port, tls_files,
+                          MakeWebhookRouter(config.webhook_path, options, metrics, webhook_dry_run_hint),
+                          OperatorBodyLimit(kSmallBodyBytes, config.webhook_path));
+  }
+  if (tls_dry_run_port) {
+    dry_run = StartServer(config.listen_address, config.dry_run_port, tls_files, MakeDryRunRouter(std::move(tls_dry_run)),
+                          OperatorBodyLimit(kDryRunBodyBytes),
+                          dry_run_head_check ? dry_run_head_check->Check() : net::HttpHeadCheck{}, kMaxDryRunConnections);
   }
   spdlog::info(logging::JsonFields("serving", "url", server->BaseUrl(), "webhook",
-                                   webhook ? webhook->BaseUrl() + config.webhook_path : std::string("off")));
+                                   webhook ? webhook->BaseUrl() + config.webhook_path : std::string("off"), "dry_run",
+                                   dry_run ? dry_run->BaseUrl() + "/dry-run" : std::string("off")));
 
   std::optional<process::TlsReload> reload;
-  if (tls) reload.emplace(*webhook, net::HttpTlsFiles{config.webhook_cert_file, config.webhook_key_file}, "webhook");
-  stop.Wait(std::chrono::seconds(config.tls_reload_seconds), [&reload] { if (reload) reload->Check(); });
+  std::optional<process::TlsReload> dry_run_reload;
+  if (webhook) reload.emplace(*webhook, tls_files, "webhook");
+  if (dry_run) dry_run_reload.emplace(*dry_run, tls_files, "dry run");
+  stop.Wait(std::chrono::seconds(config.tls_reload_seconds), [&] {
+    if (reload) reload->Check();
+    if (dry_run_reload) dry_run_reload->Check();
+  });
+  if (dry_run) dry_run->Stop();
   if (webhook) webhook->Stop();
   controller.Stop();        // Finishes the round in flight; nothing is written after this.
   leading_elector.store(nullptr);  // Nor by anything left: the gate no longer reads the elector.

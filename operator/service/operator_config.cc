@@ -14,13 +14,16 @@ void AddOperatorFlags(CLI::App& app, OperatorConfig& c) {
   flags.Option("kube-api-burst", c.kube_api_burst, "Burst above --kube-api-qps")->check(CLI::PositiveNumber);
   flags.Option("listen-address", c.listen_address, "Address of the health, metrics and dry-run endpoints");
   flags.Option("port", c.port, "Port of /healthz, /readyz and /metrics (and POST /dry-run with --dry-run-auth=none)");
-  flags.Option("webhook-port", c.webhook_port, "HTTPS port of the mutating admission webhook and POST /dry-run");
+  flags.Option("webhook-port", c.webhook_port, "HTTPS port of the mutating admission webhook");
+  flags.Option("dry-run-port", c.dry_run_port,
+               "HTTPS port of POST /dry-run (the webhook's certificate; a listener of its own, so dry-run callers never "
+               "take the webhook's connections); 0: no dry run over TLS");
   flags.Option("webhook-path", c.webhook_path, "Path the webhook configuration calls");
   flags.Option("webhook-tls-cert-file", c.webhook_cert_file,
                "PEM certificate of the webhook (with --webhook-tls-key-file); without both no webhook is served");
   flags.Option("webhook-tls-key-file", c.webhook_key_file, "PEM private key of the webhook");
   flags.Option("dry-run-auth", c.dry_run_auth,
-               "Who may ask POST /dry-run: tokenreview (on the TLS port, a bearer token the API server accepts, for "
+               "Who may ask POST /dry-run: tokenreview (on --dry-run-port, a bearer token the API server accepts, for "
                "namespaces where its user may create pods) or none (on the plain port, anyone: a development cluster)")
       ->check(CLI::IsMember({"tokenreview", "none"}));
   flags.Option("dry-run-audience", c.dry_run_audiences,

@@ -22,11 +22,14 @@ struct OperatorConfig {
   std::uint16_t port = 8080;  // /healthz, /readyz, /metrics (and /dry-run with dry_run_auth "none")
 
   std::uint16_t webhook_port = 9443;
+  // The dry run's own HTTPS listener (same certificate as the webhook), so its callers never take the
+  // webhook's connections; 0: no dry run over TLS.
+  std::uint16_t dry_run_port = 9444;
   std::string webhook_path = "/mutate-pods";
   std::string webhook_cert_file;  // Empty (with the key): no webhook is served.
   std::string webhook_key_file;
   int tls_reload_seconds = 30;
-  // Who may ask POST /dry-run: "tokenreview" (on the TLS port, a bearer token the API server accepts, for
+  // Who may ask POST /dry-run: "tokenreview" (on the dry-run port, a bearer token the API server accepts, for
   // namespaces where its user may create pods) or "none" (on the plain port, anyone).
   std::string dry_run_auth = "tokenreview";
   // The audiences a dry-run token must be issued for (TokenReview spec.audiences); {"*"}: any the API

@@ -95,15 +95,23 @@ net::HttpHandler MakeOperatorRouter(Controller& controller, OperatorMetrics& met
 }
 
 net::HttpHandler MakeWebhookRouter(const std::string& path, WebhookOptions options, OperatorMetrics& metrics,
-                                   DryRunRoute dry_run, std::size_t max_dry_run_bytes) {
-  return net::MakeSyncHandler([path, options, &metrics, dry_run = std::move(dry_run), max_dry_run_bytes](const net::HttpRequest& request) -> net::HttpResponse {
+                                   std::string dry_run_hint) {
+  return net::MakeSyncHandler([path, options, &metrics, dry_run_hint = std::move(dry_run_hint)](const net::HttpRequest& request) -> net::HttpResponse {
     if (request.path == "/healthz") return net::HttpResponse::text(200, "ok\n");
-    if (request.path == "/dry-run") return ServeDryRun(request, dry_run, max_dry_run_bytes);
+    if (request.path == "/dry-run") return JsonError(404, dry_run_hint.empty() ? "no dry run on this port" : dry_run_hint);
     if (request.path != path) return JsonError(404, "no route for " + request.method + " " + request.path);
     if (request.method != "POST") return JsonError(405, "the webhook takes POST").SetHeader("Allow", "POST");
     WebhookReply reply = ReviewPod(request.body, options);
     metrics.Webhook(OutcomeName(reply.outcome));
     return std::move(reply.response);
+  });
+}
+
+net::HttpHandler MakeDryRunRouter(DryRunRoute dry_run, std::size_t max_body_bytes) {
+  return net::MakeSyncHandler([dry_run = std::move(dry_run), max_body_bytes](const net::HttpRequest& request) -> net::HttpResponse {
+    if (request.path == "/healthz") return net::HttpResponse::text(200, "ok\n");
+    if (request.path == "/dry-run") return ServeDryRun(request, dry_run, max_body_bytes);
+    return JsonError(404, "no route for " + request.method + " " + request.path);
   });
 }
 

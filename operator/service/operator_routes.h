@@ -1,9 +1,10 @@
 // HTTP routes of gangplank-operator on net/http_server.h:
 //   plain port:  GET /healthz (process up), GET /readyz (caches synced), GET /metrics (Prometheus text)
-//   TLS port:    POST <webhook path> (the mutating admission webhook, operator/webhook/pod_gate_webhook.h),
-//                POST /dry-run (where and when a gang would land; body {"pods": [Pod, ...], "minMembers": n})
+//   webhook port (TLS): POST <webhook path> (the mutating admission webhook, operator/webhook/pod_gate_webhook.h)
+//   dry-run port (TLS): POST /dry-run (where and when a gang would land; body {"pods": [Pod, ...], "minMembers": n})
 //                to a caller with a bearer token the API server vouches for (operator/service/dry_run_access.h),
-//                reviewed before its body is read (operator/service/dry_run_head_check.h)
+//                reviewed before its body is read (operator/service/dry_run_head_check.h). A listener of its
+//                own: however many dry-run callers connect, the API server's webhook calls find room.
 // With --dry-run-auth=none the dry run is served on the plain port instead, to anyone.
 #pragma once
 
@@ -47,7 +48,10 @@ net::HttpHandler MakeOperatorRouter(Controller& controller, OperatorMetrics& met
 // kWebhookBodyBytes for POST `webhook_path` (when not empty), kSmallBodyBytes for every other route.
 net::HttpBodyLimit OperatorBodyLimit(std::size_t dry_run_bytes = kDryRunBodyBytes, const std::string& webhook_path = "");
 nlohmann::json ParseDryRunBody(const std::string& body);
+// The webhook port: /healthz and POST `path`; /dry-run answers 404 with `dry_run_hint` (where it is served).
 net::HttpHandler MakeWebhookRouter(const std::string& path, WebhookOptions options, OperatorMetrics& metrics,
-                                   DryRunRoute dry_run = {}, std::size_t max_dry_run_bytes = kDryRunBodyBytes);
+                                   std::string dry_run_hint = {});
+// The dry-run port: /healthz and POST /dry-run.
+net::HttpHandler MakeDryRunRouter(DryRunRoute dry_run, std::size_t max_body_bytes = kDryRunBodyBytes);
 
 }  // namespace gangplank::op

@@ -92,7 +92,7 @@ class GuideTest : public ::testing::TestWithParam<std::string> {
             "KUBECONFIG=" + cluster_->kubeconfig(),
             "PATH=" + (kSource / ".tools/bin").string() + ":" + (kBuild / "operator").string() + ":" +
                 (kBuild / "extender").string() + ":" + (kBuild / "simulator").string() + ":/usr/local/bin:/usr/bin:/bin",
-            "GANGPLANK_URL=https://127.0.0.1:" + std::to_string(cluster_->webhook_port()),
+            "GANGPLANK_URL=https://127.0.0.1:" + std::to_string(cluster_->dry_run_port()),
             "GANGPLANK_CA=" + cluster_->ca_file(),
             "GANGPLANK_SERVER_NAME=127.0.0.1",
             "GANGPLANK_METRICS_URL=http://127.0.0.1:" + std::to_string(cluster_->operator_port()),

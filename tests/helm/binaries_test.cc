@@ -122,10 +122,12 @@ TEST_F(ChartBinariesTest, RenderedContainersRunTheRealBinariesReadyOverTlsWithin
   const std::uint16_t health_port = extender::testing::FreePort();
   const std::uint16_t operator_port = extender::testing::FreePort();
   const std::uint16_t webhook_port = extender::testing::FreePort();
+  const std::uint16_t dry_run_port = extender::testing::FreePort();
   RenderOptions options;
   options.sets = {"extender.port=" + std::to_string(extender_port), "extender.healthPort=" + std::to_string(health_port),
                   "operator.port=" + std::to_string(operator_port),
-                  "operator.webhook.port=" + std::to_string(webhook_port)};
+                  "operator.webhook.port=" + std::to_string(webhook_port),
+                  "operator.webhook.dryRunPort=" + std::to_string(dry_run_port)};
   const RenderedObjects objects(helm3().render_ok(options));
 
   apiserver_double::DoubleOptions double_options;
@@ -216,6 +218,15 @@ TEST_F(ChartBinariesTest, RenderedContainersRunTheRealBinariesReadyOverTlsWithin
   EXPECT_EQ(answer["response"]["uid"], "r-1");
   EXPECT_TRUE(answer["response"]["allowed"].get<bool>());
   EXPECT_NE(Base64Decode(answer["response"]["patch"]).find("gangplank.io/admission"), std::string::npos);
+  // The dry run is on its own port, under the webhook's certificate, and asks for a token first; the
+  // webhook's port says where it went.
+  const std::string dry_run_url = "https://" + webhook_host + ":" + std::to_string(dry_run_port) + "/dry-run";
+  const ProcessResult anonymous = curl(dry_run_url, webhook_host, dry_run_port, dir_ / "ca-bundle.crt", R"({"pods":[]})");
+  EXPECT_EQ(http_code(anonymous), "401") << anonymous.out << anonymous.err << operator_.log();
+  const std::string moved_url = "https://" + webhook_host + ":" + std::to_string(webhook_port) + "/dry-run";
+  const ProcessResult moved = curl(moved_url, webhook_host, webhook_port, dir_ / "ca-bundle.crt", R"({"pods":[]})");
+  EXPECT_EQ(http_code(moved), "404") << moved.out;
+  EXPECT_NE(moved.out.find(":" + std::to_string(dry_run_port)), std::string::npos) << moved.out;
 
   // The operator leads on its own Lease in the release namespace and admits the waiting gang.
   EXPECT_TRUE(eventually([&] {

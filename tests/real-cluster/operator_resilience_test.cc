@@ -51,7 +51,7 @@ class OperatorCrashOnRealCluster : public RealClusterTest {
                                   "--leader-election-namespace=gangplank-system", "--leader-election-name=gangplank-operator",
                                   "--leader-election-identity=crash-test-" + std::to_string(index) + "-" + std::to_string(++starts_),
                                   "--lease-duration-seconds=4", "--renew-deadline-seconds=3", "--retry-period-seconds=1",
-                                  "--webhook-port=" + hook_port, "--webhook-path=/mutate-pods",
+                                  "--webhook-port=" + hook_port, "--webhook-path=/mutate-pods", "--dry-run-port=0",
                                   "--webhook-tls-cert-file=" + dir + "/pki/webhook.crt",
                                   "--webhook-tls-key-file=" + dir + "/pki/webhook.key",
                                   "--plan-seal-key-file=" + dir + "/pki/plan-seal.key",

@@ -242,7 +242,7 @@ TEST_F(TenantAttacks, TheDryRunAnswersOnlyATokenTheApiServerVouchesForAboutItsOw
   const KubectlResult api_token = Kubectl(cluster().kubeconfig(), {"create", "token", "mallory", "-n", ns(), "--duration", "1h"});
   ASSERT_EQ(api_token.exit_code, 0) << api_token.err;
   const auto ask = [&](const std::string& bearer, const std::string& pod_namespace) {
-    net::HttpClientOptions options{"https://127.0.0.1:" + std::to_string(cluster().webhook_port()), {}};
+    net::HttpClientOptions options{"https://127.0.0.1:" + std::to_string(cluster().dry_run_port()), {}};
     options.tls.ca_file = cluster().ca_file();
     net::HttpClientRequest request;
     request.method = "POST";
@@ -278,6 +278,14 @@ TEST_F(TenantAttacks, TheDryRunAnswersOnlyATokenTheApiServerVouchesForAboutItsOw
   plain.body = "{}";
   const auto open = net::MakeHttpClient({"http://127.0.0.1:" + std::to_string(cluster().operator_port()), {}})->Send(plain);
   EXPECT_EQ(open.status, 404) << open.body;
+  // Nor the webhook's port: dry-run callers have a listener of their own and never take the connections
+  // the API server's webhook calls need.
+  net::HttpClientOptions webhook_options{"https://127.0.0.1:" + std::to_string(cluster().webhook_port()), {}};
+  webhook_options.tls.ca_file = cluster().ca_file();
+  plain.headers = {{"Authorization", "Bearer " + mallory}};
+  const auto on_webhook = net::MakeHttpClient(webhook_options)->Send(plain);
+  EXPECT_EQ(on_webhook.status, 404) << on_webhook.body;
+  EXPECT_NE(on_webhook.body.find("TLS port :" + std::to_string(cluster().dry_run_port())), std::string::npos) << on_webhook.body;
 
   // The subcommand, as the operator README shows it: token and CA from files.
   const std::filesystem::path dir = cluster().dir();
@@ -287,7 +295,7 @@ TEST_F(TenantAttacks, TheDryRunAnswersOnlyATokenTheApiServerVouchesForAboutItsOw
   std::ofstream(dir / "gang.json") << Json{{"pods", Json::array({pod})}}.dump();
   const auto cli = apiserver_double::testing::run_process(
       {GANGPLANK_BUILD_DIR "/operator/gangplank-operator", "dry-run", "--url",
-       "https://127.0.0.1:" + std::to_string(cluster().webhook_port()), "-f", (dir / "gang.json").string(), "--token-file",
+       "https://127.0.0.1:" + std::to_string(cluster().dry_run_port()), "-f", (dir / "gang.json").string(), "--token-file",
        (dir / "mallory.token").string(), "--ca-file", cluster().ca_file()});
   EXPECT_EQ(cli.exit_code, 0) << cli.out << cli.err;
   EXPECT_NE(cli.out.find("\"admitted\":true"), std::string::npos) << cli.out;

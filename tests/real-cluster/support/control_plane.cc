@@ -21,7 +21,7 @@ namespace {
 
 using apiserver_double::testing::run_process;
 
-constexpr int kPorts = 10;  // scripts/real-cluster.sh --port-base: base .. base + 9
+constexpr int kPorts = 11;  // scripts/real-cluster.sh --port-base: base .. base + 10
 
 bool PortFree(int port) {
   const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
@@ -34,12 +34,13 @@ bool PortFree(int port) {
   return free;
 }
 
-// Ten consecutive free loopback ports below the ephemeral range (so no client socket takes one meanwhile).
+// kPorts consecutive free loopback ports below the ephemeral range (so no client socket takes one
+// meanwhile), on a stride of 20 so two control planes' ranges never overlap.
 int FreePortBase() {
   std::mt19937 random(static_cast<unsigned>(::getpid()));
-  std::uniform_int_distribution<int> pick(200, 2999);
+  std::uniform_int_distribution<int> pick(100, 1499);
   for (int attempt = 0; attempt < 200; ++attempt) {
-    const int base = pick(random) * 10;
+    const int base = pick(random) * 20;
     bool free = true;
     for (int p = base; p < base + kPorts && free; ++p) free = PortFree(p);
     if (free) return base;
@@ -87,7 +88,7 @@ bool ControlPlane::Required() {
 
 std::string ControlPlane::Start(const std::vector<std::string>& extra) {
   base_ = FreePortBase();
-  if (base_ == 0) return "no ten consecutive free loopback ports";
+  if (base_ == 0) return "no eleven consecutive free loopback ports";
   // A folder of its own (mkdtemp): several test binaries run control planes side by side.
   std::string pattern = (std::filesystem::temp_directory_path() / "gangplank-real-cluster-XXXXXX").string();
   if (::mkdtemp(pattern.data()) == nullptr) return "cannot make a temporary folder";

@@ -39,6 +39,7 @@ class ControlPlane {
   std::uint16_t extender_port() const { return static_cast<std::uint16_t>(base_ + 5); }
   std::uint16_t operator_port() const { return static_cast<std::uint16_t>(base_ + 6); }
   std::uint16_t webhook_port() const { return static_cast<std::uint16_t>(base_ + 7); }
+  std::uint16_t dry_run_port() const { return static_cast<std::uint16_t>(base_ + 10); }  // The operator's.
   // SIGKILL to one component the script started (e.g. "gangplank-operator"): a crash, not a shutdown.
   bool Kill(const std::string& component);
   // A metric of the extender's /metrics (over its TLS) or the operator's, summed over the samples that

@@ -203,6 +203,7 @@ void OperatorCluster::StartOperator(int index, const std::vector<std::string>& e
                                 "--listen-address", "127.0.0.1",
                                 "--port", std::to_string(operator_ports_[index]),
                                 "--webhook-port", std::to_string(webhook_ports_[index]),
+                                "--dry-run-port", "0",
                                 "--webhook-tls-cert-file", webhook_cert_,
                                 "--webhook-tls-key-file", webhook_key_,
                                 "--leader-election-namespace", "ml",
