@@ -574,6 +574,36 @@ TEST_F(ChartReleaseConflicts, SecondReleaseWithTheSameClusterScopedNamesIsRefuse
             "owner-a");
 }
 
+// The notes Helm prints after an install warn when the chart's kube-scheduler is outside Kubernetes'
+// version-skew policy for the cluster it is installed on (review item L8): never newer than the API
+// server, at most one minor version older. Judged against this cluster's own version.
+using ChartNotes = OnRealApiServer;
+
+TEST_F(ChartNotes, WarnWhenTheSchedulerImageIsOutsideTheVersionSkewPolicy) {
+  ASSERT_EQ(helm_testing::helm3().unavailable_reason(), "");
+  ASSERT_NO_FATAL_FAILURE(ExpectReleaseVersion());
+  const json version = json::parse(KcOk({"get", "--raw", "/version"}));
+  const int minor = std::stoi(version.value("minor", "0"));
+  const auto notes = [&](int scheduler_minor) {
+    const std::string tag = "v1." + std::to_string(scheduler_minor) + ".0";
+    const auto r = helm_testing::helm3().run({"install", "skew", helm_testing::chart_dir(), "--namespace", "skew",
+                                              "--kubeconfig", Kubeconfig(), "--dry-run=server", "--set",
+                                              "scheduler.image.tag=" + tag});
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    return r.out;
+  };
+  const std::string warning = "is outside Kubernetes' version-skew policy";
+  EXPECT_EQ(notes(minor).find(warning), std::string::npos) << notes(minor);
+  EXPECT_EQ(notes(minor - 1).find(warning), std::string::npos) << "one minor older is allowed";
+  const std::string newer = notes(minor + 1);
+  EXPECT_NE(newer.find("WARNING: scheduler.image.tag v1." + std::to_string(minor + 1) + ".0 " + warning), std::string::npos)
+      << newer;
+  EXPECT_NE(newer.find("Set scheduler.image.tag to the cluster's version (v1." + std::to_string(minor) + ".x)"),
+            std::string::npos) << newer;
+  EXPECT_NE(notes(minor - 2).find(warning), std::string::npos) << "two minors older is outside the policy";
+  EXPECT_NE(Kc({"get", "namespace", "skew"}).exit_code, 0) << "a dry run created the release's namespace";
+}
+
 // --- The CRDs: schema and CEL rules ---------------------------------------------------------------
 
 // An invalid object and the lines kubectl prints when the API server refuses it, in any order (the

@@ -194,3 +194,22 @@ from:
           values: {{ toJson . }}
 {{- end -}}
 {{- end -}}
+
+{{- /*
+A line for NOTES.txt when the chart's kube-scheduler and the cluster are out of Kubernetes' version-skew
+policy (a kube-scheduler never newer than its API server, at most one minor older), or "". A tag that is
+no version (a digest, a custom build) is not judged.
+*/}}
+{{- define "gangplank.schedulerSkew" -}}
+{{- $tag := .Values.scheduler.image.tag | toString -}}
+{{- if and .Values.scheduler.enabled (regexMatch "^v?[0-9]+\\.[0-9]+\\.[0-9]+" $tag) -}}
+{{- $scheduler := semver (regexFind "^v?[0-9]+\\.[0-9]+\\.[0-9]+" $tag) -}}
+{{- $cluster := semver .Capabilities.KubeVersion.Version -}}
+{{- $minors := sub (add (mul $cluster.Major 1000) $cluster.Minor) (add (mul $scheduler.Major 1000) $scheduler.Minor) -}}
+{{- if or (lt (int $minors) 0) (gt (int $minors) 1) -}}
+WARNING: scheduler.image.tag {{ $tag }} is outside Kubernetes' version-skew policy for this cluster
+({{ .Capabilities.KubeVersion.Version }}): kube-scheduler may be at most one minor version older than the API
+server, never newer. Set scheduler.image.tag to the cluster's version (v{{ $cluster.Major }}.{{ $cluster.Minor }}.x).
+{{- end -}}
+{{- end -}}
+{{- end -}}
