@@ -152,6 +152,7 @@ int Run(const ServiceConfig& config) {
 
 int main(int argc, char** argv) {
   CLI::App app{"gangplank-extender: kube-scheduler HTTP extender (filter, prioritize, preempt)"};
+  app.set_version_flag("--version", std::string("gangplank-extender ") + GANGPLANK_VERSION);
   ServiceConfig config;
   AddServiceFlags(app, config);
   try {

@@ -246,6 +246,7 @@ int main(int argc, char** argv) {
       "share and preempts by priority (whole gangs, PodDisruptionBudgets respected), serves the mutating webhook\n"
       "that adds the gate, and writes GPUPool and Queue status. Every flag is also an environment variable\n"
       "GANGPLANK_OPERATOR_<FLAG>."};
+  app.set_version_flag("--version", std::string("gangplank-operator ") + GANGPLANK_VERSION);
   OperatorConfig config;
   AddOperatorFlags(app, config);
   DryRunCommandOptions dry_run_options;

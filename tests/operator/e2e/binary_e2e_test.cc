@@ -24,6 +24,9 @@ TEST(OperatorBinary, HelpExplainsEveryKnobAndBadFlagsAreRefused) {
                                "admits gangs of pods whole"}) {
     EXPECT_NE(help.out.find(expected), std::string::npos) << expected << " missing from --help:\n" << help.out;
   }
+  const auto version = run_process({GANGPLANK_OPERATOR_BINARY, "--version"});
+  EXPECT_EQ(version.exit_code, 0);
+  EXPECT_EQ(version.out.rfind("gangplank-operator 0.", 0), 0u) << version.out;
   const auto bad = run_process({GANGPLANK_OPERATOR_BINARY, "--workers", "0"});
   EXPECT_NE(bad.exit_code, 0);
   EXPECT_NE((bad.out + bad.err).find("--workers"), std::string::npos) << bad.out << bad.err;
