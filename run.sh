@@ -3,6 +3,7 @@
 #   ./run.sh demo    install what is missing, build, replay the bundled openb trace, write out/report.html
 #   ./run.sh test    install what is missing, build gangplank and its tests, run every test (ctest)
 #   ./run.sh bench   install what is missing, build, run the benchmarks in bench/ and print their figures
+#   ./run.sh image   build both binaries, then the container image from them (scripts/build-image.sh --help)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 
@@ -70,8 +71,12 @@ case "${1:-}" in
     echo "=== extender_fuzz (1,000,000 executions)"
     ./bench/extender/run-fuzz.sh 1000000 "$FUZZ_BUILD_DIR"
     ;;
+  image)
+    build OFF gangplank-extender gangplank-operator
+    exec ./scripts/build-image.sh --build "$BUILD_DIR" "${@:2}"
+    ;;
   *)
-    sed -n '2,5p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac

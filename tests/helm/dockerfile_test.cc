@@ -1,9 +1,10 @@
-// The Dockerfile, checked without a container engine (none runs on the build machines): a Debian 12 build
-// stage whose packages are the project's own and whose CMake configuration, on exactly the files
-// .dockerignore lets through, defines both binaries; a slim runtime stage that installs the package of
-// every shared library the binaries built here link, nothing more, copies the binaries to the paths the
-// chart runs, and runs as the chart's non-root user; both bases pinned to one Debian point release and
-// every package to a version, the runtime libraries to the versions the build stage compiled against;
+// The Dockerfile, checked as text (tests/real-cluster/image_test.cc builds it and starts every binary
+// inside): one Debian base for every stage that installs packages, pinned to a point release, and no
+// package pinned to a version (the archive drops superseded versions); a source stage whose packages are
+// the project's own and whose CMake configuration, on exactly the files .dockerignore lets through,
+// defines both binaries; a prebuilt stage for the binaries the tests ran; a runtime root assembled with
+// the package of every shared library the binaries built here link, nothing more; a final image from
+// scratch that holds the binaries where the chart runs them and runs as the chart's non-root user;
 // versions that agree with Chart.yaml and CMake.
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -32,13 +33,17 @@ struct Instruction {
   std::string arguments;
 };
 struct Stage {
-  std::string from;  // "debian:12 AS build"
+  std::string from;  // "${DEBIAN} AS source"
   std::vector<Instruction> instructions;
+};
+struct Dockerfile {
+  std::map<std::string, std::string> args;  // ARGs before the first FROM, with their defaults
+  std::vector<Stage> stages;
 };
 
 // Dockerfile syntax as far as this one uses it: comments, backslash continuations, one instruction a line.
-std::vector<Stage> parse_dockerfile(const std::string& text) {
-  std::vector<Stage> stages;
+Dockerfile parse_dockerfile(const std::string& text) {
+  Dockerfile file;
   std::stringstream in(text);
   std::string line, logical;
   auto flush = [&] {
@@ -50,9 +55,12 @@ std::vector<Stage> parse_dockerfile(const std::string& text) {
     for (auto& c : keyword) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     const std::string args = space == std::string::npos ? "" : logical.substr(logical.find_first_not_of(" \t", space));
     if (keyword == "FROM") {
-      stages.push_back({args, {}});
-    } else if (!stages.empty()) {
-      stages.back().instructions.push_back({keyword, args});
+      file.stages.push_back({args, {}});
+    } else if (!file.stages.empty()) {
+      file.stages.back().instructions.push_back({keyword, args});
+    } else if (keyword == "ARG") {
+      const auto eq = args.find('=');
+      file.args[args.substr(0, eq)] = eq == std::string::npos ? "" : args.substr(eq + 1);
     }
     logical.clear();
   };
@@ -67,7 +75,7 @@ std::vector<Stage> parse_dockerfile(const std::string& text) {
     flush();
   }
   flush();
-  return stages;
+  return file;
 }
 
 // Packages after "apt-get install ... " in a RUN (flags and shell operators left out), each with the
@@ -97,7 +105,7 @@ std::set<std::string> apt_packages(const Stage& stage) {
   return out;
 }
 
-// The image of a FROM line ("debian:12.11-slim" of "debian:12.11-slim AS runtime").
+// The image of a FROM line ("${DEBIAN}" of "${DEBIAN} AS source").
 std::string from_image(const Stage& stage) { return stage.from.substr(0, stage.from.find(' ')); }
 
 std::string cmake_flag(const Stage& stage, const std::string& name) {
@@ -112,23 +120,32 @@ std::string cmake_flag(const Stage& stage, const std::string& name) {
 class DockerfileTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    stages_ = parse_dockerfile(read_text_file(source_dir() + "/Dockerfile"));
-    ASSERT_EQ(stages_.size(), 2u);
+    file_ = parse_dockerfile(read_text_file(source_dir() + "/Dockerfile"));
+    for (const char* name : {"source", "prebuilt", "binaries", "rootfs"}) ASSERT_NE(Named(name), nullptr) << "no stage " << name;
   }
-  const Stage& build() const { return stages_.front(); }
-  const Stage& runtime() const { return stages_.back(); }
-  std::vector<Stage> stages_;
+  // The stage "FROM ... AS name", or nullptr.
+  const Stage* Named(const std::string& name) const {
+    for (const auto& stage : file_.stages) {
+      if (stage.from.size() > name.size() + 4 && stage.from.compare(stage.from.size() - name.size() - 4, std::string::npos, " AS " + name) == 0) {
+        return &stage;
+      }
+    }
+    return nullptr;
+  }
+  const Stage& source() const { return *Named("source"); }
+  const Stage& rootfs() const { return *Named("rootfs"); }
+  const Stage& image() const { return file_.stages.back(); }
+  Dockerfile file_;
 };
 
 TEST_F(DockerfileTest, BuildsOnDebian12WithTheProjectsPackages) {
-  EXPECT_TRUE(std::regex_match(build().from, std::regex("debian:(12(\\.[0-9]+)?|bookworm(-[0-9]{8})?)(@sha256:[0-9a-f]{64})? AS build")))
-      << build().from;
+  EXPECT_EQ(from_image(source()), "${DEBIAN}");
   const std::string deps = read_text_file(source_dir() + "/scripts/install-deps.sh");
-  for (const auto& pkg : apt_packages(build())) {
+  for (const auto& pkg : apt_packages(source())) {
     EXPECT_NE(deps.find(pkg), std::string::npos) << pkg << " is not one of scripts/install-deps.sh's packages";
   }
-  EXPECT_EQ(cmake_flag(build(), "GANGPLANK_BUILD_TESTS"), "OFF");
-  EXPECT_EQ(cmake_flag(build(), "GANGPLANK_BUILD_BENCH"), "OFF");
+  EXPECT_EQ(cmake_flag(source(), "GANGPLANK_BUILD_TESTS"), "OFF");
+  EXPECT_EQ(cmake_flag(source(), "GANGPLANK_BUILD_BENCH"), "OFF");
 }
 
 // The build context .dockerignore leaves, copied out of the source tree.
@@ -154,7 +171,7 @@ fs::path docker_context(const fs::path& into) {
 }
 
 TEST_F(DockerfileTest, TheBuildStagesCMakeConfigurationDefinesBothBinariesFromTheDockerContext) {
-  const std::string components = cmake_flag(build(), "GANGPLANK_COMPONENTS");
+  const std::string components = cmake_flag(source(), "GANGPLANK_COMPONENTS");
   ASSERT_FALSE(components.empty());
   const fs::path dir = fs::temp_directory_path() / ("gangplank-docker-context-" + std::to_string(::getpid()));
   fs::remove_all(dir);
@@ -214,14 +231,12 @@ std::set<std::string> needed_packages(const std::vector<std::string>& binaries) 
   return out;
 }
 
-TEST_F(DockerfileTest, TheRuntimeStageInstallsExactlyTheLibrariesTheBinariesLink) {
-  EXPECT_TRUE(std::regex_match(runtime().from, std::regex("debian:(12(\\.[0-9]+)?|bookworm(-[0-9]{8})?)-slim(@sha256:[0-9a-f]{64})?|"
-                                                           "gcr\\.io/distroless/cc-debian12(:[a-z0-9]+)?(@sha256:[0-9a-f]{64})?")))
-      << runtime().from;
+TEST_F(DockerfileTest, TheRuntimeRootInstallsExactlyTheLibrariesTheBinariesLink) {
+  EXPECT_EQ(from_image(rootfs()), "${DEBIAN}");
   std::set<std::string> linked = needed_packages({GANGPLANK_EXTENDER_BINARY, GANGPLANK_OPERATOR_BINARY});
   // libc6, libgcc-s1 and libstdc++6 come with the base image (apt needs them).
   for (const char* base : {"libc6", "libgcc-s1", "libstdc++6"}) linked.erase(base);
-  std::set<std::string> installed = apt_packages(runtime());
+  std::set<std::string> installed = apt_packages(rootfs());
   installed.erase("ca-certificates");  // for HTTPS to the API server's CA
   EXPECT_EQ(installed, linked);
 }
@@ -230,80 +245,76 @@ TEST_F(DockerfileTest, TheRuntimeStageInstallsExactlyTheLibrariesTheBinariesLink
 // debian:bookworm-20250520; "" when the tag names no point release or date (debian:12, debian:bookworm-slim).
 std::string pinned_release(const std::string& image) {
   std::smatch m;
-  static const std::regex pinned("debian:(12\\.[0-9]+|bookworm-[0-9]{8})(-slim)?(@sha256:[0-9a-f]{64})?");
-  return std::regex_match(image, m, pinned) ? m[1].str() : "";
+  static const std::regex pinned("(docker\\.io/(library/)?)?debian:(12\\.[0-9]+|bookworm-[0-9]{8})(-slim)?(@sha256:[0-9a-f]{64})?");
+  return std::regex_match(image, m, pinned) ? m[3].str() : "";
 }
 
-// Debian's version syntax: [epoch:]upstream[-revision].
-bool debian_version(const std::string& v) { return std::regex_match(v, std::regex("([0-9]+:)?[0-9]([A-Za-z0-9.+~-]*[A-Za-z0-9.+~])?")); }
-
-TEST(DockerfilePins, TheRecognisersAcceptPinsOnly) {
+TEST(DockerfilePins, TheRecogniserAcceptsAPointReleaseOrADateOnly) {
   EXPECT_EQ(pinned_release("debian:12.11"), "12.11");
+  EXPECT_EQ(pinned_release("docker.io/library/debian:12.11"), "12.11");
   EXPECT_EQ(pinned_release("debian:12.11-slim"), "12.11");
   EXPECT_EQ(pinned_release("debian:bookworm-20250520-slim"), "bookworm-20250520");
   EXPECT_EQ(pinned_release("debian:12.11-slim@sha256:" + std::string(64, 'a')), "12.11");
-  for (const char* floating : {"debian:12", "debian:12-slim", "debian:bookworm", "debian:bookworm-slim", "debian:latest", "debian"}) {
+  for (const char* floating : {"debian:12", "debian:12-slim", "debian:bookworm", "debian:bookworm-slim", "debian:latest", "debian",
+                               "docker.io/library/debian:12"}) {
     EXPECT_EQ(pinned_release(floating), "") << floating;
   }
-  for (const char* v : {"4:12.2.0-3", "1.74.0.3", "3.0.22-1~deb12u2", "0.7.0+dfsg-8+b1", "1:1.10.0+ds-0.4", "20250419~deb12u2"}) {
-    EXPECT_TRUE(debian_version(v)) << v;
-  }
-  for (const char* v : {"", "latest", "3.0.*", "=3.0", "1:", "1.0-"}) EXPECT_FALSE(debian_version(v)) << v;
-  const auto stages = parse_dockerfile("FROM debian:12.11 AS build\nRUN apt-get install -y --no-install-recommends \\\n"
-                                       "  g++=4:12.2.0-3 cmake \\\n && rm -rf x\n");
-  ASSERT_EQ(stages.size(), 1u);
-  EXPECT_EQ(apt_pins(stages[0]), (std::map<std::string, std::string>{{"cmake", ""}, {"g++", "4:12.2.0-3"}}));
-  EXPECT_EQ(from_image(stages[0]), "debian:12.11");
+  const auto file = parse_dockerfile("ARG DEBIAN=debian:12.11\nFROM ${DEBIAN} AS build\nRUN apt-get install -y --no-install-recommends \\\n"
+                                     "  g++=4:12.2.0-3 cmake \\\n && rm -rf x\n");
+  ASSERT_EQ(file.stages.size(), 1u);
+  EXPECT_EQ(file.args.at("DEBIAN"), "debian:12.11");
+  EXPECT_EQ(apt_pins(file.stages[0]), (std::map<std::string, std::string>{{"cmake", ""}, {"g++", "4:12.2.0-3"}}));
+  EXPECT_EQ(from_image(file.stages[0]), "${DEBIAN}");
 }
 
-// No floating tag and no floating package: the image is rebuilt from the same Debian point release with
-// the same package versions, or the build fails.
-TEST_F(DockerfileTest, EveryBaseImageAndEveryPackageIsPinned) {
-  for (const auto& stage : stages_) {
+// One base for every stage that installs packages, pinned to a Debian point release (or a dated tag or a
+// digest), so the runtime's libraries are the ones the binaries were compiled against; and no package
+// pinned to a version: Debian's archive keeps only the newest version in a suite, so such a pin fails
+// the build at the next security update.
+TEST_F(DockerfileTest, TheBaseIsPinnedToAPointReleaseAndNoPackageToAVersion) {
+  ASSERT_TRUE(file_.args.count("DEBIAN"));
+  const std::string base = file_.args.at("DEBIAN");
+  EXPECT_TRUE(!pinned_release(base).empty() || base.find("@sha256:") != std::string::npos)
+      << "ARG DEBIAN=" << base << ": pin a Debian point release (debian:12.N), a dated tag (debian:bookworm-YYYYMMDD) or a digest";
+  EXPECT_EQ(base.rfind("docker.io/", 0), 0u) << "a fully qualified name: Podman refuses short names without a terminal";
+  for (const auto& stage : file_.stages) {
     const std::string image = from_image(stage);
-    EXPECT_TRUE(!pinned_release(image).empty() || image.find("@sha256:") != std::string::npos)
-        << "FROM " << stage.from << ": pin a Debian point release (debian:12.N), a dated tag (debian:bookworm-YYYYMMDD) or a digest";
+    EXPECT_TRUE(image == "${DEBIAN}" || image == "scratch" || image == "${BINARIES}") << "FROM " << stage.from;
+    if (!apt_packages(stage).empty()) {
+      EXPECT_EQ(image, "${DEBIAN}") << "FROM " << stage.from;
+    }
     for (const auto& [name, version] : apt_pins(stage)) {
-      EXPECT_TRUE(debian_version(version)) << "FROM " << stage.from << ": apt package " << name << " is not pinned to a version ("
-                                           << name << "=<version>, from `apt-cache policy " << name << "`)";
+      EXPECT_EQ(version, "") << "FROM " << stage.from << ": " << name << "=" << version
+                             << " vanishes from the archive with the next update; pin the base instead";
     }
   }
-  // One release for both stages: the runtime's libraries are the ones the build compiled against.
-  EXPECT_EQ(pinned_release(from_image(build())), pinned_release(from_image(runtime())));
+  const std::string text = read_text_file(source_dir() + "/Dockerfile");
+  EXPECT_NE(text.find("To refresh:"), std::string::npos) << "the Dockerfile says how a platform team refreshes the pin";
 }
 
-// A runtime library pinned to another version than its -dev package in the build stage would run the
-// binaries against a library they were not built with. Packages of one Debian source package share a
-// version; the source of each comes from dpkg on this machine (packages not installed here are skipped).
-TEST_F(DockerfileTest, TheRuntimeLibrariesAreTheVersionsTheBuildCompiledAgainst) {
-  const auto build_pins = apt_pins(build());
-  const auto runtime_pins = apt_pins(runtime());
-  std::vector<std::string> query = {"/usr/bin/env", "dpkg-query", "-W", "-f", "${Package} ${source:Package}\\n"};
-  for (const auto& [name, version] : build_pins) query.push_back(name);
-  for (const auto& [name, version] : runtime_pins) query.push_back(name);
-  const auto r = run_process(query);  // exits 1 when a package is not installed; the rest is still printed
-  std::map<std::string, std::string> source_of;
-  std::stringstream lines(r.out);
-  for (std::string package, source; lines >> package >> source;) source_of[package] = source;
-  if (source_of.empty()) GTEST_SKIP() << "dpkg-query knows none of the packages: " << r.err;
-  std::map<std::string, std::string> built;  // source package -> the version the build stage pins
-  for (const auto& [name, version] : build_pins) {
-    if (source_of.count(name)) built[source_of[name]] = version;
-  }
-  std::size_t compared = 0;
-  for (const auto& [name, version] : runtime_pins) {
-    if (!source_of.count(name) || !built.count(source_of[name])) continue;
-    EXPECT_EQ(version, built[source_of[name]]) << name << " (source " << source_of[name] << ")";
-    ++compared;
-  }
-  EXPECT_GE(compared, 6u) << "expected each runtime library's -dev package in the build stage";
-}
-
+// Both ways to the binaries end in /out, which the runtime root puts where the chart runs them; the
+// image itself is that root alone (no shell, no package manager) and runs as the chart's user.
 TEST_F(DockerfileTest, TheImageRunsBothBinariesWhereTheChartLooksAsItsNonRootUser) {
-  std::set<std::string> copied;
+  EXPECT_EQ(file_.args.at("BINARIES"), "source");
+  const auto copies = [](const Stage& stage) {
+    std::vector<std::string> out;
+    for (const auto& i : stage.instructions) {
+      if (i.keyword == "COPY") out.push_back(i.arguments);
+    }
+    return out;
+  };
+  const std::string source_run = [&] {
+    std::string all;
+    for (const auto& i : source().instructions) all += i.arguments + "\n";
+    return all;
+  }();
+  EXPECT_EQ(copies(*Named("prebuilt")), std::vector<std::string>{"prebuilt/gangplank-extender prebuilt/gangplank-operator /out/"});
+  EXPECT_EQ(from_image(*Named("binaries")), "${BINARIES}");
+  EXPECT_EQ(copies(rootfs()), std::vector<std::string>{"--from=binaries /out/ /rootfs/usr/local/bin/"});
+  EXPECT_EQ(from_image(image()), "scratch");
+  EXPECT_EQ(copies(image()), std::vector<std::string>{"--from=rootfs /rootfs/ /"});
   std::string user;
-  for (const auto& i : runtime().instructions) {
-    if (i.keyword == "COPY" && i.arguments.rfind("--from=build", 0) == 0) copied.insert(i.arguments.substr(i.arguments.rfind(' ') + 1));
+  for (const auto& i : image().instructions) {
     if (i.keyword == "USER") user = i.arguments;
   }
   const RenderedObjects objects(helm3().render_ok({}));
@@ -311,7 +322,10 @@ TEST_F(DockerfileTest, TheImageRunsBothBinariesWhereTheChartLooksAsItsNonRootUse
     const auto d = objects.deployment_with_container(container);
     ASSERT_TRUE(d);
     const json c = container_named((*d)["spec"]["template"]["spec"], container);
-    EXPECT_TRUE(copied.count(c["command"][0].get<std::string>())) << c["command"][0] << " is not in the image";
+    const std::string command = c["command"][0];
+    const std::string name = command.substr(command.rfind('/') + 1);
+    EXPECT_EQ(command, "/usr/local/bin/" + name);
+    EXPECT_NE(source_run.find("/out/" + name + " "), std::string::npos) << name << " is not built into /out";
   }
   EXPECT_TRUE(std::regex_match(user, std::regex("[1-9][0-9]*(:[0-9]+)?"))) << "USER " << user << " is not a numeric non-root user";
   const json values = apiserver_double::ParseYamlDocuments(read_text_file(chart_dir() + "/values.yaml")).front();
@@ -320,7 +334,7 @@ TEST_F(DockerfileTest, TheImageRunsBothBinariesWhereTheChartLooksAsItsNonRootUse
 
 TEST_F(DockerfileTest, VersionsAgreeWithTheChartAndCMake) {
   std::string version;
-  for (const auto& i : runtime().instructions) {
+  for (const auto& i : image().instructions) {
     std::smatch m;
     if (i.keyword == "LABEL" && std::regex_search(i.arguments, m, std::regex("org\\.opencontainers\\.image\\.version=\"([^\"]+)\""))) version = m[1];
   }
