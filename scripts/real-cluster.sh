@@ -13,6 +13,7 @@
 #   scripts/real-cluster.sh start [--dir D] [--build B] [--port-base P] [--nodes FILE] [--no-gangplank]
 #                                 [--operator-arg ARG]... [--extender-arg ARG]... [--chart-set KEY=VALUE]...
 #                                 [--owner-pid PID] [--kube-version V] [--dra] [--default-scheduler]
+#                                 [--image-root R]
 #   scripts/real-cluster.sh stop [--dir D]
 #
 # --dir      state, certificates, kubeconfigs and logs (default out/real)
@@ -33,6 +34,10 @@
 # --default-scheduler  also the stock kube-scheduler with its default profile (default-scheduler) on
 #                 base+9, which a real cluster has and which schedules (and allocates the devices of) pods
 #                 that do not name gangplank; the chart's scheduler has the gangplank profile only
+# --image-root    run gangplank-extender and gangplank-operator from an image's root file system R (a
+#                 mounted container of the image ./run.sh image builds) under chroot, as the image's user
+#                 65532, instead of from --build: the state folder is bind-mounted into R at its own path
+#                 (tests/real-cluster/image_test.cc)
 # --kube-version  run kube-apiserver, kube-controller-manager and kube-scheduler of another Kubernetes
 #                 version built by scripts/build-kube-binaries.sh (v1.35, the oldest gangplank supports:
 #                 .tools/kube/v1.35/bin); default: the 1.37 of .tools/kube/bin
@@ -70,6 +75,7 @@ chart_sets=()
 owner=""
 dra=0
 default_scheduler=0
+image_root=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --dir) dir="$2"; shift 2 ;;
@@ -84,6 +90,7 @@ while [ $# -gt 0 ]; do
     --kube-version) kube_bin="$repo/.tools/kube/$2/bin"; shift 2 ;;
     --dra) dra=1; shift ;;
     --default-scheduler) default_scheduler=1; shift ;;
+    --image-root) image_root="$(cd "$2" && pwd)"; shift 2 ;;
     *) echo "real-cluster: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -134,6 +141,30 @@ stop_all() {
   done
   for pid in $pids; do kill -9 "$pid" 2>/dev/null || true; done
   rm -f "$dir/pids"
+  if [ -f "$dir/image-mount" ]; then
+    umount "$(cat "$dir/image-mount")" 2>/dev/null || umount -l "$(cat "$dir/image-mount")" 2>/dev/null || true
+    rm -f "$dir/image-mount"
+  fi
+}
+
+# gangplank_binary <name> <folder>: the command that runs one of gangplank's binaries, from the build or,
+# with --image-root, from the image as its own user (the state folder mounted in: make_image_view).
+gangplank_binary() {
+  if [ -n "$image_root" ]; then
+    echo chroot --userspec=65532:65532 "$image_root" "/usr/local/bin/$1"
+  else
+    echo "$build/$2/$1"
+  fi
+}
+
+# The image's view of the state folder: the same path inside it, and the files its user must read.
+make_image_view() {
+  [ -n "$image_root" ] || return 0
+  mkdir -p "$image_root$dir"
+  mount --bind "$dir" "$image_root$dir"
+  echo "$image_root$dir" >"$dir/image-mount"
+  chown -R 65532:65532 "$pki" "$dir/extender.kubeconfig" "$dir/operator.kubeconfig"
+  chmod o+x "$dir"  # A test's folder is mkdtemp's 0700: the image's user may pass through it, not list it.
 }
 
 # cert <name> <subject> [subjectAltName] [ca]: a key and a certificate signed by the cluster CA (or <ca>).
@@ -281,13 +312,17 @@ start_gangplank() {
   for c in extender operator scheduler; do service_account_kubeconfig "$c"; done
   # The plan seal's key, shared by the operator and the extender as the chart's Secret is.
   openssl rand -hex 32 >"$pki/plan-seal.key"
-  spawn gangplank-extender "$build/extender/gangplank-extender" --kubeconfig "$dir/extender.kubeconfig" \
+  make_image_view
+  local extender operator
+  read -r -a extender <<<"$(gangplank_binary gangplank-extender extender)"
+  read -r -a operator <<<"$(gangplank_binary gangplank-operator operator)"
+  spawn gangplank-extender "${extender[@]}" --kubeconfig "$dir/extender.kubeconfig" \
     --listen-address 127.0.0.1 --port "$ext_port" --path-prefix /gangplank \
     --policy fragpack \
     --tls-cert-file "$pki/extender.crt" --tls-key-file "$pki/extender.key" \
     --client-ca-file "$pki/extender-client-ca.crt" --plan-seal-key-file "$pki/plan-seal.key" \
     ${extender_args[@]+"${extender_args[@]}"}
-  spawn gangplank-operator "$build/operator/gangplank-operator" --kubeconfig "$dir/operator.kubeconfig" \
+  spawn gangplank-operator "${operator[@]}" --kubeconfig "$dir/operator.kubeconfig" \
     --listen-address 127.0.0.1 --port "$op_port" --scheduler-name gangplank \
     --leader-elect --leader-election-namespace "$namespace" --leader-election-name "$release-operator" \
     --lease-duration-seconds 15 --renew-deadline-seconds 10 --retry-period-seconds 2 \

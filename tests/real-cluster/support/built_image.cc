@@ -1,0 +1,59 @@
+#include "tests/real-cluster/support/built_image.h"
+
+#include <unistd.h>
+
+#include <chrono>
+
+#include "tests/apiserver-double/support/subprocess.h"
+
+namespace gangplank::real_cluster {
+namespace {
+
+using apiserver_double::testing::run_process;
+
+std::string Trimmed(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+}  // namespace
+
+std::string BuiltImage::UnavailableReason() {
+  if (::geteuid() != 0) return "building and mounting an image needs root (debootstrap, podman mount, chroot)";
+  if (::access("/usr/bin/apt-get", X_OK) != 0 && ::access("/usr/bin/podman", X_OK) != 0) {
+    return "no Podman, and no apt-get to install it";
+  }
+  return "";
+}
+
+BuiltImage::BuiltImage() {
+  const auto built = run_process({GANGPLANK_SOURCE_DIR "/scripts/build-image.sh", "--engine", "podman", "--build", GANGPLANK_BUILD_DIR},
+                                 "", std::chrono::minutes(20));
+  build_log_ = built.err;
+  if (built.exit_code != 0) {
+    error_ = "scripts/build-image.sh failed (exit " + std::to_string(built.exit_code) + "):\n" + built.out + built.err;
+    return;
+  }
+  tag_ = Trimmed(built.out);  // The script's only line on stdout.
+  container_ = "gangplank-image-test-" + std::to_string(::getpid());
+  const auto created = run_process({"/usr/bin/podman", "create", "--name", container_, tag_});
+  if (created.exit_code != 0) {
+    error_ = "podman create " + tag_ + " failed: " + created.err;
+    container_.clear();
+    return;
+  }
+  const auto mounted = run_process({"/usr/bin/podman", "mount", container_});
+  if (mounted.exit_code != 0) {
+    error_ = "podman mount " + container_ + " failed: " + mounted.err;
+    return;
+  }
+  root_ = Trimmed(mounted.out);
+}
+
+BuiltImage::~BuiltImage() {
+  if (container_.empty()) return;
+  run_process({"/usr/bin/podman", "umount", container_});
+  run_process({"/usr/bin/podman", "rm", "-f", container_});
+}
+
+}  // namespace gangplank::real_cluster
