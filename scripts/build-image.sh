@@ -7,7 +7,7 @@
 # --tag          the image's name (default localhost/gangplank:<the project's version>)
 # --build        the CMake build whose binaries go into the image (default build; the Dockerfile's
 #                BINARIES=prebuilt): the binaries the tests ran, stripped of their debug symbols
-# --from-source  compile the binaries inside the image instead (BINARIES=source; about 15 minutes on 2 cores)
+# --from-source  compile the binaries inside the image instead (BINARIES=source; about 12 minutes on 2 cores)
 # --base         the Debian 12 image every stage starts from (the Dockerfile's DEBIAN; default its own pin)
 # --local-base   make that base here with debootstrap (Debian 12 minbase from the Debian archive, with the
 #                official image's apt sources) instead of pulling it: for machines that reach Debian's

@@ -179,7 +179,8 @@ TEST_F(DockerfileTest, TheBuildStagesCMakeConfigurationDefinesBothBinariesFromTh
   docker_context(dir / "src");
   EXPECT_FALSE(fs::exists(dir / "src" / ".tools"));
   EXPECT_FALSE(fs::exists(dir / "src" / "tests"));
-  const auto configured = run_process({GANGPLANK_CMAKE, "-S", (dir / "src").string(), "-B", (dir / "build").string(), "-DCMAKE_BUILD_TYPE=Release",
+  EXPECT_EQ(cmake_flag(source(), "CMAKE_BUILD_TYPE"), "RelWithDebInfo") << "the build type the tests' binaries have";
+  const auto configured = run_process({GANGPLANK_CMAKE, "-S", (dir / "src").string(), "-B", (dir / "build").string(), "-DCMAKE_BUILD_TYPE=RelWithDebInfo",
                                        "-DGANGPLANK_COMPONENTS=" + components, "-DGANGPLANK_BUILD_TESTS=OFF", "-DGANGPLANK_BUILD_BENCH=OFF"},
                                       "", std::chrono::seconds(120));
   ASSERT_EQ(configured.exit_code, 0) << configured.out << configured.err;

@@ -103,6 +103,22 @@ TEST_F(ImageOnRealCluster, EveryBinaryStartsInsideTheImageAsItsUserAndFindsEvery
   }
 }
 
+// The commands the chart's Deployments run with this image are its binaries (a wrong path would leave
+// every pod in CrashLoopBackOff); the scheduler's container runs the kube-scheduler image instead.
+TEST_F(ImageOnRealCluster, TheChartsCommandsAreTheImagesBinaries) {
+  const auto rendered = run_process({GANGPLANK_SOURCE_DIR "/.tools/bin/helm", "template", "gangplank",
+                                     GANGPLANK_SOURCE_DIR "/helm/gangplank"});
+  ASSERT_EQ(rendered.exit_code, 0) << rendered.err;
+  const std::regex command("command: \\[\"(/usr/local/bin/[^\"]+)\"\\]");
+  int commands = 0;
+  for (std::sregex_iterator it(rendered.out.begin(), rendered.out.end(), command), end; it != end; ++it, ++commands) {
+    const fs::path binary = fs::path(image_->root()) / (*it)[1].str().substr(1);
+    EXPECT_TRUE(fs::is_regular_file(binary)) << (*it)[1] << " is not in the image";
+    EXPECT_NE(fs::status(binary).permissions() & fs::perms::others_exec, fs::perms::none) << (*it)[1];
+  }
+  EXPECT_EQ(commands, 2) << "the extender's and the operator's Deployments";
+}
+
 TEST_F(ImageOnRealCluster, HoldsNoShellOrPackageManagerAndRunsAsTheChartsUser) {
   const auto inspected = run_process({"/usr/bin/podman", "image", "inspect", "--format",
                                       "{{.Config.User}} {{json .Config.Entrypoint}} {{.Size}}", image_->tag()});
