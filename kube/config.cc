@@ -167,14 +167,6 @@ void ApplyUser(const Entry& e, ClusterConfig& cfg) {
   }
 }
 
-constexpr std::array<int8_t, 256> MakeBase64Table() {
-  std::array<int8_t, 256> t{};
-  for (auto& v : t) v = -1;
-  const char* alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  for (int i = 0; i < 64; ++i) t[static_cast<unsigned char>(alphabet[i])] = static_cast<int8_t>(i);
-  return t;
-}
-
 }  // namespace
 
 EnvLookup ProcessEnv() {
@@ -183,33 +175,6 @@ EnvLookup ProcessEnv() {
     if (v == nullptr) return std::nullopt;
     return std::string(v);
   };
-}
-
-std::string Base64Decode(std::string_view in) {
-  static constexpr auto kTable = MakeBase64Table();
-  std::string out;
-  out.reserve(in.size() * 3 / 4);
-  uint32_t acc = 0;
-  int bits = 0;
-  size_t padding = 0;
-  for (char ch : in) {
-    if (ch == '\n' || ch == '\r' || ch == ' ' || ch == '\t') continue;
-    if (ch == '=') {
-      ++padding;
-      continue;
-    }
-    if (padding > 0) throw std::invalid_argument("base64: data after padding");
-    int8_t v = kTable[static_cast<unsigned char>(ch)];
-    if (v < 0) throw std::invalid_argument("base64: invalid character");
-    acc = (acc << 6) | static_cast<uint32_t>(v);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out.push_back(static_cast<char>((acc >> bits) & 0xFF));
-    }
-  }
-  if (padding > 2 || bits >= 6) throw std::invalid_argument("base64: truncated input");
-  return out;
 }
 
 ClusterConfig LoadInClusterConfig(const EnvLookup& env, const InClusterPaths& paths) {

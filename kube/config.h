@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "base/base64.h"
 #include "net/http_client.h"
 
 namespace gangplank::kube {
@@ -52,7 +53,7 @@ ClusterConfig LoadKubeconfig(const std::vector<std::string>& files, const std::s
 // $KUBECONFIG (':'-separated) or ~/.kube/config.
 ClusterConfig LoadDefaultKubeconfig(const std::string& context = "", const EnvLookup& env = ProcessEnv());
 
-std::string Base64Decode(std::string_view in);  // throws std::invalid_argument on bad input
+using base::Base64Decode;  // kubeconfig *-data fields; throws std::invalid_argument on bad input
 
 // Bearer token from a static string or a file that is re-read at least every refresh period and after
 // invalidate() (call it on a 401). Thread-safe.

@@ -2,6 +2,7 @@
 
 #include <thread>
 
+#include "base/base64.h"
 #include "kube/api_error.h"
 
 namespace gangplank::kube {
@@ -20,23 +21,6 @@ std::optional<std::chrono::seconds> RetryAfterOf(const net::HttpClientResponse& 
   return std::nullopt;
 }
 
-std::string Base64Encode(const std::string& in) {
-  static const char* kAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  size_t i = 0;
-  for (; i + 2 < in.size(); i += 3) {
-    uint32_t v = (uint8_t(in[i]) << 16) | (uint8_t(in[i + 1]) << 8) | uint8_t(in[i + 2]);
-    for (int s = 18; s >= 0; s -= 6) out.push_back(kAlphabet[(v >> s) & 63]);
-  }
-  if (i + 1 == in.size()) {
-    uint32_t v = uint8_t(in[i]) << 16;
-    out += {kAlphabet[(v >> 18) & 63], kAlphabet[(v >> 12) & 63], '=', '='};
-  } else if (i + 2 == in.size()) {
-    uint32_t v = (uint8_t(in[i]) << 16) | (uint8_t(in[i + 1]) << 8);
-    out += {kAlphabet[(v >> 18) & 63], kAlphabet[(v >> 12) & 63], kAlphabet[(v >> 6) & 63], '='};
-  }
-  return out;
-}
 
 }  // namespace
 
@@ -66,7 +50,7 @@ net::HttpClientRequest RestClient::ToHttp(const RestRequest& request) {
   if (std::string token = tokens_.token(); !token.empty()) {
     out.headers.emplace_back("Authorization", "Bearer " + token);
   } else if (!config_.username.empty()) {
-    out.headers.emplace_back("Authorization", "Basic " + Base64Encode(config_.username + ":" + config_.password));
+    out.headers.emplace_back("Authorization", "Basic " + base::Base64Encode(config_.username + ":" + config_.password));
   }
   return out;
 }

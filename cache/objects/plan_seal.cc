@@ -8,28 +8,12 @@
 #include <limits>
 #include <stdexcept>
 
+#include "base/base64.h"
 #include "cache/objects/admission_time.h"
 #include "cache/objects/conventions.h"
 
 namespace gangplank::cache {
 namespace {
-
-std::string Base64Url(const unsigned char* data, std::size_t size) {
-  static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-  std::string out;
-  std::uint32_t buffer = 0;
-  int bits = 0;
-  for (std::size_t i = 0; i < size; ++i) {
-    buffer = (buffer << 8) | data[i];
-    bits += 8;
-    while (bits >= 6) {
-      bits -= 6;
-      out.push_back(kAlphabet[(buffer >> bits) & 0x3f]);
-    }
-  }
-  if (bits > 0) out.push_back(kAlphabet[(buffer << (6 - bits)) & 0x3f]);
-  return out;
-}
 
 // Seconds since the admission an id names; infinity for an id that names no time.
 double PlanAgeSeconds(std::string_view admission_id) {
@@ -56,7 +40,7 @@ std::string PlanSeal::Sign(std::string_view uid, std::string_view node, std::str
            message.size(), mac, &length) == nullptr) {
     throw std::runtime_error("HMAC-SHA256 failed");
   }
-  return Base64Url(mac, length);
+  return base::Base64UrlEncode(std::string_view(reinterpret_cast<const char*>(mac), length));
 }
 
 bool PlanSeal::Verifies(const PodInfo& pod) const {

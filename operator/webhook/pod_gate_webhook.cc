@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/base64.h"
 #include "cache/objects/conventions.h"
 
 namespace gangplank::op {
@@ -122,36 +123,12 @@ WebhookReply ReviewPod(const std::string& body, const WebhookOptions& options) {
     }
     if (!patch.empty()) {
       response["patchType"] = "JSONPatch";
-      response["patch"] = Base64(patch.dump());
+      response["patch"] = base::Base64Encode(patch.dump());
     }
   }
   reply.response = net::HttpResponse::json(
       200, Json{{"apiVersion", "admission.k8s.io/v1"}, {"kind", "AdmissionReview"}, {"response", response}}.dump());
   return reply;
-}
-
-std::string Base64(const std::string& bytes) {
-  static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  out.reserve((bytes.size() + 2) / 3 * 4);
-  size_t i = 0;
-  for (; i + 2 < bytes.size(); i += 3) {
-    const unsigned v = static_cast<unsigned char>(bytes[i]) << 16 | static_cast<unsigned char>(bytes[i + 1]) << 8 |
-                       static_cast<unsigned char>(bytes[i + 2]);
-    out += kAlphabet[v >> 18 & 63];
-    out += kAlphabet[v >> 12 & 63];
-    out += kAlphabet[v >> 6 & 63];
-    out += kAlphabet[v & 63];
-  }
-  if (i < bytes.size()) {
-    unsigned v = static_cast<unsigned char>(bytes[i]) << 16;
-    if (i + 1 < bytes.size()) v |= static_cast<unsigned char>(bytes[i + 1]) << 8;
-    out += kAlphabet[v >> 18 & 63];
-    out += kAlphabet[v >> 12 & 63];
-    out += i + 1 < bytes.size() ? kAlphabet[v >> 6 & 63] : '=';
-    out += '=';
-  }
-  return out;
 }
 
 }  // namespace gangplank::op

@@ -41,7 +41,4 @@ struct WebhookReply {
 // and a message naming what is wrong (the API server then applies the webhook's failurePolicy).
 WebhookReply ReviewPod(const std::string& body, const WebhookOptions& options);
 
-// RFC 4648 base64 (the encoding of AdmissionResponse.patch).
-std::string Base64(const std::string& bytes);
-
 }  // namespace gangplank::op

@@ -249,12 +249,5 @@ TEST(TokenSourceTest, RereadsTheFileAfterThePeriodAndAfterInvalidate) {
   EXPECT_THROW(never.token(), ConfigError);
 }
 
-TEST(Base64Test, DecodesAndRejectsGarbage) {
-  EXPECT_EQ(Base64Decode("aGVsbG8gd29ybGQ="), "hello world");
-  EXPECT_EQ(Base64Decode("aGVs\nbG8="), "hello");
-  EXPECT_THROW(Base64Decode("a$b="), std::invalid_argument);
-  EXPECT_THROW(Base64Decode("aGVsbG8=x"), std::invalid_argument);
-}
-
 }  // namespace
 }  // namespace gangplank::kube

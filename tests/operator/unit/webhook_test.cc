@@ -153,14 +153,5 @@ TEST(PodGateWebhook, MalformedReviewsAre400WithTheReason) {
   EXPECT_EQ(ReviewPod(Review(Pod("gangplank")), tiny).response.status, 400);
 }
 
-TEST(PodGateWebhook, Base64MatchesRfc4648) {
-  EXPECT_EQ(Base64(""), "");
-  EXPECT_EQ(Base64("f"), "Zg==");
-  EXPECT_EQ(Base64("fo"), "Zm8=");
-  EXPECT_EQ(Base64("foo"), "Zm9v");
-  EXPECT_EQ(Base64("foobar"), "Zm9vYmFy");
-  EXPECT_EQ(Base64(std::string("\xff\x00\x10", 3)), "/wAQ");
-}
-
 }  // namespace
 }  // namespace gangplank::op
