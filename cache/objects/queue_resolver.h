@@ -37,7 +37,6 @@ class QueueResolver {
   }
 
   const std::string& default_queue() const { return default_queue_; }
-  const std::vector<std::string>& governing_schedulers() const { return governing_schedulers_; }
 
  private:
   std::string default_queue_;

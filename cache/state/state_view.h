@@ -67,8 +67,9 @@ class StateView {
   const QueueConfig* FindQueue(std::string_view name) const;
   // The queue a pod is charged to (QueueResolver): its gangplank.io/queue label, else its namespace's
   // label of that name (design: "default: its namespace's label"), else the default queue
-  // (ClusterState::SetQueueRules); empty when none names one. For a pod being placed: QueueOf(PodRecord)
-  // charges a pod gangplank does not govern to its namespace's queue alone.
+  // (ClusterState::SetQueueRules); empty when none names one. This is the rule for a pod being placed;
+  // QueueOf(PodRecord), what a cached pod pays, charges one gangplank does not govern to its namespace's
+  // queue alone.
   std::string QueueOf(const PodInfo& pod) const;
   const QueueResolver& queue_resolver() const { return queue_resolver_; }
   // The queue label of a namespace, or "" when it has none or is unknown.

@@ -171,19 +171,19 @@ int Run(const OperatorConfig& config) {
   }
 
   const bool tls = !config.webhook_cert_file.empty() && !config.webhook_key_file.empty();
-  const bool tls_dry_run_port = tls && config.dry_run_port != 0;
-  const std::string dry_run_url = "the TLS port :" + std::to_string(config.dry_run_port);
   const bool open_dry_run = config.dry_run_auth == "none";
+  const bool tls_dry_run_port = tls && config.dry_run_port != 0 && !open_dry_run;
   DryRunRoute plain_dry_run;
   DryRunRoute tls_dry_run;
   std::string webhook_dry_run_hint;
   if (open_dry_run) {
     spdlog::warn(logging::JsonFields("the dry run is open to anyone on the plain port (--dry-run-auth=none)"));
     plain_dry_run.controller = &controller;
-    tls_dry_run.hint = webhook_dry_run_hint = "the dry run is served on the plain port (--dry-run-auth=none)";
+    webhook_dry_run_hint = "the dry run is served on the plain port (--dry-run-auth=none)";
   } else {
     plain_dry_run.hint = tls_dry_run_port
-                             ? "the dry run is served on " + dry_run_url + " to a bearer token (--dry-run-auth=tokenreview)"
+                             ? "the dry run is served on the TLS port :" + std::to_string(config.dry_run_port) +
+                                   " to a bearer token (--dry-run-auth=tokenreview)"
                              : "no dry run: it needs the TLS files (--webhook-tls-cert-file, --webhook-tls-key-file) and "
                                "--dry-run-port";
     webhook_dry_run_hint = plain_dry_run.hint;
@@ -193,7 +193,7 @@ int Run(const OperatorConfig& config) {
   const net::HttpTlsFiles tls_files{config.webhook_cert_file, config.webhook_key_file};
   // Outlives the dry-run server (declared before it): the caller is authenticated before its body is read.
   std::unique_ptr<DryRunHeadCheck> dry_run_head_check;
-  if (tls_dry_run.access && tls_dry_run_port) dry_run_head_check = std::make_unique<DryRunHeadCheck>(*tls_dry_run.access);
+  if (tls_dry_run_port) dry_run_head_check = std::make_unique<DryRunHeadCheck>(*tls_dry_run.access);
   auto server = StartServer(config.listen_address, config.port, std::nullopt,
                             MakeOperatorRouter(controller, metrics, std::move(plain_dry_run)), OperatorBodyLimit());
   std::unique_ptr<net::HttpServer> webhook;
