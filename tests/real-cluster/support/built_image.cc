@@ -1,8 +1,10 @@
 #include "tests/real-cluster/support/built_image.h"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <sstream>
 
 #include "tests/apiserver-double/support/subprocess.h"
 
@@ -14,6 +16,22 @@ using apiserver_double::testing::run_process;
 std::string Trimmed(std::string s) {
   while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
   return s;
+}
+
+constexpr char kContainerPrefix[] = "gangplank-image-test-";
+
+// Containers left by a test binary that was killed before it could remove its own (its pid is gone).
+void RemoveLeftovers() {
+  const auto listed = run_process({"/usr/bin/podman", "ps", "-a", "--filter", std::string("name=") + kContainerPrefix,
+                                   "--format", "{{.Names}}"});
+  std::istringstream names(listed.out);
+  for (std::string name; names >> name;) {
+    const std::string pid = name.substr(name.rfind('-') + 1);
+    if (pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    if (::kill(std::stoi(pid), 0) == 0) continue;  // Another test binary's, still running.
+    run_process({"/usr/bin/podman", "umount", name});
+    run_process({"/usr/bin/podman", "rm", "-f", name});
+  }
 }
 
 }  // namespace
@@ -35,7 +53,8 @@ BuiltImage::BuiltImage() {
     return;
   }
   tag_ = Trimmed(built.out);  // The script's only line on stdout.
-  container_ = "gangplank-image-test-" + std::to_string(::getpid());
+  RemoveLeftovers();
+  container_ = kContainerPrefix + std::to_string(::getpid());
   const auto created = run_process({"/usr/bin/podman", "create", "--name", container_, tag_});
   if (created.exit_code != 0) {
     error_ = "podman create " + tag_ + " failed: " + created.err;
