@@ -6,12 +6,13 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <regex>
 #include <sstream>
 
 #include "tests/apiserver-double/support/subprocess.h"
+#include "tests/helm/support/helm_tool.h"
+#include "tests/helm/support/rendered_objects.h"
 #include "tests/real-cluster/support/built_image.h"
 #include "tests/real-cluster/support/real_cluster_test.h"
 
@@ -20,18 +21,12 @@ namespace {
 
 namespace fs = std::filesystem;
 using apiserver_double::testing::run_process;
-
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using helm_testing::read_text_file;
 
 // The chart's appVersion: what every binary's --version must say.
 std::string AppVersion() {
   std::smatch m;
-  const std::string chart = ReadFile(GANGPLANK_SOURCE_DIR "/helm/gangplank/Chart.yaml");
+  const std::string chart = read_text_file(helm_testing::chart_dir() + "/Chart.yaml");
   return std::regex_search(chart, m, std::regex("appVersion: \"?([0-9.]+)\"?")) ? m[1].str() : "";
 }
 
@@ -66,7 +61,7 @@ class ImageOnRealCluster : public RealClusterTest {
   }
   // The pid scripts/real-cluster.sh recorded for a component ("gangplank-operator"), or "".
   std::string PidOf(const std::string& component) {
-    std::istringstream pids(ReadFile(cluster().dir() / "pids"));
+    std::istringstream pids(read_text_file((cluster().dir() / "pids").string()));
     for (std::string pid, name; pids >> pid >> name;) {
       if (name == component) return pid;
     }
@@ -105,17 +100,17 @@ TEST_F(ImageOnRealCluster, EveryBinaryStartsInsideTheImageAsItsUserAndFindsEvery
 // The commands the chart's Deployments run with this image are its binaries (a wrong path would leave
 // every pod in CrashLoopBackOff); the scheduler's container runs the kube-scheduler image instead.
 TEST_F(ImageOnRealCluster, TheChartsCommandsAreTheImagesBinaries) {
-  const auto rendered = run_process({GANGPLANK_SOURCE_DIR "/.tools/bin/helm", "template", "gangplank",
-                                     GANGPLANK_SOURCE_DIR "/helm/gangplank"});
-  ASSERT_EQ(rendered.exit_code, 0) << rendered.err;
-  const std::regex command("command: \\[\"(/usr/local/bin/[^\"]+)\"\\]");
-  int commands = 0;
-  for (std::sregex_iterator it(rendered.out.begin(), rendered.out.end(), command), end; it != end; ++it, ++commands) {
-    const fs::path binary = fs::path(image_->root()) / (*it)[1].str().substr(1);
-    EXPECT_TRUE(fs::is_regular_file(binary)) << (*it)[1] << " is not in the image";
-    EXPECT_NE(fs::status(binary).permissions() & fs::perms::others_exec, fs::perms::none) << (*it)[1];
+  const helm_testing::RenderedObjects objects(helm_testing::helm3().render_ok({}));
+  for (const char* container : {"extender", "operator"}) {
+    const auto deployment = objects.deployment_with_container(container);
+    ASSERT_TRUE(deployment) << container;
+    const std::string command =
+        helm_testing::container_named((*deployment)["spec"]["template"]["spec"], container)["command"][0];
+    ASSERT_EQ(command.rfind('/', 0), 0u) << command << " is no absolute path";
+    const fs::path binary = fs::path(image_->root()) / command.substr(1);
+    EXPECT_TRUE(fs::is_regular_file(binary)) << command << " is not in the image";
+    EXPECT_NE(fs::status(binary).permissions() & fs::perms::others_exec, fs::perms::none) << command;
   }
-  EXPECT_EQ(commands, 2) << "the extender's and the operator's Deployments";
 }
 
 TEST_F(ImageOnRealCluster, HoldsNoShellOrPackageManagerAndRunsAsTheChartsUser) {
@@ -136,7 +131,7 @@ TEST_F(ImageOnRealCluster, HoldsNoShellOrPackageManagerAndRunsAsTheChartsUser) {
     EXPECT_FALSE(fs::exists(root / tool)) << tool << " is in the image";
   }
   EXPECT_TRUE(fs::exists(root / "etc/ssl/certs/ca-certificates.crt"));
-  EXPECT_NE(ReadFile(root / "etc/passwd").find(":65532:65532:"), std::string::npos);
+  EXPECT_NE(read_text_file((root / "etc/passwd").string()).find(":65532:65532:"), std::string::npos);
 }
 
 // scripts/real-cluster.sh --image-root: the extender and the operator are the image's binaries, run as
@@ -146,7 +141,7 @@ TEST_F(ImageOnRealCluster, TheControlPlanesGangplankRunsFromTheImageAndPlacesAGa
     const std::string pid = PidOf(component);
     ASSERT_FALSE(pid.empty()) << component;
     EXPECT_EQ(fs::read_symlink("/proc/" + pid + "/root"), fs::path(image_->root())) << component << " runs outside the image";
-    EXPECT_NE(ReadFile("/proc/" + pid + "/status").find("Uid:\t65532"), std::string::npos) << component;
+    EXPECT_NE(read_text_file("/proc/" + pid + "/status").find("Uid:\t65532"), std::string::npos) << component;
   }
   Node("img-0", 8);
   Node("img-1", 8);
