@@ -110,7 +110,7 @@ Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 EOF
   fi
   base="localhost/gangplank-debian:$(cat "$dir/etc/debian_version")"
-  if ! "${engine[@]}" image exists "$base" 2>/dev/null && ! "${engine[@]}" image inspect "$base" >/dev/null 2>&1; then
+  if ! "${engine[@]}" image inspect "$base" >/dev/null 2>&1; then
     tar -C "$dir" -c . | "${engine[@]}" import - "$base" >/dev/null
   fi
 }

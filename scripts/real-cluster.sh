@@ -147,13 +147,14 @@ stop_all() {
   fi
 }
 
-# gangplank_binary <name> <folder>: the command that runs one of gangplank's binaries, from the build or,
-# with --image-root, from the image as its own user (the state folder mounted in: make_image_view).
+# gangplank_binary <name> <folder>: sets `binary` to the command that runs one of gangplank's binaries,
+# from the build or, with --image-root, from the image as its own user (the state folder mounted in:
+# make_image_view). An array, so a build folder with spaces stays one word.
 gangplank_binary() {
   if [ -n "$image_root" ]; then
-    echo chroot --userspec=65532:65532 "$image_root" "/usr/local/bin/$1"
+    binary=(chroot --userspec=65532:65532 "$image_root" "/usr/local/bin/$1")
   else
-    echo "$build/$2/$1"
+    binary=("$build/$2/$1")
   fi
 }
 
@@ -313,16 +314,16 @@ start_gangplank() {
   # The plan seal's key, shared by the operator and the extender as the chart's Secret is.
   openssl rand -hex 32 >"$pki/plan-seal.key"
   make_image_view
-  local extender operator
-  read -r -a extender <<<"$(gangplank_binary gangplank-extender extender)"
-  read -r -a operator <<<"$(gangplank_binary gangplank-operator operator)"
-  spawn gangplank-extender "${extender[@]}" --kubeconfig "$dir/extender.kubeconfig" \
+  local binary
+  gangplank_binary gangplank-extender extender
+  spawn gangplank-extender "${binary[@]}" --kubeconfig "$dir/extender.kubeconfig" \
     --listen-address 127.0.0.1 --port "$ext_port" --path-prefix /gangplank \
     --policy fragpack \
     --tls-cert-file "$pki/extender.crt" --tls-key-file "$pki/extender.key" \
     --client-ca-file "$pki/extender-client-ca.crt" --plan-seal-key-file "$pki/plan-seal.key" \
     ${extender_args[@]+"${extender_args[@]}"}
-  spawn gangplank-operator "${operator[@]}" --kubeconfig "$dir/operator.kubeconfig" \
+  gangplank_binary gangplank-operator operator
+  spawn gangplank-operator "${binary[@]}" --kubeconfig "$dir/operator.kubeconfig" \
     --listen-address 127.0.0.1 --port "$op_port" --scheduler-name gangplank \
     --leader-elect --leader-election-namespace "$namespace" --leader-election-name "$release-operator" \
     --lease-duration-seconds 15 --renew-deadline-seconds 10 --retry-period-seconds 2 \
