@@ -1,26 +1,23 @@
-// Informers: convergence, indexes and handlers off the watch thread against the API-server double and the
-// real kube-apiserver (InformerIntegration, one body for both); relist diffs with tombstones after 410
-// (HTTP and in-stream), clean stream ends, bookmarks and a randomized fault storm against the double
-// only (InformerIntegrationTest), as they stop, compact, cut or fault the server on demand.
+// Informers against the real kube-apiserver: convergence, indexes and handlers off the watch thread;
+// bookmarks; and, through the fault proxy, relist diffs with tombstones after 410 (HTTP and in-stream),
+// clean stream ends and a randomized fault storm.
 #include <gtest/gtest.h>
 
 #include <map>
 #include <random>
 #include <set>
 
-#include "double_fixture.h"
+#include "real_api_fixture.h"
 #include "kube/informer.h"
 
 namespace gangplank::kube {
 namespace {
 
 using namespace std::chrono_literals;
-using apiserver_double::ApiServerDouble;
-using apiserver_double::DoubleOptions;
-using apiserver_double::FaultRule;
+using gangplank::testing::FaultProxy;
+using gangplank::testing::ProxyFault;
 using testing::eventually;
 using testing::pod_json;
-using testing::rest_for;
 
 InformerOptions fast_options() {
   InformerOptions o;
@@ -81,23 +78,13 @@ class Recorder {
   std::map<std::string, std::string> view_;
 };
 
-std::map<std::string, std::string> server_pods(const ApiServerDouble& server) {
-  std::map<std::string, std::string> out;
-  for (const auto& p : server.List("pods")) {
-    out[p["metadata"]["namespace"].get<std::string>() + "/" + p["metadata"]["name"].get<std::string>()] =
-        p["metadata"]["resourceVersion"];
-  }
-  return out;
-}
-
 std::map<std::string, std::string> cache_pods(const Informer<Pod>& informer) {
   std::map<std::string, std::string> out;
   for (const auto& p : informer.List()) out[p->meta.key()] = p->meta.resource_version;
   return out;
 }
 
-using InformerIntegration = testing::ApiTargetTest;
-GANGPLANK_ON_BOTH_TARGETS(InformerIntegration);
+using InformerIntegration = testing::RealApiTest;
 
 InformerOptions fast_options_in(const std::string& ns) {
   InformerOptions o = fast_options();
@@ -105,12 +92,12 @@ InformerOptions fast_options_in(const std::string& ns) {
   return o;
 }
 
-TEST_P(InformerIntegration, SyncsIndexesAndFollowsChanges) {
+TEST_F(InformerIntegration, SyncsIndexesAndFollowsChanges) {
   for (int i = 0; i < 120; ++i) {
     put(resources::Pods(), pod_json(ns(), "p" + std::to_string(i), i % 2 ? "n1" : "", "g" + std::to_string(i % 3)));
   }
   Recorder recorder;  // Before the informer: its handlers must outlive the informer's threads.
-  Informer<Pod> informer(rest_for_target(), resources::Pods(), fast_options_in(ns()));
+  Informer<Pod> informer(rest_direct(), resources::Pods(), fast_options_in(ns()));
   informer.AddIndex("node", indexes::PodNodeName);
   informer.AddIndex("gang", [](const Pod& p) { return indexes::ByLabel(p, "gangplank.io/gang"); });
   informer.AddHandlers(recorder.handlers());
@@ -135,9 +122,9 @@ TEST_P(InformerIntegration, SyncsIndexesAndFollowsChanges) {
   informer.Stop();
 }
 
-TEST_P(InformerIntegration, SlowHandlersDoNotBlockTheWatchReader) {
+TEST_F(InformerIntegration, SlowHandlersDoNotBlockTheWatchReader) {
   std::atomic<bool> release{false};  // Before the informer, whose handler reads it.
-  Informer<Pod> informer(rest_for_target(), resources::Pods(), fast_options_in(ns()));
+  Informer<Pod> informer(rest_direct(), resources::Pods(), fast_options_in(ns()));
   Informer<Pod>::Handlers h;
   h.on_add = [&](const Informer<Pod>::Ptr&) {
     while (!release) std::this_thread::sleep_for(1ms);
@@ -152,90 +139,87 @@ TEST_P(InformerIntegration, SlowHandlersDoNotBlockTheWatchReader) {
   EXPECT_TRUE(informer.WaitIdle(5s));
 }
 
-void missed_deletes_become_tombstones(bool expired_as_event) {
-  DoubleOptions options;
-  options.expired_watch_as_event = expired_as_event;
-  ApiServerDouble server(options);
-  server.Start();
-  for (int i = 0; i < 10; ++i) server.put(pod_json("default", "p" + std::to_string(i)));
+// While the client is cut off, pods vanish and the server's history moves on: resuming gets 410 (as an
+// HTTP status, or as the watch cache says it, an ERROR event in the stream), and the relist must report
+// the missed deletions with the last known state.
+class InformerFaults : public testing::RealApiTest {
+ protected:
+  void MissedDeletesBecomeTombstones(bool expired_as_event);
+};
+
+void InformerFaults::MissedDeletesBecomeTombstones(bool expired_as_event) {
+  InformerFaults& test = *this;
+  FaultProxy& proxy = this->proxy();
+  const std::string ns = test.ns();
+  for (int i = 0; i < 10; ++i) test.client_->Create(resources::Pods(), ns, pod_json(ns, "p" + std::to_string(i)));
   Recorder recorder;  // Before the informer: its handlers must outlive the informer's threads.
-  Informer<Pod> informer(rest_for(server), resources::Pods(), fast_options());
+  Informer<Pod> informer(testing::rest_for(proxy), resources::Pods(), fast_options_in(ns));
   informer.AddHandlers(recorder.handlers());
   informer.Start();
   ASSERT_TRUE(informer.WaitForSync(5s));
-  // While the client is cut off, pods vanish and history is compacted: resuming gets 410, the relist must
-  // report the missed deletions with the last known state.
-  server.Stop();
-  server.Remove("pods", "default", "p3");
-  server.Remove("pods", "default", "p7");
-  server.put(pod_json("default", "p5", "n9"));
-  server.Compact();
-  server.Start();
-  ASSERT_TRUE(eventually([&] { return cache_pods(informer) == server_pods(server); }))
+  proxy.Stop();
+  test.client_->Remove(resources::Pods(), ns, "p3", testing::immediately());
+  test.client_->Remove(resources::Pods(), ns, "p7", testing::immediately());
+  ASSERT_EQ(test.client_->BindPod(ns, "p5", "n9"), BindOutcome::kBound);
+  proxy.FailNext(ProxyFault::Status(410).WatchesOnly().InStream(expired_as_event));
+  proxy.Start();
+  ASSERT_TRUE(eventually([&] { return cache_pods(informer) == test.server_pods(); }))
       << "lists=" << informer.stats().lists << " watches=" << informer.stats().watches
       << " errors=" << informer.stats().watch_errors << " relists_after_410=" << informer.stats().relists_after_expired;
   ASSERT_TRUE(informer.WaitIdle(5s));
   EXPECT_EQ(recorder.tombstones.load(), 2);
-  EXPECT_EQ(recorder.view(), server_pods(server));
+  EXPECT_EQ(recorder.view(), test.server_pods());
   EXPECT_EQ(recorder.duplicates.load(), 0);
   EXPECT_GE(informer.stats().relists_after_expired, 1);
-  EXPECT_EQ(informer.Get("default/p5")->node_name, "n9");
+  EXPECT_EQ(informer.Get(ns + "/p5")->node_name, "n9");
   informer.Stop();
 }
 
-TEST(InformerIntegrationTest, MissedDeletesAfterHttp410AreTombstones) { missed_deletes_become_tombstones(false); }
-TEST(InformerIntegrationTest, MissedDeletesAfterInStream410AreTombstones) { missed_deletes_become_tombstones(true); }
+TEST_F(InformerFaults, MissedDeletesAfterHttp410AreTombstones) { MissedDeletesBecomeTombstones(false); }
+TEST_F(InformerFaults, MissedDeletesAfterInStream410AreTombstones) { MissedDeletesBecomeTombstones(true); }
 
-TEST(InformerIntegrationTest, CleanStreamEndResumesWithoutRelist) {
-  ApiServerDouble server;
-  server.Start();
-  for (int i = 0; i < 5; ++i) server.put(pod_json("default", "p" + std::to_string(i)));
-  Informer<Pod> informer(rest_for(server), resources::Pods(), fast_options());
+TEST_F(InformerFaults, CleanStreamEndResumesWithoutRelist) {
+  for (int i = 0; i < 5; ++i) put(resources::Pods(), pod_json(ns(), "p" + std::to_string(i)));
+  Informer<Pod> informer(proxied_rest(), resources::Pods(), fast_options_in(ns()));
   informer.Start();
   ASSERT_TRUE(informer.WaitForSync(5s));
-  ASSERT_TRUE(eventually([&] { return server.OpenWatches() == 1; }));
+  ASSERT_TRUE(eventually([&] { return proxy().OpenWatches() == 1; }));
   for (int round = 0; round < 3; ++round) {
-    server.DropWatches();
-    server.put(pod_json("default", "r" + std::to_string(round)));
-    ASSERT_TRUE(eventually([&] { return cache_pods(informer) == server_pods(server); }));
+    proxy().DropWatches();
+    put(resources::Pods(), pod_json(ns(), "r" + std::to_string(round)));
+    ASSERT_TRUE(eventually([&] { return cache_pods(informer) == server_pods(); }));
   }
   EXPECT_EQ(informer.stats().lists, 1) << "a clean end of stream must re-watch, not relist";
   EXPECT_GE(informer.stats().watches, 4);
   informer.Stop();
 }
 
-TEST(InformerIntegrationTest, BookmarksAdvanceTheResumePointWithoutTouchingTheCache) {
-  DoubleOptions options;
-  options.bookmark_interval = 100ms;
-  ApiServerDouble server(options);
-  server.Start();
-  server.put(pod_json("default", "watched"));
-  InformerOptions o = fast_options();
+// kube-apiserver sends a watch a bookmark two seconds before the timeout it asked for (and once a minute).
+TEST_F(InformerIntegration, BookmarksAdvanceTheResumePointWithoutTouchingTheCache) {
+  put(resources::Pods(), pod_json(ns(), "watched"));
+  InformerOptions o = fast_options_in(ns());
   o.field_selector = "metadata.name=watched";
-  Informer<Pod> informer(rest_for(server), resources::Pods(), o);
+  o.min_watch_timeout = 3s;
+  Informer<Pod> informer(rest_direct(), resources::Pods(), o);
   informer.Start();
   ASSERT_TRUE(informer.WaitForSync(5s));
   std::string start_rv = informer.LastResourceVersion();
-  for (int i = 0; i < 5; ++i) server.put(pod_json("default", "other" + std::to_string(i)));  // filtered out
-  ASSERT_TRUE(eventually([&] { return informer.stats().bookmarks > 0 && informer.LastResourceVersion() != start_rv; }, 5s));
+  for (int i = 0; i < 5; ++i) put(resources::Pods(), pod_json(ns(), "other" + std::to_string(i)));  // filtered out
+  ASSERT_TRUE(eventually([&] { return informer.stats().bookmarks > 0 && informer.LastResourceVersion() != start_rv; }, 20s));
   EXPECT_EQ(informer.size(), 1u);
   informer.Stop();
 }
 
-// The reliability bar: randomized drops, 410s, 429s, 500s and restarts of the double while
-// objects change; afterwards cache and handler view equal the server, no missed deletes, and no handler
-// call repeated for one resourceVersion.
-TEST(InformerIntegrationTest, ConvergesUnderRandomizedFaults) {
-  DoubleOptions options;
-  options.bookmark_interval = 200ms;
-  ApiServerDouble server(options);
-  server.Start();
+// The reliability bar: randomized drops and cuts, 410s, 429s, 500s and the server gone and back
+// while objects change; afterwards cache and handler view equal the server, no missed deletes, and no
+// handler call repeated for one resourceVersion.
+TEST_F(InformerFaults, ConvergesUnderRandomizedFaults) {
   std::mt19937 rng(20261121);
-  for (int i = 0; i < 40; ++i) server.put(pod_json("default", "p" + std::to_string(i)));
+  for (int i = 0; i < 40; ++i) client_->Create(resources::Pods(), ns(), pod_json(ns(), "p" + std::to_string(i)));
   RestOptions rest_options = testing::unlimited();
   rest_options.max_retries = 3;
   rest_options.request_timeout = 3s;
-  InformerOptions informer_options = fast_options();
+  InformerOptions informer_options = fast_options_in(ns());
   std::mutex errors_mutex;
   std::map<std::string, int> errors;
   informer_options.on_error = [&](const std::string& what) {
@@ -244,7 +228,7 @@ TEST(InformerIntegrationTest, ConvergesUnderRandomizedFaults) {
     if (std::getenv("GANGPLANK_TEST_VERBOSE")) std::cout << std::chrono::steady_clock::now().time_since_epoch().count() / 1000000 << " " << what << std::endl;
   };
   Recorder recorder;  // Before the informer: its handlers must outlive the informer's threads.
-  Informer<Pod> informer(rest_for(server, rest_options), resources::Pods(), informer_options);
+  Informer<Pod> informer(proxied_rest(rest_options), resources::Pods(), informer_options);
   informer.AddHandlers(recorder.handlers());
   informer.Start();
   ASSERT_TRUE(informer.WaitForSync(10s));
@@ -252,68 +236,70 @@ TEST(InformerIntegrationTest, ConvergesUnderRandomizedFaults) {
   std::map<std::string, int> fault_counts;
   int faults = 0;
   int next_name = 40;
-  auto storm_end = std::chrono::steady_clock::now() + 50s;
+  int revision = 0;
+  auto storm_end = std::chrono::steady_clock::now() + 60s;
   while (faults < 220 && std::chrono::steady_clock::now() < storm_end) {
     // A few changes between faults: creates, updates, deletes.
     for (int c = 0; c < 3; ++c) {
-      auto pods = server.List("pods");
+      auto pods = client_->List(resources::Pods(), ns())["items"];
       int action = std::uniform_int_distribution<int>(0, 2)(rng);
       if (action == 0 || pods.size() < 10) {
-        server.put(pod_json("default", "p" + std::to_string(next_name++)));
+        client_->Create(resources::Pods(), ns(), pod_json(ns(), "p" + std::to_string(next_name++)));
       } else if (action == 1) {
-        auto& victim = pods[std::uniform_int_distribution<size_t>(0, pods.size() - 1)(rng)];
-        server.put(pod_json("default", victim["metadata"]["name"], "n" + std::to_string(rng() % 5)));
+        auto victim = pods[std::uniform_int_distribution<size_t>(0, pods.size() - 1)(rng)];
+        victim["apiVersion"] = "v1";
+        victim["kind"] = "Pod";
+        victim["metadata"]["labels"]["revision"] = std::to_string(++revision);
+        client_->Update(resources::Pods(), ns(), victim);
       } else {
         auto& victim = pods[std::uniform_int_distribution<size_t>(0, pods.size() - 1)(rng)];
-        server.Remove("pods", "default", victim["metadata"]["name"]);
+        client_->Remove(resources::Pods(), ns(), victim["metadata"]["name"], testing::immediately());
       }
     }
     int kind = std::uniform_int_distribution<int>(0, 9)(rng);
-    FaultRule rule;
     // A request fault is only counted once the client has actually hit it: injecting them faster than
     // the client retries would just queue failures for every future request (a dead server, not faults).
     // The open watch is cut at the same time, so the client's reconnect meets the fault.
-    auto inject = [&](const FaultRule& r) {
-      auto before = server.RequestCount();
-      server.FailNext(r);
-      server.DropWatches();
-      if (eventually([&] { return server.RequestCount() >= before + static_cast<size_t>(r.count); }, 3s)) return true;
-      server.ClearFaults();
+    auto inject = [&](const ProxyFault& r) {
+      auto before = proxy().RequestCount();
+      proxy().FailNext(r);
+      proxy().DropWatches();
+      if (eventually([&] { return proxy().RequestCount() >= before + static_cast<size_t>(r.count); }, 3s)) return true;
+      proxy().ClearFaults();
       return false;
     };
     switch (kind) {
       case 0:
-      case 1:
-        server.DropWatches();
+        proxy().DropWatches();
         fault_counts["drop"]++;
+        break;
+      case 1:
+        proxy().DropWatches(FaultProxy::WatchEnd::kMidEvent);
+        fault_counts["cut mid-event"]++;
         break;
       case 2:
       case 3:
-        server.Compact();
-        fault_counts["410"]++;
+        if (!inject(ProxyFault::Status(410).WatchesOnly().InStream(kind == 3))) continue;
+        fault_counts[kind == 3 ? "410 in stream" : "410"]++;
         break;
       case 4:
       case 5:
-        rule.status = 429;
-        rule.retry_after_seconds = 0;
-        if (!inject(rule)) continue;
+        if (!inject(ProxyFault::Status(429).RetryAfter(0))) continue;
         fault_counts["429"]++;
         break;
       case 6:
       case 7:
-        rule.status = 500;
-        if (!inject(rule)) continue;
+        if (!inject(ProxyFault::Status(500))) continue;
         fault_counts["500"]++;
         break;
       case 8:
-        rule.status = 503;
-        rule.count = 2;
-        if (!inject(rule)) continue;
+        if (!inject(ProxyFault::Status(503).Times(2))) continue;
         fault_counts["drop+503"]++;
         break;
       default:
-        server.Restart(/*keep_state=*/true);
-        fault_counts["restart"]++;
+        proxy().Stop();
+        proxy().Start();
+        fault_counts["server gone and back"]++;
         break;
     }
     ++faults;
@@ -324,7 +310,7 @@ TEST(InformerIntegrationTest, ConvergesUnderRandomizedFaults) {
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(std::uniform_int_distribution<int>(20, 120)(rng)));
   }
-  server.ClearFaults();
+  proxy().ClearFaults();
   {
     std::lock_guard lock(errors_mutex);
     for (const auto& [what, n] : errors) std::cout << "[ errors ] " << n << " x " << what << "\n";
@@ -332,10 +318,10 @@ TEST(InformerIntegrationTest, ConvergesUnderRandomizedFaults) {
   for (const auto& [kind, n] : fault_counts) std::cout << "[ faults ] " << kind << ": " << n << "\n";
   std::cout << "[ faults ] total: " << faults << "\n";
   EXPECT_GE(faults, 200);
-  ASSERT_TRUE(eventually([&] { return cache_pods(informer) == server_pods(server); }, 30s))
-      << "cache " << cache_pods(informer).size() << " vs server " << server_pods(server).size();
+  ASSERT_TRUE(eventually([&] { return cache_pods(informer) == server_pods(); }, 30s))
+      << "cache " << cache_pods(informer).size() << " vs server " << server_pods().size();
   ASSERT_TRUE(informer.WaitIdle(10s));
-  EXPECT_EQ(recorder.view(), server_pods(server)) << "handlers missed an add or a delete";
+  EXPECT_EQ(recorder.view(), server_pods()) << "handlers missed an add or a delete";
   EXPECT_EQ(recorder.duplicates.load(), 0);
   EXPECT_EQ(recorder.same_rv_updates.load(), 0);
   auto stats = informer.stats();

@@ -1,27 +1,26 @@
-// Leader election on a Lease in the API-server double, with short timings.
+// Leader election on a Lease in the real kube-apiserver, with short timings; lease writes failed by the
+// fault proxy.
 #include <gtest/gtest.h>
 
 #include <atomic>
 
-#include "double_fixture.h"
+#include "real_api_fixture.h"
 #include "kube/leader_election.h"
 
 namespace gangplank::kube {
 namespace {
 
 using namespace std::chrono_literals;
-using apiserver_double::ApiServerDouble;
-using apiserver_double::FaultRule;
+using gangplank::testing::ProxyFault;
 using testing::eventually;
-using testing::rest_for;
 
 constexpr auto kLease = 2000ms;
 constexpr auto kRenew = 1500ms;
 constexpr auto kRetry = 250ms;
 
-LeaderElectionConfig config(const std::string& identity, bool release = false) {
+LeaderElectionConfig config(const std::string& ns, const std::string& identity, bool release = false) {
   LeaderElectionConfig c;
-  c.namespace_ = "kube-system";
+  c.namespace_ = ns;
   c.name = "gangplank-operator";
   c.identity = identity;
   c.lease_duration = kLease;
@@ -69,26 +68,26 @@ TEST(LeaderElectionTest, ValidatesTimings) {
   ClusterConfig unreachable;
   unreachable.server = "http://127.0.0.1:1";
   auto client = std::make_shared<Client>(std::make_shared<RestClient>(unreachable, RestOptions{}));
-  auto bad = config("a");
+  auto bad = config("kube-system", "a");
   bad.renew_deadline = kLease;
   EXPECT_THROW(LeaderElector(client, bad), std::invalid_argument);
-  bad = config("a");
+  bad = config("kube-system", "a");
   bad.retry_period = 1300ms;  // 1.2 x 1300 > 1500
   EXPECT_THROW(LeaderElector(client, bad), std::invalid_argument);
-  bad = config("");
+  bad = config("kube-system", "");
   EXPECT_THROW(LeaderElector(client, bad), std::invalid_argument);
 }
 
-TEST(LeaderElectionTest, OneLeaderAndHandoverWithinALeaseDurationWhenTheLeaderStopsRenewing) {
-  ApiServerDouble server;
-  server.Start();
+using LeaderElectionOnRealApi = testing::RealApiTest;
+
+TEST_F(LeaderElectionOnRealApi, OneLeaderAndHandoverWithinALeaseDurationWhenTheLeaderStopsRenewing) {
   std::atomic<int> started{0};  // Before the electors, whose threads count into it until they stop.
   std::vector<std::unique_ptr<LeaderElector>> electors;
   std::vector<LeaderElector*> raw;
   for (const char* id : {"a", "b", "c"}) {
-    auto c = config(id);
+    auto c = config(ns(), id);
     c.on_started_leading = [&] { ++started; };
-    electors.push_back(std::make_unique<LeaderElector>(std::make_shared<Client>(rest_for(server)), c));
+    electors.push_back(std::make_unique<LeaderElector>(std::make_shared<Client>(rest_direct()), c));
     raw.push_back(electors.back().get());
   }
   LeaderWatch watch(raw);
@@ -111,62 +110,51 @@ TEST(LeaderElectionTest, OneLeaderAndHandoverWithinALeaseDurationWhenTheLeaderSt
   EXPECT_GE(handover, kLease - kRetry) << "nobody may take over a lease that is still valid";
   EXPECT_EQ(watch.overlaps(), 0);
 
-  auto lease = server.Get("leases.coordination.k8s.io", "kube-system", "gangplank-operator");
-  ASSERT_TRUE(lease);
-  EXPECT_EQ((*lease)["spec"]["leaseTransitions"], 1);
+  const Json lease = client_->Get(resources::Leases(), ns(), "gangplank-operator");
+  EXPECT_EQ(lease["spec"]["leaseTransitions"], 1);
   for (auto& e : electors) e->Stop();
 }
 
-TEST(LeaderElectionTest, LeaderStopsActingWhenItCannotRenewAndNobodyOverlaps) {
-  ApiServerDouble server;
-  server.Start();
+TEST_F(LeaderElectionOnRealApi, LeaderStopsActingWhenItCannotRenewAndNobodyOverlaps) {
   std::atomic<int> stopped{0};  // Before the electors, whose threads count into it until they stop.
   std::vector<std::unique_ptr<LeaderElector>> electors;
   std::vector<LeaderElector*> raw;
   for (const char* id : {"a", "b"}) {
-    auto c = config(id);
+    auto c = config(ns(), id);
     c.on_stopped_leading = [&] { ++stopped; };
     RestOptions o = testing::unlimited();
     o.max_retries = 0;
     o.request_timeout = 500ms;
-    electors.push_back(std::make_unique<LeaderElector>(std::make_shared<Client>(rest_for(server, o)), c));
+    electors.push_back(std::make_unique<LeaderElector>(std::make_shared<Client>(proxied_rest(o)), c));
     raw.push_back(electors.back().get());
   }
   LeaderWatch watch(raw);
   for (auto& e : electors) e->Start();
   ASSERT_TRUE(eventually([&] { return leader_index(electors) >= 0; }, 5s));
   // Every lease write fails from now on: the leader must give up within the renew deadline.
-  FaultRule rule;
-  rule.status = 500;
-  rule.count = 100000;
-  rule.path_contains = "/leases/";
-  rule.method = "PUT";
-  server.FailNext(rule);
+  proxy().FailNext(ProxyFault::Status(500).Times(100000).OnPath("/leases/").OnMethod("PUT"));
   auto failing_since = std::chrono::steady_clock::now();
   ASSERT_TRUE(eventually([&] { return leader_index(electors) < 0; }, 2 * kLease));
   EXPECT_LE(std::chrono::steady_clock::now() - failing_since, kRenew + kRetry + 200ms);
   EXPECT_TRUE(eventually([&] { return stopped.load() == 1; }, kLease));
-  server.ClearFaults();
+  proxy().ClearFaults();
   ASSERT_TRUE(eventually([&] { return leader_index(electors) >= 0; }, 3 * kLease));
   EXPECT_EQ(watch.overlaps(), 0);
   for (auto& e : electors) e->Stop();
 }
 
-TEST(LeaderElectionTest, ReleaseOnStopHandsOverImmediately) {
-  ApiServerDouble server;
-  server.Start();
-  LeaderElector a(std::make_shared<Client>(rest_for(server)), config("a", /*release=*/true));
+TEST_F(LeaderElectionOnRealApi, ReleaseOnStopHandsOverImmediately) {
+  LeaderElector a(std::make_shared<Client>(rest_direct()), config(ns(), "a", /*release=*/true));
   a.Start();
   ASSERT_TRUE(eventually([&] { return a.IsLeader(); }, 5s));
-  LeaderElector b(std::make_shared<Client>(rest_for(server)), config("b"));
+  LeaderElector b(std::make_shared<Client>(rest_direct()), config(ns(), "b"));
   b.Start();
   std::this_thread::sleep_for(2 * kRetry);
   EXPECT_FALSE(b.IsLeader());
   auto stop_at = std::chrono::steady_clock::now();
   a.Stop();
-  auto lease = server.Get("leases.coordination.k8s.io", "kube-system", "gangplank-operator");
-  ASSERT_TRUE(lease);
-  EXPECT_EQ((*lease)["spec"]["holderIdentity"], "");
+  const Json lease = client_->Get(resources::Leases(), ns(), "gangplank-operator");
+  EXPECT_EQ(lease["spec"].value("holderIdentity", ""), "");
   ASSERT_TRUE(eventually([&] { return b.IsLeader(); }, 3 * kLease));
   EXPECT_LT(std::chrono::steady_clock::now() - stop_at, kLease) << "a released lease needs no expiry wait";
   b.Stop();

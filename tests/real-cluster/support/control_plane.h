@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "kube/client.h"
+#include "tests/support/fault_proxy/upstream_tls.h"
 
 namespace gangplank::real_cluster {
 
@@ -34,6 +35,10 @@ class ControlPlane {
   const std::filesystem::path& dir() const { return dir_; }
   std::string kubeconfig() const { return (dir_ / "kubeconfig").string(); }
   std::string ca_file() const { return (dir_ / "pki" / "ca.crt").string(); }
+  // kube-apiserver as a FaultProxy's upstream: its address, the cluster CA and the admin certificate.
+  testing::fault_proxy::UpstreamOptions ProxyUpstream() const {
+    return {"127.0.0.1", api_port(), ca_file(), (dir_ / "pki" / "admin.crt").string(), (dir_ / "pki" / "admin.key").string()};
+  }
   kube::Client& client() { return *client_; }
   std::uint16_t api_port() const { return static_cast<std::uint16_t>(base_ + 2); }
   std::uint16_t extender_port() const { return static_cast<std::uint16_t>(base_ + 5); }

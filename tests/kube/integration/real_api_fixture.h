@@ -1,6 +1,7 @@
-// Shared setup: an API-server double on an ephemeral loopback port and clients pointed at it through a
-// kubeconfig the double writes, so the kubeconfig path is exercised too; and ApiTargetTest, whose tests
-// run one body against the double and against the real kube-apiserver.
+// The kube client's integration tests run against the real kube-apiserver of scripts/real-cluster.sh
+// --no-gangplank, started once per test binary (tests/support/api_target.h). Each test has a namespace of
+// its own; faults (429s, 500s, 410s, dropped and cut watches, a server gone) come from a FaultProxy in
+// front of the server, which tests reach through proxied_rest().
 #pragma once
 
 #include <gtest/gtest.h>
@@ -12,11 +13,11 @@
 #include <string>
 #include <thread>
 
-#include "apiserver-double/api_server_double.h"
 #include "kube/client.h"
 #include "kube/config.h"
 #include "kube/rest_client.h"
 #include "tests/support/api_target.h"
+#include "tests/support/fault_proxy/fault_proxy.h"
 
 namespace gangplank::kube::testing {
 
@@ -28,13 +29,6 @@ inline std::string write_temp_file(const std::string& stem, const std::string& t
   return path.string();
 }
 
-inline ClusterConfig config_for(const apiserver_double::ApiServerDouble& server) {
-  std::string path = write_temp_file("gangplank-kubeconfig", server.KubeconfigYaml());
-  ClusterConfig cfg = LoadKubeconfig({path});
-  std::filesystem::remove(path);
-  return cfg;
-}
-
 // Tests are not about the client-side limiter unless they say so.
 inline RestOptions unlimited() {
   RestOptions o;
@@ -42,9 +36,12 @@ inline RestOptions unlimited() {
   return o;
 }
 
-inline std::shared_ptr<RestClient> rest_for(const apiserver_double::ApiServerDouble& server,
-                                            RestOptions options = unlimited()) {
-  return std::make_shared<RestClient>(config_for(server), options);
+// A client of the proxy, through a kubeconfig the proxy writes, so the kubeconfig path is exercised too.
+inline std::shared_ptr<RestClient> rest_for(const gangplank::testing::FaultProxy& proxy, RestOptions options = unlimited()) {
+  const std::string path = write_temp_file("gangplank-kubeconfig", proxy.KubeconfigYaml());
+  ClusterConfig config = LoadKubeconfig({path});
+  std::filesystem::remove(path);
+  return std::make_shared<RestClient>(config, options);
 }
 
 // Polls `condition` until true or timeout; returns the final value.
@@ -76,48 +73,47 @@ inline nlohmann::json pod_json(const std::string& ns, const std::string& name, c
   return pod;
 }
 
-// Delete with grace period 0, as the double deletes (a real pod otherwise stays Terminating until a
-// kubelet confirms).
+// Delete with grace period 0 (a pod otherwise stays Terminating until a kubelet confirms).
 inline DeleteOptions immediately() {
   DeleteOptions o;
   o.grace_period_seconds = 0;
   return o;
 }
 
-// The fixture of tests about Kubernetes behaviour: GetParam() picks the double (started here, namespace
-// "default") or the real kube-apiserver (a namespace of its own, cleaned up after). Tests reach the
-// server through client_/rest_ only, or through put()/remove_object(), which take the same effect on both.
-class ApiTargetTest : public ::testing::TestWithParam<gangplank::testing::ApiTarget> {
+class RealApiTest : public ::testing::Test {
  protected:
-  bool real() const { return GetParam() == gangplank::testing::ApiTarget::kReal; }
   void SetUp() override {
-    if (real()) {
-      GANGPLANK_SET_UP_REAL_TARGET(plane_);
-      ns_ = gangplank::testing::CreateTestNamespace(*plane_, "client");
-      ASSERT_NE(ns_, "") << "the test namespace did not come up";
-      rest_ = rest_for_target();
-    } else {
-      server_.Start();
-      rest_ = rest_for(server_);
-    }
+    GANGPLANK_SET_UP_REAL_TARGET(plane_);
+    ns_ = gangplank::testing::CreateTestNamespace(*plane_, "client");
+    ASSERT_NE(ns_, "") << "the test namespace did not come up";
+    rest_ = rest_direct();
     client_ = std::make_shared<Client>(rest_);
   }
   void TearDown() override {
+    proxy_.reset();
     if (plane_ != nullptr) gangplank::testing::CleanUpRealTarget(*plane_, ns_);
   }
-  // A further REST client for the target.
-  std::shared_ptr<RestClient> rest_for_target(RestOptions options = unlimited()) const {
-    if (!real()) return rest_for(server_, options);
+  // A further client straight to kube-apiserver, with the admin kubeconfig.
+  std::shared_ptr<RestClient> rest_direct(RestOptions options = unlimited()) const {
     return std::make_shared<RestClient>(LoadKubeconfig({plane_->kubeconfig()}), options);
   }
+  // The test's fault proxy in front of kube-apiserver, started on first use.
+  gangplank::testing::FaultProxy& proxy() {
+    if (!proxy_) {
+      proxy_ = std::make_unique<gangplank::testing::FaultProxy>(plane_->ProxyUpstream());
+      proxy_->Start();
+    }
+    return *proxy_;
+  }
+  std::shared_ptr<RestClient> proxied_rest(RestOptions options = unlimited()) { return rest_for(proxy(), options); }
+
   const std::string& ns() const { return ns_; }
   std::string ns_of(const ResourceDescriptor& r) const { return r.namespaced ? ns_ : ""; }
 
-  // Stores `object` status included, as a controller or kubelet would have left it: directly in the
-  // double; on the real server created (or replaced), then its status written through /status (a
-  // create drops a pod's status). Returns the object as stored.
+  // Stores `object` status included, as a controller or kubelet would have left it: created (or
+  // replaced), then its status written through /status (a create drops a pod's status). Returns the
+  // object as stored.
   nlohmann::json put(const ResourceDescriptor& r, nlohmann::json object) {
-    if (!real()) return server_.put(object);
     const std::string name = object["metadata"]["name"];
     const nlohmann::json status = object.value("status", nlohmann::json());
     nlohmann::json stored;
@@ -131,12 +127,7 @@ class ApiTargetTest : public ::testing::TestWithParam<gangplank::testing::ApiTar
     stored["status"] = status;
     return client_->UpdateStatus(r, ns_of(r), stored);
   }
-  // Deletes at once on both targets (immediately()).
   void remove_object(const ResourceDescriptor& r, const std::string& name) {
-    if (!real()) {
-      server_.Remove(r.plural, ns_of(r), name);
-      return;
-    }
     client_->Remove(r, ns_of(r), name, immediately());
   }
   // key -> resourceVersion of the pods in the test's namespace, as the server lists them.
@@ -149,13 +140,13 @@ class ApiTargetTest : public ::testing::TestWithParam<gangplank::testing::ApiTar
     return out;
   }
 
-  apiserver_double::ApiServerDouble server_;  // Started only for the double target.
   std::shared_ptr<RestClient> rest_;
   std::shared_ptr<Client> client_;
 
  private:
   real_cluster::ControlPlane* plane_ = nullptr;
-  std::string ns_ = "default";
+  std::string ns_;
+  std::unique_ptr<gangplank::testing::FaultProxy> proxy_;
 };
 
 }  // namespace gangplank::kube::testing
