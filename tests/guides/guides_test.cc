@@ -14,7 +14,7 @@
 #include <memory>
 #include <sstream>
 
-#include "tests/apiserver-double/support/subprocess.h"
+#include "tests/support/subprocess.h"
 #include "tests/guides/guide_blocks.h"
 #include "tests/real-cluster/support/control_plane.h"
 
@@ -22,7 +22,7 @@ namespace gangplank::guides {
 namespace {
 
 namespace fs = std::filesystem;
-using apiserver_double::testing::run_process;
+using gangplank::testing::run_process;
 using real_cluster::ControlPlane;
 
 const fs::path kSource = GANGPLANK_SOURCE_DIR;

@@ -15,7 +15,7 @@
 
 #include "apiserver-double/api_server_double.h"
 #include "apiserver-double/yaml_json.h"
-#include "tests/apiserver-double/support/subprocess.h"
+#include "tests/support/subprocess.h"
 #include "tests/extender/support/free_port.h"
 #include "tests/helm/support/child_process.h"
 #include "tests/helm/support/helm_tool.h"
@@ -27,7 +27,7 @@ namespace gangplank::helm_testing {
 namespace {
 
 namespace fs = std::filesystem;
-using apiserver_double::testing::run_process;
+using gangplank::testing::run_process;
 
 constexpr const char* kNamespace = "gangplank-system";
 

@@ -17,7 +17,7 @@
 #include <sstream>
 
 #include "apiserver-double/yaml_json.h"
-#include "tests/apiserver-double/support/subprocess.h"
+#include "tests/support/subprocess.h"
 #include "tests/helm/support/helm_tool.h"
 #include "tests/helm/support/rendered_objects.h"
 
@@ -25,7 +25,7 @@ namespace gangplank::helm_testing {
 namespace {
 
 namespace fs = std::filesystem;
-using apiserver_double::testing::run_process;
+using gangplank::testing::run_process;
 
 
 struct Instruction {

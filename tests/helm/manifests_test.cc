@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <set>
 
-#include "tests/apiserver-double/support/subprocess.h"
+#include "tests/support/subprocess.h"
 #include "tests/helm/support/helm_tool.h"
 #include "tests/helm/support/kubectl_on_double.h"
 
@@ -15,7 +15,7 @@ namespace gangplank::helm_testing {
 namespace {
 
 namespace fs = std::filesystem;
-using apiserver_double::testing::run_process;
+using gangplank::testing::run_process;
 
 
 std::set<std::string> yaml_files(const fs::path& dir) {

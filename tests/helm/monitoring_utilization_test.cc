@@ -93,7 +93,7 @@ std::string promtool_path() {
 ProcessResult promtool(const std::vector<std::string>& args) {
   std::vector<std::string> argv = {promtool_path()};
   argv.insert(argv.end(), args.begin(), args.end());
-  return apiserver_double::testing::run_process(argv, "", std::chrono::seconds(60));
+  return gangplank::testing::run_process(argv, "", std::chrono::seconds(60));
 }
 
 void write_file(const fs::path& path, const std::string& text) {

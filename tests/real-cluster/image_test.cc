@@ -10,7 +10,7 @@
 #include <regex>
 #include <sstream>
 
-#include "tests/apiserver-double/support/subprocess.h"
+#include "tests/support/subprocess.h"
 #include "tests/helm/support/helm_tool.h"
 #include "tests/helm/support/rendered_objects.h"
 #include "tests/real-cluster/support/built_image.h"
@@ -20,7 +20,7 @@ namespace gangplank::real_cluster {
 namespace {
 
 namespace fs = std::filesystem;
-using apiserver_double::testing::run_process;
+using gangplank::testing::run_process;
 using helm_testing::read_text_file;
 
 // The chart's appVersion: what every binary's --version must say.
@@ -54,7 +54,7 @@ class ImageOnRealCluster : public RealClusterTest {
   }
 
   // One of the image's binaries with `args`, under chroot as the image's user.
-  static apiserver_double::testing::ProcessResult InImage(const std::string& binary, std::vector<std::string> args) {
+  static gangplank::testing::ProcessResult InImage(const std::string& binary, std::vector<std::string> args) {
     std::vector<std::string> argv{"/usr/sbin/chroot", "--userspec=65532:65532", image_->root(), "/usr/local/bin/" + binary};
     argv.insert(argv.end(), args.begin(), args.end());
     return run_process(argv);

@@ -10,7 +10,7 @@
 
 #include "cache/feed/gangplank_resources.h"
 #include "net/http_client.h"
-#include "tests/apiserver-double/support/subprocess.h"
+#include "tests/support/subprocess.h"
 #include "tests/real-cluster/support/real_cluster_test.h"
 
 namespace gangplank::real_cluster {
@@ -293,7 +293,7 @@ TEST_F(TenantAttacks, TheDryRunAnswersOnlyATokenTheApiServerVouchesForAboutItsOw
   Json pod = PodObject("what-if", PodSpec().Gpus(8).Queue("team-a"));
   pod["metadata"]["namespace"] = ns();
   std::ofstream(dir / "gang.json") << Json{{"pods", Json::array({pod})}}.dump();
-  const auto cli = apiserver_double::testing::run_process(
+  const auto cli = gangplank::testing::run_process(
       {GANGPLANK_BUILD_DIR "/operator/gangplank-operator", "dry-run", "--url",
        "https://127.0.0.1:" + std::to_string(cluster().dry_run_port()), "-f", (dir / "gang.json").string(), "--token-file",
        (dir / "mallory.token").string(), "--ca-file", cluster().ca_file()});

@@ -14,14 +14,14 @@
 #include "apiserver-double/api_server_double.h"
 #include "bench/median_reporter.h"
 #include "net/http_server.h"
-#include "tests/apiserver-double/support/raw_http.h"
+#include "tests/support/raw_http.h"
 
 namespace gangplank::apiserver_double {
 namespace {
 
 using nlohmann::json;
-using testing::http_request;
-using testing::RawStream;
+using gangplank::testing::http_request;
+using gangplank::testing::RawStream;
 
 constexpr int kEventsPerIteration = 2000;
 constexpr int kListPods = 5000;

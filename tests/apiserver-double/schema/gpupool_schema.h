@@ -1,4 +1,4 @@
-// The GPUPool test CRD (tests/apiserver-double/testdata/gpupool-with-queues.crd.yaml) as input, plus small helpers.
+// The GPUPool test CRD (tests/kubectl/testdata/gpupool-with-queues.crd.yaml) as input, plus small helpers.
 #pragma once
 
 #include <fstream>

@@ -6,9 +6,14 @@
 #include <nlohmann/json.hpp>
 
 #include "apiserver-double/api_server_double.h"
-#include "tests/apiserver-double/support/raw_http.h"
+#include "tests/support/raw_http.h"
 
 namespace gangplank::apiserver_double::testing {
+
+using gangplank::testing::connect_loopback;
+using gangplank::testing::http_request;
+using gangplank::testing::RawResponse;
+using gangplank::testing::RawStream;
 
 using nlohmann::json;
 

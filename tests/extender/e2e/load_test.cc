@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "extender/service/routes.h"
-#include "tests/apiserver-double/support/raw_http.h"
+#include "tests/support/raw_http.h"
 #include "tests/cache/support/state_builders.h"
 #include "tests/extender/support/go_fixtures.h"
 #include "tests/extender/support/loopback_client.h"
@@ -54,7 +54,7 @@ std::string LargeFilterBody() {
 // A connection that never sends a byte; -1 when refused.
 int ConnectIdle(std::uint16_t port) {
   try {
-    return apiserver_double::testing::connect_loopback(port);
+    return gangplank::testing::connect_loopback(port);
   } catch (const std::runtime_error&) {
     return -1;
   }

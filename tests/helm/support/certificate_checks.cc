@@ -8,13 +8,13 @@
 #include <regex>
 #include <vector>
 
-#include "tests/apiserver-double/support/subprocess.h"
+#include "tests/support/subprocess.h"
 
 namespace gangplank::helm_testing {
 namespace {
 
-using apiserver_double::testing::ProcessResult;
-using apiserver_double::testing::run_process;
+using gangplank::testing::ProcessResult;
+using gangplank::testing::run_process;
 
 ProcessResult openssl(std::vector<std::string> args, const std::string& stdin_text = "") {
   args.insert(args.begin(), {"/usr/bin/env", "openssl"});

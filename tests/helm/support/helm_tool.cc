@@ -41,7 +41,7 @@ ProcessResult HelmTool::run(const std::vector<std::string>& args) const {
   std::vector<std::string> argv = {"/usr/bin/env", "HOME=" + home_, "HELM_CACHE_HOME=" + home_ + "/cache",
                                    "HELM_CONFIG_HOME=" + home_ + "/config", "HELM_DATA_HOME=" + home_ + "/data", path_};
   argv.insert(argv.end(), args.begin(), args.end());
-  return apiserver_double::testing::run_process(argv, "", std::chrono::seconds(180));  // slow when the machine is busy
+  return gangplank::testing::run_process(argv, "", std::chrono::seconds(180));  // slow when the machine is busy
 }
 
 std::vector<std::string> HelmTool::template_args(const RenderOptions& o) const {

@@ -5,11 +5,11 @@
 #include <string>
 #include <vector>
 
-#include "tests/apiserver-double/support/subprocess.h"
+#include "tests/support/subprocess.h"
 
 namespace gangplank::helm_testing {
 
-using apiserver_double::testing::ProcessResult;
+using gangplank::testing::ProcessResult;
 
 struct RenderOptions {
   std::vector<std::string> values_files;

@@ -29,10 +29,10 @@ std::string KubectlOnDouble::unavailable_reason() {
   return "";
 }
 
-apiserver_double::testing::ProcessResult KubectlOnDouble::kubectl(const std::vector<std::string>& args, const std::string& stdin_text) {
+gangplank::testing::ProcessResult KubectlOnDouble::kubectl(const std::vector<std::string>& args, const std::string& stdin_text) {
   std::vector<std::string> argv = {GANGPLANK_KUBECTL, "--kubeconfig", kubeconfig().string(), "--cache-dir", (dir_ / "cache").string()};
   argv.insert(argv.end(), args.begin(), args.end());
-  return apiserver_double::testing::run_process(argv, stdin_text, std::chrono::seconds(120));
+  return gangplank::testing::run_process(argv, stdin_text, std::chrono::seconds(120));
 }
 
 }  // namespace gangplank::helm_testing

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "apiserver-double/api_server_double.h"
-#include "tests/apiserver-double/support/subprocess.h"
+#include "tests/support/subprocess.h"
 
 namespace gangplank::helm_testing {
 
@@ -21,7 +21,7 @@ class KubectlOnDouble {
 
   // Why kubectl cannot run ("" when it can).
   static std::string unavailable_reason();
-  apiserver_double::testing::ProcessResult kubectl(const std::vector<std::string>& args, const std::string& stdin_text = "");
+  gangplank::testing::ProcessResult kubectl(const std::vector<std::string>& args, const std::string& stdin_text = "");
   apiserver_double::ApiServerDouble& api() { return api_; }
   const std::filesystem::path& dir() const { return dir_; }
   std::filesystem::path kubeconfig() const { return dir_ / "kubeconfig"; }

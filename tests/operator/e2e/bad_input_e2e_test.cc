@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "tests/apiserver-double/support/subprocess.h"
+#include "tests/support/subprocess.h"
 #include "tests/operator/e2e/support/operator_cluster.h"
 
 namespace gangplank::op::testing {
@@ -16,10 +16,10 @@ using OperatorEndToEnd = OperatorCluster;
 
 class OperatorBadInput : public OperatorCluster {
  protected:
-  apiserver_double::testing::ProcessResult Kubectl(const std::vector<std::string>& args, const std::string& input) {
+  gangplank::testing::ProcessResult Kubectl(const std::vector<std::string>& args, const std::string& input) {
     std::vector<std::string> argv{GANGPLANK_KUBECTL, "--kubeconfig", kubeconfig_, "--cache-dir", (dir_ / "kubectl-cache").string()};
     argv.insert(argv.end(), args.begin(), args.end());
-    return apiserver_double::testing::run_process(argv, input, std::chrono::seconds(30));
+    return gangplank::testing::run_process(argv, input, std::chrono::seconds(30));
   }
   // Applies YAML and expects kubectl to refuse it with `message` on stderr.
   void ExpectRefused(const std::string& yaml, const std::string& message) {

@@ -7,14 +7,14 @@
 #include <fstream>
 #include <thread>
 
-#include "tests/apiserver-double/support/subprocess.h"
+#include "tests/support/subprocess.h"
 #include "tests/extender/support/loopback_client.h"
 #include "tests/operator/e2e/support/operator_cluster.h"
 
 namespace gangplank::op::testing {
 namespace {
 
-using apiserver_double::testing::run_process;
+using gangplank::testing::run_process;
 
 TEST(OperatorBinary, HelpExplainsEveryKnobAndBadFlagsAreRefused) {
   const auto help = run_process({GANGPLANK_OPERATOR_BINARY, "--help"});

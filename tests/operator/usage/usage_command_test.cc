@@ -13,14 +13,14 @@
 #include <vector>
 
 #include "net/http_server.h"
-#include "tests/apiserver-double/support/subprocess.h"
+#include "tests/support/subprocess.h"
 #include "tests/support/prometheus_fixture.h"
 
 namespace gangplank::op {
 namespace {
 
-using gangplank::apiserver_double::testing::ProcessResult;
-using gangplank::apiserver_double::testing::run_process;
+using gangplank::testing::ProcessResult;
+using gangplank::testing::run_process;
 
 // Serves /metrics as the operator would after `elapsed` seconds: research (ml) holds 16 GPUs at 25%
 // busy, prod (serving) 8 GPUs never measured.

@@ -6,12 +6,12 @@
 #include <chrono>
 #include <sstream>
 
-#include "tests/apiserver-double/support/subprocess.h"
+#include "tests/support/subprocess.h"
 
 namespace gangplank::real_cluster {
 namespace {
 
-using apiserver_double::testing::run_process;
+using gangplank::testing::run_process;
 
 std::string Trimmed(std::string s) {
   while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();

@@ -13,13 +13,13 @@
 
 #include "kube/config.h"
 #include "kube/rest_client.h"
-#include "tests/apiserver-double/support/subprocess.h"
+#include "tests/support/subprocess.h"
 #include "tests/support/prometheus_text.h"
 
 namespace gangplank::real_cluster {
 namespace {
 
-using apiserver_double::testing::run_process;
+using gangplank::testing::run_process;
 
 constexpr int kPorts = 11;  // scripts/real-cluster.sh --port-base: base .. base + 10
 

@@ -4,7 +4,7 @@
 
 #include <sstream>
 
-#include "tests/apiserver-double/support/subprocess.h"
+#include "tests/support/subprocess.h"
 #include "tools/scheduler-driver/driver_flags.h"
 
 namespace gangplank::scheduler_driver {
@@ -89,7 +89,7 @@ TEST(DriverFlags, DurationsAsKubeSchedulerWritesThem) {
 }
 
 TEST(DriverBinary, BadFlagsAndEnvironmentExitTwoWithAClearMessage) {
-  using apiserver_double::testing::run_process;
+  using gangplank::testing::run_process;
   auto r = run_process({GANGPLANK_SCHEDULER_DRIVER_BINARY, "--extender-url", "http://127.0.0.1:1", "--weight", "-1"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--weight must be a positive number"), std::string::npos) << r.err;
@@ -109,7 +109,7 @@ TEST(DriverBinary, BadFlagsAndEnvironmentExitTwoWithAClearMessage) {
 }
 
 TEST(DriverBinary, HelpExplainsAndExitsZero) {
-  const auto r = apiserver_double::testing::run_process({GANGPLANK_SCHEDULER_DRIVER_BINARY, "--help"});
+  const auto r = gangplank::testing::run_process({GANGPLANK_SCHEDULER_DRIVER_BINARY, "--help"});
   EXPECT_EQ(r.exit_code, 0);
   for (const char* needle : {"--extender-url", "--bind-via-extender", "--weight", "score x weight x 10",
                              "GANGPLANK_SCHEDULER_DRIVER_EXTENDER_URL", "PodScheduled=False"}) {

@@ -7,7 +7,7 @@
 #include <sys/types.h>
 #include <vector>
 
-namespace gangplank::apiserver_double::testing {
+namespace gangplank::testing {
 
 struct ProcessResult {
   int exit_code = -1;  // -1 when killed by the timeout
@@ -39,4 +39,4 @@ class StreamingProcess {
   std::string buffer_;
 };
 
-}  // namespace gangplank::apiserver_double::testing
+}  // namespace gangplank::testing

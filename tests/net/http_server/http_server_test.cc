@@ -7,13 +7,13 @@
 #include <thread>
 
 #include "net/http_server.h"
-#include "tests/apiserver-double/support/raw_http.h"
+#include "tests/support/raw_http.h"
 
 namespace gangplank::net {
 namespace {
 
-using apiserver_double::testing::http_request;
-using apiserver_double::testing::RawStream;
+using gangplank::testing::http_request;
+using gangplank::testing::RawStream;
 
 template <class Pred>
 bool eventually(Pred pred, std::chrono::milliseconds limit = std::chrono::seconds(5)) {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "net/http_server.h"
-#include "tests/apiserver-double/http_server/raw_socket.h"
+#include "tests/net/http_server/raw_socket.h"
 
 namespace gangplank::net {
 namespace {

@@ -16,8 +16,8 @@
 
 #include "net/http_server.h"
 #include "net/tls_file_watch.h"
-#include "tests/apiserver-double/support/raw_http.h"
-#include "tests/apiserver-double/support/subprocess.h"
+#include "tests/support/raw_http.h"
+#include "tests/support/subprocess.h"
 
 namespace gangplank::net {
 namespace {
@@ -53,7 +53,7 @@ std::string temp_path(const std::string& name) {
 long presented_serial(uint16_t port, int max_version = 0) {
   int fd = -1;
   try {
-    fd = apiserver_double::testing::connect_loopback(port);
+    fd = gangplank::testing::connect_loopback(port);
   } catch (const std::runtime_error&) {
     return -1;
   }
@@ -86,11 +86,11 @@ TEST(HttpServerTls, ServesHttpsWithCertificateFiles) {
   server->Start(MakeSyncHandler([](const HttpRequest& req) { return HttpResponse::text(200, "secure " + req.path); }));
   EXPECT_EQ(server->BaseUrl().rfind("https://", 0), 0u);
   ASSERT_EQ(::access(GANGPLANK_CURL, X_OK), 0) << "curl is needed (scripts/install-deps.sh installs it)";
-  auto r = apiserver_double::testing::run_process({GANGPLANK_CURL, "-sk", server->BaseUrl() + "/hello"});
+  auto r = gangplank::testing::run_process({GANGPLANK_CURL, "-sk", server->BaseUrl() + "/hello"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "secure /hello");
   // A 2 KB body makes curl send Expect: 100-continue over TLS.
-  auto post = apiserver_double::testing::run_process(
+  auto post = gangplank::testing::run_process(
       {GANGPLANK_CURL, "-sk", "-H", "Content-Type: text/plain", "--data-binary", std::string(2048, 'z'), server->BaseUrl() + "/p"});
   EXPECT_EQ(post.exit_code, 0) << post.err;
   EXPECT_EQ(post.out, "secure /p");

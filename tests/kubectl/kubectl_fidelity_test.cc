@@ -1,13 +1,12 @@
-// The real kubectl against the double and against the real kube-apiserver (KubectlOnBoth: one body, two
-// targets): every round trip is checked by reading the object back through kubectl, and the failure
-// paths check kubectl's own error output. KubectlDoubleOnlyTest holds what only the double can do
-// (compacting its history on demand, its standalone binary).
+// The real kubectl against the real kube-apiserver with the kinds and verbs gangplank's users and charts
+// use: every round trip is checked by reading the object back through kubectl, and the failure paths
+// check kubectl's own error output.
 #include <iterator>
 #include <sstream>
 
-#include "tests/apiserver-double/kubectl/kubectl_fixture.h"
+#include "tests/kubectl/kubectl_fixture.h"
 
-namespace gangplank::apiserver_double::testing {
+namespace gangplank::testing::kubectl {
 namespace {
 
 constexpr const char* kCrd = R"(apiVersion: apiextensions.k8s.io/v1
@@ -36,7 +35,7 @@ std::string pool_yaml(int gpus) {
   return "apiVersion: gangplank.io/v1alpha1\nkind: GpuPool\nmetadata: {name: pool-a}\nspec: {gpus: " + std::to_string(gpus) + "}\n";
 }
 
-class KubectlTest : public KubectlOnBoth {
+class KubectlTest : public KubectlFixture {
  protected:
   void install_pool(int gpus) {
     apply_crd_text(kCrd);
@@ -44,10 +43,8 @@ class KubectlTest : public KubectlOnBoth {
   }
   json pool() { return find("gpupool", "pool-a").value_or(json()); }
 };
-GANGPLANK_ON_BOTH_TARGETS(KubectlTest);
-using KubectlDoubleOnlyTest = KubectlFixture;
 
-TEST_P(KubectlTest, ApplyCrdAndCustomResourceThenGetJson) {
+TEST_F(KubectlTest, ApplyCrdAndCustomResourceThenGetJson) {
   install_pool(8);
   ASSERT_TRUE(find("crd", "gpupools.gangplank.io"));
   const json got = pool();
@@ -65,7 +62,7 @@ TEST_P(KubectlTest, ApplyCrdAndCustomResourceThenGetJson) {
   EXPECT_NE(ok({"apply", "-f", "-"}, pool_yaml(4)).find("unchanged"), std::string::npos);
 }
 
-TEST_P(KubectlTest, GetShowsPrinterColumns) {
+TEST_F(KubectlTest, GetShowsPrinterColumns) {
   install_pool(8);
   ok({"patch", "gp", "pool-a", "--subresource", "status", "--type", "merge", "-p",
       R"({"status":{"conditions":[{"type":"Ready","status":"True"}]}})"});
@@ -84,7 +81,7 @@ TEST_P(KubectlTest, GetShowsPrinterColumns) {
   EXPECT_EQ(cells[2], "True");
 }
 
-TEST_P(KubectlTest, PatchMergeAndStatusSubresource) {
+TEST_F(KubectlTest, PatchMergeAndStatusSubresource) {
   install_pool(8);
   ok({"patch", "gpupool", "pool-a", "--type", "merge", "-p", R"({"spec":{"gpus":16},"status":{"ignored":true}})"});
   auto after_spec = pool();
@@ -100,7 +97,7 @@ TEST_P(KubectlTest, PatchMergeAndStatusSubresource) {
   EXPECT_EQ(after_status["metadata"]["generation"], 2);
 }
 
-TEST_P(KubectlTest, WatchPrintsChangesAsTheyHappen) {
+TEST_F(KubectlTest, WatchPrintsChangesAsTheyHappen) {
   install_pool(8);
   StreamingProcess watch(argv({"get", "gpupools", "--watch"}));
   auto header = watch.next_line(std::chrono::seconds(15));
@@ -119,14 +116,14 @@ TEST_P(KubectlTest, WatchPrintsChangesAsTheyHappen) {
   EXPECT_EQ(gpus, "32");
 }
 
-TEST_P(KubectlTest, CordonTaintLabelAndDeleteNode) {
+TEST_F(KubectlTest, CordonTaintLabelAndDeleteNode) {
   put_node("gpu-1");
   auto node = [&] { return find("node", "gpu-1").value_or(json()); };
   ok({"cordon", "gpu-1"});
   EXPECT_EQ(node()["spec"]["unschedulable"], true);
   ok({"taint", "nodes", "gpu-1", "gangplank.io/spot=true:NoSchedule"});
-  // The node lifecycle controller of a real cluster adds node.kubernetes.io/unschedulable:NoSchedule to
-  // a cordoned node; the double has no controllers. Only the test's own taint is compared.
+  // The node lifecycle controller adds node.kubernetes.io/unschedulable:NoSchedule to a cordoned node.
+  // Only the test's own taint is compared.
   json taints = json::array();
   const json tainted = node();
   for (const auto& t : tainted["spec"]["taints"]) {
@@ -149,7 +146,7 @@ TEST_P(KubectlTest, CordonTaintLabelAndDeleteNode) {
   EXPECT_NE(rejected({"get", "node", "gpu-1"}).find("nodes \"gpu-1\" not found"), std::string::npos);
 }
 
-TEST_P(KubectlTest, DeleteCustomResource) {
+TEST_F(KubectlTest, DeleteCustomResource) {
   install_pool(8);
   EXPECT_NE(ok({"delete", "gpupool", "pool-a"}).find("deleted"), std::string::npos);
   EXPECT_FALSE(find("gpupool", "pool-a"));
@@ -159,7 +156,7 @@ TEST_P(KubectlTest, DeleteCustomResource) {
   EXPECT_NE(listed.err.find("No resources found in " + ns() + " namespace"), std::string::npos) << listed.err;
 }
 
-TEST_P(KubectlTest, MissingObjectIsNotFound) {
+TEST_F(KubectlTest, MissingObjectIsNotFound) {
   install_pool(8);
   auto r = kubectl({"get", "gpupool", "nope"});
   EXPECT_NE(r.exit_code, 0);
@@ -167,7 +164,7 @@ TEST_P(KubectlTest, MissingObjectIsNotFound) {
   EXPECT_NE(r.err.find("\"nope\" not found"), std::string::npos) << r.err;
 }
 
-TEST_P(KubectlTest, StaleReplaceIsConflict) {
+TEST_F(KubectlTest, StaleReplaceIsConflict) {
   install_pool(8);
   json stale = pool();
   ok({"patch", "gpupool", "pool-a", "--type", "merge", "-p", R"({"spec":{"gpus":9}})"});
@@ -178,18 +175,7 @@ TEST_P(KubectlTest, StaleReplaceIsConflict) {
   EXPECT_EQ(pool()["spec"]["gpus"], 9);
 }
 
-// Double-only: compacts the double's history on demand (a real etcd compacts every five minutes).
-TEST_F(KubectlDoubleOnlyTest, WatchFromCompactedVersionIsGone) {
-  put_node("n1");
-  const std::string old_rv = server_.ResourceVersion();
-  put_node("n2");
-  server_.Compact();
-  auto r = kubectl({"get", "--raw", "/api/v1/nodes?watch=1&resourceVersion=" + old_rv});
-  EXPECT_NE(r.exit_code, 0);
-  EXPECT_NE(r.err.find("too old resource version"), std::string::npos) << r.err;
-}
-
-TEST_P(KubectlTest, DoubleBindingIsConflict) {
+TEST_F(KubectlTest, DoubleBindingIsConflict) {
   ok({"create", "-f", "-"}, json{{"apiVersion", "v1"}, {"kind", "Pod"}, {"metadata", {{"name", "p"}}},
                                  {"spec", {{"containers", {{{"name", "main"}, {"image", "busybox"}}}}}}}.dump());
   const json binding = {{"apiVersion", "v1"}, {"kind", "Binding"}, {"metadata", {{"name", "p"}}},
@@ -204,7 +190,7 @@ TEST_P(KubectlTest, DoubleBindingIsConflict) {
   EXPECT_NE(again.err.find("already assigned to node"), std::string::npos) << again.err;
 }
 
-TEST_P(KubectlTest, DrainEvictsThroughBudgetAndIsBlockedBy429) {
+TEST_F(KubectlTest, DrainEvictsThroughBudgetAndIsBlockedBy429) {
   put_node("gpu-1");
   for (const char* p : {"w0", "w1", "w2"}) put_running_pod(p, "gpu-1");
   ok({"create", "-f", "-"}, json{{"apiVersion", "policy/v1"}, {"kind", "PodDisruptionBudget"}, {"metadata", {{"name", "all"}}},
@@ -221,7 +207,7 @@ TEST_P(KubectlTest, DrainEvictsThroughBudgetAndIsBlockedBy429) {
   EXPECT_TRUE(items("pods").empty());
 }
 
-TEST_P(KubectlTest, ReapplyingABuiltInUsesStrategicMergeDirectives) {
+TEST_F(KubectlTest, ReapplyingABuiltInUsesStrategicMergeDirectives) {
   auto pod_yaml = [](const std::string& sidecar_image) {
     return "apiVersion: v1\nkind: Pod\nmetadata: {name: two, labels: {app: t}}\nspec:\n  containers:\n"
            "  - {name: main, image: train:1}\n  - {name: sidecar, image: " + sidecar_image + "}\n";
@@ -257,7 +243,7 @@ std::vector<std::string> table_cells(const std::string& line) {
 
 // Every CRD the project ships applies cleanly, and its custom resources list with exactly the CRD's
 // normal-priority printer columns (AGE alone when it declares none).
-TEST_P(KubectlTest, ProjectCrdsApplyAndShowTheirPrinterColumns) {
+TEST_F(KubectlTest, ProjectCrdsApplyAndShowTheirPrinterColumns) {
   std::vector<std::filesystem::path> files;
   for (const auto& entry : std::filesystem::directory_iterator(GANGPLANK_CRD_DIR)) {
     if (entry.path().extension() == ".yaml") files.push_back(entry.path());
@@ -302,7 +288,7 @@ TEST_P(KubectlTest, ProjectCrdsApplyAndShowTheirPrinterColumns) {
 // control endpoint and exits cleanly on SIGTERM.
 // Events as `kubectl get events` shows them: the events table's columns, and --sort-by on a field only
 // the full object has (kubectl asks for the table with includeObject=Object and sorts on the objects).
-TEST_P(KubectlTest, EventsListAndSortByLastTimestamp) {
+TEST_F(KubectlTest, EventsListAndSortByLastTimestamp) {
   auto event = [&](const std::string& name, const std::string& reason, const std::string& last) {
     return json{{"apiVersion", "v1"}, {"kind", "Event"}, {"metadata", {{"name", name}}},
                 {"involvedObject", {{"kind", "Pod"}, {"name", "trainer-0"}, {"namespace", ns()}}},
@@ -333,7 +319,7 @@ TEST_P(KubectlTest, EventsListAndSortByLastTimestamp) {
 }
 
 // kubectl 1.35 sends its typed creates ("kubectl create namespace") as protobuf, not JSON.
-TEST_P(KubectlTest, CreateNamespaceImperatively) {
+TEST_F(KubectlTest, CreateNamespaceImperatively) {
   const std::string name = ns() + "-made";
   cluster_objects_.push_back("namespace/" + name);
   EXPECT_EQ(ok({"create", "namespace", name}), "namespace/" + name + " created\n");
@@ -345,25 +331,5 @@ TEST_P(KubectlTest, CreateNamespaceImperatively) {
   EXPECT_FALSE(find("namespace", name + "-dry"));
 }
 
-// Double-only: the double's own binary.
-TEST_F(KubectlDoubleOnlyTest, StandaloneBinarySeedsAndServes) {
-  const std::string seed = (dir_ / "seed.yaml").string();
-  std::ofstream(seed) << "apiVersion: v1\nkind: Node\nmetadata: {name: seeded-gpu}\n";
-  const std::string kubeconfig = (dir_ / "binary-kubeconfig").string();
-  StreamingProcess binary({GANGPLANK_DOUBLE_BINARY, "--seed", seed, "--kubeconfig-out", kubeconfig,
-                           "--fail-status", "500", "--fail-count", "1", "--fail-path", "/never-requested"});
-  auto url = binary.next_line(std::chrono::seconds(10));
-  ASSERT_TRUE(url) << binary.kill_and_collect_stderr();
-  EXPECT_EQ(url->rfind("http://127.0.0.1:", 0), 0u);
-  auto get = run_process({GANGPLANK_KUBECTL, "--kubeconfig", kubeconfig, "--cache-dir", (dir_ / "cache2").string(),
-                          "get", "nodes", "-o", "name"});
-  EXPECT_EQ(get.exit_code, 0) << get.err;
-  EXPECT_EQ(get.out, "node/seeded-gpu\n");
-  EXPECT_EQ(binary.terminate(), 0);
-
-  StreamingProcess bad({GANGPLANK_DOUBLE_BINARY, "--seed", seed, "--port", "70000"});
-  EXPECT_NE(bad.terminate(std::chrono::seconds(2)), 0);
-}
-
 }  // namespace
-}  // namespace gangplank::apiserver_double::testing
+}  // namespace gangplank::testing::kubectl

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace gangplank::apiserver_double::testing {
+namespace gangplank::testing {
 
 struct RawResponse {
   int status = 0;
@@ -53,4 +53,4 @@ class RawStream {
   bool ended_ = false;
 };
 
-}  // namespace gangplank::apiserver_double::testing
+}  // namespace gangplank::testing

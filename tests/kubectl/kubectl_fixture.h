@@ -1,6 +1,7 @@
-// The shared fixture of the kubectl fidelity suites: a started double or the real kube-apiserver (the
-// test's target), a kubeconfig for it in a per-test directory, and helpers that run the real kubectl
-// (from .tools/bin), check how it ended and read objects back through it.
+// The shared fixture of the kubectl suites: the real kube-apiserver of scripts/real-cluster.sh
+// --no-gangplank (one per test binary), a namespace and a kubeconfig of the test's own in a per-test
+// directory, and helpers that run the real kubectl (from .tools/bin), check how it ended and read objects
+// back through it.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -15,11 +16,10 @@
 #include <string>
 #include <vector>
 
-#include "apiserver-double/api_server_double.h"
-#include "tests/apiserver-double/support/subprocess.h"
+#include "tests/support/subprocess.h"
 #include "tests/support/api_target.h"
 
-namespace gangplank::apiserver_double::testing {
+namespace gangplank::testing::kubectl {
 
 using nlohmann::json;
 
@@ -48,11 +48,8 @@ inline json minimal_value(const json& schema) {
   return "x";  // int-or-string and untyped nodes
 }
 
-// The target is the double unless a subclass says otherwise (KubectlOnBoth: the test parameter).
 class KubectlFixture : public ::testing::Test {
  protected:
-  virtual gangplank::testing::ApiTarget target() const { return gangplank::testing::ApiTarget::kDouble; }
-  bool real() const { return target() == gangplank::testing::ApiTarget::kReal; }
 
   void SetUp() override {
     ASSERT_EQ(::access(GANGPLANK_KUBECTL, X_OK), 0)
@@ -61,19 +58,10 @@ class KubectlFixture : public ::testing::Test {
     std::replace(test.begin(), test.end(), '/', '-');  // parameterized names hold a '/'
     dir_ = std::filesystem::temp_directory_path() / ("gangplank-kubectl-" + std::to_string(::getpid()) + "-" + test);
     std::filesystem::create_directories(dir_);
-    if (real()) {
-      set_up_real();
-    } else {
-      server_.Start();
-      std::ofstream(dir_ / "kubeconfig") << server_.KubeconfigYaml();
-    }
+    set_up_real();
   }
   void TearDown() override {
-    if (plane_ != nullptr) {
-      gangplank::testing::CleanUpRealTarget(*plane_, ns_, cluster_objects_);
-    } else if (!real()) {
-      server_.Stop();
-    }
+    if (plane_ != nullptr) gangplank::testing::CleanUpRealTarget(*plane_, ns_, cluster_objects_);
     std::error_code ignored;
     std::filesystem::remove_all(dir_, ignored);
   }
@@ -103,7 +91,7 @@ class KubectlFixture : public ::testing::Test {
     return r.err;
   }
   // The object as the server returns it (kubectl get -o json), or nullopt when it does not exist: how
-  // the suites look at state on both targets.
+  // the suites look at state.
   std::optional<json> find(const std::string& resource, const std::string& name) {
     const auto r = kubectl({"get", resource, name, "-o", "json", "--ignore-not-found"});
     EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -128,15 +116,11 @@ class KubectlFixture : public ::testing::Test {
   }
   // One of the project's CRDs (crds/<file>).
   void apply_project_crd(const std::string& file) { apply_crd_file(std::string(GANGPLANK_CRD_DIR) + "/" + file); }
-  // A Ready node. On the real target KWOK keeps it Ready (the node lifecycle controller would taint a
-  // node nobody heartbeats), and the test waits until the not-ready taint is lifted.
+  // A Ready node: KWOK keeps it Ready (the node lifecycle controller would taint a node nobody
+  // heartbeats), and the test waits until the not-ready taint is lifted.
   void put_node(const std::string& name) {
     json node = {{"apiVersion", "v1"}, {"kind", "Node"}, {"metadata", {{"name", name}}},
                  {"status", {{"conditions", {{{"type", "Ready"}, {"status", "True"}}}}}}};
-    if (!real()) {
-      server_.put(node);
-      return;
-    }
     node["metadata"]["annotations"] = {{"kwok.x-k8s.io/node", "fake"}};
     ok({"create", "-f", "-"}, node.dump());
     ASSERT_TRUE(gangplank::testing::WaitUntil([&] {
@@ -144,17 +128,12 @@ class KubectlFixture : public ::testing::Test {
       return n && n->value("/spec/taints"_json_pointer, json::array()).empty() && ready(*n);
     })) << find("node", name).value_or(json()).dump();
   }
-  // A Running pod labelled app=trainer on `node` (a put_node one): stored so on the double; created and
-  // run by KWOK on the real target.
+  // A Running pod labelled app=trainer on `node` (a put_node one), run by KWOK.
   void put_running_pod(const std::string& name, const std::string& node) {
     json pod = {{"apiVersion", "v1"}, {"kind", "Pod"},
                 {"metadata", {{"name", name}, {"namespace", ns_}, {"labels", {{"app", "trainer"}}}}},
                 {"spec", {{"nodeName", node}, {"containers", {{{"name", "main"}, {"image", "busybox"}}}}}},
                 {"status", {{"phase", "Running"}}}};
-    if (!real()) {
-      server_.put(pod);
-      return;
-    }
     ok({"create", "-f", "-"}, pod.dump());
     ASSERT_TRUE(gangplank::testing::WaitUntil([&] {
       const auto p = find("pod", name);
@@ -162,10 +141,9 @@ class KubectlFixture : public ::testing::Test {
     }));
   }
 
-  ApiServerDouble server_;  // Started only for the double target.
   std::filesystem::path dir_;
   std::string ns_ = "default";
-  // Cluster-scoped objects a real-target test made besides CRDs and nodes ("clusterrole/reader").
+  // Cluster-scoped objects a test made besides CRDs and nodes ("clusterrole/reader").
   std::vector<std::string> cluster_objects_;
 
  private:
@@ -185,7 +163,6 @@ class KubectlFixture : public ::testing::Test {
   }
   // `out` is kubectl apply's "customresourcedefinition.apiextensions.k8s.io/<name> created" lines.
   void wait_crds_served(const std::string& out) {
-    if (!real()) return;  // the double serves a CRD the moment it is stored
     std::istringstream lines(out);
     for (std::string line; std::getline(lines, line);) {
       const auto slash = line.find('/');
@@ -200,11 +177,4 @@ class KubectlFixture : public ::testing::Test {
   real_cluster::ControlPlane* plane_ = nullptr;
 };
 
-// The fixture of tests whose assertion is about Kubernetes behaviour: run on the double and on the real
-// kube-apiserver (INSTANTIATE_TEST_SUITE_P with ApiTargets()).
-class KubectlOnBoth : public KubectlFixture, public ::testing::WithParamInterface<gangplank::testing::ApiTarget> {
- protected:
-  gangplank::testing::ApiTarget target() const override { return GetParam(); }
-};
-
-}  // namespace gangplank::apiserver_double::testing
+}  // namespace gangplank::testing::kubectl

@@ -1,12 +1,11 @@
-// The real kubectl against custom resources the double validates: what a person sees for an invalid
+// The real kubectl against custom resources kube-apiserver validates: what a person sees for an invalid
 // resource, an unknown field (Strict, Warn, server-side apply), a CEL rule, defaults coming back from
 // `get -o json`, and the server serving on after every refusal. Most cases use the GPUPool test CRD
 // (testdata/, stable); ProjectGpuPoolCrd uses crds/gpupool.gangplank.io.yaml itself, asserting only what
-// holds across its versions (spot, preemption, topologyLevels). Every case runs on the double and on the
-// real kube-apiserver (KubectlOnBoth), so the messages asserted are the real ones.
-#include "tests/apiserver-double/kubectl/kubectl_fixture.h"
+// holds across its versions (spot, preemption, topologyLevels).
+#include "tests/kubectl/kubectl_fixture.h"
 
-namespace gangplank::apiserver_double::testing {
+namespace gangplank::testing::kubectl {
 namespace {
 
 // A GPUPool manifest with the given spec (YAML flow or block, indented by two).
@@ -14,10 +13,10 @@ std::string pool_yaml(const std::string& name, const std::string& spec) {
   return "apiVersion: gangplank.io/v1alpha1\nkind: GPUPool\nmetadata:\n  name: " + name + "\nspec:\n" + spec;
 }
 
-class KubectlValidationTest : public KubectlOnBoth {
+class KubectlValidationTest : public KubectlFixture {
  protected:
   void SetUp() override {
-    KubectlOnBoth::SetUp();
+    KubectlFixture::SetUp();
     if (IsSkipped() || HasFatalFailure()) return;
     apply_crd_file(std::string(GANGPLANK_TESTDATA_DIR) + "/gpupool-with-queues.crd.yaml");
   }
@@ -25,9 +24,8 @@ class KubectlValidationTest : public KubectlOnBoth {
   void expect_pools(const std::string& names) { EXPECT_EQ(ok({"get", "gpupools", "-o", "name"}), names); }
   json pool(const std::string& name) { return find("gpupool", name).value_or(json()); }
 };
-GANGPLANK_ON_BOTH_TARGETS(KubectlValidationTest);
 
-TEST_P(KubectlValidationTest, InvalidPoolPrintsTheSchemaMessages) {
+TEST_F(KubectlValidationTest, InvalidPoolPrintsTheSchemaMessages) {
   const std::string err = rejected({"apply", "-f", "-"}, pool_yaml("bad", "  spot: {reclaimPolicy: X}\n  queues:\n  - {name: a, weight: -1}\n"));
   EXPECT_NE(err.find("The GPUPool \"bad\" is invalid:"), std::string::npos) << err;
   EXPECT_NE(err.find("* spec.queues[0].weight: Invalid value: -1: spec.queues[0].weight in body should be greater than or equal to 0"),
@@ -38,7 +36,7 @@ TEST_P(KubectlValidationTest, InvalidPoolPrintsTheSchemaMessages) {
   expect_pools("");
 }
 
-TEST_P(KubectlValidationTest, OneCauseIsPrintedOnOneLine) {
+TEST_F(KubectlValidationTest, OneCauseIsPrintedOnOneLine) {
   const std::string err = rejected({"apply", "-f", "-"}, pool_yaml("light", "  queues:\n  - {name: a, weight: -2}\n"));
   EXPECT_NE(err.find("The GPUPool \"light\" is invalid: spec.queues[0].weight: Invalid value: -2: spec.queues[0].weight in body "
                      "should be greater than or equal to 0"), std::string::npos) << err;
@@ -49,7 +47,7 @@ TEST_P(KubectlValidationTest, OneCauseIsPrintedOnOneLine) {
             std::string::npos) << required;
 }
 
-TEST_P(KubectlValidationTest, ValidPoolComesBackDefaulted) {
+TEST_F(KubectlValidationTest, ValidPoolComesBackDefaulted) {
   EXPECT_NE(ok({"apply", "-f", "-"}, pool_yaml("good", "  spot: {}\n  queues:\n  - {name: team-a, limitGPUs: 8}\n")).find("created"),
             std::string::npos);
   const json got = json::parse(ok({"get", "gpupool", "good", "-o", "json"}));
@@ -67,7 +65,7 @@ TEST_P(KubectlValidationTest, ValidPoolComesBackDefaulted) {
   EXPECT_EQ(pool("good")["metadata"]["generation"], 1);
 }
 
-TEST_P(KubectlValidationTest, UnknownFieldIsRefusedUnderStrictAndWarnedOtherwise) {
+TEST_F(KubectlValidationTest, UnknownFieldIsRefusedUnderStrictAndWarnedOtherwise) {
   const std::string manifest = pool_yaml("p", "  colour: red\n  queues:\n  - {name: a}\n");
   const std::string err = rejected({"apply", "-f", "-"}, manifest);  // kubectl sends fieldValidation=Strict by default
   EXPECT_NE(err.find("Error from server (BadRequest): error when creating \"STDIN\": GPUPool in version \"v1alpha1\" "
@@ -85,7 +83,7 @@ TEST_P(KubectlValidationTest, UnknownFieldIsRefusedUnderStrictAndWarnedOtherwise
                      "field not declared in schema"), std::string::npos) << ssa;
 }
 
-TEST_P(KubectlValidationTest, CelRuleMessageOnUpdate) {
+TEST_F(KubectlValidationTest, CelRuleMessageOnUpdate) {
   ok({"apply", "-f", "-"}, pool_yaml("p", "  queues:\n  - {name: a, guaranteedGPUs: 2}\n"));
   const std::string err = rejected({"apply", "-f", "-"}, pool_yaml("p", "  queues:\n  - {name: a, guaranteedGPUs: 4, limitGPUs: 2}\n"));
   EXPECT_NE(err.find("The GPUPool \"p\" is invalid: spec.queues[0]: Invalid value: limitGPUs must not be below guaranteedGPUs"),
@@ -98,10 +96,9 @@ TEST_P(KubectlValidationTest, CelRuleMessageOnUpdate) {
   expect_pools("gpupool.gangplank.io/p\n");
 }
 
-using ProjectCrdTest = KubectlOnBoth;
-GANGPLANK_ON_BOTH_TARGETS(ProjectCrdTest);
+using ProjectCrdTest = KubectlFixture;
 
-TEST_P(ProjectCrdTest, ProjectGpuPoolCrdRefusesAndDefaults) {
+TEST_F(ProjectCrdTest, ProjectGpuPoolCrdRefusesAndDefaults) {
   apply_project_crd("gpupool.gangplank.io.yaml");
   const std::string err = rejected(
       {"apply", "-f", "-"},
@@ -126,4 +123,4 @@ TEST_P(ProjectCrdTest, ProjectGpuPoolCrdRefusesAndDefaults) {
 }
 
 }  // namespace
-}  // namespace gangplank::apiserver_double::testing
+}  // namespace gangplank::testing::kubectl

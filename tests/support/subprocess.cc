@@ -1,4 +1,4 @@
-#include "tests/apiserver-double/support/subprocess.h"
+#include "tests/support/subprocess.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -9,7 +9,7 @@
 #include <cstring>
 #include <stdexcept>
 
-namespace gangplank::apiserver_double::testing {
+namespace gangplank::testing {
 namespace {
 
 struct Pipe {
@@ -158,4 +158,4 @@ std::string StreamingProcess::kill_and_collect_stderr() {
   return err;
 }
 
-}  // namespace gangplank::apiserver_double::testing
+}  // namespace gangplank::testing

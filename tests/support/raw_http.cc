@@ -1,4 +1,4 @@
-#include "tests/apiserver-double/support/raw_http.h"
+#include "tests/support/raw_http.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -12,7 +12,7 @@
 #include <cstring>
 #include <stdexcept>
 
-namespace gangplank::apiserver_double::testing {
+namespace gangplank::testing {
 namespace {
 
 void send_all(int fd, const std::string& data) {
@@ -224,4 +224,4 @@ std::string RawStream::read_all(std::chrono::milliseconds timeout) {
   return out;
 }
 
-}  // namespace gangplank::apiserver_double::testing
+}  // namespace gangplank::testing

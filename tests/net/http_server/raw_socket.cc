@@ -1,6 +1,6 @@
-#include "tests/apiserver-double/http_server/raw_socket.h"
+#include "tests/net/http_server/raw_socket.h"
 
-#include "tests/apiserver-double/support/raw_http.h"
+#include "tests/support/raw_http.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -15,7 +15,7 @@
 
 namespace gangplank::net::testing {
 
-RawSocket::RawSocket(uint16_t port) : fd_(apiserver_double::testing::connect_loopback(port)) {}
+RawSocket::RawSocket(uint16_t port) : fd_(gangplank::testing::connect_loopback(port)) {}
 
 RawSocket::~RawSocket() { ::close(fd_); }
 

@@ -1,9 +1,9 @@
-// The real kubectl with the built-in kinds an installation creates, against the double and the real
-// kube-apiserver (one body, two targets): apply, re-apply, server-side dry runs, get with its columns,
+// The real kubectl with the built-in kinds an installation creates, against the real kube-apiserver:
+// apply, re-apply, server-side dry runs, get with its columns,
 // and the errors kubectl prints for what the API refuses.
-#include "tests/apiserver-double/kubectl/kubectl_fixture.h"
+#include "tests/kubectl/kubectl_fixture.h"
 
-namespace gangplank::apiserver_double::testing {
+namespace gangplank::testing::kubectl {
 namespace {
 
 
@@ -75,10 +75,10 @@ webhooks:
     rules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]
 )";
 
-class KubectlBuiltinKindsTest : public KubectlOnBoth {
+class KubectlBuiltinKindsTest : public KubectlFixture {
  protected:
   void SetUp() override {
-    KubectlOnBoth::SetUp();
+    KubectlFixture::SetUp();
     cluster_objects_ = {"clusterrole/reader", "clusterrolebinding/reader", "mutatingwebhookconfiguration/gate"};
   }
   // The installation in this test's namespace.
@@ -89,9 +89,8 @@ class KubectlBuiltinKindsTest : public KubectlOnBoth {
     return text;
   }
 };
-GANGPLANK_ON_BOTH_TARGETS(KubectlBuiltinKindsTest);
 
-TEST_P(KubectlBuiltinKindsTest, ApplyReapplyAndGetEveryKind) {
+TEST_F(KubectlBuiltinKindsTest, ApplyReapplyAndGetEveryKind) {
   const std::string created = ok({"apply", "-f", "-"}, installation());
   for (const char* line : {"serviceaccount/op created", "configmap/cfg created", "secret/creds created",
                            "deployment.apps/web created", "service/web created", "role.rbac.authorization.k8s.io/lease created",
@@ -111,7 +110,7 @@ TEST_P(KubectlBuiltinKindsTest, ApplyReapplyAndGetEveryKind) {
   }
   EXPECT_EQ(ok({"get", "mutatingwebhookconfiguration", "gate", "-o", "jsonpath={.webhooks[0].rules[0].scope}"}), "*");
 
-  // An address of the Service range (the double's is 10.96.0.0/12; the real cluster's a loopback range).
+  // An address of the Service range (the test cluster's is a loopback range).
   const std::string cluster_ip = ok({"get", "svc", "web", "-o", "jsonpath={.spec.clusterIP}"});
   EXPECT_EQ(std::count(cluster_ip.begin(), cluster_ip.end(), '.'), 3) << cluster_ip;
   EXPECT_EQ(ok({"get", "svc", "web", "-o", "jsonpath={.spec.clusterIPs[0]}"}), cluster_ip);
@@ -128,7 +127,7 @@ TEST_P(KubectlBuiltinKindsTest, ApplyReapplyAndGetEveryKind) {
   EXPECT_NE(ok({"get", "sa,cm,secret,role,rolebinding"}).find("role.rbac.authorization.k8s.io/lease"), std::string::npos);
 }
 
-TEST_P(KubectlBuiltinKindsTest, ServerDryRunReportsUpstreamMessagesAndStoresNothing) {
+TEST_F(KubectlBuiltinKindsTest, ServerDryRunReportsUpstreamMessagesAndStoresNothing) {
   const std::string bad = R"(apiVersion: apps/v1
 kind: Deployment
 metadata: {name: bad}
@@ -154,7 +153,7 @@ metadata: {name: c, namespace: nowhere}
   EXPECT_NE(rejected({"apply", "--dry-run=server", "-f", "-"}, elsewhere).find("namespaces \"nowhere\" not found"), std::string::npos);
 }
 
-TEST_P(KubectlBuiltinKindsTest, ChangingABindingsRoleRefIsRefused) {
+TEST_F(KubectlBuiltinKindsTest, ChangingABindingsRoleRefIsRefused) {
   ok({"apply", "-f", "-"}, installation());
   const std::string moved = R"(apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRoleBinding
@@ -165,7 +164,7 @@ subjects: [{kind: ServiceAccount, name: op, namespace: default}]
   const std::string err = rejected({"apply", "-f", "-"}, moved);
   const std::string refused = "The ClusterRoleBinding \"reader\" is invalid: roleRef: Invalid value: {\"APIGroup\":"
                               "\"rbac.authorization.k8s.io\",\"Kind\":\"ClusterRole\",\"Name\":\"writer\"}: ";
-  // kube-apiserver 1.35 said "cannot change roleRef" (the double's wording); 1.37's declarative validation
+  // kube-apiserver 1.35 said "cannot change roleRef"; 1.37's declarative validation
   // says "field is immutable". Either way the change is refused, naming the roleRef.
   EXPECT_TRUE(err.find(refused + "cannot change roleRef") != std::string::npos ||
               err.find(refused + "field is immutable") != std::string::npos)
@@ -173,4 +172,4 @@ subjects: [{kind: ServiceAccount, name: op, namespace: default}]
 }
 
 }  // namespace
-}  // namespace gangplank::apiserver_double::testing
+}  // namespace gangplank::testing::kubectl
