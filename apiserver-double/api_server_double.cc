@@ -8,7 +8,7 @@
 #include "apiserver-double/double_impl.h"
 #include "apiserver-double/protobuf_body.h"
 #include "apiserver-double/watch_session.h"
-#include "apiserver-double/yaml_json.h"
+#include "tests/support/yaml_json.h"
 
 namespace gangplank::apiserver_double {
 
@@ -195,7 +195,7 @@ json ApiServerDouble::Impl::ParseBody(const net::HttpRequest& req) {
   if (type.find("yaml") != std::string::npos) {
     std::vector<json> docs;
     try {
-      docs = ParseYamlDocuments(req.body);
+      docs = gangplank::testing::ParseYamlDocuments(req.body);
     } catch (const std::exception& e) {
       throw BadRequest(std::string("the request body is not valid YAML: ") + e.what());
     }
@@ -393,7 +393,7 @@ std::size_t ApiServerDouble::SeedFile(const std::string& path) {
     if (first != std::string::npos && (text[first] == '{' || text[first] == '[')) {
       docs.push_back(json::parse(text));
     } else {
-      docs = ParseYamlDocuments(text);
+      docs = gangplank::testing::ParseYamlDocuments(text);
     }
   } catch (const std::exception& e) {
     throw std::runtime_error("seed file '" + path + "': " + e.what());

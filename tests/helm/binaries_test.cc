@@ -1,8 +1,9 @@
 // The chart's Deployments started for real: the extender's and the operator's containers as rendered
 // (command, arguments, mounted certificate Secrets) become the real binaries built by CMake, talking to
-// the API-server double as their API server. Only what a cluster supplies is substituted: the in-cluster
-// credentials (a kubeconfig through the binaries' environment variables) and the mount paths (the
-// rendered Secrets' files in a temporary folder). Then: both pass /readyz; the extender answers over TLS
+// the real kube-apiserver (scripts/real-cluster.sh --no-gangplank) through a FaultProxy that records
+// their requests. Only what a cluster supplies is substituted: the in-cluster credentials (a kubeconfig
+// through the binaries' environment variables) and the mount paths (the rendered Secrets' files in a
+// temporary folder). Then: both pass /readyz; the extender answers over TLS
 // as kube-scheduler reaches it (its caFile and serverName); the webhook gates a pod over TLS as the API
 // server reaches it (caBundle, Service name); the operator takes its Lease and admits a waiting gang;
 // every API call either binary made is one its rendered RBAC allows.
@@ -13,10 +14,12 @@
 #include <fstream>
 #include <thread>
 
-#include "apiserver-double/api_server_double.h"
-#include "apiserver-double/yaml_json.h"
-#include "tests/support/subprocess.h"
+#include "kube/client.h"
 #include "tests/extender/support/free_port.h"
+#include "tests/support/api_target.h"
+#include "tests/support/fault_proxy/fault_proxy.h"
+#include "tests/support/subprocess.h"
+#include "tests/support/yaml_json.h"
 #include "tests/helm/support/child_process.h"
 #include "tests/helm/support/helm_tool.h"
 #include "tests/helm/support/rbac_rules.h"
@@ -30,6 +33,8 @@ namespace fs = std::filesystem;
 using gangplank::testing::run_process;
 
 constexpr const char* kNamespace = "gangplank-system";
+const kube::ResourceDescriptor kGpuPools{"gangplank.io", "v1alpha1", "gpupools", "GPUPool", false};
+const kube::ResourceDescriptor kServiceAccounts{"", "v1", "serviceaccounts", "ServiceAccount", true};
 
 
 // A container of a rendered pod, run on this machine: its secret volumes written out, its arguments'
@@ -72,11 +77,6 @@ LocalContainer localize(const RenderedObjects& objects, const json& deployment, 
   return out;
 }
 
-json load_yaml_file(const std::string& path) {
-  const auto docs = apiserver_double::ParseYamlDocuments(read_text_file(path));
-  return docs.front();
-}
-
 // curl, trusting only `ca` and resolving `host` to 127.0.0.1, as the cluster's DNS would to the Service.
 // With `client`, presents <client>/tls.crt and tls.key (kube-scheduler's client certificate).
 ProcessResult curl(const std::string& url, const std::string& host, int port, const fs::path& ca, const std::string& body = "",
@@ -107,13 +107,24 @@ class ChartBinariesTest : public ::testing::Test {
     const std::string why = helm3().unavailable_reason();
     if (!why.empty()) FAIL() << why;
     if (run_process({"/usr/bin/env", "curl", "--version"}).exit_code != 0) FAIL() << "curl is needed (scripts/install-deps.sh installs it)";
+    GANGPLANK_SET_UP_REAL_TARGET(plane_);
     dir_ = fs::temp_directory_path() / ("gangplank-chart-binaries-" + std::to_string(::getpid()));
     fs::create_directories(dir_);
   }
   void TearDown() override {
+    if (plane_ != nullptr) gangplank::testing::CleanUpRealTarget(*plane_, "ml", {"namespace/" + std::string(kNamespace)});
     std::error_code ignored;
     fs::remove_all(dir_, ignored);
   }
+  // Creates `object` on the real API server (kubectl, so any kind the cluster serves).
+  void create(const json& object) {
+    const auto r = real_cluster::Kubectl(plane_->kubeconfig(), {"create", "-f", "-"}, object.dump());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  std::optional<json> get(const kube::ResourceDescriptor& resource, const std::string& ns, const std::string& name) {
+    return plane_->client().TryGet(resource, ns, name);
+  }
+  real_cluster::ControlPlane* plane_ = nullptr;
   fs::path dir_;
 };
 
@@ -130,23 +141,36 @@ TEST_F(ChartBinariesTest, RenderedContainersRunTheRealBinariesReadyOverTlsWithin
                   "operator.webhook.dryRunPort=" + std::to_string(dry_run_port)};
   const RenderedObjects objects(helm3().render_ok(options));
 
-  apiserver_double::DoubleOptions double_options;
-  double_options.record_requests = true;
-  apiserver_double::ApiServerDouble api(double_options);
+  // The binaries' API server: the real one, through a proxy that records every request.
+  gangplank::testing::FaultProxy api(plane_->ProxyUpstream());
   api.Start();
   std::ofstream(dir_ / "kubeconfig") << api.KubeconfigYaml();
-  // The cluster the chart is installed into: its namespace, its CRDs, a GPU node, a pool, a queue, and a
-  // pod of gangplank's that the webhook has gated.
-  for (const char* ns : {kNamespace, "ml"}) api.put({{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", ns}}}});
-  for (const auto& entry : fs::directory_iterator(chart_dir() + "/crds")) api.put(load_yaml_file(entry.path().string()));
-  api.put({{"apiVersion", "v1"}, {"kind", "Node"},
-           {"metadata", {{"name", "gpu-0"}, {"labels", {{"kubernetes.io/hostname", "gpu-0"}, {"nvidia.com/gpu.product", "A100"}}}}},
-           {"status", {{"allocatable", {{"cpu", "32"}, {"memory", "256Gi"}, {"nvidia.com/gpu", "8"}, {"pods", "110"}}},
-                       {"capacity", {{"cpu", "32"}, {"memory", "256Gi"}, {"nvidia.com/gpu", "8"}, {"pods", "110"}}},
-                       {"conditions", {{{"type", "Ready"}, {"status", "True"}}}}}}});
-  api.put({{"apiVersion", "gangplank.io/v1alpha1"}, {"kind", "GPUPool"}, {"metadata", {{"name", "a100"}}},
-           {"spec", {{"gpuModel", "A100"}, {"topologyLevels", {"kubernetes.io/hostname"}}}}});
-  api.put({{"apiVersion", "gangplank.io/v1alpha1"}, {"kind", "Queue"}, {"metadata", {{"name", "team-a"}}}, {"spec", {{"weight", 1}, {"namespaces", nlohmann::json::array({"*"})}}}});
+  // The cluster the chart is installed into: its namespace, its CRDs, a GPU node (kept Ready by KWOK), a
+  // pool, a queue, and a pod of gangplank's that the webhook has gated.
+  for (const char* ns : {kNamespace, "ml"}) {
+    ASSERT_EQ(real_cluster::Kubectl(plane_->kubeconfig(), {"create", "namespace", ns}).exit_code, 0);
+  }
+  const auto crds = real_cluster::Kubectl(plane_->kubeconfig(), {"apply", "--server-side", "-f", chart_dir() + "/crds"});
+  ASSERT_EQ(crds.exit_code, 0) << crds.err;
+  ASSERT_EQ(real_cluster::Kubectl(plane_->kubeconfig(), {"wait", "--for", "condition=Established", "--timeout", "60s",
+                                                         "crd/gpupools.gangplank.io", "crd/queues.gangplank.io"}).exit_code, 0);
+  create({{"apiVersion", "v1"}, {"kind", "Node"},
+          {"metadata", {{"name", "gpu-0"}, {"labels", {{"kubernetes.io/hostname", "gpu-0"}, {"nvidia.com/gpu.product", "A100"}}},
+                        {"annotations", {{"kwok.x-k8s.io/node", "fake"}}}}},
+          {"status", {{"allocatable", {{"cpu", "32"}, {"memory", "256Gi"}, {"nvidia.com/gpu", "8"}, {"pods", "110"}}},
+                      {"capacity", {{"cpu", "32"}, {"memory", "256Gi"}, {"nvidia.com/gpu", "8"}, {"pods", "110"}}}}}});
+  ASSERT_TRUE(gangplank::testing::WaitUntil([&] {
+    const auto node = get(kube::resources::Nodes(), "", "gpu-0");
+    for (const auto& c : node.value_or(json()).value("/status/conditions"_json_pointer, json::array())) {
+      if (c.value("type", "") == "Ready") return c.value("status", "") == "True";
+    }
+    return false;
+  })) << "KWOK did not make gpu-0 Ready";
+  create({{"apiVersion", "gangplank.io/v1alpha1"}, {"kind", "GPUPool"}, {"metadata", {{"name", "a100"}}},
+          {"spec", {{"gpuModel", "A100"}, {"topologyLevels", {"kubernetes.io/hostname"}}}}});
+  create({{"apiVersion", "gangplank.io/v1alpha1"}, {"kind", "Queue"}, {"metadata", {{"name", "team-a"}}},
+          {"spec", {{"weight", 1}, {"namespaces", nlohmann::json::array({"*"})}}}});
+  ASSERT_TRUE(gangplank::testing::WaitUntil([&] { return get(kServiceAccounts, "ml", "default").has_value(); }));
   json pod = {{"apiVersion", "v1"}, {"kind", "Pod"},
               {"metadata", {{"name", "train-0"}, {"namespace", "ml"}, {"labels", {{"gangplank.io/queue", "team-a"}}}}}};
   json container = {{"name", "main"}, {"image", "trainer"}};
@@ -155,7 +179,7 @@ TEST_F(ChartBinariesTest, RenderedContainersRunTheRealBinariesReadyOverTlsWithin
   pod["spec"]["schedulerName"] = "gangplank";
   pod["spec"]["schedulingGates"] = json::array({{{"name", "gangplank.io/admission"}}});
   pod["spec"]["containers"] = json::array({container});
-  api.put(pod);
+  create(pod);
 
   const json extender_deployment = objects.get("Deployment", "gangplank-extender");
   const json operator_deployment = objects.get("Deployment", "gangplank-operator");
@@ -170,7 +194,7 @@ TEST_F(ChartBinariesTest, RenderedContainersRunTheRealBinariesReadyOverTlsWithin
   // kube-scheduler's view of the extender: the rendered urlPrefix, caFile (ca.crt of the extender's
   // Secret) and serverName.
   const json scheduler_cm = objects.get("ConfigMap", "gangplank-scheduler");
-  const json entry = apiserver_double::ParseYamlDocuments(scheduler_cm["data"]["config.yaml"].get<std::string>()).front()["extenders"][0];
+  const json entry = gangplank::testing::ParseYamlDocuments(scheduler_cm["data"]["config.yaml"].get<std::string>()).front()["extenders"][0];
   const std::string url_prefix = entry["urlPrefix"];
   const std::string server_name = entry["tlsConfig"]["serverName"];
   write_secret_files(objects.get("Secret", "gangplank-extender-tls"), dir_ / "scheduler-ca");
@@ -230,18 +254,18 @@ TEST_F(ChartBinariesTest, RenderedContainersRunTheRealBinariesReadyOverTlsWithin
 
   // The operator leads on its own Lease in the release namespace and admits the waiting gang.
   EXPECT_TRUE(eventually([&] {
-    const auto lease = api.Get("leases.coordination.k8s.io", kNamespace, "gangplank-operator");
+    const auto lease = get(kube::resources::Leases(), kNamespace, "gangplank-operator");
     return lease && !lease->value("/spec/holderIdentity"_json_pointer, std::string()).empty();
   }, std::chrono::seconds(20))) << operator_.log();
   EXPECT_TRUE(eventually([&] {
-    const auto pod = api.Get("pods", "ml", "train-0");
+    const auto pod = get(kube::resources::Pods(), "ml", "train-0");
     return pod && pod->value("/spec/schedulingGates"_json_pointer, json::array()).empty() &&
            pod->value("/metadata/annotations/gangplank.io~1planned-node"_json_pointer, std::string()) == "gpu-0";
-  }, std::chrono::seconds(30))) << api.Get("pods", "ml", "train-0")->dump() << "\n" << operator_.log();
+  }, std::chrono::seconds(30))) << get(kube::resources::Pods(), "ml", "train-0").value_or(json()).dump() << "\n" << operator_.log();
   EXPECT_TRUE(eventually([&] {
-    const auto pool = api.Get("gpupools.gangplank.io", "", "a100");
+    const auto pool = get(kGpuPools, "", "a100");
     return pool && pool->value("/status/capacityGPUs"_json_pointer, 0) == 8;
-  }, std::chrono::seconds(20))) << api.Get("gpupools.gangplank.io", "", "a100")->dump();
+  }, std::chrono::seconds(20))) << get(kGpuPools, "", "a100").value_or(json()).dump();
 
   EXPECT_EQ(extender.terminate(), 0) << extender.log();
   EXPECT_EQ(operator_.terminate(), 0) << operator_.log();
@@ -252,7 +276,7 @@ TEST_F(ChartBinariesTest, RenderedContainersRunTheRealBinariesReadyOverTlsWithin
   const auto extender_grants = grants_of(objects, kNamespace, extender_deployment["spec"]["template"]["spec"]["serviceAccountName"]);
   const auto operator_grants = grants_of(objects, kNamespace, operator_deployment["spec"]["template"]["spec"]["serviceAccountName"]);
   std::set<std::string> extender_calls, operator_calls;
-  for (const auto& r : api.RecordedRequests()) {
+  for (const auto& r : api.Requests()) {
     const RequestAttributes a = attributes_of(r.method, r.path, r.query);
     if (!a.resource_request) continue;
     if (r.user_agent.rfind("gangplank-operator/", 0) == 0) {

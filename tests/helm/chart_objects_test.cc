@@ -11,7 +11,7 @@
 #include <set>
 #include <sstream>
 
-#include "apiserver-double/yaml_json.h"
+#include "tests/support/yaml_json.h"
 #include "tests/helm/support/helm_tool.h"
 #include "tests/helm/support/rbac_rules.h"
 #include "tests/helm/support/rendered_objects.h"
@@ -32,7 +32,7 @@ RenderedObjects render(const std::vector<std::string>& values = {}, const std::v
 
 json scheduler_config(const RenderedObjects& objects, const std::string& name = "gangplank-scheduler") {
   const json cm = objects.get("ConfigMap", name);
-  auto docs = apiserver_double::ParseYamlDocuments(cm.value("/data/config.yaml"_json_pointer, std::string()));
+  auto docs = gangplank::testing::ParseYamlDocuments(cm.value("/data/config.yaml"_json_pointer, std::string()));
   return docs.empty() ? json::object() : docs.front();
 }
 

@@ -8,7 +8,7 @@
 #include <set>
 #include <sstream>
 
-#include "apiserver-double/yaml_json.h"
+#include "tests/support/yaml_json.h"
 #include "tests/helm/support/each_helm.h"
 #include "tests/helm/support/helm_tool.h"
 #include "tests/helm/support/rendered_objects.h"
@@ -125,7 +125,7 @@ json load_yaml(const std::string& path) {
   std::ifstream in(path);
   std::stringstream text;
   text << in.rdbuf();
-  auto docs = apiserver_double::ParseYamlDocuments(text.str());
+  auto docs = gangplank::testing::ParseYamlDocuments(text.str());
   return docs.empty() ? json::object() : docs.front();
 }
 

@@ -16,7 +16,7 @@
 #include <set>
 #include <sstream>
 
-#include "apiserver-double/yaml_json.h"
+#include "tests/support/yaml_json.h"
 #include "tests/support/subprocess.h"
 #include "tests/helm/support/helm_tool.h"
 #include "tests/helm/support/rendered_objects.h"
@@ -329,7 +329,7 @@ TEST_F(DockerfileTest, TheImageRunsBothBinariesWhereTheChartLooksAsItsNonRootUse
     EXPECT_NE(source_run.find("/out/" + name + " "), std::string::npos) << name << " is not built into /out";
   }
   EXPECT_TRUE(std::regex_match(user, std::regex("[1-9][0-9]*(:[0-9]+)?"))) << "USER " << user << " is not a numeric non-root user";
-  const json values = apiserver_double::ParseYamlDocuments(read_text_file(chart_dir() + "/values.yaml")).front();
+  const json values = gangplank::testing::ParseYamlDocuments(read_text_file(chart_dir() + "/values.yaml")).front();
   EXPECT_EQ(user.substr(0, user.find(':')), std::to_string(values["podSecurityContext"]["runAsUser"].get<int>()));
 }
 
@@ -339,12 +339,12 @@ TEST_F(DockerfileTest, VersionsAgreeWithTheChartAndCMake) {
     std::smatch m;
     if (i.keyword == "LABEL" && std::regex_search(i.arguments, m, std::regex("org\\.opencontainers\\.image\\.version=\"([^\"]+)\""))) version = m[1];
   }
-  const json chart = apiserver_double::ParseYamlDocuments(read_text_file(chart_dir() + "/Chart.yaml")).front();
+  const json chart = gangplank::testing::ParseYamlDocuments(read_text_file(chart_dir() + "/Chart.yaml")).front();
   EXPECT_EQ(version, chart["appVersion"]);
   EXPECT_NE(read_text_file(source_dir() + "/CMakeLists.txt").find("project(gangplank VERSION " + version), std::string::npos);
   const std::string header = read_text_file(source_dir() + "/Dockerfile");
   EXPECT_NE(header.find("ghcr.io/gangplank/gangplank:" + version), std::string::npos);
-  const json values = apiserver_double::ParseYamlDocuments(read_text_file(chart_dir() + "/values.yaml")).front();
+  const json values = gangplank::testing::ParseYamlDocuments(read_text_file(chart_dir() + "/values.yaml")).front();
   EXPECT_EQ(values["image"]["repository"], "ghcr.io/gangplank/gangplank");
 }
 

@@ -1,15 +1,13 @@
-// examples/: the sample GPUPools, Queues and PyTorchJob apply with the real kubectl to the API-server
-// double against the repository's CRDs (schemas and CEL rules) and a Kubeflow PyTorchJob stand-in, and
-// they refer to each other the way the operator resolves them: queue parents and pools exist, pods name
-// a leaf queue that may use their pool, the chart's scheduler name, and a topology level of the pool.
+// examples/ refer to each other the way the operator resolves them: queue parents and pools exist, pods
+// name a leaf queue that may use their pool, the chart's scheduler name, and a topology level of the pool.
+// (That they apply to a real API server is examples_apply_test.cc.)
 #include <gtest/gtest.h>
 
 #include <map>
 #include <set>
 
-#include "apiserver-double/yaml_json.h"
+#include "tests/support/yaml_json.h"
 #include "tests/helm/support/helm_tool.h"
-#include "tests/helm/support/kubectl_on_double.h"
 
 namespace gangplank::helm_testing {
 namespace {
@@ -17,26 +15,7 @@ namespace {
 using nlohmann::json;
 
 std::vector<json> load(const std::string& file) {
-  return apiserver_double::ParseYamlDocuments(read_text_file(source_dir() + "/examples/" + file));
-}
-
-TEST(Examples, ApplyToTheDoubleAgainstTheRealCrds) {
-  ASSERT_EQ(KubectlOnDouble::unavailable_reason(), "");
-  KubectlOnDouble cluster("examples");
-  ASSERT_EQ(cluster.kubectl({"apply", "-f", source_dir() + "/crds", "-f", source_dir() + "/tests/helm/testdata/crds/kubeflow-pytorchjob.crd.yaml"})
-                .exit_code,
-            0);
-  const auto applied = cluster.kubectl({"apply", "-f", source_dir() + "/examples"});
-  ASSERT_EQ(applied.exit_code, 0) << applied.out << applied.err;
-  EXPECT_EQ(applied.err.find("Warning"), std::string::npos) << applied.err;  // no field the CRDs do not know
-  for (const char* line : {"gpupool.gangplank.io/h100 created", "gpupool.gangplank.io/a100-spot created", "queue.gangplank.io/research created",
-                           "queue.gangplank.io/team-llm created", "queue.gangplank.io/team-vision created",
-                           "pytorchjob.kubeflow.org/llama-finetune created"}) {
-    EXPECT_NE(applied.out.find(line), std::string::npos) << line << "\n" << applied.out;
-  }
-  EXPECT_NE(cluster.kubectl({"get", "gpupools"}).out.find("h100"), std::string::npos);
-  // Defaults from the CRD schema are applied, as a real API server would.
-  EXPECT_EQ(cluster.api().Get("gpupools.gangplank.io", "", "h100")->value("/spec/capacityType"_json_pointer, std::string()), "OnDemand");
+  return gangplank::testing::ParseYamlDocuments(read_text_file(source_dir() + "/examples/" + file));
 }
 
 TEST(Examples, ReferToEachOtherAsTheOperatorResolvesThem) {
@@ -53,7 +32,7 @@ TEST(Examples, ReferToEachOtherAsTheOperatorResolvesThem) {
     }
     for (const auto& p : q["spec"].value("pools", json::array())) EXPECT_TRUE(pools.count(p["name"])) << name << " -> " << p["name"];
   }
-  const json values = apiserver_double::ParseYamlDocuments(read_text_file(chart_dir() + "/values.yaml")).front();
+  const json values = gangplank::testing::ParseYamlDocuments(read_text_file(chart_dir() + "/values.yaml")).front();
   int members = 0;
   for (const auto& doc : load("pytorchjob.yaml")) {
     if (doc["kind"] == "Namespace") {

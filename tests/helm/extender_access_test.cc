@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "apiserver-double/yaml_json.h"
+#include "tests/support/yaml_json.h"
 #include "tests/helm/support/helm_tool.h"
 #include "tests/helm/support/rendered_objects.h"
 
@@ -27,7 +27,7 @@ RenderedObjects Render(std::vector<std::string> sets = {}, std::vector<std::stri
 json SchedulerConfig(const RenderedObjects& objects) {
   for (const auto& cm : objects.of_kind("ConfigMap")) {
     if (cm.contains("/data/config.yaml"_json_pointer)) {
-      return apiserver_double::ParseYamlDocuments(cm["data"]["config.yaml"].get<std::string>()).front();
+      return gangplank::testing::ParseYamlDocuments(cm["data"]["config.yaml"].get<std::string>()).front();
     }
   }
   return json();

@@ -1,6 +1,6 @@
 // manifests/ and the chart's crds/ cannot drift: manifests/ is what scripts/render-manifests.sh renders
-// from the chart now, byte for byte; the chart's CRDs are the repository's crds/, byte for byte; and the
-// plain manifests apply with the real kubectl the way their header says.
+// from the chart now, byte for byte; and the chart's CRDs are the repository's crds/, byte for byte. (That
+// the plain manifests apply to a real API server is ManifestsDryRun in tests/real-cluster.)
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -9,7 +9,6 @@
 
 #include "tests/support/subprocess.h"
 #include "tests/helm/support/helm_tool.h"
-#include "tests/helm/support/kubectl_on_double.h"
 
 namespace gangplank::helm_testing {
 namespace {
@@ -52,21 +51,6 @@ TEST(Manifests, ChartCrdsAreTheRepositorysCrds) {
     EXPECT_TRUE(read_text_file(chart / f) == read_text_file(ours / f))
         << "helm/gangplank/crds/" << f << " differs from crds/" << f << ": run scripts/render-manifests.sh";
   }
-}
-
-TEST(Manifests, ApplyWithKubectlOnceCertManagerIsThere) {
-  ASSERT_EQ(KubectlOnDouble::unavailable_reason(), "");
-  KubectlOnDouble cluster("manifests-apply");
-  // Without cert-manager the Certificates have no API. (kubectl words this differently against the
-  // double, which serves no OpenAPI v2, than against a real API server: "no matches for kind".)
-  const auto missing = cluster.kubectl({"apply", "-f", source_dir() + "/manifests/gangplank.yaml"});
-  EXPECT_NE(missing.exit_code, 0) << "applied without cert-manager's CRDs:\n" << missing.out;
-  ASSERT_EQ(cluster.kubectl({"apply", "-f", source_dir() + "/tests/helm/testdata/crds/cert-manager.crds.yaml"}).exit_code, 0);
-  const auto applied = cluster.kubectl({"apply", "-f", source_dir() + "/manifests/gangplank.yaml"});
-  ASSERT_EQ(applied.exit_code, 0) << applied.out << applied.err;
-  EXPECT_NE(applied.out.find("namespace/gangplank-system"), std::string::npos) << applied.out;
-  EXPECT_NE(applied.out.find("deployment.apps/gangplank-operator"), std::string::npos) << applied.out;
-  EXPECT_TRUE(cluster.api().Get("certificates.cert-manager.io", "gangplank-system", "gangplank-webhook-tls"));
 }
 
 }  // namespace

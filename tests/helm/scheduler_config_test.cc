@@ -6,7 +6,7 @@
 
 #include <fstream>
 
-#include "apiserver-double/yaml_json.h"
+#include "tests/support/yaml_json.h"
 #include "tests/helm/support/helm_tool.h"
 #include "tests/helm/support/rendered_objects.h"
 #include "tests/helm/support/scheduler_config_schema.h"
@@ -26,7 +26,7 @@ json rendered_config(const std::string& values_file) {
   const RenderedObjects objects(helm3().render_ok(options));
   for (const auto& cm : objects.of_kind("ConfigMap")) {
     if (cm.contains("/data/config.yaml"_json_pointer)) {
-      auto docs = apiserver_double::ParseYamlDocuments(cm["data"]["config.yaml"].get<std::string>());
+      auto docs = gangplank::testing::ParseYamlDocuments(cm["data"]["config.yaml"].get<std::string>());
       return docs.empty() ? json() : docs.front();
     }
   }

@@ -1,8 +1,7 @@
 // spec.faultRecovery of GPUPools and Queues (crds/) on a real kube-apiserver (the RealClusterTest fixture
 // with scripts/real-cluster.sh --no-gangplank; one control plane for the binary):
 //   * bad values (an unknown policy, a negative restart limit, a malformed condition name or taint key)
-//     are refused with the lines kubectl prints, each naming the field, and the API-server double prints
-//     the same lines;
+//     are refused with the lines kubectl prints, each naming the field;
 //   * what the API server stores for a pool that says nothing reads (cache::PoolConfigFromObject) as the
 //     defaults the operator assumes, so the CRD's defaults and the C++ ones cannot drift apart.
 #include <gtest/gtest.h>
@@ -15,7 +14,6 @@
 
 #include "cache/crd/pool_config.h"
 #include "cache/crd/queue_config.h"
-#include "tests/helm/support/kubectl_on_double.h"
 #include "tests/real-cluster/support/real_cluster_test.h"
 
 namespace gangplank::real_cluster {
@@ -145,18 +143,6 @@ TEST_F(FaultRecoveryCrd, BadValuesAreRefusedNamingTheField) {
     EXPECT_EQ(SortedLines(r.err), expected) << c.name << ":\n" << r.err;
   }
   EXPECT_EQ(Kc({"get", "gpupools,queues", "-o", "name"}).out, "") << "an invalid object was stored";
-}
-
-TEST_F(FaultRecoveryCrd, ApiServerDoublePrintsWhatTheRealApiServerPrints) {
-  ASSERT_EQ(helm_testing::KubectlOnDouble::unavailable_reason(), "");
-  helm_testing::KubectlOnDouble dbl("real-cluster-fault-recovery");
-  for (const char* crd : kCrds) ASSERT_EQ(dbl.kubectl({"apply", "-f", crd}).exit_code, 0);
-  for (const auto& c : InvalidObjects()) {
-    const KubectlResult real = Kc({"apply", "-f", "-"}, c.manifest);
-    const auto doubled = dbl.kubectl({"apply", "-f", "-"}, c.manifest);
-    EXPECT_EQ(doubled.exit_code, real.exit_code) << c.name;
-    EXPECT_EQ(SortedLines(doubled.err), SortedLines(real.err)) << c.name;
-  }
 }
 
 // The defaults the API server writes are the ones the operator assumes for a pool that never says.

@@ -7,14 +7,14 @@
 #include <string>
 
 #include "apiserver-double/schema/custom_resource_schema.h"
-#include "apiserver-double/yaml_json.h"
+#include "tests/support/yaml_json.h"
 
 namespace gangplank::apiserver_double::schema::testing {
 
 inline nlohmann::json gpupool_crd() {
   std::ifstream in(std::string(GANGPLANK_TESTDATA_DIR) + "/gpupool-with-queues.crd.yaml");
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return ParseYamlDocuments(text).at(0);
+  return gangplank::testing::ParseYamlDocuments(text).at(0);
 }
 
 inline nlohmann::json gpupool_open_api() { return gpupool_crd()["spec"]["versions"][0]["schema"]["openAPIV3Schema"]; }

@@ -4,7 +4,7 @@
 #include <fstream>
 #include <iterator>
 
-#include "apiserver-double/yaml_json.h"
+#include "tests/support/yaml_json.h"
 #include "tests/apiserver-double/semantics/double_fixture.h"
 
 namespace gangplank::apiserver_double::testing {
@@ -14,7 +14,7 @@ constexpr const char* kPools = "/apis/gangplank.io/v1alpha1/gpupools";
 
 json gpupool_crd() {
   std::ifstream in(std::string(GANGPLANK_TESTDATA_DIR) + "/gpupool-with-queues.crd.yaml");
-  return ParseYamlDocuments(std::string(std::istreambuf_iterator<char>(in), {})).at(0);
+  return gangplank::testing::ParseYamlDocuments(std::string(std::istreambuf_iterator<char>(in), {})).at(0);
 }
 
 json pool(const std::string& name, json spec) {

@@ -2,13 +2,13 @@
 
 #include <gtest/gtest.h>
 
-#include "apiserver-double/yaml_json.h"
+#include "tests/support/yaml_json.h"
 
 namespace gangplank::helm_testing {
 
 RenderedObjects::RenderedObjects(const std::string& yaml) {
   try {
-    for (auto& doc : apiserver_double::ParseYamlDocuments(yaml)) {
+    for (auto& doc : gangplank::testing::ParseYamlDocuments(yaml)) {
       if (doc.is_object() && !doc.empty()) objects_.push_back(std::move(doc));
     }
   } catch (const std::exception& e) {

@@ -1,11 +1,11 @@
-#include "apiserver-double/yaml_json.h"
+#include "tests/support/yaml_json.h"
 
 #include <yaml-cpp/yaml.h>
 
 #include <regex>
 #include <stdexcept>
 
-namespace gangplank::apiserver_double {
+namespace gangplank::testing {
 namespace {
 
 nlohmann::json ScalarToJson(const YAML::Node& node) {
@@ -61,4 +61,4 @@ std::vector<nlohmann::json> ParseYamlDocuments(const std::string& text) {
   return out;
 }
 
-}  // namespace gangplank::apiserver_double
+}  // namespace gangplank::testing
