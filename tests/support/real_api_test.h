@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 
+#include "kube/api_error.h"
 #include "kube/client.h"
 #include "kube/config.h"
 #include "kube/rest_client.h"
@@ -83,8 +84,16 @@ class RealApiTest : public ::testing::Test {
       stored = client_->Create(r, ns, object);
     }
     if (status.is_null() || r.kind == "Node" || r.kind == "Namespace") return stored;
-    stored["status"] = status;
-    return client_->UpdateStatus(r, ns, stored);
+    // A controller (KWOK running a pod on its node) may write the status between the two calls.
+    for (int attempt = 0;; ++attempt) {
+      stored["status"] = status;
+      try {
+        return client_->UpdateStatus(r, ns, stored);
+      } catch (const kube::ConflictError&) {
+        if (attempt == 4) throw;
+        stored = client_->Get(r, ns, name);
+      }
+    }
   }
   std::optional<nlohmann::json> Get(const kube::ResourceDescriptor& r, const std::string& name, const std::string& ns = "") {
     return client_->TryGet(r, r.namespaced ? (ns.empty() ? ns_ : ns) : "", name);

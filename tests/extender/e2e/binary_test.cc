@@ -1,5 +1,5 @@
 // The gangplank-extender binary itself: settings from flags and environment, readiness once its
-// informers have synced against the API-server double, JSON logs, and a clean exit on SIGTERM.
+// informers have synced against the real kube-apiserver, JSON logs, and a clean exit on SIGTERM.
 #include <gtest/gtest.h>
 
 #include <signal.h>
@@ -12,21 +12,22 @@
 #include <sstream>
 #include <thread>
 
-#include "apiserver-double/api_server_double.h"
 #include "tests/extender/support/free_port.h"
 #include "tests/extender/support/loopback_client.h"
+#include "tests/support/real_api_test.h"
 
 namespace gangplank::extender {
 namespace {
 
-TEST(ExtenderBinary, ServesWhenSyncedAndStopsCleanlyOnSigterm) {
-  apiserver_double::ApiServerDouble api;
-  api.Start();
-  api.put({{"apiVersion", "v1"}, {"kind", "Node"}, {"metadata", {{"name", "n1"}}},
-           {"status", {{"allocatable", {{"cpu", "8"}, {"memory", "32Gi"}, {"nvidia.com/gpu", "4"}}}}}});
+using ExtenderBinary = gangplank::testing::RealApiTest;
+
+TEST_F(ExtenderBinary, ServesWhenSyncedAndStopsCleanlyOnSigterm) {
+  Put({{"apiVersion", "v1"}, {"kind", "Node"}, {"metadata", {{"name", "n1"}, {"annotations", {{"kwok.x-k8s.io/node", "fake"}}}}},
+       {"status", {{"allocatable", {{"cpu", "8"}, {"memory", "32Gi"}, {"nvidia.com/gpu", "4"}, {"pods", "110"}}},
+                   {"capacity", {{"cpu", "8"}, {"memory", "32Gi"}, {"nvidia.com/gpu", "4"}, {"pods", "110"}}}}}});
   const auto dir = std::filesystem::temp_directory_path() / ("extender-bin-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
-  std::ofstream(dir / "kubeconfig") << api.KubeconfigYaml();
+  std::filesystem::copy_file(plane().kubeconfig(), dir / "kubeconfig", std::filesystem::copy_options::overwrite_existing);
   const std::string log = (dir / "log").string();
   const std::uint16_t port = testing::FreePort();
 
@@ -41,7 +42,7 @@ TEST(ExtenderBinary, ServesWhenSyncedAndStopsCleanlyOnSigterm) {
     ::_exit(127);
   }
   bool ready = false;
-  for (int i = 0; i < 300 && !ready; ++i) {
+  for (int i = 0; i < 1500 && !ready; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     try {
       testing::LoopbackClient client(port);

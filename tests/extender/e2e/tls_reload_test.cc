@@ -12,10 +12,10 @@
 #include <fstream>
 #include <thread>
 
-#include "apiserver-double/api_server_double.h"
 #include "tests/extender/support/free_port.h"
 #include "net/tls_file_watch.h"
 #include "net/http_client.h"
+#include "tests/support/real_api_test.h"
 #include "tests/support/self_signed_cert.h"
 
 namespace gangplank::extender {
@@ -39,7 +39,9 @@ bool TrustedBy(std::uint16_t port, const fs::path& ca) {
   }
 }
 
-TEST(ExtenderBinary, ReloadsItsCertificateWhenTheFilesChange) {
+using ExtenderTlsReload = gangplank::testing::RealApiTest;
+
+TEST_F(ExtenderTlsReload, ReloadsItsCertificateWhenTheFilesChange) {
   const fs::path dir = fs::temp_directory_path() / ("extender-tls-" + std::to_string(::getpid()));
   fs::create_directories(dir);
   if (!gangplank::testing::MakeSelfSignedCert(dir, "a") || !gangplank::testing::MakeSelfSignedCert(dir, "b")) GTEST_SKIP() << "openssl cannot make test certificates";
@@ -49,9 +51,7 @@ TEST(ExtenderBinary, ReloadsItsCertificateWhenTheFilesChange) {
             std::string::npos);
   fs::copy_file(dir / "a.crt", dir / "tls.crt");
   fs::copy_file(dir / "a.key", dir / "tls.key");
-  apiserver_double::ApiServerDouble api;
-  api.Start();
-  std::ofstream(dir / "kubeconfig") << api.KubeconfigYaml();
+  fs::copy_file(plane().kubeconfig(), dir / "kubeconfig", fs::copy_options::overwrite_existing);
   const std::uint16_t port = testing::FreePort();
   const pid_t child = ::fork();
   ASSERT_GE(child, 0);

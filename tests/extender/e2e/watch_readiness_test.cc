@@ -1,6 +1,6 @@
 // Issue 23: the extender's /readyz stayed 200 after its watches failed, so a cache going stale looked
-// healthy. Against the API-server double: ready after the first sync, 503 naming the failing informer
-// while every list and watch fails, ready again once the API server answers.
+// healthy. Against the real kube-apiserver through the fault proxy: ready after the first sync, 503
+// naming the failing informer while every list and watch fails, ready again once the API server answers.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -10,14 +10,13 @@
 #include <fstream>
 #include <thread>
 
-#include "apiserver-double/api_server_double.h"
 #include "cache/feed/cluster_state_feed.h"
 #include "cache/feed/shared_informers.h"
 #include "extender/service/routes.h"
 #include "extender/service/watch_health.h"
 #include "kube/config.h"
 #include "tests/extender/support/loopback_client.h"
-#include "tests/support/seed_namespace_and_crds.h"
+#include "tests/support/real_api_test.h"
 
 namespace gangplank::extender {
 namespace {
@@ -32,19 +31,17 @@ bool Eventually(Condition condition, std::chrono::seconds limit = std::chrono::s
   return false;
 }
 
-TEST(ExtenderReadiness, FalseWhileWatchesFailAndTrueAgainOnceTheyWork) {
-  apiserver_double::DoubleOptions double_options;
-  double_options.bookmark_interval = std::chrono::milliseconds(300);  // A healthy quiet watch shows itself.
-  apiserver_double::ApiServerDouble api(double_options);
-  api.Start();
-  ASSERT_NO_FATAL_FAILURE(gangplank::testing::SeedNamespaceAndCrds(api));
-  const auto kubeconfig = std::filesystem::temp_directory_path() / ("extender-ready-" + std::to_string(::getpid()) + ".yaml");
-  std::ofstream(kubeconfig) << api.KubeconfigYaml("ml");
+using ExtenderReadiness = gangplank::testing::RealApiTest;
+
+TEST_F(ExtenderReadiness, FalseWhileWatchesFailAndTrueAgainOnceTheyWork) {
+  const auto dir = std::filesystem::temp_directory_path() / ("extender-ready-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string kubeconfig = ProxyKubeconfig(dir);
   kube::InformerOptions informer_options;
   informer_options.backoff.initial = std::chrono::milliseconds(50);  // Quick retries keep the test short.
   informer_options.backoff.cap = std::chrono::milliseconds(400);
   informer_options.short_watch = std::chrono::milliseconds(0);
-  cache::SharedInformers informers(std::make_shared<kube::RestClient>(kube::LoadKubeconfig({kubeconfig.string()})),
+  cache::SharedInformers informers(std::make_shared<kube::RestClient>(kube::LoadKubeconfig({kubeconfig})),
                                    informer_options);
   cache::ClusterState state;
   cache::ClusterStateFeed feed(informers);
@@ -59,11 +56,8 @@ TEST(ExtenderReadiness, FalseWhileWatchesFailAndTrueAgainOnceTheyWork) {
   testing::LoopbackClient client(server->port());
 
   EXPECT_TRUE(Eventually([&] { return client.Get("/readyz").status == 200; })) << "ready after the first sync";
-  apiserver_double::FaultRule outage;
-  outage.status = 503;
-  outage.count = 1000000;
-  api.FailNext(outage);
-  api.DropWatches();
+  proxy().FailNext(gangplank::testing::ProxyFault::Status(503).Times(1000000));
+  proxy().DropWatches();
   std::string why;
   EXPECT_TRUE(Eventually([&] {
     const auto reply = client.Get("/readyz");
@@ -72,13 +66,13 @@ TEST(ExtenderReadiness, FalseWhileWatchesFailAndTrueAgainOnceTheyWork) {
   })) << "still ready while every list and watch fails";
   EXPECT_NE(why.find("failing"), std::string::npos) << why;
   EXPECT_NE(why.find("stale"), std::string::npos) << why;
-  api.ClearFaults();
+  proxy().ClearFaults();
   EXPECT_TRUE(Eventually([&] { return client.Get("/readyz").status == 200; })) << "ready again once the API server answers";
 
   server->Stop();
   informers.Stop();
   feed.Stop();
-  std::filesystem::remove(kubeconfig);
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -1,8 +1,10 @@
-// End to end: nodes, pods, a GPUPool and a Queue live in the API-server double; the extender's cache
-// is fed by real informers (cache::SharedInformers + cache::ClusterStateFeed); a driver plays kube-scheduler exactly — filter, then prioritize with the
-// extender's scores multiplied by weight × 10, pick the best, POST pods/binding — and the test checks
-// that pods land where the admission plan and the engine say. With the bind verb the driver hands the
-// binding to the extender instead, as kube-scheduler does when its config names a bindVerb.
+// End to end: nodes (kept Ready by KWOK), pods, a GPUPool and a Queue live in the real kube-apiserver
+// (tests/support/real_api_test.h); the extender's cache is fed by real informers (cache::SharedInformers
+// + cache::ClusterStateFeed) reading through the fault proxy; the test plays kube-scheduler's extender
+// calls exactly — filter, then prioritize with the extender's scores multiplied by weight × 10, pick the
+// best, POST pods/binding — and checks that pods land where the admission plan and the engine say. With
+// the bind verb the binding goes to the extender instead, as kube-scheduler does when its config names a
+// bindVerb. (That the real kube-scheduler calls these verbs so is tests/real-cluster.)
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -10,7 +12,6 @@
 #include <fstream>
 #include <thread>
 
-#include "apiserver-double/api_server_double.h"
 #include "engine/policies/registry.h"
 #include "cache/objects/convert.h"
 #include "extender/service/bind_verb.h"
@@ -21,7 +22,7 @@
 #include "kube/config.h"
 #include "extender/service/routes.h"
 #include "tests/extender/support/loopback_client.h"
-#include "tests/support/seed_namespace_and_crds.h"
+#include "tests/support/real_api_test.h"
 
 namespace gangplank::extender {
 namespace {
@@ -32,7 +33,8 @@ constexpr int kWeight = 5;
 Json NodeObject(const std::string& name, const std::string& rack) {
   return Json{{"apiVersion", "v1"},
               {"kind", "Node"},
-              {"metadata", {{"name", name}, {"labels", {{"nvidia.com/gpu.product", "A100"}, {"rack", rack}}}}},
+              {"metadata", {{"name", name}, {"labels", {{"nvidia.com/gpu.product", "A100"}, {"rack", rack}}},
+                            {"annotations", {{"kwok.x-k8s.io/node", "fake"}}}}},
               {"spec", Json::object()},
               {"status",
                {{"capacity", {{"cpu", "64"}, {"memory", "512Gi"}, {"nvidia.com/gpu", "8"}, {"pods", "110"}}},
@@ -43,7 +45,7 @@ Json PodObject(const std::string& name, int gpus, const std::string& node = "", 
                const std::string& queue = "") {
   Json pod{{"apiVersion", "v1"},
            {"kind", "Pod"},
-           {"metadata", {{"name", name}, {"namespace", "ml"}, {"labels", Json::object()}, {"annotations", Json::object()}}},
+           {"metadata", {{"name", name}, {"labels", Json::object()}, {"annotations", Json::object()}}},
            {"spec",
             {{"schedulerName", "gangplank"},
              {"containers",
@@ -59,25 +61,25 @@ Json PodObject(const std::string& name, int gpus, const std::string& node = "", 
   return pod;
 }
 
-class EndToEnd : public ::testing::Test {
+class EndToEnd : public gangplank::testing::RealApiTest {
  protected:
   void SetUp() override {
-    api_.Start();
-    ASSERT_NO_FATAL_FAILURE(gangplank::testing::SeedNamespaceAndCrds(api_));
-    api_.put(Json{{"apiVersion", "gangplank.io/v1alpha1"}, {"kind", "GPUPool"}, {"metadata", {{"name", "pool"}}}, {"spec", Json::object()}});
-    api_.put(Json{{"apiVersion", "gangplank.io/v1alpha1"},
+    ASSERT_NO_FATAL_FAILURE(RealApiTest::SetUp());
+    if (IsSkipped()) return;
+    Put(Json{{"apiVersion", "gangplank.io/v1alpha1"}, {"kind", "GPUPool"}, {"metadata", {{"name", "pool"}}}, {"spec", Json::object()}});
+    Put(Json{{"apiVersion", "gangplank.io/v1alpha1"},
                   {"kind", "Queue"},
                   {"metadata", {{"name", "team-a"}}},
                   {"spec", {{"namespaces", Json::array({"*"})},
                             {"pools", Json::array({{{"name", "pool"}, {"guaranteedGPUs", 2}, {"limitGPUs", 10}}})}}}});
-    for (int i = 0; i < 4; ++i) api_.put(NodeObject("gpu-" + std::to_string(i), i < 2 ? "r1" : "r2"));
-    api_.put(PodObject("running", 6, "gpu-0"));
-    api_.put(PodObject("planned", 8, "", "gpu-2"));
-    kubeconfig_ = std::filesystem::temp_directory_path() / ("extender-e2e-" + std::to_string(::getpid()) + ".yaml");
-    std::ofstream(kubeconfig_) << api_.KubeconfigYaml("ml");
-
+    for (int i = 0; i < 4; ++i) Put(NodeObject("gpu-" + std::to_string(i), i < 2 ? "r1" : "r2"));
+    Put(PodObject("running", 6, "gpu-0"));
+    Put(PodObject("planned", 8, "", "gpu-2"));
+    dir_ = std::filesystem::temp_directory_path() / ("extender-e2e-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir_);
+    // The extender reads (and binds) through the proxy, so a test can cut it off.
     informers_ = std::make_unique<cache::SharedInformers>(
-        std::make_shared<kube::RestClient>(kube::LoadKubeconfig({kubeconfig_.string()})));
+        std::make_shared<kube::RestClient>(kube::LoadKubeconfig({ProxyKubeconfig(dir_)})));
     feed_ = std::make_unique<cache::ClusterStateFeed>(*informers_);
     feed_->Attach(&state_);
     informers_->Start();
@@ -97,8 +99,12 @@ class EndToEnd : public ::testing::Test {
     binder_.reset();
     if (informers_) informers_->Stop();
     feed_.reset();
-    std::filesystem::remove(kubeconfig_);
+    std::error_code ignored;
+    std::filesystem::remove_all(dir_, ignored);
+    RealApiTest::TearDown();
   }
+
+  Json StoredPod(const std::string& name) { return Get(kube::resources::Pods(), name).value_or(Json()); }
 
   bool HasQueueLimit() {
     return state_.Read([](const cache::StateView& v) { return v.FindQueue("team-a") != nullptr && v.FindPool("pool") == 0; });
@@ -123,14 +129,14 @@ class EndToEnd : public ::testing::Test {
   }
 
   bool Cached(const std::string& name) {
-    const std::string uid = (*api_.Get("pods", "ml", name))["metadata"]["uid"];
+    const std::string uid = StoredPod(name)["metadata"]["uid"];
     return state_.Read([&](const cache::StateView& v) { return v.FindPod(uid) != nullptr; });
   }
 
   // kube-scheduler's part: filter → prioritize (score × weight × 10) → highest total → pods/binding,
   // or the extender's bind verb when `through_extender`.
   Outcome Schedule(const std::string& name, bool through_extender = false) {
-    Json pod = *api_.Get("pods", "ml", name);
+    Json pod = StoredPod(name);
     Json args{{"Pod", pod}, {"Nodes", nullptr}, {"NodeNames", {"gpu-0", "gpu-1", "gpu-2", "gpu-3"}}};
     testing::LoopbackClient extender(server_->port());
     auto filtered = extender.Post("/gangplank/filter", args.dump());
@@ -154,7 +160,7 @@ class EndToEnd : public ::testing::Test {
     }
     const std::string uid = pod["metadata"]["uid"];
     if (through_extender) {
-      Json args{{"PodName", name}, {"PodNamespace", "ml"}, {"PodUID", uid}, {"Node", best}};
+      Json args{{"PodName", name}, {"PodNamespace", ns()}, {"PodUID", uid}, {"Node", best}};
       auto bound = extender.Post("/gangplank/bind", args.dump());
       EXPECT_EQ(bound.status, 200) << bound.body;
       EXPECT_EQ(bound.body, R"({"Error":""})");
@@ -163,17 +169,11 @@ class EndToEnd : public ::testing::Test {
         const cache::PodRecord* p = v.FindPod(uid);
         return p != nullptr && p->node == best && p->allocation.has_value();
       })) << name << " is not held on " << best << " in the cache right after bind answered";
-      EXPECT_EQ((*api_.Get("pods", "ml", name))["spec"]["nodeName"], best);
+      EXPECT_EQ(StoredPod(name)["spec"]["nodeName"], best);
       out.node = best;
       return out;
     }
-    Json binding{{"apiVersion", "v1"},
-                 {"kind", "Binding"},
-                 {"metadata", {{"name", name}, {"namespace", "ml"}, {"uid", pod["metadata"]["uid"]}}},
-                 {"target", {{"apiVersion", "v1"}, {"kind", "Node"}, {"name", best}}}};
-    testing::LoopbackClient apiserver(api_.port());
-    auto bound = apiserver.Post("/api/v1/namespaces/ml/pods/" + name + "/binding", binding.dump());
-    EXPECT_EQ(bound.status, 201) << bound.body;
+    EXPECT_EQ(client().BindPod(ns(), name, best), kube::BindOutcome::kBound);
     EXPECT_TRUE(WaitFor([&] {
       return state_.Read([&](const cache::StateView& v) {
         const cache::PodRecord* p = v.FindPod(uid);
@@ -186,7 +186,7 @@ class EndToEnd : public ::testing::Test {
 
   // The nodes the engine ranks best for a pod right now (same policy as the extender).
   std::vector<std::string> EngineBest(const std::string& name) {
-    const Json pod = *api_.Get("pods", "ml", name);
+    const Json pod = StoredPod(name);
     cache::PodInfo info;
     cache::ContainerResources main;
     for (const auto& [resource, quantity] : pod["spec"]["containers"][0]["resources"]["requests"].items()) {
@@ -212,8 +212,7 @@ class EndToEnd : public ::testing::Test {
     });
   }
 
-  apiserver_double::ApiServerDouble api_;
-  std::filesystem::path kubeconfig_;
+  std::filesystem::path dir_;
   cache::ClusterState state_;
   ExtenderMetrics metrics_;
   std::unique_ptr<cache::SharedInformers> informers_;
@@ -227,7 +226,7 @@ class EndToEnd : public ::testing::Test {
 
 TEST_F(EndToEnd, PodsLandWherePlanAndEngineSay) {
   // An unpinned 8-GPU pod may not take gpu-2: its capacity is reserved for the planned pod.
-  api_.put(PodObject("big", 8));
+  Put(PodObject("big", 8));
   const Outcome big = Schedule("big");
   EXPECT_TRUE(big.node == "gpu-1" || big.node == "gpu-3") << big.node;
   EXPECT_EQ(big.filter_reply["FailedAndUnresolvableNodes"]["gpu-2"],
@@ -239,7 +238,7 @@ TEST_F(EndToEnd, PodsLandWherePlanAndEngineSay) {
   EXPECT_EQ(planned.filter_reply["NodeNames"], Json::array({"gpu-2"}));
 
   // A 2-GPU pod goes where the engine ranks best (best fit: the nearly full gpu-0).
-  api_.put(PodObject("small", 2));
+  Put(PodObject("small", 2));
   const std::vector<std::string> expected = EngineBest("small");
   const Outcome small = Schedule("small");
   EXPECT_NE(std::find(expected.begin(), expected.end(), small.node), expected.end()) << small.node;
@@ -247,9 +246,9 @@ TEST_F(EndToEnd, PodsLandWherePlanAndEngineSay) {
 }
 
 TEST_F(EndToEnd, QueueLimitFromTheQueueResourceIsEnforcedPerPool) {
-  api_.put(PodObject("a-1", 8, "", "", "team-a"));
+  Put(PodObject("a-1", 8, "", "", "team-a"));
   EXPECT_FALSE(Schedule("a-1").node.empty());
-  api_.put(PodObject("a-2", 4, "", "", "team-a"));
+  Put(PodObject("a-2", 4, "", "", "team-a"));
   const Outcome over = Schedule("a-2");
   EXPECT_TRUE(over.node.empty());
   EXPECT_EQ(over.filter_reply["FailedAndUnresolvableNodes"]["gpu-3"],
@@ -257,17 +256,17 @@ TEST_F(EndToEnd, QueueLimitFromTheQueueResourceIsEnforcedPerPool) {
 }
 
 // Pods without a queue label are charged to their namespace's gangplank.io/queue label, learnt from
-// the namespace informer: labelling "ml" puts its running and planned pods (14 GPUs) into team-a.
+// the namespace informer: labelling the test's namespace puts its running and planned pods (14 GPUs)
+// into team-a.
 TEST_F(EndToEnd, UnlabelledPodsUseTheirNamespacesQueue) {
-  api_.put(PodObject("plain", 1));
+  Put(PodObject("plain", 1));
   EXPECT_FALSE(Schedule("plain").node.empty());  // No queue yet: not limited.
-  api_.put(Json{{"apiVersion", "v1"},
-                {"kind", "Namespace"},
-                {"metadata", {{"name", "ml"}, {"labels", {{"gangplank.io/queue", "team-a"}}}}}});
+  client().Patch(kube::resources::Namespaces(), "", ns(), kube::PatchType::kMerge,
+                 Json{{"metadata", {{"labels", {{"gangplank.io/queue", "team-a"}}}}}});
   ASSERT_TRUE(WaitFor([&] {
-    return state_.Read([](const cache::StateView& v) { return v.NamespaceQueue("ml") == "team-a"; });
+    return state_.Read([&](const cache::StateView& v) { return v.NamespaceQueue(ns()) == "team-a"; });
   })) << "the namespace label never reached the cache";
-  api_.put(PodObject("plain-2", 1));
+  Put(PodObject("plain-2", 1));
   const Outcome over = Schedule("plain-2");
   EXPECT_TRUE(over.node.empty());
   EXPECT_EQ(over.filter_reply["FailedAndUnresolvableNodes"]["gpu-3"],
@@ -275,42 +274,37 @@ TEST_F(EndToEnd, UnlabelledPodsUseTheirNamespacesQueue) {
 }
 
 TEST_F(EndToEnd, BindVerbBindsThroughTheApiServerAndTheCacheHoldsThePodAtOnce) {
-  api_.put(PodObject("via-bind-a", 6));
-  api_.put(PodObject("via-bind-b", 6));
+  Put(PodObject("via-bind-a", 6));
+  Put(PodObject("via-bind-b", 6));
   ASSERT_TRUE(WaitFor([&] { return Cached("via-bind-a") && Cached("via-bind-b"); }));
   // Cut the pod informer off, so only the bind verb can tell the cache about these bindings.
-  apiserver_double::FaultRule cut;
-  cut.status = 503;
-  cut.count = 1000000;
-  cut.path_contains = "pods";
-  cut.method = "GET";
-  api_.FailNext(cut);
-  api_.DropWatches();
+  proxy().FailNext(gangplank::testing::ProxyFault::Status(503).Times(1000000).OnPath("pods").OnMethod("GET"));
+  proxy().DropWatches();
   const std::string first = Schedule("via-bind-a", true).node;
   ASSERT_FALSE(first.empty());
   // The second pod is filtered next: the first one's GPUs must already be taken in the cache.
   const std::string second = Schedule("via-bind-b", true).node;
   EXPECT_NE(second, first) << "both 6-GPU pods were put on the same 8-GPU node";
   // Once the informer is back it reports both bindings, and nothing is charged twice.
-  api_.ClearFaults();
-  api_.put(PodObject("marker", 0));
+  proxy().ClearFaults();
+  Put(PodObject("marker", 0));
   ASSERT_TRUE(WaitFor([&] { return Cached("marker"); })) << "the pod informer never recovered";
   EXPECT_EQ(FreeGpus(first), 2);
   EXPECT_EQ(FreeGpus(second), 2);
 }
 
 TEST_F(EndToEnd, BindVerbReportsWhatWentWrongAndLeavesTheCacheAlone) {
-  const std::string uid = (*api_.Get("pods", "ml", "running"))["metadata"]["uid"];
+  const std::string uid = StoredPod("running")["metadata"]["uid"];
   testing::LoopbackClient extender(server_->port());
   // Already bound to gpu-0 by the API server's books: a binding elsewhere is refused (409).
-  Json args{{"PodName", "running"}, {"PodNamespace", "ml"}, {"PodUID", uid}, {"Node", "gpu-1"}};
+  Json args{{"PodName", "running"}, {"PodNamespace", ns()}, {"PodUID", uid}, {"Node", "gpu-1"}};
   auto refused = extender.Post("/gangplank/bind", args.dump());
   EXPECT_EQ(refused.status, 200);
   const Json reply = Json::parse(refused.body);
   EXPECT_NE(reply["Error"].get<std::string>().find("cannot be bound to gpu-1"), std::string::npos) << refused.body;
   EXPECT_TRUE(state_.Read([&](const cache::StateView& v) { return v.FindPod(uid)->node == "gpu-0"; }));
   // A pod that does not exist.
-  args = Json{{"PodName", "ghost"}, {"PodNamespace", "ml"}, {"PodUID", "no-such-uid"}, {"Node", "gpu-1"}};
+  args = Json{{"PodName", "ghost"}, {"PodNamespace", ns()}, {"PodUID", "no-such-uid"}, {"Node", "gpu-1"}};
   auto gone = extender.Post("/gangplank/bind", args.dump());
   EXPECT_EQ(gone.status, 200);
   EXPECT_NE(Json::parse(gone.body)["Error"].get<std::string>(), "") << gone.body;
