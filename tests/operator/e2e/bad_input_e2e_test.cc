@@ -1,25 +1,24 @@
-// Bad input end to end: invalid GPUPools and Queues through the real kubectl get the schema's message
-// (the double validates custom resources as kube-apiserver does), a queue tree the schema cannot
-// judge (a cycle, a missing parent) and a pool selecting no nodes are reported as Ready=False, and the
-// operator keeps serving through all of it.
+// Bad input end to end: invalid GPUPools and Queues through the real kubectl get kube-apiserver's
+// message, a queue tree the schema cannot judge (a cycle, a missing parent) and a pool selecting no nodes
+// are reported as Ready=False, and the operator keeps serving through all of it.
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "tests/support/subprocess.h"
+#include "cache/feed/gangplank_resources.h"
 #include "tests/operator/e2e/support/operator_cluster.h"
 
 namespace gangplank::op::testing {
 namespace {
 
-using OperatorEndToEnd = OperatorCluster;
-
 class OperatorBadInput : public OperatorCluster {
  protected:
-  gangplank::testing::ProcessResult Kubectl(const std::vector<std::string>& args, const std::string& input) {
-    std::vector<std::string> argv{GANGPLANK_KUBECTL, "--kubeconfig", kubeconfig_, "--cache-dir", (dir_ / "kubectl-cache").string()};
-    argv.insert(argv.end(), args.begin(), args.end());
-    return gangplank::testing::run_process(argv, input, std::chrono::seconds(30));
+  void TearDown() override {
+    if (!IsSkipped()) Kubectl({"delete", "queues,gpupools", "cyc-a", "cyc-b", "orphan", "empty", "--ignore-not-found"}, "");
+    OperatorCluster::TearDown();
+  }
+  real_cluster::KubectlResult Kubectl(const std::vector<std::string>& args, const std::string& input) {
+    return real_cluster::Kubectl(cluster().kubeconfig(), args, input);
   }
   // Applies YAML and expects kubectl to refuse it with `message` on stderr.
   void ExpectRefused(const std::string& yaml, const std::string& message) {
@@ -27,8 +26,8 @@ class OperatorBadInput : public OperatorCluster {
     EXPECT_NE(r.exit_code, 0) << yaml;
     EXPECT_NE(r.err.find(message), std::string::npos) << "kubectl said: " << r.err;
   }
-  std::optional<Json> Condition(const std::string& resource, const std::string& name, const std::string& type) {
-    const auto object = api_->Get(resource, "", name);
+  std::optional<Json> Condition(const kube::ResourceDescriptor& resource, const std::string& name, const std::string& type) {
+    const auto object = client().TryGet(resource, "", name);
     if (!object) return std::nullopt;
     for (const auto& c : object->value("/status/conditions"_json_pointer, Json::array())) {
       if (c.value("type", "") == type) return c;
@@ -41,7 +40,7 @@ TEST_F(OperatorBadInput, InvalidPoolsAndQueuesGetTheSchemasMessageAndTheOperator
   Node("n0", {8, {{"pool", "a"}}});
   Pool("a", Json::parse(R"({"nodeSelector":{"pool":"a"}})"));
   Queue("team-a");
-  StartAll();
+  StartOperator();
   ExpectRefused("apiVersion: gangplank.io/v1alpha1\nkind: Queue\nmetadata: {name: bad-weight}\nspec: {weight: -1}\n",
                 "The Queue \"bad-weight\" is invalid: spec.weight: Invalid value: -1: spec.weight in body should be "
                 "greater than or equal to 0");
@@ -65,15 +64,15 @@ TEST_F(OperatorBadInput, InvalidPoolsAndQueuesGetTheSchemasMessageAndTheOperator
   // the cycle once it has both.
   std::string cycle_reason;
   EXPECT_TRUE(WaitFor([&] {
-    const auto condition = Condition("queues.gangplank.io", "cyc-a", "Ready");
+    const auto condition = Condition(cache::resources::queues(), "cyc-a", "Ready");
     cycle_reason = condition ? condition->value("reason", "") : "";
     return cycle_reason == "ParentCycle";
   })) << "last reason: " << cycle_reason << "\n" << Logs();
-  ASSERT_TRUE(WaitFor([&] { return Condition("queues.gangplank.io", "orphan", "Ready").has_value(); }));
-  EXPECT_EQ(Condition("queues.gangplank.io", "orphan", "Ready")->value("message", ""), "parent queue nobody does not exist");
-  ASSERT_TRUE(WaitFor([&] { return Condition("gpupools.gangplank.io", "empty", "Ready").has_value(); }));
-  EXPECT_EQ(Condition("gpupools.gangplank.io", "empty", "Ready")->value("reason", ""), "NoNodes");
-  EXPECT_EQ(Condition("queues.gangplank.io", "team-a", "Ready")->value("status", ""), "True");
+  ASSERT_TRUE(WaitFor([&] { return Condition(cache::resources::queues(), "orphan", "Ready").has_value(); }));
+  EXPECT_EQ(Condition(cache::resources::queues(), "orphan", "Ready")->value("message", ""), "parent queue nobody does not exist");
+  ASSERT_TRUE(WaitFor([&] { return Condition(cache::resources::gpu_pools(), "empty", "Ready").has_value(); }));
+  EXPECT_EQ(Condition(cache::resources::gpu_pools(), "empty", "Ready")->value("reason", ""), "NoNodes");
+  EXPECT_EQ(Condition(cache::resources::queues(), "team-a", "Ready")->value("status", ""), "True");
 
   // kubectl shows the columns the CRDs declare.
   const auto table = Kubectl({"get", "gpupools,queues"}, "");
@@ -82,11 +81,7 @@ TEST_F(OperatorBadInput, InvalidPoolsAndQueuesGetTheSchemasMessageAndTheOperator
   EXPECT_NE(table.out.find("FAIR-SHARE"), std::string::npos) << table.out;
 
   // Still serving: a gang in queue team-a is admitted.
-  PodOptions o;
-  o.queue = "team-a";
-  o.gpus = 2;
-  o.labels = {{"gangplank.io/pool", "a"}};
-  Submit(PodObject("after", o));
+  Submit(PodObject("after", PodOptions().Queue("team-a").Gpus(2).Label("gangplank.io/pool", "a")));
   ASSERT_TRUE(WaitFor([&] { return !NodeOf("after").empty(); })) << Logs();
   EXPECT_EQ(OperatorMetric("gangplank_operator_leader"), 1);
 }

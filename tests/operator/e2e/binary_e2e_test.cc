@@ -1,7 +1,5 @@
-// The gangplank-operator binary itself: --help that explains every knob with its environment variable,
-// bad flags refused with the flag named, settings from the environment, /metrics, and the dry run (the
-// HTTP endpoint and the `dry-run` subcommand) answering where and when a gang would land without
-// changing anything.
+// The operator's dry run (the HTTP endpoint and the `dry-run` subcommand) answering where and when a gang
+// would land without changing anything, and /metrics; on the real control plane.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -16,32 +14,6 @@ namespace {
 
 using gangplank::testing::run_process;
 
-TEST(OperatorBinary, HelpExplainsEveryKnobAndBadFlagsAreRefused) {
-  const auto help = run_process({GANGPLANK_OPERATOR_BINARY, "--help"});
-  EXPECT_EQ(help.exit_code, 0);
-  for (const char* expected : {"--webhook-tls-cert-file", "GANGPLANK_OPERATOR_WEBHOOK_TLS_CERT_FILE", "--leader-elect",
-                               "--max-staleness-seconds", "--default-queue", "--scheduler-name", "dry-run", "--dry-run-auth",
-                               "admits gangs of pods whole"}) {
-    EXPECT_NE(help.out.find(expected), std::string::npos) << expected << " missing from --help:\n" << help.out;
-  }
-  const auto version = run_process({GANGPLANK_OPERATOR_BINARY, "--version"});
-  EXPECT_EQ(version.exit_code, 0);
-  EXPECT_EQ(version.out.rfind("gangplank-operator 0.", 0), 0u) << version.out;
-  const auto bad = run_process({GANGPLANK_OPERATOR_BINARY, "--workers", "0"});
-  EXPECT_NE(bad.exit_code, 0);
-  EXPECT_NE((bad.out + bad.err).find("--workers"), std::string::npos) << bad.out << bad.err;
-  const auto unknown = run_process({GANGPLANK_OPERATOR_BINARY, "--no-such-flag"});
-  EXPECT_NE(unknown.exit_code, 0);
-  EXPECT_NE((unknown.out + unknown.err).find("no-such-flag"), std::string::npos);
-  const auto level = run_process({GANGPLANK_OPERATOR_BINARY, "--log-level", "loud"});
-  EXPECT_NE(level.exit_code, 0);
-  EXPECT_NE((level.out + level.err).find("--log-level"), std::string::npos);
-  // No cluster to talk to: a clear error, exit 1.
-  const auto missing = run_process({GANGPLANK_OPERATOR_BINARY, "--kubeconfig", "/nonexistent/kubeconfig"});
-  EXPECT_EQ(missing.exit_code, 1);
-  EXPECT_NE(missing.err.find("/nonexistent/kubeconfig"), std::string::npos) << missing.err;
-}
-
 using OperatorDryRun = OperatorCluster;
 
 TEST_F(OperatorDryRun, SaysWhereAndWhenAGangWouldLandAndChangesNothing) {
@@ -51,10 +23,9 @@ TEST_F(OperatorDryRun, SaysWhereAndWhenAGangWouldLandAndChangesNothing) {
   Occupy("busy", "c0-0", 8);
   Pool("pool", Json::parse(R"({"topologyLevels":["nvidia.com/gpu.clique","kubernetes.io/hostname"]})"));
   Queue("team-a");
-  // Open on the plain port: the double has no TokenReview (the authenticated dry run is tested on the
-  // real API server, tests/real-cluster/tenant_attacks_test.cc).
+  // Open on the plain port (the authenticated dry run: tests/real-cluster/tenant_attacks_test.cc).
   operator_flags_ = {"--no-leader-elect", "--dry-run-auth", "none"};
-  StartAll();
+  StartOperator();
   PodOptions o;
   o.queue = "team-a";
   o.gang = "what-if";
@@ -70,7 +41,7 @@ TEST_F(OperatorDryRun, SaysWhereAndWhenAGangWouldLandAndChangesNothing) {
   EXPECT_EQ(answer["when"], "now");
   ASSERT_EQ(answer["placements"].size(), 2u);
   for (const auto& p : answer["placements"]) EXPECT_EQ(LabelOf(p["node"], "nvidia.com/gpu.clique"), "k1") << r.body;
-  EXPECT_TRUE(api_->List("pods", "ml").size() == 1) << "a dry run must create nothing";
+  EXPECT_EQ(Pods().size(), 1u) << "a dry run must create nothing";
 
   // Three members in one clique of 16 GPUs cannot be: it would wait, and says why.
   pods.push_back(PodObject("what-if-2", o));
@@ -82,9 +53,9 @@ TEST_F(OperatorDryRun, SaysWhereAndWhenAGangWouldLandAndChangesNothing) {
   EXPECT_EQ(answer["message"], "needs 24 GPUs in one NVLink domain; largest free is 16") << r.body;
 
   // The same through the binary's dry-run subcommand, from a file.
-  const std::string file = (dir_ / "gang.json").string();
+  const std::string file = (cluster().dir() / (ns() + "-gang.json")).string();
   std::ofstream(file) << Json{{"pods", pods}, {"minMembers", 3}}.dump();
-  const auto cli = run_process({GANGPLANK_OPERATOR_BINARY, "dry-run", "--url", "http://127.0.0.1:" + std::to_string(operator_ports_[0]),
+  const auto cli = run_process({GANGPLANK_BUILD_DIR "/operator/gangplank-operator", "dry-run", "--url", "http://127.0.0.1:" + std::to_string(operator_ports_[0]),
                                 "-f", file});
   EXPECT_EQ(cli.exit_code, 0) << cli.err;
   EXPECT_NE(cli.out.find("TopologyUnsatisfiable"), std::string::npos) << cli.out;
@@ -108,7 +79,7 @@ TEST_F(OperatorDryRun, IsNotOpenOnThePlainPortByDefault) {
   Pool("pool");
   Queue("team-a");
   operator_flags_ = {"--no-leader-elect"};
-  StartAll();
+  StartOperator();
   extender::testing::LoopbackClient client(operator_ports_[0]);
   PodOptions o;
   o.queue = "team-a";

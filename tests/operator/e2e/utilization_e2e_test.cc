@@ -1,4 +1,4 @@
-// End to end, real processes on loopback with the real Prometheus: the idle policy of issue 20 and the
+// End to end on the real control plane with the real Prometheus: the idle policy of issue 20 and the
 // GPU-seconds it counts. fake_dcgm_exporter serves each running pod's GPU utilization, the real
 // Prometheus scrapes it every second, and gangplank-operator reads it every second (--prometheus-url,
 // --utilization-interval-seconds 1). Report marks an idle gang only; Preemptible makes an idle gang a
@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "base/time_format.h"
+#include "cache/feed/gangplank_resources.h"
 #include "net/http_server.h"
 #include "tests/extender/support/loopback_client.h"
 #include "tests/operator/e2e/support/operator_cluster.h"
@@ -48,7 +49,7 @@ class UtilizationEndToEnd : public OperatorCluster {
     if (HasFatalFailure()) return;
     GANGPLANK_REQUIRE_PROMETHEUS();
     exporter_ =
-        std::make_unique<FakeDcgmExporter>(GANGPLANK_FAKE_DCGM_EXPORTER_BINARY, (dir_ / "fake-dcgm.log").string(),
+        std::make_unique<FakeDcgmExporter>(GANGPLANK_FAKE_DCGM_EXPORTER_BINARY, (cluster().dir() / (ns() + "-fake-dcgm.log")).string(),
                                            std::vector<std::string>{"--gpus", "64"});
     prometheus_ = std::make_unique<PrometheusFixture>(PrometheusFixtureOptions{.targets = {exporter_->Target()}});
   }
@@ -58,15 +59,12 @@ class UtilizationEndToEnd : public OperatorCluster {
     exporter_.reset();
   }
 
-  // The extender, the operator reading utilization from `prometheus_url` (the fixture's when empty)
-  // every second, and the driver.
+  // The operator reading utilization from `prometheus_url` (the fixture's when empty) every second.
   void StartReading(const std::string& prometheus_url = "", std::vector<std::string> extra = {}) {
     std::vector<std::string> flags{"--prometheus-url", prometheus_url.empty() ? prometheus_->BaseUrl() : prometheus_url,
                                    "--utilization-interval-seconds", "1"};
     flags.insert(flags.end(), extra.begin(), extra.end());
-    ASSERT_NO_FATAL_FAILURE(StartExtender());
     ASSERT_NO_FATAL_FAILURE(StartOperator(0, flags));
-    ASSERT_NO_FATAL_FAILURE(StartDriver());
   }
 
   // Tells the exporter the pod's utilization (one GPU of its node); a negative percent: the pod is gone.
@@ -79,7 +77,7 @@ class UtilizationEndToEnd : public OperatorCluster {
     }
     Json list = Json::array();
     for (const auto& [name, util] : loads_)
-      list.push_back({{"namespace", "ml"}, {"pod", name}, {"gpus", 1}, {"util", util}});
+      list.push_back({{"namespace", ns()}, {"pod", name}, {"gpus", 1}, {"util", util}});
     ASSERT_EQ(exporter_->SetLoads(list.dump()), 200);
   }
   void GangUtil(const std::string& gang, int size, double percent) {
@@ -93,17 +91,17 @@ class UtilizationEndToEnd : public OperatorCluster {
     return true;
   }
 
-  std::string MetricsText() const {
+  std::string MetricsText() {
     LoopbackClient client(operator_ports_.at(0));
     return client.Get("/metrics").body;
   }
   // The operator's metric summed over the samples carrying `labels` (pool="pool" always), -1 when absent.
-  double M(const std::string& name, std::vector<std::string> labels = {}) const {
+  double M(const std::string& name, std::vector<std::string> labels = {}) {
     labels.push_back(R"(pool="pool")");
     return SumOfMetric(MetricsText(), name, labels);
   }
 
-  Json PodCondition(const std::string& pod, const std::string& type) const {
+  Json PodCondition(const std::string& pod, const std::string& type) {
     const auto object = Pod(pod);
     if (!object) return Json::object();
     for (const auto& c : object->value("/status/conditions"_json_pointer, Json::array())) {
@@ -111,29 +109,17 @@ class UtilizationEndToEnd : public OperatorCluster {
     }
     return Json::object();
   }
-  bool SaidIdle(const std::string& pod) const {
+  bool SaidIdle(const std::string& pod) {
     return PodCondition(pod, kIdleCondition).value("status", "") == "True";
-  }
-  std::string AnnotationOf(const std::string& pod, const std::string& key) const {
-    auto p = Pod(pod);
-    return p ? p->value("/metadata/annotations"_json_pointer, Json::object()).value(key, "") : "";
-  }
-  // Events of `reason` about `object` (a pod of namespace ml).
-  int EventsAbout(const std::string& object, const std::string& reason) const {
-    int n = 0;
-    for (const Json& e : api_->List("events", "ml")) {
-      if (e.value("reason", "") == reason && e.value("/involvedObject/name"_json_pointer, std::string()) == object) ++n;
-    }
-    return n;
   }
   // What a job does when its checkpoint is saved: acknowledges on one member.
   void Acknowledge(const std::string& pod) {
-    client_->Patch(kube::resources::Pods(), "ml", pod, kube::PatchType::kMerge,
+    client().Patch(kube::resources::Pods(), ns(), pod, kube::PatchType::kMerge,
                    Json{{"metadata",
                          {{"annotations",
                            {{"gangplank.io/checkpoint-done", base::FormatTime(std::chrono::system_clock::now())}}}}}});
   }
-  bool Healthy() const { return Answers200(operator_ports_.at(0), "/healthz"); }
+  bool Healthy() { return Answers200(operator_ports_.at(0), "/healthz"); }
   // `ok` holds until `until` (checked every 250 ms); false as soon as it does not.
   static bool HoldsUntil(std::chrono::steady_clock::time_point until, const std::function<bool()>& ok) {
     while (std::chrono::steady_clock::now() < until) {
@@ -345,13 +331,13 @@ TEST_F(UtilizationEndToEnd, ReclaimCheckpointsEvictsWholeOnAcknowledgementOrDead
       << Logs();
   EXPECT_EQ(GangCondition("acked-0").value("status", ""), "False");
   EXPECT_TRUE(WaitFor([&] {
-    auto pool = api_->Get("gpupools.gangplank.io", "", "pool");
+    auto pool = client().TryGet(cache::resources::gpu_pools(), "", "pool");
     int failed = 0;
     for (const Json& r : pool ? pool->value("/status/gangRestarts"_json_pointer, Json::array()) : Json::array()) {
       failed += r.value("cause", "") == "IdleReclaimed" && r.value("failed", false);
     }
     return failed == 2;
-  })) << api_->Get("gpupools.gangplank.io", "", "pool")->dump();
+  })) << client().TryGet(cache::resources::gpu_pools(), "", "pool").value_or(Json()).dump();
 }
 
 // Protected: an idle gang annotated gangplank.io/idle-exempt=true, and one younger than its queue's
@@ -429,12 +415,13 @@ TEST_F(UtilizationEndToEnd, MalformedPrometheusAnswersEvictNothingAndTheOperator
   std::atomic<int> queries{0};
   std::mutex last_mu;
   std::string last_path;
+  const std::string in = R"("namespace":")" + ns() + R"(")";
   const std::vector<std::string> answers{
       "<html><body>502 Bad Gateway</body></html>",
-      R"({"status":"success","data":{"resultType":"vector","result":[{"metric":{"namespace":"ml","pod":"idle-0"},"value":[1,"0"])",
-      R"({"status":"success","data":{"resultType":"vector","result":{"namespace":"ml","pod":"idle-0"}}})",
-      R"({"status":"success","data":{"resultType":"vector","result":[{"metric":{"namespace":"ml","pod":"idle-0"},"value":[1,0]},)"
-      R"({"metric":{"namespace":"ml","pod":"idle-1"},"value":[1,0]}]}})"};
+      R"({"status":"success","data":{"resultType":"vector","result":[{"metric":{)" + in + R"(,"pod":"idle-0"},"value":[1,"0"])",
+      R"({"status":"success","data":{"resultType":"vector","result":{)" + in + R"(,"pod":"idle-0"}}})",
+      R"({"status":"success","data":{"resultType":"vector","result":[{"metric":{)" + in + R"(,"pod":"idle-0"},"value":[1,0]},)"
+      R"({"metric":{)" + in + R"(,"pod":"idle-1"},"value":[1,0]}]}})"};
   auto garbage = net::MakeHttpServer({});
   garbage->Start(net::MakeSyncHandler([&](const net::HttpRequest& request) {
     {
@@ -488,8 +475,8 @@ TEST_F(UtilizationEndToEnd, GpuSecondsGrowWithTheGangsAndBusySecondsAtTheirUtili
   SubmitGang("b", 1, In("team-b"));
   ASSERT_TRUE(WaitFor([&] { return AllBound({"a-0", "a-1", "b-0"}); })) << Logs();
   ASSERT_TRUE(Scraped({"a-0", "a-1", "b-0"})) << prometheus_->Log();
-  const std::vector<std::string> a{R"(queue="team-a")", R"(namespace="ml")"};
-  const std::vector<std::string> b{R"(queue="team-b")", R"(namespace="ml")"};
+  const std::vector<std::string> a{R"(queue="team-a")", "namespace=\"" + ns() + "\""};
+  const std::vector<std::string> b{R"(queue="team-b")", "namespace=\"" + ns() + "\""};
   ASSERT_TRUE(WaitFor([&] {
     return M("gangplank_operator_busy_gpu_seconds_total", a) > 0 &&
            M("gangplank_operator_busy_gpu_seconds_total", b) > 0;
@@ -526,7 +513,7 @@ TEST_F(UtilizationEndToEnd, GpuSecondsGrowWithTheGangsAndBusySecondsAtTheirUtili
   EXPECT_LE(second.busy_a, second.total_a);
 
   const auto hours = [&](const std::string& queue) {
-    auto q = api_->Get("queues.gangplank.io", "", queue);
+    auto q = client().TryGet(cache::resources::queues(), "", queue);
     return q ? q->value("/status/usedGPUHours"_json_pointer, 0.0) : 0.0;
   };
   EXPECT_TRUE(WaitFor([&] { return hours("team-a") > 0 && hours("team-b") > 0; })) << Logs();
