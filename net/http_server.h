@@ -1,5 +1,5 @@
-// The project's own small HTTP server interface. Components (the API-server double, the scheduler
-// extender, /metrics and /healthz endpoints) serve through this, never through a concrete HTTP library,
+// The project's own small HTTP server interface. Components (the scheduler extender's verbs, the
+// operator's webhook and dry run, /metrics and /healthz endpoints) serve through this, never through a concrete HTTP library,
 // so the stack behind it (Boost.Asio + Boost.Beast, net/asio_http_server.cc) can be replaced inside net/
 // alone.
 //

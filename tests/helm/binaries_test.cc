@@ -16,7 +16,7 @@
 
 #include "kube/client.h"
 #include "tests/extender/support/free_port.h"
-#include "tests/support/api_target.h"
+#include "tests/support/shared_control_plane.h"
 #include "tests/support/fault_proxy/fault_proxy.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/yaml_json.h"

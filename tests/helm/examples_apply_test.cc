@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/helm/support/helm_tool.h"
-#include "tests/support/api_target.h"
+#include "tests/support/shared_control_plane.h"
 
 namespace gangplank::helm_testing {
 namespace {

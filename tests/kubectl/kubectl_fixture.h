@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "tests/support/subprocess.h"
-#include "tests/support/api_target.h"
+#include "tests/support/shared_control_plane.h"
 
 namespace gangplank::testing::kubectl {
 

@@ -1,4 +1,4 @@
-// The pod the end-to-end fixtures (on the double and on the real control plane) build their gangs from:
+// The pod the end-to-end fixtures on the real control plane build their gangs from:
 // one container asking for `gpus` whole GPUs, in requests and limits alike as the API server requires of
 // an extended resource, with 4 CPUs and 16 GiB; empty labels and annotations for the fixture to fill.
 #pragma once

@@ -1,5 +1,6 @@
-// A deliberately independent HTTP/1.1 client over plain POSIX sockets for testing the double: it
-// shares no code with the project's client library, so a bug there cannot hide a bug in the double.
+// A deliberately independent HTTP/1.1 client over plain POSIX sockets for testing the project's HTTP
+// server: it shares no code with the project's client library, so a bug there cannot hide a bug in the
+// server.
 #pragma once
 
 #include <chrono>

@@ -17,7 +17,7 @@
 #include "kube/client.h"
 #include "kube/config.h"
 #include "kube/rest_client.h"
-#include "tests/support/api_target.h"
+#include "tests/support/shared_control_plane.h"
 #include "tests/support/fault_proxy/fault_proxy.h"
 
 namespace gangplank::testing {

@@ -1,5 +1,5 @@
 // The kube client's integration tests run against the real kube-apiserver of scripts/real-cluster.sh
-// --no-gangplank, started once per test binary (tests/support/api_target.h). Each test has a namespace of
+// --no-gangplank, started once per test binary (tests/support/shared_control_plane.h). Each test has a namespace of
 // its own; faults (429s, 500s, 410s, dropped and cut watches, a server gone) come from a FaultProxy in
 // front of the server, which tests reach through proxied_rest().
 #pragma once
@@ -16,7 +16,7 @@
 #include "kube/client.h"
 #include "kube/config.h"
 #include "kube/rest_client.h"
-#include "tests/support/api_target.h"
+#include "tests/support/shared_control_plane.h"
 #include "tests/support/fault_proxy/fault_proxy.h"
 
 namespace gangplank::kube::testing {

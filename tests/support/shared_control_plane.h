@@ -1,8 +1,8 @@
-// One test body, two API servers: the in-process double, or the real kube-apiserver of
-// scripts/real-cluster.sh --no-gangplank. The real control plane is started once per test binary by the
-// first test that needs it (so a binary run for the double alone never starts one) and stopped when the
-// binary ends. Real-target tests are isolated by a namespace of their own; what they create outside it
-// (CRDs, nodes, cluster roles, webhook configurations) is deleted by their fixture.
+// The real kube-apiserver of scripts/real-cluster.sh --no-gangplank (etcd, kube-apiserver, the controller
+// manager and KWOK), started once per test binary by the first test that needs it and stopped when the
+// binary ends, for the suites of one component against a real API server (tests/support/real_api_test.h,
+// the kube client's, the kubectl suites). Tests are isolated by a namespace of their own; what they
+// create outside it (CRDs, nodes, cluster roles, webhook configurations) is deleted by their fixture.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -17,21 +17,6 @@
 #include "tests/real-cluster/support/control_plane.h"
 
 namespace gangplank::testing {
-
-enum class ApiTarget { kDouble, kReal };
-
-// Test-name suffix of a target: Double/... and Real/... select by --gtest_filter.
-inline std::string ApiTargetName(const ::testing::TestParamInfo<ApiTarget>& info) {
-  return info.param == ApiTarget::kDouble ? "Double" : "Real";
-}
-
-// Instantiates a value-parameterized suite once per target: Double/<suite>.<test>/Double and
-// Real/<suite>.<test>/Real.
-#define GANGPLANK_ON_BOTH_TARGETS(suite)                                                                          \
-  INSTANTIATE_TEST_SUITE_P(Double, suite, ::testing::Values(::gangplank::testing::ApiTarget::kDouble),          \
-                           ::gangplank::testing::ApiTargetName);                                                 \
-  INSTANTIATE_TEST_SUITE_P(Real, suite, ::testing::Values(::gangplank::testing::ApiTarget::kReal),              \
-                           ::gangplank::testing::ApiTargetName)
 
 // The binary's control plane, an Environment so gtest stops it after the last test.
 class SharedControlPlane : public ::testing::Environment {
