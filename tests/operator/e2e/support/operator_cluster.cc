@@ -104,18 +104,6 @@ std::vector<std::string> OperatorCluster::Members(const std::string& gang) {
   return out;
 }
 
-std::map<std::string, int> OperatorCluster::BoundGpusByQueue() {
-  std::map<std::string, int> out;
-  for (const Json& pod : Pods()) {
-    if (pod.value("/spec/nodeName"_json_pointer, std::string()).empty()) continue;
-    const std::string phase = pod.value("/status/phase"_json_pointer, std::string());
-    if (phase == "Succeeded" || phase == "Failed") continue;
-    const std::string queue = pod.value("/metadata/labels/gangplank.io~1queue"_json_pointer, std::string());
-    out[queue] += std::stoi(pod.value("/spec/containers/0/resources/requests/nvidia.com~1gpu"_json_pointer, std::string("0")));
-  }
-  return out;
-}
-
 double OperatorCluster::OperatorMetric(const std::string& name, int index) const {
   LoopbackClient client(operator_ports_.at(index));
   return gangplank::testing::SumOfMetric(client.Get("/metrics").body, name);

@@ -74,8 +74,6 @@ class OperatorCluster : public real_cluster::RealClusterTest {
   std::string AdmissionIdOf(const std::string& pod) { return AnnotationOf(pod, "gangplank.io/admission-id"); }
   // Pods of a gang label, present in the API server.
   std::vector<std::string> Members(const std::string& gang);
-  // GPUs of bound, unfinished pods per queue label.
-  std::map<std::string, int> BoundGpusByQueue();
   // A metric of operator `index`'s /metrics (labels summed), -1 when absent.
   double OperatorMetric(const std::string& name, int index = 0) const;
   // Events of `reason` about the pod `object` of the test's namespace.
