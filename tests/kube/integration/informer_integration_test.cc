@@ -148,27 +148,26 @@ class InformerFaults : public testing::RealApiTest {
 };
 
 void InformerFaults::MissedDeletesBecomeTombstones(bool expired_as_event) {
-  InformerFaults& test = *this;
   FaultProxy& proxy = this->proxy();
-  const std::string ns = test.ns();
-  for (int i = 0; i < 10; ++i) test.client_->Create(resources::Pods(), ns, pod_json(ns, "p" + std::to_string(i)));
+  const std::string ns = this->ns();
+  for (int i = 0; i < 10; ++i) client_->Create(resources::Pods(), ns, pod_json(ns, "p" + std::to_string(i)));
   Recorder recorder;  // Before the informer: its handlers must outlive the informer's threads.
   Informer<Pod> informer(testing::rest_for(proxy), resources::Pods(), fast_options_in(ns));
   informer.AddHandlers(recorder.handlers());
   informer.Start();
   ASSERT_TRUE(informer.WaitForSync(5s));
   proxy.Stop();
-  test.client_->Remove(resources::Pods(), ns, "p3", testing::immediately());
-  test.client_->Remove(resources::Pods(), ns, "p7", testing::immediately());
-  ASSERT_EQ(test.client_->BindPod(ns, "p5", "n9"), BindOutcome::kBound);
+  client_->Remove(resources::Pods(), ns, "p3", testing::immediately());
+  client_->Remove(resources::Pods(), ns, "p7", testing::immediately());
+  ASSERT_EQ(client_->BindPod(ns, "p5", "n9"), BindOutcome::kBound);
   proxy.FailNext(ProxyFault::Status(410).WatchesOnly().InStream(expired_as_event));
   proxy.Start();
-  ASSERT_TRUE(eventually([&] { return cache_pods(informer) == test.server_pods(); }))
+  ASSERT_TRUE(eventually([&] { return cache_pods(informer) == server_pods(); }))
       << "lists=" << informer.stats().lists << " watches=" << informer.stats().watches
       << " errors=" << informer.stats().watch_errors << " relists_after_410=" << informer.stats().relists_after_expired;
   ASSERT_TRUE(informer.WaitIdle(5s));
   EXPECT_EQ(recorder.tombstones.load(), 2);
-  EXPECT_EQ(recorder.view(), test.server_pods());
+  EXPECT_EQ(recorder.view(), server_pods());
   EXPECT_EQ(recorder.duplicates.load(), 0);
   EXPECT_GE(informer.stats().relists_after_expired, 1);
   EXPECT_EQ(informer.Get(ns + "/p5")->node_name, "n9");
