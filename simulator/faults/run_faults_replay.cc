@@ -1,11 +1,7 @@
 #include "simulator/faults/run_faults_replay.h"
 
-#include <atomic>
-
 #include "engine/policies/registry.h"
 #include "simulator/faults/fault_table.h"
-#include "simulator/parallel_tasks.h"
-#include "simulator/progress_bar.h"
 
 namespace gangplank::simulator {
 namespace {
@@ -20,8 +16,8 @@ std::string FaultCountsBySeed(const FaultReplayOutput& out) {
   std::string text;
   for (const FaultSeedRun& run : out.runs) {
     int kinds[4] = {0, 0, 0, 0};
-    for (const InjectedFault& f : run.faults) ++kinds[static_cast<int>(f.kind)];
-    text += (text.empty() ? "" : "; ") + std::to_string(run.faults.size()) + " (seed " + std::to_string(run.seed) +
+    for (const InjectedFault& f : run.draw.faults) ++kinds[static_cast<int>(f.kind)];
+    text += (text.empty() ? "" : "; ") + std::to_string(run.draw.faults.size()) + " (seed " + std::to_string(run.seed) +
             ": " + std::to_string(kinds[0]) + " gpu, " + std::to_string(kinds[1]) + " host, " +
             std::to_string(kinds[2]) + " maintenance, " + std::to_string(kinds[3]) + " software)";
   }
@@ -29,7 +25,7 @@ std::string FaultCountsBySeed(const FaultReplayOutput& out) {
 }
 
 std::vector<std::string> DescribeFaultSetup(const FaultReplayOutput& out, const FaultReplayOptions& o) {
-  const FaultModel& m = out.runs.front().model;
+  const FaultModel& m = out.runs.front().draw.model;
   return {
       "Faults: each of the " + std::to_string(m.nodes) + " nodes fails at " + FormatSetting(o.faults_per_node_day) +
           " faults per node-day (Poisson, Llama 3's published rate is " + FormatFixed(Llama3FaultsPerNodeDay(), 5) +
@@ -53,7 +49,7 @@ std::vector<std::string> DescribeFaultSetup(const FaultReplayOutput& out, const 
 std::string FaultsCsv(const FaultReplayOutput& out) {
   std::string csv = "seed,time_s,node,kind,gpu,repaired_s\n";
   for (const FaultSeedRun& run : out.runs) {
-    for (const InjectedFault& f : run.faults) {
+    for (const InjectedFault& f : run.draw.faults) {
       csv += std::to_string(run.seed) + "," + FormatFixed(f.at, 1) + "," + std::to_string(f.node) + "," +
              std::string(FaultKindName(f.kind)) + "," + std::to_string(f.gpu) + "," + FormatFixed(f.repaired_at, 1) +
              "\n";
@@ -112,33 +108,42 @@ std::vector<std::vector<PolicyRun>> ColumnsPerSeed(const std::vector<FaultSeedRu
   return per_seed;
 }
 
+namespace {
+
+// The faults study as the harness's plug-in.
+class FaultStudy {
+ public:
+  using Draw = FaultDraw;
+  using Figures = FaultFigures;
+
+  explicit FaultStudy(const FaultReplayOptions& options) : options_(options) {}
+
+  FaultDraw DrawFor(std::uint64_t seed, const Workload& workload) const {
+    FaultDraw draw{FaultModelFor(options_, workload, seed), {}};
+    draw.faults = DrawFaults(draw.model);
+    return draw;
+  }
+  std::pair<ReplayResult, FaultFigures> Replay(const PreparedReplay& prepared, const FaultDraw& draw,
+                                               const std::string& policy) const {
+    FaultPolicyRun run = RunFaultPolicy(prepared, draw.faults, policy, options_);
+    FaultFigures figures = ComputeFaultFigures(prepared.workload, run.result, run.counters);
+    return {std::move(run.result), std::move(figures)};
+  }
+
+ private:
+  const FaultReplayOptions& options_;
+};
+
+}  // namespace
+
 FaultReplayOutput RunFaultReplayInMemory(const JobTrace& trace, const FaultReplayOptions& options) {
   ValidateFaultOptions(options);
-  FaultReplayOutput out;
-  const PreparedReplay prepared = PrepareReplay(trace, options.replay);
-  out.workload = prepared.workload;
-  out.notes = prepared.notes;
-  for (std::uint64_t seed : FaultSeeds(options)) {
-    FaultSeedRun run;
-    run.seed = seed;
-    run.model = FaultModelFor(options, out.workload, seed);
-    run.faults = DrawFaults(run.model);
-    run.results.resize(options.policies.size());
-    run.figures.resize(options.policies.size());
-    out.runs.push_back(std::move(run));
-  }
-  // Every (seed, policy) replay is independent and writes only its own slots.
-  const size_t policies = options.policies.size();
-  ProgressBar bar("fault replays", options.replay.progress);
-  std::atomic<int> done{0};
-  RunTasks(out.runs.size() * policies, options.threads, [&](size_t task) {
-    FaultSeedRun& run = out.runs[task / policies];
-    const size_t p = task % policies;
-    FaultPolicyRun replay = RunFaultPolicy(prepared, run.faults, options.policies[p], options);
-    run.figures[p] = ComputeFaultFigures(out.workload, replay.result, replay.counters);
-    run.results[p] = std::move(replay.result);
-    bar.Update(++done, static_cast<int>(out.runs.size() * policies));
-  });
+  const SeededReplayPlan plan{.seeds = FaultSeeds(options),
+                              .policies = options.policies,
+                              .threads = options.threads,
+                              .label = "fault replays",
+                              .progress = options.replay.progress};
+  FaultReplayOutput out{RunSeededReplays(PrepareReplay(trace, options.replay), plan, FaultStudy(options)), {}};
   out.summary = SummarizePolicyRuns(ColumnsPerSeed(out.runs));
   return out;
 }
@@ -149,14 +154,11 @@ int RunFaultReplay(const FaultReplayOptions& options, std::ostream& log) {
   const JobTrace trace = LoadPhillyTrace(replay.jobs_path, replay.vcs_path, replay.max_jobs);
   const FaultReplayOutput out = RunFaultReplayInMemory(trace, options);
 
-  std::vector<std::string> setup = DescribeReplaySetup(replay, out.workload);
-  for (std::string& line : DescribeFaultSetup(out, options)) setup.push_back(std::move(line));
-  for (const std::string& note : out.notes) setup.push_back("Note: " + note);
+  const std::vector<std::string> setup =
+      StudySetupLines(replay, out.workload, DescribeFaultSetup(out, options), out.notes);
 
   CreateOutputDirectory(replay.out_dir);
-  std::vector<std::uint64_t> seeds;
-  for (const FaultSeedRun& run : out.runs) seeds.push_back(run.seed);
-  WritePolicySummary(replay.out_dir, seeds, ColumnsPerSeed(out.runs), out.summary, setup);
+  WritePolicySummary(replay.out_dir, out.Seeds(), ColumnsPerSeed(out.runs), out.summary, setup);
   WriteTextFile(replay.out_dir + "/faults.csv", FaultsCsv(out));
 
   for (const std::string& line : setup) log << line << "\n";

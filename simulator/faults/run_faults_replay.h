@@ -1,5 +1,5 @@
-// Runs a whole failure replay: load the trace, draw the faults once per seed, replay every policy on the same arrivals
-// and the same faults, write the summary files and print the table.
+// The failure study on the seeded replay harness: the faults of Llama 3's rates and kinds drawn once per seed, every
+// fault policy replayed under them; the summary files and the table.
 #pragma once
 
 #include <cstdint>
@@ -14,23 +14,20 @@
 #include "simulator/faults/policy_summary.h"
 #include "simulator/time_replay/job_trace.h"
 #include "simulator/time_replay/replay_setup.h"
+#include "simulator/time_replay/seeded_replays.h"
 
 namespace gangplank::simulator {
 
-// Every policy's replay under the faults of one seed.
-struct FaultSeedRun {
-  std::uint64_t seed = 0;
+// One seed's faults, the same for every policy.
+struct FaultDraw {
   FaultModel model;
-  std::vector<InjectedFault> faults;  // The same for every policy.
-  std::vector<ReplayResult> results;  // One per policy, in the order asked for.
-  std::vector<FaultFigures> figures;
+  std::vector<InjectedFault> faults;
 };
 
-struct FaultReplayOutput {
-  Workload workload;
-  std::vector<FaultSeedRun> runs;      // One per seed, in the order asked for.
+using FaultSeedRun = SeedRun<FaultDraw, FaultFigures>;
+
+struct FaultReplayOutput : SeededReplays<FaultDraw, FaultFigures> {
   std::vector<PolicySummary> summary;  // One per policy, over the seeds.
-  std::vector<std::string> notes;
 };
 
 // The fault model of one seed for this workload: faults come while jobs arrive.

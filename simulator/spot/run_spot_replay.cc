@@ -1,10 +1,8 @@
 #include "simulator/spot/run_spot_replay.h"
 
-#include <atomic>
 #include <memory>
 
 #include "engine/policies/registry.h"
-#include "simulator/parallel_tasks.h"
 #include "simulator/progress_bar.h"
 #include "simulator/spot/spot_report.h"
 
@@ -20,12 +18,12 @@ engine::SpotPolicy EnginePolicy(const std::string& name) {
 std::vector<std::string> DescribeSpotSetup(const SpotReplayOutput& out, const SpotReplayOptions& o) {
   std::string reclaims;
   for (const SpotSeedRun& run : out.runs) {
-    reclaims += (reclaims.empty() ? "" : ", ") + std::to_string(run.preemptions.size()) + " (seed " +
+    reclaims += (reclaims.empty() ? "" : ", ") + std::to_string(run.draw.preemptions.size()) + " (seed " +
                 std::to_string(run.seed) + ")";
   }
-  const PreemptionModel& m = out.runs.front().model;
+  const PreemptionModel& m = out.runs.front().draw.model;
   return {
-      "Spot: " + std::to_string(out.runs.front().spot_nodes.size()) + " of " + std::to_string(m.nodes) +
+      "Spot: " + std::to_string(out.runs.front().draw.spot_nodes.size()) + " of " + std::to_string(m.nodes) +
           " nodes (fraction " + FormatSetting(o.spot_fraction) + "), each reclaimed at " +
           FormatSetting(o.interruptions_per_node_month) +
           " interruptions per node per 30 days (Poisson) over the arrival window of " +
@@ -90,39 +88,44 @@ PreemptionModel SpotModelFor(const SpotReplayOptions& options, const Workload& w
   return m;
 }
 
+namespace {
+
+// The spot study as the harness's plug-in. Replays run side by side, so each draws no bar of its own.
+class SpotStudy {
+ public:
+  using Draw = SpotDraw;
+  using Figures = SpotFigures;
+
+  explicit SpotStudy(const SpotReplayOptions& options) : options_(options) { options_.replay.progress = false; }
+
+  SpotDraw DrawFor(std::uint64_t seed, const Workload& workload) const {
+    SpotDraw draw{SpotModelFor(options_, workload, seed), {}, {}};
+    draw.spot_nodes = PickSpotNodes(draw.model);
+    draw.preemptions = DrawPreemptions(draw.model);
+    return draw;
+  }
+  std::pair<ReplayResult, SpotFigures> Replay(const PreparedReplay& prepared, const SpotDraw& draw,
+                                              const std::string& policy) const {
+    SpotPolicyRun run = RunSpotPolicy(prepared, draw.preemptions, policy, options_);
+    SpotFigures figures = ComputeSpotFigures(prepared.workload, run.result, run.counters);
+    return {std::move(run.result), std::move(figures)};
+  }
+
+ private:
+  SpotReplayOptions options_;
+};
+
+}  // namespace
+
 SpotReplayOutput RunSpotReplayInMemory(const JobTrace& trace, const SpotReplayOptions& options) {
   ValidateSpotOptions(options);
-  SpotReplayOutput out;
-  const PreparedReplay prepared = PrepareReplay(trace, options.replay);
-  out.workload = prepared.workload;
-  out.notes = prepared.notes;
-  for (std::uint64_t seed : SpotSeeds(options)) {
-    SpotSeedRun run;
-    run.seed = seed;
-    run.model = SpotModelFor(options, out.workload, seed);
-    run.spot_nodes = PickSpotNodes(run.model);
-    run.preemptions = DrawPreemptions(run.model);
-    run.results.resize(options.policies.size());
-    run.figures.resize(options.policies.size());
-    out.runs.push_back(std::move(run));
-  }
-  // Every (seed, policy) replay is independent and writes only its own slots.
-  const size_t policies = options.policies.size();
-  SpotReplayOptions quiet = options;
-  quiet.replay.progress = false;  // Replays run side by side: one bar for all of them instead.
-  ProgressBar bar("spot replays", options.replay.progress);
-  std::atomic<int> done{0};
-  RunTasks(out.runs.size() * policies, options.threads, [&](size_t task) {
-    SpotSeedRun& run = out.runs[task / policies];
-    const size_t p = task % policies;
-    SpotPolicyRun replay = RunSpotPolicy(prepared, run.preemptions, options.policies[p], quiet);
-    run.figures[p] = ComputeSpotFigures(out.workload, replay.result, replay.counters);
-    run.results[p] = std::move(replay.result);
-    bar.Update(++done, static_cast<int>(out.runs.size() * policies));
-  });
-  std::vector<std::vector<SpotFigures>> per_seed;
-  for (const SpotSeedRun& run : out.runs) per_seed.push_back(run.figures);
-  out.summary = SummarizeSpotPolicies(per_seed);
+  const SeededReplayPlan plan{.seeds = SpotSeeds(options),
+                              .policies = options.policies,
+                              .threads = options.threads,
+                              .label = "spot replays",
+                              .progress = options.replay.progress};
+  SpotReplayOutput out{RunSeededReplays(PrepareReplay(trace, options.replay), plan, SpotStudy(options)), {}};
+  out.summary = SummarizeSpotPolicies(out.FiguresPerSeed());
   return out;
 }
 
@@ -132,18 +135,11 @@ int RunSpotReplay(const SpotReplayOptions& options, std::ostream& log) {
   const JobTrace trace = LoadPhillyTrace(replay.jobs_path, replay.vcs_path, replay.max_jobs);
   const SpotReplayOutput out = RunSpotReplayInMemory(trace, options);
 
-  std::vector<std::string> setup = DescribeReplaySetup(replay, out.workload);
-  for (std::string& line : DescribeSpotSetup(out, options)) setup.push_back(std::move(line));
-  for (const std::string& note : out.notes) setup.push_back("Note: " + note);
+  const std::vector<std::string> setup =
+      StudySetupLines(replay, out.workload, DescribeSpotSetup(out, options), out.notes);
 
   CreateOutputDirectory(replay.out_dir);
-  std::vector<std::uint64_t> seeds;
-  std::vector<std::vector<SpotFigures>> per_seed;
-  for (const SpotSeedRun& run : out.runs) {
-    seeds.push_back(run.seed);
-    per_seed.push_back(run.figures);
-  }
-  WriteSpotSummary(replay.out_dir, seeds, per_seed, out.summary, setup);
+  WriteSpotSummary(replay.out_dir, out.Seeds(), out.FiguresPerSeed(), out.summary, setup);
   WriteTextFile(replay.out_dir + "/report.html", RenderSpotReport(out, setup));
 
   for (const std::string& line : setup) log << line << "\n";

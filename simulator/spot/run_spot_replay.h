@@ -1,5 +1,5 @@
-// Runs a whole spot replay: load the trace, draw the reclaims once, replay every policy on the same arrivals and the
-// same reclaims, write the summary and report.html.
+// The spot study on the seeded replay harness: spot nodes and their reclaims drawn once per seed, every spot policy
+// replayed under them; the summary files and report.html.
 #pragma once
 
 #include <cstdint>
@@ -15,24 +15,21 @@
 #include "simulator/time_replay/replay_engine.h"
 #include "simulator/time_replay/replay_setup.h"
 #include "simulator/time_replay/replay_workload.h"
+#include "simulator/time_replay/seeded_replays.h"
 
 namespace gangplank::simulator {
 
-// Every policy's replay under the reclaims of one seed.
-struct SpotSeedRun {
-  std::uint64_t seed = 0;
+// One seed's spot nodes and reclaims, the same for every policy.
+struct SpotDraw {
   PreemptionModel model;
   std::vector<engine::NodeId> spot_nodes;
-  std::vector<NodePreemption> preemptions;  // The same for every policy.
-  std::vector<ReplayResult> results;        // One per policy, in the order asked for.
-  std::vector<SpotFigures> figures;
+  std::vector<NodePreemption> preemptions;
 };
 
-struct SpotReplayOutput {
-  Workload workload;
-  std::vector<SpotSeedRun> runs;           // One per seed, in the order asked for.
+using SpotSeedRun = SeedRun<SpotDraw, SpotFigures>;
+
+struct SpotReplayOutput : SeededReplays<SpotDraw, SpotFigures> {
   std::vector<SpotPolicySummary> summary;  // One per policy, over the seeds.
-  std::vector<std::string> notes;
 };
 
 // The reclaim model of one seed for this workload: reclaims come while jobs arrive.

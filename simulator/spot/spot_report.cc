@@ -85,7 +85,7 @@ std::string ChartOverTime(const SpotSeedRun& run, const std::string& title, cons
 std::vector<std::vector<std::string>> ReclaimRows(const std::vector<SpotSeedRun>& runs) {
   std::vector<std::vector<std::string>> rows;
   for (const SpotSeedRun& run : runs) {
-    for (const NodePreemption& p : run.preemptions) {
+    for (const NodePreemption& p : run.draw.preemptions) {
       rows.push_back({std::to_string(run.seed), "node-" + std::to_string(p.node), FormatFixed(p.notice_at / 86400, 3),
                       FormatFixed(p.terminate_at / 86400, 3), FormatFixed(p.replaced_at / 86400, 3)});
     }

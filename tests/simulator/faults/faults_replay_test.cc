@@ -47,7 +47,7 @@ const FaultFigures& FiguresOf(const FaultReplayOutput& out, const std::string& p
 
 TEST(FaultReplay, WithoutFaultsEveryPolicyGivesTheSameJobCompletionTimes) {
   const FaultReplayOutput out = Replay(Sample(0));
-  ASSERT_TRUE(out.runs.at(0).faults.empty());
+  ASSERT_TRUE(out.runs.at(0).draw.faults.empty());
   const std::vector<FaultFigures>& figures = out.runs.at(0).figures;
   ASSERT_EQ(figures.size(), 3u);
   for (size_t p = 0; p < figures.size(); ++p) {
@@ -61,9 +61,9 @@ TEST(FaultReplay, WithoutFaultsEveryPolicyGivesTheSameJobCompletionTimes) {
 
 TEST(FaultReplay, EveryPolicySeesTheSameFaultsAndFinishesEveryJob) {
   const FaultSeedRun& run = Failing().runs.front();
-  ASSERT_GT(run.faults.size(), 100u);
+  ASSERT_GT(run.draw.faults.size(), 100u);
   for (const FaultFigures& f : run.figures) {
-    EXPECT_EQ(f.faults.faults, static_cast<int>(run.faults.size())) << f.policy;
+    EXPECT_EQ(f.faults.faults, static_cast<int>(run.draw.faults.size())) << f.policy;
     EXPECT_GT(f.faults.interruptions, 40) << f.policy;
     EXPECT_EQ(f.replay.finished, f.replay.jobs) << f.policy;
     EXPECT_EQ(f.faults.recovery_seconds.size(), static_cast<size_t>(f.faults.interruptions)) << f.policy;

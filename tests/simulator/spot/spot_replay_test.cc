@@ -50,10 +50,10 @@ TEST(SpotReplay, EveryPolicySeesTheSameReclaimsAndFinishesEveryJob) {
   const SpotReplayOutput& out = SampleRun();
   ASSERT_EQ(out.runs.size(), 1u);
   const SpotSeedRun& run = out.runs.front();
-  ASSERT_GT(run.preemptions.size(), 50u);
+  ASSERT_GT(run.draw.preemptions.size(), 50u);
   ASSERT_EQ(run.figures.size(), 3u);
   for (const SpotFigures& f : run.figures) {
-    EXPECT_EQ(f.spot.notices, static_cast<int>(run.preemptions.size())) << f.policy;
+    EXPECT_EQ(f.spot.notices, static_cast<int>(run.draw.preemptions.size())) << f.policy;
     EXPECT_EQ(f.replay.finished, f.replay.jobs) << f.policy;
   }
 }
@@ -102,7 +102,7 @@ TEST(SpotReplay, SeedsDrawTheirOwnReclaimsAndTheSummaryAveragesThem) {
   const SpotReplayOutput out =
       RunSpotReplayInMemory(LoadPhillyTrace(o.replay.jobs_path, o.replay.vcs_path, o.replay.max_jobs), o);
   ASSERT_EQ(out.runs.size(), 2u);
-  EXPECT_NE(out.runs[0].preemptions.front().notice_at, out.runs[1].preemptions.front().notice_at);
+  EXPECT_NE(out.runs[0].draw.preemptions.front().notice_at, out.runs[1].draw.preemptions.front().notice_at);
   ASSERT_EQ(out.summary.size(), 3u);
   for (size_t p = 0; p < out.summary.size(); ++p) {
     const double mean = (out.runs[0].figures[p].LostGpuSeconds() + out.runs[1].figures[p].LostGpuSeconds()) / 2 / 3600;
