@@ -227,7 +227,7 @@ TEST_F(ChartBinariesTest, RenderedContainersRunTheRealBinariesReadyOverTlsWithin
 
   // The API server's view of the webhook: caBundle, Service name, port 443 -> the webhook port, path.
   const json hook = objects.get("MutatingWebhookConfiguration", "gangplank-operator")["webhooks"][0];
-  std::ofstream(dir_ / "ca-bundle.crt") << Base64Decode(hook["clientConfig"]["caBundle"]);
+  std::ofstream(dir_ / "ca-bundle.crt") << Base64Decode(hook["clientConfig"]["caBundle"].get<std::string>());
   const std::string webhook_host = hook["clientConfig"]["service"]["name"].get<std::string>() + "." + kNamespace + ".svc";
   const json review = {{"apiVersion", "admission.k8s.io/v1"}, {"kind", "AdmissionReview"},
                        {"request", {{"uid", "r-1"}, {"operation", "CREATE"}, {"namespace", "ml"},
@@ -241,7 +241,7 @@ TEST_F(ChartBinariesTest, RenderedContainersRunTheRealBinariesReadyOverTlsWithin
   const json answer = json::parse(gated.out.substr(0, gated.out.size() - 4));
   EXPECT_EQ(answer["response"]["uid"], "r-1");
   EXPECT_TRUE(answer["response"]["allowed"].get<bool>());
-  EXPECT_NE(Base64Decode(answer["response"]["patch"]).find("gangplank.io/admission"), std::string::npos);
+  EXPECT_NE(Base64Decode(answer["response"]["patch"].get<std::string>()).find("gangplank.io/admission"), std::string::npos);
   // The dry run is on its own port, under the webhook's certificate, and asks for a token first; the
   // webhook's port says where it went.
   const std::string dry_run_url = "https://" + webhook_host + ":" + std::to_string(dry_run_port) + "/dry-run";

@@ -101,7 +101,7 @@ TEST_P(SelfSignedCertificates, TheCaAndItsKeyAreKeptInTheirOwnSecretWhichOutlive
     EXPECT_EQ(Annotation(leaf, "helm.sh/resource-policy"), "") << name << " must go with the release";
   }
   const json hook = objects.get("MutatingWebhookConfiguration", "gangplank-operator");
-  EXPECT_EQ(Base64Decode(hook["webhooks"][0]["clientConfig"]["caBundle"]), ca_cert);
+  EXPECT_EQ(Base64Decode(hook["webhooks"][0]["clientConfig"]["caBundle"].get<std::string>()), ca_cert);
 }
 
 TEST_P(SelfSignedCertificates, TheCaAndTheLeavesHaveTheirOwnValidity) {

@@ -275,7 +275,7 @@ TEST_F(ChartObjectsTest, SelfSignedCertificatesChainToTheCaEachClientTrusts) {
   write_secret_files(objects.get("Secret", "gangplank-webhook-tls"), dir / "webhook");
   write_secret_files(objects.get("Secret", "gangplank-extender-tls"), dir / "extender");
   const std::string ca_bundle =
-      Base64Decode(objects.get("MutatingWebhookConfiguration", "gangplank-operator")["webhooks"][0]["clientConfig"]["caBundle"]);
+      Base64Decode(objects.get("MutatingWebhookConfiguration", "gangplank-operator")["webhooks"][0]["clientConfig"]["caBundle"].get<std::string>());
   EXPECT_EQ(ca_bundle, read_text_file((dir / "webhook" / "ca.crt").string()));  // the API server trusts the webhook's CA
   EXPECT_EQ(ca_bundle, read_text_file((dir / "extender" / "ca.crt").string()));  // kube-scheduler trusts the same CA
   const std::string ca = (dir / "webhook" / "ca.crt").string();

@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "base/time_format.h"
 #include "tests/helm/support/certificate_checks.h"
 #include "tests/helm/support/helm_tool.h"
 #include "tests/helm/support/rendered_objects.h"
@@ -80,16 +81,6 @@ std::string Source(const std::string& path) { return helm_testing::source_dir() 
 
 bool EndsWith(const std::string& text, const std::string& suffix) {
   return text.size() > suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-// Now plus `seconds`, as the chart writes gangplank.io/not-after ("2027-11-26T20:12:30Z").
-std::string UtcIn(std::time_t seconds) {
-  const std::time_t at = std::time(nullptr) + seconds;
-  std::tm tm{};
-  ::gmtime_r(&at, &tm);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return text;
 }
 
 class OnRealApiServer : public ::testing::Test {
@@ -365,7 +356,7 @@ class ChartRelease : public OnRealApiServer, public ::testing::WithParamInterfac
   static bool CaBundleIsTheChartsCa(const RenderedObjects& objects, const std::string& ca_secret) {
     for (const auto& hook : objects.of_kind("MutatingWebhookConfiguration")) {
       const std::string bundle = hook["webhooks"][0]["clientConfig"].value("caBundle", "");
-      return helm_testing::Base64Decode(bundle) == helm_testing::Base64Decode(objects.get("Secret", ca_secret)["data"]["tls.crt"]);
+      return helm_testing::Base64Decode(bundle) == helm_testing::Base64Decode(objects.get("Secret", ca_secret)["data"]["tls.crt"].get<std::string>());
     }
     return false;
   }
@@ -472,7 +463,7 @@ TEST_P(ChartRelease, InstallsUpgradesKeepingItsCertificatesAndUninstalls) {
     // stands in for the months passing; Helm 4 applies server-side and would refuse to take over a field
     // kubectl wrote without --force-conflicts.
     const std::string expiring = FirstSecret(objects, {"-webhook-tls", "-extender-tls"});
-    KcOk({"annotate", "secret", expiring, "--namespace", release_, "--overwrite", std::string(kNotAfter) + "=" + UtcIn(86400)});
+    KcOk({"annotate", "secret", expiring, "--namespace", release_, "--overwrite", std::string(kNotAfter) + "=" + base::FormatEpochSeconds(std::time(nullptr) + 86400)});
     std::vector<std::string> upgrade = {"upgrade", release_, helm_testing::chart_dir()};
     if (GetParam().helm == 4) upgrade.push_back("--force-conflicts");
     ASSERT_NO_FATAL_FAILURE(HelmOk(upgrade, {"operator.logLevel=error"}));

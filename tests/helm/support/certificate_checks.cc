@@ -8,6 +8,7 @@
 #include <regex>
 #include <vector>
 
+#include "base/time_format.h"
 #include "tests/support/subprocess.h"
 
 namespace gangplank::helm_testing {
@@ -76,16 +77,11 @@ std::optional<std::time_t> not_after(const std::string& cert_pem) {
 }
 
 std::optional<std::time_t> parse_utc_time(const std::string& text) {
-  std::smatch m;
-  if (!std::regex_match(text, m, std::regex("([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})Z"))) return std::nullopt;
-  std::tm tm{};
-  tm.tm_year = std::stoi(m[1]) - 1900;
-  tm.tm_mon = std::stoi(m[2]) - 1;
-  tm.tm_mday = std::stoi(m[3]);
-  tm.tm_hour = std::stoi(m[4]);
-  tm.tm_min = std::stoi(m[5]);
-  tm.tm_sec = std::stoi(m[6]);
-  return ::timegm(&tm);
+  // The shape the chart writes, exactly; then base's reading of it.
+  if (!std::regex_match(text, std::regex("[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z"))) return std::nullopt;
+  const auto at = base::ParseTime(text);
+  if (!at) return std::nullopt;
+  return std::chrono::system_clock::to_time_t(*at);
 }
 
 std::string sha256_hex(const std::string& text) {

@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "tests/support/base64.h"
+#include "base/base64.h"
 
 namespace gangplank::op {
 namespace {
@@ -41,14 +41,14 @@ TEST(PodGateWebhook, GatesPodsOfGangplanksScheduler) {
   EXPECT_EQ(body["response"]["uid"], "req-1");
   EXPECT_EQ(body["response"]["allowed"], true);
   EXPECT_EQ(body["response"]["patchType"], "JSONPatch");
-  EXPECT_EQ(Json::parse(gangplank::testing::Base64Decode(body["response"]["patch"])),
+  EXPECT_EQ(Json::parse(gangplank::base::Base64Decode(body["response"]["patch"].get<std::string>())),
             Json::parse(R"([{"op":"add","path":"/spec/schedulingGates","value":[{"name":"gangplank.io/admission"}]}])"));
 }
 
 TEST(PodGateWebhook, AppendsToExistingGatesAndLeavesGatedPodsAlone) {
   WebhookReply reply = ReviewPod(Review(Pod("gangplank", Json::array({{{"name", "other.io/gate"}}}))), {});
   EXPECT_EQ(reply.outcome, WebhookOutcome::kGated);
-  const Json patch = Json::parse(gangplank::testing::Base64Decode(Json::parse(reply.response.body)["response"]["patch"]));
+  const Json patch = Json::parse(gangplank::base::Base64Decode(Json::parse(reply.response.body)["response"]["patch"].get<std::string>()));
   EXPECT_EQ(patch[0]["path"], "/spec/schedulingGates/-");
   reply = ReviewPod(Review(Pod("gangplank", Json::array({{{"name", "gangplank.io/admission"}}}))), {});
   EXPECT_EQ(reply.outcome, WebhookOutcome::kAlreadyGated);
@@ -70,7 +70,7 @@ TEST(PodGateWebhook, RemovesTheAnnotationsOnlyTheOperatorWrites) {
     EXPECT_EQ(reply.outcome, gated ? WebhookOutcome::kAlreadyGated : WebhookOutcome::kGated);
     const Json response = Json::parse(reply.response.body)["response"];
     EXPECT_EQ(response["allowed"], true);
-    const Json patch = Json::parse(gangplank::testing::Base64Decode(response["patch"]));
+    const Json patch = Json::parse(gangplank::base::Base64Decode(response["patch"].get<std::string>()));
     const Json patched = pod.patch(patch);  // The patch must apply to the pod as sent.
     EXPECT_EQ(patched["metadata"]["annotations"], (Json{{"gangplank.io/checkpoint-done", "2026-01-01T00:00:00Z"}, {"team", "a"}}));
     EXPECT_EQ(patched["spec"]["schedulingGates"], Json::array({{{"name", "gangplank.io/admission"}}}));
