@@ -1,8 +1,8 @@
-// End to end on the real control plane: an operator killed in the middle of admitting a gang, and faults
-// between it and kube-apiserver (dropped and cut watches, 409, 410, 429, 500, slow answers, from the
-// fault proxy and a concurrent writer) change nothing in the outcome: no gang is half-admitted, every pod
-// is bound once (one Scheduled event), on its planned node. (A leader handover:
-// OperatorCrashOnRealCluster in tests/real-cluster.)
+// End to end on the real control plane: an operator killed in the middle of admitting a gang, a leader
+// killed with a standby on the Lease, and faults between the operator and kube-apiserver (dropped and cut
+// watches, 409, 410, 429, 500, slow answers, from the fault proxy and a concurrent writer) change nothing
+// in the outcome: no gang is half-admitted, every pod is bound once (one Scheduled event), on its planned
+// node; and a new leader carries on the restart count the last one recorded.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -47,6 +47,8 @@ bool AtLeast(const std::vector<std::string>& pods, int at_least, const std::func
   for (const auto& p : pods) count += has(p) ? 1 : 0;
   return count >= at_least;
 }
+
+bool Leads(const OperatorCluster& c, int index) { return c.OperatorMetric("gangplank_operator_leader", index) == 1; }
 
 // Bound once each (kube-scheduler's one Scheduled event), on its planned node, under one admission.
 void ExpectLandedWhole(OperatorCluster& c, const std::vector<std::string>& pods) {
@@ -157,6 +159,64 @@ TEST_F(OperatorEndToEnd, FaultsChangeNothingInTheOutcome) {
     EXPECT_EQ(cliques.size(), 1u) << "gang g" << g << " spans cliques";
   }
   EXPECT_EQ(watch.seen(), "");
+}
+
+// The leader is killed mid-admission with a standby on the Lease: the standby takes the Lease and finishes
+// the admission from what the API server holds.
+TEST_F(OperatorEndToEnd, TheStandbyTakesTheLeaseAndFinishesTheLeadersAdmission) {
+  for (int i = 0; i < 8; ++i) Node("n" + std::to_string(i), {8, {}});
+  Pool("pool");
+  Queue("team-a");
+  StartOperator(0);
+  ASSERT_TRUE(WaitFor([&] { return Leads(*this, 0); }, std::chrono::seconds(30))) << Logs();
+  StartOperator(1);
+  EXPECT_FALSE(Leads(*this, 1));
+  HalfAdmissionWatch watch(*this);
+  PodOptions o;
+  o.queue = "team-a";
+  o.gpus = 8;
+  proxy().SetResponseDelay(std::chrono::milliseconds(120));
+  SubmitGang("handed", 8, o);
+  ASSERT_TRUE(WaitFor([&] { return AtLeast(Names("handed", 8), 2, [&](const std::string& p) { return !PlannedNodeOf(p).empty(); }); })) << Logs();
+  KillOperator(0);
+  proxy().SetResponseDelay(std::chrono::milliseconds(0));
+  ASSERT_TRUE(WaitFor([&] { return Leads(*this, 1); }, std::chrono::seconds(20))) << Logs();
+  ASSERT_TRUE(WaitFor([&] { return AllBound(Names("handed", 8)); })) << Logs();
+  ExpectLandedWhole(*this, Names("handed", 8));
+  const Json lease = client().Get(kube::resources::Leases(), "gangplank-system", "gangplank-operator");
+  EXPECT_EQ(lease["spec"].value("holderIdentity", ""), ns() + "-operator-1");
+  EXPECT_EQ(watch.seen(), "");
+}
+
+// Fault recovery across a crash: the first leader restarts a gang and records it in the GPUPool's status;
+// the next one reads that record, so with restartLimit 1 the gang's second fault fails it instead of
+// restarting it a second time.
+TEST_F(OperatorEndToEnd, ANewLeaderCarriesOnTheRestartCountTheLastOneRecorded) {
+  for (int i = 0; i < 3; ++i) Node("n" + std::to_string(i), {8, {}});
+  Pool("pool", Json{{"faultRecovery", {{"restartLimit", 1}, {"backoffSeconds", 1}}}});
+  Queue("team-a");
+  StartOperator();
+  PodOptions o;
+  o.queue = "team-a";
+  o.gpus = 8;
+  const auto run_gang = [&] {
+    SubmitGang("train", 2, o);
+    ASSERT_TRUE(WaitFor([&] { return AllBound(Names("train", 2)); })) << Logs();
+  };
+  const auto break_gang = [&] {
+    ASSERT_TRUE(client().Remove(kube::resources::Pods(), ns(), "train-1"));
+    ASSERT_TRUE(WaitFor([&] { return !Pod("train-0") && !Pod("train-1"); })) << Logs();
+  };
+  ASSERT_NO_FATAL_FAILURE(run_gang());
+  ASSERT_NO_FATAL_FAILURE(break_gang());
+  ASSERT_TRUE(WaitFor([&] { return Said("GangRestarted", "restart 1"); })) << Logs();
+
+  KillOperator();  // Crashed: the next process knows only what the status says.
+  StartOperator();
+  ASSERT_NO_FATAL_FAILURE(run_gang());
+  ASSERT_NO_FATAL_FAILURE(break_gang());
+  EXPECT_TRUE(WaitFor([&] { return Said("GangFailed", "restart limit 1 reached"); })) << Logs();
+  EXPECT_FALSE(Said("GangRestarted", "restart 2")) << "the new leader restarted the gang again";
 }
 
 }  // namespace
