@@ -66,6 +66,10 @@ struct InformerStats {
   // applied, a watch that ended cleanly): 0 while healthy. Readiness checks read it, since a cache whose
   // watches keep failing goes stale while still reporting itself synced.
   long consecutive_failures = 0;
+  // A watch is open: the server answered 200 and the stream has not ended. After an outage the resumed
+  // watch of a quiet resource brings no event until its next bookmark (a minute or so), yet the
+  // connection works: readiness counts the failures above only while no watch is open.
+  bool watch_open = false;
 };
 
 template <class T>
@@ -321,10 +325,11 @@ class Informer {
                     ++events;
                     Apply(std::move(event), propagate_rv_from_added);
                   },
-                  *cancel);
+                  *cancel, [this] { SetWatchOpen(true); });
     } catch (...) {
       if (!stream_error) stream_error = std::current_exception();
     }
+    SetWatchOpen(false);
     {
       std::lock_guard lock(cancel_mutex_);
       cancel_.reset();
@@ -393,6 +398,11 @@ class Informer {
       if (propagate_rv_from_added && !event.resource_version.empty()) last_rv_ = event.resource_version;
     }
     Enqueue(std::move(out));
+  }
+
+  void SetWatchOpen(bool open) {
+    std::lock_guard lock(store_mutex_);
+    stats_.watch_open = open;
   }
 
   void Report(const char* phase, const std::exception_ptr& error) {

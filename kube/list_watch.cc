@@ -49,7 +49,8 @@ std::string ListPages(RestClient& client, const ResourceDescriptor& resource, co
 
 void WatchLines(RestClient& client, const ResourceDescriptor& resource, const std::string& ns,
                  const ListOptions& options, std::chrono::milliseconds idle_timeout,
-                 const std::function<void(std::string_view)>& on_line, net::CancelToken& cancel) {
+                 const std::function<void(std::string_view)>& on_line, net::CancelToken& cancel,
+                 const std::function<void()>& on_open) {
   ListOptions watch_options = options;
   watch_options.watch = true;
   watch_options.limit.reset();
@@ -58,7 +59,16 @@ void WatchLines(RestClient& client, const ResourceDescriptor& resource, const st
   request.path = resource.CollectionPath(ns);
   request.query = watch_options.ToQuery();
   LineFramer framer;
-  client.stream(request, idle_timeout, [&](std::string_view bytes) { framer.feed(bytes, on_line); }, cancel);
+  client.stream(
+      request, idle_timeout,
+      [&](std::string_view bytes) {
+        if (!bytes.empty()) {
+          framer.feed(bytes, on_line);
+        } else if (on_open) {
+          on_open();
+        }
+      },
+      cancel);
 }
 
 }  // namespace gangplank::kube

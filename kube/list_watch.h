@@ -208,10 +208,13 @@ ListResult<T> ListAll(RestClient& client, const ResourceDescriptor& resource, co
   return result;
 }
 
-// One watch request: calls on_line for each framed event line until the server ends the stream.
-// Throws ApiError for an HTTP error status, net::TransportError on idle timeout / failure / cancel.
+// One watch request: calls on_open once the server has answered 200 (before any event: an idle watch
+// sends nothing until a bookmark, a minute or so), then on_line for each framed event line until the
+// server ends the stream. Throws ApiError for an HTTP error status, net::TransportError on idle timeout
+// / failure / cancel.
 void WatchLines(RestClient& client, const ResourceDescriptor& resource, const std::string& ns,
                  const ListOptions& options, std::chrono::milliseconds idle_timeout,
-                 const std::function<void(std::string_view)>& on_line, net::CancelToken& cancel);
+                 const std::function<void(std::string_view)>& on_line, net::CancelToken& cancel,
+                 const std::function<void()>& on_open = nullptr);
 
 }  // namespace gangplank::kube

@@ -135,10 +135,17 @@ class CpprestHttpClient final : public HttpClient {
         out.body = response.extract_utf8string(true).get();
         return out;
       }
+      // The callback's own exceptions (e.g. a decode error) belong to the caller, unchanged.
+      try {
+        on_bytes(std::string_view());
+      } catch (...) {
+        callback_error = std::current_exception();
+        source.cancel();
+      }
       auto buf = response.body().streambuf();
       std::string chunk;
       chunk.resize(64 * 1024);
-      for (;;) {
+      while (!callback_error) {
         if (cancel.cancelled()) throw TransportError(TransportError::Kind::kCancelled, "stream cancelled");
         // Block for one byte (the buffer only hands out partial reads that way), then drain what is there.
         auto first = buf.bumpc().get();
@@ -150,7 +157,6 @@ class CpprestHttpClient final : public HttpClient {
         if (avail > 0) {
           n += buf.getn(reinterpret_cast<uint8_t*>(chunk.data() + 1), std::min(avail, chunk.size() - 1)).get();
         }
-        // The callback's own exceptions (e.g. a decode error) belong to the caller, unchanged.
         try {
           on_bytes(std::string_view(chunk.data(), n));
         } catch (...) {

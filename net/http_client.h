@@ -96,8 +96,9 @@ class HttpClient {
   // Sends one request and reads the whole response. Throws TransportError below HTTP.
   virtual HttpClientResponse Send(const HttpClientRequest& request) = 0;
 
-  // Sends one request and, for a 2xx answer, hands body bytes to on_bytes as they arrive (chunk
-  // boundaries are arbitrary). Returns when the body ends; the returned response carries the status and
+  // Sends one request and, for a 2xx answer, calls on_bytes once with no bytes when the status and
+  // headers are in (the stream is open: a watch may send nothing for minutes), then hands it body bytes
+  // as they arrive (chunk boundaries are arbitrary). Returns when the body ends; the returned response carries the status and
   // headers, and for a non-2xx answer the whole body (on_bytes is not called then). Throws
   // TransportError{kTimeout} when no byte arrived for idle_timeout and {kCancelled} after cancel.
   virtual HttpClientResponse stream(const HttpClientRequest& request, std::chrono::milliseconds idle_timeout,
