@@ -1,6 +1,6 @@
 // The fixture of a component test on the real kube-apiserver (scripts/real-cluster.sh --no-gangplank,
-// started once per test binary: api_target.h): a namespace of the test's own, gangplank's CRDs served, an
-// admin client, objects put by their kind as a controller or kubelet would have left them, and a fault
+// started once per test binary: shared_control_plane.h): a namespace of the test's own, gangplank's CRDs
+// served (unless the fixture says not), an admin client, objects put by their kind as a controller or kubelet would have left them, and a fault
 // proxy in front of the server on demand. What a test makes outside its namespace (nodes, pools, queues,
 // CRDs) is deleted after it. Skips with the reason where the Kubernetes binaries are not built.
 #pragma once
@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "kube/api_error.h"
 #include "kube/client.h"
@@ -50,12 +51,20 @@ inline void ApplyProjectCrds(real_cluster::ControlPlane& plane) {
 
 class RealApiTest : public ::testing::Test {
  protected:
+  // `project_crds` false: the test makes the CRDs it needs itself (the kube client's own suite).
+  explicit RealApiTest(bool project_crds = true, std::string ns_stem = "t")
+      : project_crds_(project_crds), ns_stem_(std::move(ns_stem)) {}
+
   void SetUp() override {
     GANGPLANK_SET_UP_REAL_TARGET(plane_);
-    ns_ = CreateTestNamespace(*plane_, "t");
+    ns_ = CreateTestNamespace(*plane_, ns_stem_);
     ASSERT_NE(ns_, "") << "the test namespace did not come up";
-    ASSERT_NO_FATAL_FAILURE(ApplyProjectCrds(*plane_));
-    client_ = std::make_shared<kube::Client>(std::make_shared<kube::RestClient>(kube::LoadKubeconfig({plane_->kubeconfig()})));
+    if (project_crds_) {
+      ASSERT_NO_FATAL_FAILURE(ApplyProjectCrds(*plane_));
+    }
+    kube::RestOptions unlimited;  // The test's own client: not held to client-go's 5 requests a second.
+    unlimited.qps = 0;
+    client_ = std::make_shared<kube::Client>(std::make_shared<kube::RestClient>(kube::LoadKubeconfig({plane_->kubeconfig()}), unlimited));
   }
   void TearDown() override {
     proxy_.reset();
@@ -71,7 +80,11 @@ class RealApiTest : public ::testing::Test {
   // one (a create keeps a node's status, but drops a pod's). Namespaced objects without a namespace go
   // to the test's. Returns the object as stored.
   nlohmann::json Put(nlohmann::json object) {
-    const kube::ResourceDescriptor r = ResourceOf(object);
+    const kube::ResourceDescriptor r = ResourceOf(object);  // Before the move below.
+    return Put(r, std::move(object));
+  }
+  // The same for a kind ResourceOf does not know (a custom resource the test defined).
+  nlohmann::json Put(const kube::ResourceDescriptor& r, nlohmann::json object) {
     const std::string ns = r.namespaced ? object["metadata"].value("namespace", ns_) : "";
     if (r.namespaced) object["metadata"]["namespace"] = ns;
     const std::string name = object["metadata"]["name"];
@@ -121,6 +134,8 @@ class RealApiTest : public ::testing::Test {
   }
 
  private:
+  const bool project_crds_;
+  const std::string ns_stem_;
   real_cluster::ControlPlane* plane_ = nullptr;
   std::string ns_;
   std::shared_ptr<kube::Client> client_;

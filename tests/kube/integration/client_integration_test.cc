@@ -302,7 +302,7 @@ TEST_F(ClientIntegrationTest, EventRecorderFoldsRepeatsIntoACount) {
   for (const auto& e : events["items"]) max_count = std::max(max_count, e.value("count", 0));
   EXPECT_EQ(max_count, 2);
   // An event that disappeared (TTL) is created afresh instead of failing.
-  for (const auto& e : events["items"]) remove_object(resources::Events(), e["metadata"]["name"]);
+  for (const auto& e : events["items"]) Remove(resources::Events(), e["metadata"]["name"]);
   EXPECT_TRUE(recorder.Record(ref, "Warning", "GangIncomplete", "2 of 4 pods"));
   EXPECT_EQ(client_->List(resources::Events(), ns())["items"].size(), 1u);
 }

@@ -1,6 +1,6 @@
 // The kube client's integration tests run against the real kube-apiserver of scripts/real-cluster.sh
-// --no-gangplank, started once per test binary (tests/support/shared_control_plane.h). Each test has a namespace of
-// its own; faults (429s, 500s, 410s, dropped and cut watches, a server gone) come from a FaultProxy in
+// --no-gangplank, started once per test binary (tests/support/shared_control_plane.h). Each test has a
+// namespace of its own; faults (429s, 500s, 410s, dropped and cut watches, a server gone) come from a FaultProxy in
 // front of the server, which tests reach through proxied_rest().
 #pragma once
 
@@ -16,8 +16,8 @@
 #include "kube/client.h"
 #include "kube/config.h"
 #include "kube/rest_client.h"
-#include "tests/support/shared_control_plane.h"
 #include "tests/support/fault_proxy/fault_proxy.h"
+#include "tests/support/real_api_test.h"
 
 namespace gangplank::kube::testing {
 
@@ -80,73 +80,40 @@ inline DeleteOptions immediately() {
   return o;
 }
 
-class RealApiTest : public ::testing::Test {
+// The shared fixture (tests/support/real_api_test.h) without gangplank's CRDs (the client's tests define
+// their own), plus raw REST clients straight to the server and through the proxy, and the helpers the
+// client and informer tests share.
+class RealApiTest : public gangplank::testing::RealApiTest {
  protected:
+  RealApiTest() : gangplank::testing::RealApiTest(/*project_crds=*/false, "client") {}
+
   void SetUp() override {
-    GANGPLANK_SET_UP_REAL_TARGET(plane_);
-    ns_ = gangplank::testing::CreateTestNamespace(*plane_, "client");
-    ASSERT_NE(ns_, "") << "the test namespace did not come up";
+    gangplank::testing::RealApiTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
     rest_ = rest_direct();
     client_ = std::make_shared<Client>(rest_);
   }
-  void TearDown() override {
-    proxy_.reset();
-    if (plane_ != nullptr) gangplank::testing::CleanUpRealTarget(*plane_, ns_);
-  }
   // A further client straight to kube-apiserver, with the admin kubeconfig.
-  std::shared_ptr<RestClient> rest_direct(RestOptions options = unlimited()) const {
-    return std::make_shared<RestClient>(LoadKubeconfig({plane_->kubeconfig()}), options);
-  }
-  // The test's fault proxy in front of kube-apiserver, started on first use.
-  gangplank::testing::FaultProxy& proxy() {
-    if (!proxy_) {
-      proxy_ = std::make_unique<gangplank::testing::FaultProxy>(plane_->ProxyUpstream());
-      proxy_->Start();
-    }
-    return *proxy_;
+  std::shared_ptr<RestClient> rest_direct(RestOptions options = unlimited()) {
+    return std::make_shared<RestClient>(LoadKubeconfig({plane().kubeconfig()}), options);
   }
   std::shared_ptr<RestClient> proxied_rest(RestOptions options = unlimited()) { return rest_for(proxy(), options); }
 
-  const std::string& ns() const { return ns_; }
-  std::string ns_of(const ResourceDescriptor& r) const { return r.namespaced ? ns_ : ""; }
+  std::string ns_of(const ResourceDescriptor& r) const { return r.namespaced ? ns() : ""; }
+  nlohmann::json put(const ResourceDescriptor& r, nlohmann::json object) { return Put(r, std::move(object)); }
 
-  // Stores `object` status included, as a controller or kubelet would have left it: created (or
-  // replaced), then its status written through /status (a create drops a pod's status). Returns the
-  // object as stored.
-  nlohmann::json put(const ResourceDescriptor& r, nlohmann::json object) {
-    const std::string name = object["metadata"]["name"];
-    const nlohmann::json status = object.value("status", nlohmann::json());
-    nlohmann::json stored;
-    if (auto existing = client_->TryGet(r, ns_of(r), name)) {
-      object["metadata"]["resourceVersion"] = (*existing)["metadata"]["resourceVersion"];
-      stored = client_->Update(r, ns_of(r), object);
-    } else {
-      stored = client_->Create(r, ns_of(r), object);
-    }
-    if (status.is_null()) return stored;
-    stored["status"] = status;
-    return client_->UpdateStatus(r, ns_of(r), stored);
-  }
-  void remove_object(const ResourceDescriptor& r, const std::string& name) {
-    client_->Remove(r, ns_of(r), name, immediately());
-  }
   // key -> resourceVersion of the pods in the test's namespace, as the server lists them.
   std::map<std::string, std::string> server_pods() {
     std::map<std::string, std::string> out;
-    const nlohmann::json list = client_->List(resources::Pods(), ns_);
+    const nlohmann::json list = client_->List(resources::Pods(), ns());
     for (const auto& p : list["items"]) {
-      out[ns_ + "/" + p["metadata"]["name"].get<std::string>()] = p["metadata"]["resourceVersion"];
+      out[ns() + "/" + p["metadata"]["name"].get<std::string>()] = p["metadata"]["resourceVersion"];
     }
     return out;
   }
 
   std::shared_ptr<RestClient> rest_;
   std::shared_ptr<Client> client_;
-
- private:
-  real_cluster::ControlPlane* plane_ = nullptr;
-  std::string ns_;
-  std::unique_ptr<gangplank::testing::FaultProxy> proxy_;
 };
 
 }  // namespace gangplank::kube::testing
