@@ -6,12 +6,12 @@
 #include <vector>
 
 #include "net/http_server.h"
-#include "tests/net/raw_socket.h"
+#include "tests/support/loopback_socket.h"
 
 namespace gangplank::net {
 namespace {
 
-using testing::Socket;
+using gangplank::testing::LoopbackSocket;
 
 const std::string kGet = "GET /x HTTP/1.1\r\nHost: a\r\n\r\n";
 
@@ -20,18 +20,18 @@ TEST(ConnectionLimit, OneConnectionTooManyIsClosedAtOnceAndAFreedSlotServesAgain
   options.max_connections = 4;
   auto server = MakeHttpServer(options);
   server->Start(MakeSyncHandler([](const HttpRequest&) { return HttpResponse::text(200, "ok\n"); }));
-  std::vector<Socket> held;
+  std::vector<LoopbackSocket> held;
   for (int i = 0; i < 4; ++i) {
     held.emplace_back(server->port());
     ASSERT_NE(held.back().Exchange(kGet).find("200 OK"), std::string::npos) << "connection " << i;
   }
-  Socket extra(server->port());
+  LoopbackSocket extra(server->port());
   EXPECT_EQ(extra.Exchange(kGet), "") << "the fifth connection is closed without an answer";
   held.front().Close();
   bool served = false;
   for (int attempt = 0; attempt < 50 && !served; ++attempt) {  // The server notices the close shortly.
-    Socket again(server->port());
-    served = again.Exchange(kGet, 500).find("200 OK") != std::string::npos;
+    LoopbackSocket again(server->port());
+    served = again.Exchange(kGet, std::chrono::milliseconds(500)).find("200 OK") != std::string::npos;
   }
   EXPECT_TRUE(served) << "a freed slot is used again";
   server->Stop();
@@ -48,12 +48,12 @@ TEST(BodyLimit, EachRouteGetsItsOwnLimit) {
   auto post = [&](const std::string& path) {
     return "POST " + path + " HTTP/1.1\r\nHost: a\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
   };
-  EXPECT_NE(Socket(server->port()).Exchange(post("/big")).find("200 OK"), std::string::npos);
-  const std::string small = Socket(server->port()).Exchange(post("/small"));
+  EXPECT_NE(LoopbackSocket(server->port()).Exchange(post("/big")).find("200 OK"), std::string::npos);
+  const std::string small = LoopbackSocket(server->port()).Exchange(post("/small"));
   EXPECT_NE(small.find("413"), std::string::npos) << small;
   EXPECT_NE(small.find("limit of 1024 bytes"), std::string::npos) << small;
   // A percent-encoded path is limited as the path the handler sees.
-  EXPECT_NE(Socket(server->port()).Exchange(post("/%62ig")).find("200 OK"), std::string::npos);
+  EXPECT_NE(LoopbackSocket(server->port()).Exchange(post("/%62ig")).find("200 OK"), std::string::npos);
   server->Stop();
 }
 

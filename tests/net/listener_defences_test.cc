@@ -13,13 +13,13 @@
 #include <vector>
 
 #include "net/http_server.h"
-#include "tests/net/raw_socket.h"
+#include "tests/support/loopback_socket.h"
 
 namespace gangplank::net {
 namespace {
 
 using namespace std::chrono_literals;
-using testing::Socket;
+using gangplank::testing::LoopbackSocket;
 
 const std::string kGet = "GET /x HTTP/1.1\r\nHost: a\r\n\r\n";
 
@@ -50,19 +50,19 @@ TEST(HeadCheck, AnUnauthenticatedRequestWithAHugeBodyIsRefusedBeforeTheBodyIsRea
   Counted counted;
   server->Start(counted.handler());
 
-  Socket socket(server->port());
+  LoopbackSocket socket(server->port());
   const auto start = std::chrono::steady_clock::now();
   // Headers only: a body of 3 GiB announced, not a byte of it sent.
-  const std::string reply = socket.Exchange("POST /x HTTP/1.1\r\nHost: a\r\nContent-Length: 3221225472\r\n\r\n", 2000);
+  const std::string reply = socket.Exchange("POST /x HTTP/1.1\r\nHost: a\r\nContent-Length: 3221225472\r\n\r\n", 2000ms);
   EXPECT_LT(std::chrono::steady_clock::now() - start, 1s) << "answered at once, not after waiting for the body";
   EXPECT_NE(reply.find("401"), std::string::npos) << reply;
   EXPECT_NE(reply.find("who are you"), std::string::npos) << reply;
   EXPECT_NE(reply.find("Connection: close"), std::string::npos) << reply;
 
   // Expect: 100-continue gets the refusal, not a 100 Continue.
-  Socket expecting(server->port());
+  LoopbackSocket expecting(server->port());
   const std::string refused = expecting.Exchange(
-      "POST /x HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 1000000\r\n\r\n", 2000);
+      "POST /x HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 1000000\r\n\r\n", 2000ms);
   EXPECT_EQ(refused.find("100 Continue"), std::string::npos) << refused;
   EXPECT_NE(refused.find("401"), std::string::npos) << refused;
   EXPECT_EQ(counted.calls, 0);
@@ -85,7 +85,7 @@ TEST(HeadCheck, AnAcceptedRequestIsReadWholeAndCarriesWhatTheCheckLearnt) {
   Counted counted;
   server->Start(counted.handler());
   const std::string body(100000, 'x');
-  Socket socket(server->port());
+  LoopbackSocket socket(server->port());
   const std::string reply = socket.Exchange("POST /x HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer alice\r\nContent-Length: " +
                                             std::to_string(body.size()) + "\r\n\r\n" + body);
   EXPECT_NE(reply.find("200 OK"), std::string::npos) << reply;
@@ -106,7 +106,7 @@ TEST(HeadCheck, ACheckThatNeverDecidesEndsAtTheRequestReadTimeout) {
   auto server = MakeHttpServer(options);
   Counted counted;
   server->Start(counted.handler());
-  Socket socket(server->port());
+  LoopbackSocket socket(server->port());
   ASSERT_TRUE(socket.Send("POST /x HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n\r\n{}"));
   const auto closed = socket.ClosedAfter(3s);
   EXPECT_GE(closed, 200ms);
@@ -123,7 +123,7 @@ TEST(JsonDepth, ABodyNestedDeeperThanTheCapIsRefusedBeforeTheHandler) {
   Counted counted;
   server->Start(counted.handler());
   const auto post = [&](const std::string& body) {
-    return Socket(server->port())
+    return LoopbackSocket(server->port())
         .Exchange("POST /x HTTP/1.1\r\nHost: a\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body);
   };
   const std::string deep = post(std::string(9, '[') + std::string(9, ']'));
@@ -143,13 +143,13 @@ TEST(Shedding, AFullListenerClosesTheConnectionThatWaitedLongestForTheNewcomer) 
   auto server = MakeHttpServer(options);
   Counted counted;
   server->Start(counted.handler());
-  std::vector<Socket> idle;  // connected, silent: what a client holding slots does
+  std::vector<LoopbackSocket> idle;  // connected, silent: what a client holding slots does
   for (int i = 0; i < 4; ++i) {
     idle.emplace_back(server->port());
     std::this_thread::sleep_for(20ms);  // an order the server sees
   }
   for (int round = 0; round < 3; ++round) {
-    Socket probe(server->port());
+    LoopbackSocket probe(server->port());
     EXPECT_NE(probe.Exchange(kGet).find("200 OK"), std::string::npos) << "round " << round;
   }
   EXPECT_GE(idle[0].ClosedAfter(2s), 0ms) << "the oldest silent connection gave way";
@@ -163,16 +163,16 @@ TEST(Shedding, ConnectionsBusyWithARequestAreNotShedAndTheNewcomerIsRefused) {
   auto server = MakeHttpServer(options);
   Counted counted;
   server->Start(counted.handler());
-  std::vector<Socket> busy;  // each in the middle of a body
+  std::vector<LoopbackSocket> busy;  // each in the middle of a body
   for (int i = 0; i < 2; ++i) {
     busy.emplace_back(server->port());
     ASSERT_TRUE(busy.back().Send("POST /x HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\n12345"));
   }
   std::this_thread::sleep_for(100ms);
-  Socket extra(server->port());
-  EXPECT_EQ(extra.Exchange(kGet, 1000), "") << "closed without an answer";
+  LoopbackSocket extra(server->port());
+  EXPECT_EQ(extra.Exchange(kGet, 1000ms), "") << "closed without an answer";
   ASSERT_TRUE(busy[0].Send("67890"));
-  EXPECT_NE(busy[0].Read().find("200 OK"), std::string::npos) << "the busy request was not disturbed";
+  EXPECT_NE(busy[0].ReadAnswer().find("200 OK"), std::string::npos) << "the busy request was not disturbed";
   server->Stop();
 }
 
@@ -183,7 +183,7 @@ TEST(SlowClients, ANewConnectionThatSendsNothingIsClosedAtTheRequestReadTimeoutN
   auto server = MakeHttpServer(options);
   Counted counted;
   server->Start(counted.handler());
-  Socket silent(server->port());
+  LoopbackSocket silent(server->port());
   const auto closed = silent.ClosedAfter(5s);
   EXPECT_GE(closed, 200ms);
   EXPECT_LT(closed, 2s);
@@ -198,7 +198,7 @@ TEST(SlowClients, HeadersOrABodyTrickledPastTheRequestReadTimeoutAreCut) {
   server->Start(counted.handler());
   for (const std::string& head : {std::string("GET /x HTTP/1.1\r\nHost: a\r\nX-Slow: "),
                                  std::string("POST /x HTTP/1.1\r\nHost: a\r\nContent-Length: 100000\r\n\r\n")}) {
-    Socket slow(server->port());
+    LoopbackSocket slow(server->port());
     ASSERT_TRUE(slow.Send(head));
     const auto start = std::chrono::steady_clock::now();
     bool cut = false;

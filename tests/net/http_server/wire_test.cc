@@ -8,12 +8,12 @@
 #include <vector>
 
 #include "net/http_server.h"
-#include "tests/net/http_server/raw_socket.h"
+#include "tests/support/loopback_socket.h"
 
 namespace gangplank::net {
 namespace {
 
-using testing::RawSocket;
+using gangplank::testing::LoopbackSocket;
 using namespace std::chrono_literals;
 
 // Answers every request with "<method> <path> <body>".
@@ -24,26 +24,26 @@ HttpHandler echo() {
 TEST(HttpServerWire, KeepAliveServesSeveralRequestsThenHonoursConnectionClose) {
   auto server = MakeHttpServer({});
   server->Start(echo());
-  RawSocket c(server->port());
-  c.send("GET /one HTTP/1.1\r\nHost: x\r\n\r\n");
-  EXPECT_NE(c.read_until("GET /one ").find("HTTP/1.1 200 OK"), std::string::npos);
-  c.send("POST /two HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc");
-  EXPECT_NE(c.read_until("POST /two abc").find("Content-Length: 13"), std::string::npos);
-  c.send("GET /three HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
-  const std::string last = c.read_to_close();
+  LoopbackSocket c(server->port());
+  c.Send("GET /one HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_NE(c.ReadUntil("GET /one ").find("HTTP/1.1 200 OK"), std::string::npos);
+  c.Send("POST /two HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc");
+  EXPECT_NE(c.ReadUntil("POST /two abc").find("Content-Length: 13"), std::string::npos);
+  c.Send("GET /three HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+  const std::string last = c.ReadToClose();
   EXPECT_NE(last.find("Connection: close"), std::string::npos);
   EXPECT_NE(last.find("GET /three "), std::string::npos);
-  EXPECT_TRUE(c.closed_by_peer());
+  EXPECT_TRUE(c.ClosedByPeer());
 }
 
 TEST(HttpServerWire, ExpectContinueIsAnsweredBeforeTheBodyIsSent) {
   auto server = MakeHttpServer({});
   server->Start(echo());
-  RawSocket c(server->port());
-  c.send("PUT /up HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n");
-  EXPECT_EQ(c.read_until("\r\n\r\n"), "HTTP/1.1 100 Continue\r\n\r\n");
-  c.send("hello");
-  const std::string reply = c.read_until("PUT /up hello");
+  LoopbackSocket c(server->port());
+  c.Send("PUT /up HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n");
+  EXPECT_EQ(c.ReadUntil("\r\n\r\n"), "HTTP/1.1 100 Continue\r\n\r\n");
+  c.Send("hello");
+  const std::string reply = c.ReadUntil("PUT /up hello");
   EXPECT_NE(reply.find("HTTP/1.1 200 OK"), std::string::npos);
   EXPECT_NE(reply.find("PUT /up hello"), std::string::npos);
 }
@@ -65,34 +65,34 @@ struct TenByteServer {
 
 TEST(HttpServerWire, OversizedExpectContinueIs413WithoutContinue) {
   TenByteServer s;
-  RawSocket c(s.server->port());
-  c.send("POST /up HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 11\r\n\r\n");
-  const std::string reply = c.read_to_close();
+  LoopbackSocket c(s.server->port());
+  c.Send("POST /up HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 11\r\n\r\n");
+  const std::string reply = c.ReadToClose();
   EXPECT_EQ(reply.rfind("HTTP/1.1 413 ", 0), 0u) << reply;
   EXPECT_EQ(reply.find("100 Continue"), std::string::npos);
   EXPECT_NE(reply.find("request body of 11 bytes exceeds the limit of 10 bytes"), std::string::npos) << reply;
-  EXPECT_TRUE(c.closed_by_peer());
+  EXPECT_TRUE(c.ClosedByPeer());
   EXPECT_EQ(s.calls.load(), 0);
 }
 
 TEST(HttpServerWire, ChunkedRequestBodyArrivesWhole) {
   auto server = MakeHttpServer({});
   server->Start(echo());
-  RawSocket c(server->port());
-  c.send("POST /c HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n");
+  LoopbackSocket c(server->port());
+  c.Send("POST /c HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n");
   std::this_thread::sleep_for(20ms);  // the body arrives in pieces
-  c.send("6\r\n world\r\n0\r\n\r\n");
-  EXPECT_NE(c.read_until("POST /c hello world").find("POST /c hello world"), std::string::npos);
+  c.Send("6\r\n world\r\n0\r\n\r\n");
+  EXPECT_NE(c.ReadUntil("POST /c hello world").find("POST /c hello world"), std::string::npos);
 }
 
 TEST(HttpServerWire, ChunkedBodyOverTheLimitIs413AndClosesTheConnection) {
   TenByteServer s;
-  RawSocket c(s.server->port());
-  c.send("POST /c HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n8\r\n12345678\r\n8\r\n12345678\r\n0\r\n\r\n");
-  const std::string reply = c.read_to_close();
+  LoopbackSocket c(s.server->port());
+  c.Send("POST /c HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n8\r\n12345678\r\n8\r\n12345678\r\n0\r\n\r\n");
+  const std::string reply = c.ReadToClose();
   EXPECT_EQ(reply.rfind("HTTP/1.1 413 ", 0), 0u) << reply;
   EXPECT_NE(reply.find("exceeds the limit of 10 bytes"), std::string::npos) << reply;
-  EXPECT_TRUE(c.closed_by_peer());
+  EXPECT_TRUE(c.ClosedByPeer());
   EXPECT_EQ(s.calls.load(), 0);
 }
 
@@ -114,9 +114,9 @@ TEST(HttpServerWire, PipelinedRequestsAreAnsweredInOrder) {
     }
     r.Respond(HttpResponse::text(200, req.path == "/b" ? "second" : "third"));
   });
-  RawSocket c(server->port());
-  c.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\nGET /b HTTP/1.1\r\nHost: x\r\n\r\nGET /c HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
-  const std::string all = c.read_to_close();
+  LoopbackSocket c(server->port());
+  c.Send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\nGET /b HTTP/1.1\r\nHost: x\r\n\r\nGET /c HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+  const std::string all = c.ReadToClose();
   const auto first = all.find("first"), second = all.find("second"), third = all.find("third");
   ASSERT_NE(first, std::string::npos) << all;
   ASSERT_NE(second, std::string::npos) << all;
@@ -131,13 +131,13 @@ TEST(HttpServerWire, PipelinedRequestsAreAnsweredInOrder) {
 TEST(HttpServerWire, Http10RequestGetsAnHttp10AnswerAndAClose) {
   auto server = MakeHttpServer({});
   server->Start(echo());
-  RawSocket c(server->port());
-  c.send("GET /old HTTP/1.0\r\n\r\n");
-  const std::string reply = c.read_to_close();
+  LoopbackSocket c(server->port());
+  c.Send("GET /old HTTP/1.0\r\n\r\n");
+  const std::string reply = c.ReadToClose();
   EXPECT_EQ(reply.rfind("HTTP/1.0 200 OK\r\n", 0), 0u) << reply;
   EXPECT_NE(reply.find("Content-Length: 9"), std::string::npos) << reply;
   EXPECT_NE(reply.find("\r\n\r\nGET /old "), std::string::npos) << reply;
-  EXPECT_TRUE(c.closed_by_peer());
+  EXPECT_TRUE(c.ClosedByPeer());
 }
 
 TEST(HttpServerWire, Http10StreamIsSentUnchunkedAndEndsWithTheConnection) {
@@ -147,13 +147,13 @@ TEST(HttpServerWire, Http10StreamIsSentUnchunkedAndEndsWithTheConnection) {
     s->Write("{\"a\":1}\n");
     s->Close();
   });
-  RawSocket c(server->port());
-  c.send("GET /watch HTTP/1.0\r\n\r\n");
-  const std::string reply = c.read_to_close();
+  LoopbackSocket c(server->port());
+  c.Send("GET /watch HTTP/1.0\r\n\r\n");
+  const std::string reply = c.ReadToClose();
   EXPECT_EQ(reply.rfind("HTTP/1.0 200 OK\r\n", 0), 0u) << reply;
   EXPECT_EQ(reply.find("chunked"), std::string::npos) << reply;
   EXPECT_NE(reply.find("\r\n\r\n{\"a\":1}\n"), std::string::npos) << reply;
-  EXPECT_TRUE(c.closed_by_peer());
+  EXPECT_TRUE(c.ClosedByPeer());
 }
 
 TEST(HttpServerWire, MalformedRequestLineIs400AndClosed) {
@@ -164,12 +164,12 @@ TEST(HttpServerWire, MalformedRequestLineIs400AndClosed) {
     r.Respond(HttpResponse::text(200, "ok"));
   });
   for (const std::string garbage : {"GARBAGE\r\n\r\n", "GET / HTTP/9\r\n\r\n", "GET / HTTP/1.1\r\nBad Header\r\n\r\n"}) {
-    RawSocket c(server->port());
-    c.send(garbage);
-    const std::string reply = c.read_to_close();
+    LoopbackSocket c(server->port());
+    c.Send(garbage);
+    const std::string reply = c.ReadToClose();
     EXPECT_EQ(reply.rfind("HTTP/1.1 400 ", 0), 0u) << garbage << " -> " << reply;
     EXPECT_NE(reply.find("malformed request"), std::string::npos) << reply;
-    EXPECT_TRUE(c.closed_by_peer());
+    EXPECT_TRUE(c.ClosedByPeer());
   }
   EXPECT_EQ(calls.load(), 0);
 }
@@ -177,9 +177,9 @@ TEST(HttpServerWire, MalformedRequestLineIs400AndClosed) {
 TEST(HttpServerWire, HugeHeaderIs431) {
   auto server = MakeHttpServer({});
   server->Start(echo());
-  RawSocket c(server->port());
-  c.send("GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + std::string(70 * 1024, 'a') + "\r\n\r\n");
-  EXPECT_EQ(c.read_to_close().rfind("HTTP/1.1 431 ", 0), 0u);
+  LoopbackSocket c(server->port());
+  c.Send("GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + std::string(70 * 1024, 'a') + "\r\n\r\n");
+  EXPECT_EQ(c.ReadToClose().rfind("HTTP/1.1 431 ", 0), 0u);
 }
 
 TEST(HttpServerWire, HeadersAreLowerCasedRepeatsCombinedAndContentTypeOnlyWhenSet) {
@@ -196,9 +196,9 @@ TEST(HttpServerWire, HeadersAreLowerCasedRepeatsCombinedAndContentTypeOnlyWhenSe
     plain.SetHeader("X-One", "1");
     r.Respond(std::move(plain));
   });
-  RawSocket c(server->port());
-  c.send("GET /p%2Fq?a=%20b HTTP/1.1\r\nHost: x\r\nX-Multi: a\r\nx-multi: b\r\nConnection: close\r\n\r\n");
-  const std::string reply = c.read_to_close();
+  LoopbackSocket c(server->port());
+  c.Send("GET /p%2Fq?a=%20b HTTP/1.1\r\nHost: x\r\nX-Multi: a\r\nx-multi: b\r\nConnection: close\r\n\r\n");
+  const std::string reply = c.ReadToClose();
   EXPECT_EQ(reply.find("Content-Type"), std::string::npos) << reply;
   EXPECT_NE(reply.find("X-One: 1"), std::string::npos) << reply;
   std::lock_guard lock(m);
@@ -214,17 +214,17 @@ TEST(HttpServerWire, IdleAndSlowClientsAreDisconnected) {
   options.request_read_timeout = 200ms;
   auto server = MakeHttpServer(options);
   server->Start(echo());
-  RawSocket idle(server->port());
-  idle.send("GET /a HTTP/1.1\r\nHost: x\r\n\r\n");
-  EXPECT_NE(idle.read_until("GET /a ").find("200 OK"), std::string::npos);
+  LoopbackSocket idle(server->port());
+  idle.Send("GET /a HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_NE(idle.ReadUntil("GET /a ").find("200 OK"), std::string::npos);
   const auto start = std::chrono::steady_clock::now();
-  idle.read_to_close(3s);
-  EXPECT_TRUE(idle.closed_by_peer());
+  idle.ReadToClose(3s);
+  EXPECT_TRUE(idle.ClosedByPeer());
   EXPECT_LT(std::chrono::steady_clock::now() - start, 2s);
-  RawSocket slow(server->port());
-  slow.send("GET /a HTTP/1.1\r\nHost: x\r\n");  // headers never finished
-  EXPECT_EQ(slow.read_to_close(3s), "");
-  EXPECT_TRUE(slow.closed_by_peer());
+  LoopbackSocket slow(server->port());
+  slow.Send("GET /a HTTP/1.1\r\nHost: x\r\n");  // headers never finished
+  EXPECT_EQ(slow.ReadToClose(3s), "");
+  EXPECT_TRUE(slow.ClosedByPeer());
 }
 
 // Deadlines are re-armed lazily (one timer wait per connection checks them): a connection that keeps
@@ -236,19 +236,19 @@ TEST(HttpServerWire, BusyConnectionOutlivesTheIdleTimeoutAndAStalledOneDoesNot) 
   options.request_read_timeout = 300ms;
   auto server = MakeHttpServer(options);
   server->Start(echo());
-  RawSocket busy(server->port());
+  LoopbackSocket busy(server->port());
   const auto start = std::chrono::steady_clock::now();
   for (int i = 0; std::chrono::steady_clock::now() - start < 1200ms; ++i) {
     const std::string path = "/r" + std::to_string(i);
-    busy.send("GET " + path + " HTTP/1.1\r\nHost: x\r\n\r\n");
-    ASSERT_NE(busy.read_until("GET " + path + " ").find("200 OK"), std::string::npos) << "request " << i;
-    ASSERT_FALSE(busy.closed_by_peer());
+    busy.Send("GET " + path + " HTTP/1.1\r\nHost: x\r\n\r\n");
+    ASSERT_NE(busy.ReadUntil("GET " + path + " ").find("200 OK"), std::string::npos) << "request " << i;
+    ASSERT_FALSE(busy.ClosedByPeer());
     std::this_thread::sleep_for(100ms);
   }
-  busy.send("POST /stalled HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc");  // 7 bytes never come
+  busy.Send("POST /stalled HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc");  // 7 bytes never come
   const auto stalled = std::chrono::steady_clock::now();
-  busy.read_to_close(3s);
-  EXPECT_TRUE(busy.closed_by_peer());
+  busy.ReadToClose(3s);
+  EXPECT_TRUE(busy.ClosedByPeer());
   EXPECT_LT(std::chrono::steady_clock::now() - stalled, 1500ms);
 }
 
@@ -257,9 +257,9 @@ TEST(HttpServerWire, StreamNoticesAClientThatHangsUpWithoutAWrite) {
   std::atomic<bool> gone{false};
   server->Start([&](const HttpRequest&, HttpResponder r) { r.StartStream(200, {})->OnClosed([&] { gone = true; }); });
   {
-    RawSocket c(server->port());
-    c.send("GET /watch HTTP/1.1\r\nHost: x\r\n\r\n");
-    EXPECT_NE(c.read_until("\r\n\r\n").find("Transfer-Encoding: chunked"), std::string::npos);
+    LoopbackSocket c(server->port());
+    c.Send("GET /watch HTTP/1.1\r\nHost: x\r\n\r\n");
+    EXPECT_NE(c.ReadUntil("\r\n\r\n").find("Transfer-Encoding: chunked"), std::string::npos);
   }
   const auto deadline = std::chrono::steady_clock::now() + 5s;
   while (!gone && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(5ms);
@@ -274,11 +274,11 @@ TEST(HttpServerWire, ConnectionStaysUsableAfterAStreamEnds) {
     s->Write("line\n");
     s->Close();
   });
-  RawSocket c(server->port());
-  c.send("GET /watch HTTP/1.1\r\nHost: x\r\n\r\n");
-  EXPECT_NE(c.read_until("0\r\n\r\n").find("5\r\nline\n\r\n0\r\n\r\n"), std::string::npos);
-  c.send("GET /next HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
-  EXPECT_NE(c.read_to_close().find("plain"), std::string::npos);
+  LoopbackSocket c(server->port());
+  c.Send("GET /watch HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_NE(c.ReadUntil("0\r\n\r\n").find("5\r\nline\n\r\n0\r\n\r\n"), std::string::npos);
+  c.Send("GET /next HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+  EXPECT_NE(c.ReadToClose().find("plain"), std::string::npos);
 }
 
 }  // namespace
