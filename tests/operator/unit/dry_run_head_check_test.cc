@@ -13,13 +13,13 @@
 #include <mutex>
 #include <thread>
 
-#include "tests/net/raw_socket.h"
+#include "tests/support/loopback_socket.h"
 
 namespace gangplank::op {
 namespace {
 
 using namespace std::chrono_literals;
-using net::testing::Socket;
+using gangplank::testing::LoopbackSocket;
 
 // "alice-token" is alice's; the review of any token waits for `gate` when one is set.
 struct Reviews {
@@ -76,11 +76,11 @@ std::unique_ptr<net::HttpServer> Serve(DryRunHeadCheck& check, Served& served) {
 
 std::string Post(std::uint16_t port, const std::string& path, const std::string& authorization, const std::string& body,
                  const std::string& announced = "") {
-  Socket socket(port);
+  LoopbackSocket socket(port);
   const std::string auth = authorization.empty() ? "" : "Authorization: " + authorization + "\r\n";
   return socket.Exchange("POST " + path + " HTTP/1.1\r\nHost: a\r\nConnection: close\r\n" + auth + "Content-Length: " +
                              (announced.empty() ? std::to_string(body.size()) : announced) + "\r\n\r\n" + body,
-                         3000);
+                         std::chrono::seconds(3));
 }
 
 TEST(DryRunHeadCheck, ACallerWithoutAVouchedTokenIsRefusedBeforeItsBodyIsRead) {
