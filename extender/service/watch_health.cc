@@ -1,5 +1,7 @@
 #include "extender/service/watch_health.h"
 
+#include <utility>
+
 namespace gangplank::extender {
 namespace {
 
@@ -18,10 +20,11 @@ bool IsFailing(const kube::InformerStats& stats, long failures_before_unready) {
 
 std::string WatchHealth::Problem() const {
   if (failures_before_unready_ <= 0) return "";
-  if (const auto s = informers_.nodes().stats(); IsFailing(s, failures_before_unready_)) return FailingMessage("nodes", s.consecutive_failures);
-  if (const auto s = informers_.pods().stats(); IsFailing(s, failures_before_unready_)) return FailingMessage("pods", s.consecutive_failures);
-  if (const auto s = informers_.namespaces().stats(); IsFailing(s, failures_before_unready_)) {
-    return FailingMessage("namespaces", s.consecutive_failures);
+  const std::pair<const char*, kube::InformerStats> core[] = {{"nodes", informers_.nodes().stats()},
+                                                              {"pods", informers_.pods().stats()},
+                                                              {"namespaces", informers_.namespaces().stats()}};
+  for (const auto& [kind, stats] : core) {
+    if (IsFailing(stats, failures_before_unready_)) return FailingMessage(kind, stats.consecutive_failures);
   }
   return "";
 }
