@@ -161,10 +161,7 @@ TEST_F(ChartBinariesTest, RenderedContainersRunTheRealBinariesReadyOverTlsWithin
                       {"capacity", {{"cpu", "32"}, {"memory", "256Gi"}, {"nvidia.com/gpu", "8"}, {"pods", "110"}}}}}});
   ASSERT_TRUE(gangplank::testing::WaitUntil([&] {
     const auto node = get(kube::resources::Nodes(), "", "gpu-0");
-    for (const auto& c : node.value_or(json()).value("/status/conditions"_json_pointer, json::array())) {
-      if (c.value("type", "") == "Ready") return c.value("status", "") == "True";
-    }
-    return false;
+    return node && gangplank::real_cluster::ReadyAndUntainted(*node);
   })) << "KWOK did not make gpu-0 Ready";
   create({{"apiVersion", "gangplank.io/v1alpha1"}, {"kind", "GPUPool"}, {"metadata", {{"name", "a100"}}},
           {"spec", {{"gpuModel", "A100"}, {"topologyLevels", {"kubernetes.io/hostname"}}}}});

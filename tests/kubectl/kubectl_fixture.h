@@ -125,7 +125,7 @@ class KubectlFixture : public ::testing::Test {
     ok({"create", "-f", "-"}, node.dump());
     ASSERT_TRUE(gangplank::testing::WaitUntil([&] {
       const auto n = find("node", name);
-      return n && n->value("/spec/taints"_json_pointer, json::array()).empty() && ready(*n);
+      return n && gangplank::real_cluster::ReadyAndUntainted(*n);
     })) << find("node", name).value_or(json()).dump();
   }
   // A Running pod labelled app=trainer on `node` (a put_node one), run by KWOK.
@@ -147,12 +147,6 @@ class KubectlFixture : public ::testing::Test {
   std::vector<std::string> cluster_objects_;
 
  private:
-  static bool ready(const json& node) {
-    for (const auto& c : node.value("/status/conditions"_json_pointer, json::array())) {
-      if (c.value("type", "") == "Ready") return c.value("status", "") == "True";
-    }
-    return false;
-  }
   // The admin kubeconfig with this test's namespace as the context's default.
   void set_up_real() {
     GANGPLANK_SET_UP_REAL_TARGET(plane_);

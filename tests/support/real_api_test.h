@@ -96,6 +96,12 @@ class RealApiTest : public ::testing::Test {
     } else {
       stored = client_->Create(r, ns, object);
     }
+    if (r.kind == "Node" && object["metadata"].value("/annotations/kwok.x-k8s.io~1node"_json_pointer, "") == "fake") {
+      // KWOK runs it: usable once Ready and untainted, as kube-scheduler sees it.
+      if (!WaitUntil([&] { return real_cluster::ReadyAndUntainted(client_->Get(r, "", name)); })) {
+        ADD_FAILURE() << "node " << name << " did not become Ready and untainted";
+      }
+    }
     if (status.is_null() || r.kind == "Node" || r.kind == "Namespace") return stored;
     // A controller (KWOK running a pod on its node) may write the status between the two calls.
     for (int attempt = 0;; ++attempt) {

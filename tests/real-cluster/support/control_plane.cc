@@ -160,4 +160,12 @@ KubectlResult Kubectl(const std::string& kubeconfig, const std::vector<std::stri
   return {r.exit_code, r.out, r.err};
 }
 
+bool ReadyAndUntainted(const nlohmann::json& node) {
+  if (!node.value("/spec/taints"_json_pointer, nlohmann::json::array()).empty()) return false;
+  for (const auto& c : node.value("/status/conditions"_json_pointer, nlohmann::json::array())) {
+    if (c.value("type", "") == "Ready") return c.value("status", "") == "True";
+  }
+  return false;
+}
+
 }  // namespace gangplank::real_cluster

@@ -69,4 +69,8 @@ struct KubectlResult {
 };
 KubectlResult Kubectl(const std::string& kubeconfig, const std::vector<std::string>& args, const std::string& stdin_text = "");
 
+// A node made through the API carries the not-ready taint until KWOK reports it Ready and the node
+// lifecycle controller lifts the taint; kube-scheduler offers it only then, so tests wait for this.
+bool ReadyAndUntainted(const nlohmann::json& node);
+
 }  // namespace gangplank::real_cluster

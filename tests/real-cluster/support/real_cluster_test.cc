@@ -122,14 +122,7 @@ void RealClusterTest::MakeNode(const std::string& name, const Json& amounts, con
                        {"status", {{"capacity", amounts}, {"allocatable", amounts}}}});
   nodes_.push_back(name);
   // Ready (KWOK) and untainted (the node lifecycle controller lifts not-ready once KWOK reports Ready).
-  ASSERT_TRUE(WaitFor([&] {
-    const Json node = client().Get(kube::resources::Nodes(), "", name);
-    bool ready = false;
-    for (const Json& c : node.value("/status/conditions"_json_pointer, Json::array())) {
-      ready = ready || (c.value("type", "") == "Ready" && c.value("status", "") == "True");
-    }
-    return ready && node.value("/spec/taints"_json_pointer, Json::array()).empty();
-  })) << "node " << name << " did not become Ready and untainted\n" << cluster().LogTail("kwok");
+  ASSERT_TRUE(WaitFor([&] { return ReadyAndUntainted(client().Get(kube::resources::Nodes(), "", name)); })) << "node " << name << " did not become Ready and untainted\n" << cluster().LogTail("kwok");
 }
 
 void RealClusterTest::Pool(const std::string& name, const Json& spec) {
