@@ -88,9 +88,15 @@ inline std::string CreateTestNamespace(real_cluster::ControlPlane& plane, const 
 // Removes a real-target test's namespace (in the background) and the cluster-scoped objects it made:
 // every CRD (waiting, so the next test can define the same one afresh), every node, and `extra`
 // ("clusterrole/reader", ...). The control plane runs nothing else, so "every" is only the tests'.
+// The namespace's pods go at once: the next test makes nodes of the same names, and a pod still
+// bound to one (its node gone, nobody ends it gracefully until pod GC, 40 s on) would hold its GPUs
+// and charge its queue there.
 inline void CleanUpRealTarget(real_cluster::ControlPlane& plane, const std::string& ns, const std::vector<std::string>& extra = {}) {
   const std::string& kc = plane.kubeconfig();
-  if (!ns.empty()) real_cluster::Kubectl(kc, {"delete", "namespace", ns, "--wait=false", "--ignore-not-found"});
+  if (!ns.empty()) {
+    real_cluster::Kubectl(kc, {"delete", "pods", "--all", "-n", ns, "--grace-period=0", "--force", "--ignore-not-found"});
+    real_cluster::Kubectl(kc, {"delete", "namespace", ns, "--wait=false", "--ignore-not-found"});
+  }
   real_cluster::Kubectl(kc, {"delete", "customresourcedefinitions", "--all", "--wait=true"});
   real_cluster::Kubectl(kc, {"delete", "nodes", "--all", "--wait=true"});
   for (const auto& object : extra) real_cluster::Kubectl(kc, {"delete", object, "--ignore-not-found"});
