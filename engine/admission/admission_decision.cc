@@ -23,6 +23,7 @@ std::string_view EvictionKindName(EvictionKind kind) {
     case EvictionKind::kReclaim: return "Reclaim";
     case EvictionKind::kPriority: return "PriorityPreemption";
     case EvictionKind::kStartTimeout: return "StartTimeout";
+    case EvictionKind::kBackfillOverrun: return "BackfillOverrun";
   }
   return "Unknown";
 }

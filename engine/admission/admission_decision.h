@@ -18,8 +18,10 @@ struct Admitted {
   GangPlan plan;
   std::string reason;
   // Planned onto nodes reserved for another gang on the strength of its declared runtime (EASY
-  // backfill): it must be gone by then, so the caller holds it to that runtime.
+  // backfill): it must be gone by then, so the caller holds it to that runtime. With
+  // `by_prediction`, on its predicted runtime (no declared one): the caller sets RunningGang::leave_by.
   bool on_reserved = false;
+  bool by_prediction = false;
 };
 
 struct Reserved {
@@ -37,10 +39,19 @@ enum class EvictionKind {
   kReclaim,       // Fair share: from a queue above its share for a gang of a queue below its share.
   kPriority,      // Priority preemption within one queue (AdmissionQueue::preempt_lower_priority).
   kStartTimeout,  // Admitted, but not all members started in time: released to be requeued whole.
+  // Backfilled onto another gang's reservation on its predicted runtime, it ran past it and that gang
+  // could otherwise start: ended whole (after a checkpoint request) and requeued in its place.
+  kBackfillOverrun,
 };
 
-// Event reasons: Reclaim, PriorityPreemption, StartTimeout.
+// Event reasons: Reclaim, PriorityPreemption, StartTimeout, BackfillOverrun.
 std::string_view EvictionKindName(EvictionKind kind);
+
+// Whether the eviction counts against ReclaimConfig's victim budgets: a gang released for its own
+// timeout or overrun was not chosen as a victim.
+inline bool Budgeted(EvictionKind kind) {
+  return kind != EvictionKind::kStartTimeout && kind != EvictionKind::kBackfillOverrun;
+}
 
 struct Reclaimed {
   int running = 0;      // Index into AdmissionInput::running: evict this whole gang.

@@ -49,6 +49,10 @@ struct WaitingGang {
   // declared: it may then start on nodes reserved for another gang if it leaves before that gang is
   // expected to start there (EASY backfill).
   std::optional<double> expected_runtime;
+  // Seconds gangs like it ran, at a high quantile (RuntimePredictor, engine/prediction/), when known:
+  // without a declared runtime it may start on reserved nodes on this one, and is then held to it
+  // (RunningGang::leave_by).
+  std::optional<double> predicted_runtime;
 };
 
 struct RunningGang {
@@ -68,6 +72,12 @@ struct RunningGang {
   int members_started = 0;  // With !started: members running so far, for the message.
   // When it said it would end (start + declared runtime), if it did; see ExpectedEnd (expected_end.h).
   std::optional<double> expected_end;
+  // When gangs like it are expected to end, given how long it has run (RuntimePredictor::Remaining):
+  // counted after a declared end, before the as-long-again rule.
+  std::optional<double> predicted_end;
+  // Started on nodes reserved for another gang on its predicted runtime: past this time it is ended
+  // (EvictionKind::kBackfillOverrun) once the reserved gang could otherwise start.
+  std::optional<double> leave_by;
   // Its GPUs sat idle past its queue's limit under the Preemptible idle policy (engine/idle/): the first
   // victim of reclaim and priority preemption, whatever its queue's share, guarantee or minimum runtime.
   bool idle_preemptible = false;

@@ -51,6 +51,7 @@ AdmissionDecision Round::Run() {
   StartReserved();
   EstimateKept();
   for (const auto& [w, r] : reserved_) model_.Cordon(r.nodes);
+  if (!incremental()) EndOverrunBackfills();
   AdmitInOrder();
   if (std::isfinite(config_.reservation.reserve_after_seconds)) GrantWaitingReservations();
   StartEvictions();

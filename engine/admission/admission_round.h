@@ -15,8 +15,11 @@
 //    long enough, of queues ReservationConfig::share allows, reserve the domain expected to hold them
 //    soonest (ChooseSoonestReservation, from running gangs' declared or elapsed-based ends; re-judged
 //    each round) or, by choice, the nodes with the most free GPUs now (ChooseReservation), within a node
-//    budget. In step 3 no gang lands on reserved nodes unless it declared a runtime ending before the
-//    reserved gang is expected to start there (EASY backfill).
+//    budget. In step 3 no gang lands on reserved nodes unless its runtime (declared, else predicted,
+//    WaitingGang::predicted_runtime) ends before the reserved gang is expected to start there (EASY
+//    backfill). Before step 3 a full round ends, whole, the gangs that came on a prediction and are
+//    past RunningGang::leave_by on a reservation that could otherwise start (kBackfillOverrun, outside
+//    the budget).
 // 5. Reclaim (ReclaimConfig, off by default): for unplaced gangs of queues below their fair share, in
 //    admission order, ChooseVictims picks whole running gangs of queues above their fair share whose
 //    eviction verifiably lets the gang be planned; the gang reserves the planned nodes and starts in a

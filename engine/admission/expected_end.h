@@ -1,7 +1,8 @@
 // When the gangs on a node are expected to be gone, for choosing which nodes a waiting gang reserves
-// (engine/gang/soonest_reservation.h). A declared end counts while it is ahead; past it, or without
-// one, a gang is expected to run as long again as it has run so far: training runs' lengths are
-// heavy-tailed, so a gang that has run for days is the one least likely to end soon.
+// (engine/gang/soonest_reservation.h). A declared end counts while it is ahead, then a predicted one
+// (from the runtimes of gangs like it); past both, or without them, a gang is expected to run as long
+// again as it has run so far: training runs' lengths are heavy-tailed, so a gang that has run for days
+// is the one least likely to end soon.
 #pragma once
 
 #include <algorithm>

@@ -22,6 +22,7 @@ void WakeupClock::Victim(double start, const AdmissionQueue* queue) {
 
 void WakeupClock::Running(const RunningGang& gang, const AdmissionQueue* queue) {
   Victim(gang.start, queue);
+  if (gang.leave_by && !gang.terminating) LeaveBy(*gang.leave_by);
   if (!gang.started && !gang.terminating) Consider(gang.admitted_at + config_.start_timeout_seconds, always_);
 }
 

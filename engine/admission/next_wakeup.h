@@ -8,6 +8,7 @@
 //    reserve_after_seconds, arrival + no_backfill_after_seconds, arrival + its timeout;
 //  - per running gang: start + its queue's minimum runtime (reclaim on, or its queue preempts);
 //  - per eviction counted by the budget: its time + window_seconds (reclaim on, or a queue preempts);
+//  - per gang backfilled on its predicted runtime: when it must leave (RunningGang::leave_by);
 //  - per running gang not started: admitted_at + start_timeout_seconds.
 // All but the last matter only while some gang waits: with none, they are not counted.
 #pragma once
@@ -28,6 +29,8 @@ class WakeupClock {
   void Running(const RunningGang& gang, const AdmissionQueue* queue);
   // A gang admitted now: it runs from now on, and has not started yet.
   void Admitted(const AdmissionQueue& queue);
+  // A gang backfilled on its predicted runtime must be gone by `at` (it may be ended then).
+  void LeaveBy(double at) { Consider(at, while_waiting_); }
   // An eviction the budget counts, at `at`.
   void Eviction(double at);
   // Some gang waits although it was not passed to Waiting.

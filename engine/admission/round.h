@@ -74,12 +74,18 @@ class Round {
   std::vector<double> FreeTimes() const;
   void Estimate(Reserved& r, const std::vector<double>& free_at) const;
   void EstimateKept();
+  // The runtime a gang may backfill on: declared, else predicted; none without either.
+  std::optional<double> BackfillRuntime(int w) const;
   bool MayUseReserved(int w) const;
   GangPlan PlanOnReserved(int w);
   bool QueueMayReserve(int w, const std::vector<double>& earmarked) const;
   void Rejudge(Reserved& r, const std::vector<double>& free_at);
   Reserved NewReservation(int w, const std::vector<double>& free_at) const;
   void GrantWaitingReservations();
+
+  // Gangs backfilled on a prediction that overstay a reservation ready otherwise (round_backfill_overrun.cc).
+  void EndOverrunBackfills();
+  std::vector<int> OverstayingOn(const std::vector<NodeId>& nodes) const;
 
   // When time alone could change the outcome (round_wakeup.cc).
   double NextWakeup() const;

@@ -84,6 +84,7 @@ void Round::AdmitInOrder() {
     } else if (GangPlan around = PlanOnReserved(best); around.placed) {
       Admit(best, std::move(around), " on nodes reserved for another gang, which it leaves before that gang is expected to start");
       out_.admitted.back().on_reserved = true;
+      out_.admitted.back().by_prediction = !in_.waiting[best].expected_runtime;
     } else {
       failed_.push_back(ShapeFor(best));
       BlockIfStarving(best, pos);

@@ -1,8 +1,10 @@
 // Waiting-time reservations (ReservationConfig), Slurm's EASY backfill in gang form: a multi-pod gang
 // that has waited long enough holds the nodes of the domain expected to hold it soonest, judged from the
 // running gangs' expected ends (expected_end.h) and re-judged every round. No gang lands on those nodes
-// unless it declared a runtime that ends before the reserved gang is expected to start there, so
-// backfill never delays the reservation; everywhere else smaller gangs backfill as before.
+// unless its runtime (declared, else predicted from gangs like it) ends before the reserved gang is
+// expected to start there; everywhere else smaller gangs backfill as before. A gang that came on a
+// prediction and overstays is ended (round_backfill_overrun.cc), so backfill never delays the
+// reservation for long.
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -28,8 +30,8 @@ std::vector<double> Round::FreeTimes() const {
   std::vector<double> free_at =
       NodeFreeTimes(model_.cluster().size(), in_.running, in_.now, floor, [&](int r) { return Evicted(r); });
   for (const Admitted& a : out_.admitted) {
-    const std::optional<double>& declared = in_.waiting[a.waiting].expected_runtime;
-    const double end = in_.now + (declared ? *declared : floor);
+    const std::optional<double> runtime = BackfillRuntime(a.waiting);
+    const double end = in_.now + (runtime ? *runtime : floor);
     for (const MemberAllocation& m : a.plan.allocations) {
       free_at[m.allocation.node] = std::max(free_at[m.allocation.node], end);
     }
@@ -51,18 +53,24 @@ void Round::EstimateKept() {
   }
 }
 
+std::optional<double> Round::BackfillRuntime(int w) const {
+  const WaitingGang& gang = in_.waiting[w];
+  return gang.expected_runtime ? gang.expected_runtime : gang.predicted_runtime;
+}
+
 bool Round::MayUseReserved(int w) const {
-  if (!in_.waiting[w].expected_runtime) return false;
-  const double end = in_.now + *in_.waiting[w].expected_runtime;
+  const std::optional<double> runtime = BackfillRuntime(w);
+  if (!runtime) return false;
+  const double end = in_.now + *runtime;
   return std::any_of(reserved_.begin(), reserved_.end(),
                      [&](const auto& entry) { return !entry.second.for_reclaim && entry.second.expected_start >= end; });
 }
 
-// A gang with a declared runtime that fits nowhere else may use the nodes of reservations it leaves in
-// time; the plan is made with those nodes open and they stay reserved.
+// A gang with a runtime (declared or predicted) that fits nowhere else may use the nodes of
+// reservations it leaves in time; the plan is made with those nodes open and they stay reserved.
 GangPlan Round::PlanOnReserved(int w) {
   if (!MayUseReserved(w)) return {};
-  const double end = in_.now + *in_.waiting[w].expected_runtime;
+  const double end = in_.now + *BackfillRuntime(w);
   std::vector<NodeId> open;
   for (const auto& [other, r] : reserved_) {
     if (!r.for_reclaim && r.expected_start >= end) open.insert(open.end(), r.nodes.begin(), r.nodes.end());

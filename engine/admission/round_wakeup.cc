@@ -24,10 +24,13 @@ double Round::NextWakeup() const {
       clock.Running(in_.running[r], q < 0 ? nullptr : &in_.queues[q]);
     }
   }
-  for (const Admitted& a : out_.admitted) clock.Admitted(in_.queues[gangs_[a.waiting].queue]);
+  for (const Admitted& a : out_.admitted) {
+    clock.Admitted(in_.queues[gangs_[a.waiting].queue]);
+    if (a.by_prediction) clock.LeaveBy(in_.now + *BackfillRuntime(a.waiting));
+  }
   for (double t : in_.recent_evictions) clock.Eviction(t);
   for (const Reclaimed& r : out_.reclaims) {
-    if (r.kind != EvictionKind::kStartTimeout) clock.Eviction(in_.now);
+    if (Budgeted(r.kind)) clock.Eviction(in_.now);
   }
   return clock.next();
 }

@@ -402,7 +402,7 @@ void Reconciler::ApplyEvictions(PoolModel& model, const ReconcileContext& contex
     }
     model.evicting.insert(key);
     model.book.MarkTerminating(key);
-    if (r.kind != engine::EvictionKind::kStartTimeout) model.recent_evictions.push_back(context.now);
+    if (engine::Budgeted(r.kind)) model.recent_evictions.push_back(context.now);
     // Its pods come back (their owner recreates them) and wait again in their old place.
     if (std::isfinite(arrival)) model.requeued_arrivals[key] = {arrival, context.now};
     conditions_.Event(*gang, reasons::kWarning, std::string(engine::EvictionKindName(r.kind)),

@@ -99,7 +99,7 @@ bool GangplankScheduler::Apply(const engine::AdmissionDecision& decision, std::v
   size_t budgeted = 0;  // Evictions the preemption budget counts (start timeouts do not).
   for (const engine::Reclaimed& r : decision.reclaims) {
     evicted.push_back(running_job_[r.running]);
-    budgeted += r.kind == engine::EvictionKind::kStartTimeout ? 0 : 1;
+    budgeted += engine::Budgeted(r.kind) ? 1 : 0;
   }
   std::vector<char> admitted(input_.waiting.size(), 0);
   for (const engine::Admitted& a : decision.admitted) {
