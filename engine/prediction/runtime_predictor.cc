@@ -21,8 +21,11 @@ std::vector<std::string> LevelNames(const RuntimeKey& key) {
     if (!name.empty() && std::find(names.begin(), names.end(), name) == names.end()) names.push_back(std::move(name));
   };
   if (!key.job_class.empty()) {
-    add(join({"class=" + key.job_class, gpus}));
-    add("class=" + key.job_class);
+    // A class is its namespace's own: a tenant's short jobs named like another's must not make the
+    // other's predicted short (its backfills would then be ended for overstaying).
+    const std::string ns = key.namespace_.empty() ? "" : "namespace=" + key.namespace_;
+    add(join({ns, "class=" + key.job_class, gpus}));
+    add(join({ns, "class=" + key.job_class}));
   }
   if (!key.namespace_.empty()) add(join({queue, "namespace=" + key.namespace_, gpus}));
   add(join({queue, gpus}));
@@ -36,7 +39,7 @@ int RuntimePredictor::LevelOf(const std::string& name) {
   auto it = by_name_.find(name);
   if (it != by_name_.end()) return it->second;
   const int id = static_cast<int>(windows_.size());
-  windows_.push_back(Window{name, {}, {}});
+  windows_.push_back(Window{name, {}, {}, 0});
   by_name_.emplace(name, id);
   return id;
 }
@@ -59,7 +62,11 @@ void RuntimePredictor::Add(Window& w, double seconds) {
 
 void RuntimePredictor::Observe(const KeyChain& chain, double seconds) {
   if (!(seconds >= 0) || !std::isfinite(seconds)) return;  // A clock gone backwards teaches nothing.
-  for (int level : chain.levels) Add(windows_[level], seconds);
+  ++feeds_;
+  for (int level : chain.levels) {
+    Add(windows_[level], seconds);
+    windows_[level].fed = feeds_;
+  }
 }
 
 const RuntimePredictor::Window* RuntimePredictor::Answering(const KeyChain& chain, double from) const {
@@ -89,22 +96,31 @@ std::optional<double> RuntimePredictor::Remaining(const KeyChain& chain, double 
   return *(first + static_cast<std::ptrdiff_t>((longer - 1) / 2)) - elapsed;
 }
 
-std::vector<std::pair<std::string, std::vector<double>>> RuntimePredictor::Export() const {
-  std::vector<std::pair<std::string, std::vector<double>>> out;
+std::vector<std::pair<std::string, std::vector<double>>> RuntimePredictor::Export(std::size_t max_levels) const {
+  std::vector<const Window*> fed;
   for (const Window& w : windows_) {
-    if (!w.by_age.empty()) out.emplace_back(w.name, std::vector<double>(w.by_age.begin(), w.by_age.end()));
+    if (!w.by_age.empty()) fed.push_back(&w);
   }
+  // Most recently fed first; a name breaks ties (levels fed by one sample), so the order is stable.
+  std::sort(fed.begin(), fed.end(), [](const Window* a, const Window* b) {
+    return a->fed != b->fed ? a->fed > b->fed : a->name < b->name;
+  });
+  if (fed.size() > max_levels) fed.resize(max_levels);
+  std::vector<std::pair<std::string, std::vector<double>>> out;
+  for (const Window* w : fed) out.emplace_back(w->name, std::vector<double>(w->by_age.begin(), w->by_age.end()));
   return out;
 }
 
 void RuntimePredictor::Restore(const std::vector<std::pair<std::string, std::vector<double>>>& windows) {
-  for (const auto& [name, samples] : windows) {
-    Window& w = windows_[LevelOf(name)];
+  // The first is the most recently fed: it gets the latest counter.
+  for (auto it = windows.rbegin(); it != windows.rend(); ++it) {
+    Window& w = windows_[LevelOf(it->first)];
     w.by_age.clear();
     w.sorted.clear();
-    for (double s : samples) {
+    for (double s : it->second) {
       if (s >= 0 && std::isfinite(s)) Add(w, s);
     }
+    w.fed = ++feeds_;
   }
 }
 

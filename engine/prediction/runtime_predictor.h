@@ -3,14 +3,16 @@
 // deterministic: the caller feeds it the runtimes of gangs that ended, in the order they ended, and it
 // never sees the future.
 //
-// Samples are kept per key at several levels, most specific first: job class with GPU count, job
-// class, queue with namespace and GPU count, queue with GPU count, queue, GPU count, everything. A
+// Samples are kept per key at several levels, most specific first: job class (within its namespace)
+// with GPU count, job class, queue with namespace and GPU count, queue with GPU count, queue, GPU
+// count, everything. A
 // prediction reads the first level holding at least `min_samples`, so a new class or queue borrows its
 // size's history until it has its own. Each level keeps its latest `window` samples (habits change),
 // sorted, so a quantile costs one index.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <deque>
 #include <map>
 #include <optional>
@@ -62,9 +64,10 @@ class RuntimePredictor {
   // level has enough samples longer than it (it has outlived its history).
   std::optional<double> Remaining(const KeyChain& chain, double elapsed) const;
 
-  // The sample windows by level name, oldest sample first: what the operator keeps in a GPUPool's
-  // status so that a new leader predicts as the old one did. Restore takes them back.
-  std::vector<std::pair<std::string, std::vector<double>>> Export() const;
+  // The sample windows by level name, oldest sample first, the most recently fed level first and at
+  // most `max_levels` of them: what the operator keeps in a GPUPool's status so that a new leader
+  // predicts as the old one did. Restore takes them back (keeping their recency order).
+  std::vector<std::pair<std::string, std::vector<double>>> Export(std::size_t max_levels = SIZE_MAX) const;
   void Restore(const std::vector<std::pair<std::string, std::vector<double>>>& windows);
 
   const PredictorConfig& config() const { return config_; }
@@ -75,6 +78,7 @@ class RuntimePredictor {
     std::string name;
     std::deque<double> by_age;   // Oldest first.
     std::vector<double> sorted;  // The same samples, ascending.
+    std::uint64_t fed = 0;       // When it last took a sample (a counter), for Export's order.
   };
 
   int LevelOf(const std::string& name);
@@ -85,6 +89,7 @@ class RuntimePredictor {
   PredictorConfig config_;
   std::vector<Window> windows_;
   std::map<std::string, int, std::less<>> by_name_;
+  std::uint64_t feeds_ = 0;
 };
 
 // Names the levels of a key, most specific first (see the file comment).

@@ -16,8 +16,8 @@ RuntimeKey Key(std::string queue, int gpus, std::string job_class = "", std::str
 
 TEST(RuntimePredictor, LevelsGoFromTheMostSpecificToEverything) {
   EXPECT_THAT(LevelNames(Key("vc1", 8, "bert", "ml")),
-              ElementsAre("class=bert,gpus=8", "class=bert", "queue=vc1,namespace=ml,gpus=8", "queue=vc1,gpus=8",
-                          "queue=vc1", "gpus=8", "*"));
+              ElementsAre("namespace=ml,class=bert,gpus=8", "namespace=ml,class=bert", "queue=vc1,namespace=ml,gpus=8",
+                          "queue=vc1,gpus=8", "queue=vc1", "gpus=8", "*"));
   EXPECT_THAT(LevelNames(Key("", 0)), ElementsAre("*"));
   EXPECT_THAT(LevelNames(Key("vc1", 0)), ElementsAre("queue=vc1", "*"));
 }
@@ -65,6 +65,31 @@ TEST(RuntimePredictor, AJobClassIsReadBeforeItsQueue) {
   p.Observe(p.Chain(Key("vc1", 8, "eval")), 600);
   EXPECT_EQ(p.Quantile(p.Chain(Key("vc1", 8, "eval")), 0.9)->seconds, 600);
   EXPECT_EQ(p.Quantile(p.Chain(Key("vc1", 8)), 0.9)->seconds, 50000);
+}
+
+TEST(RuntimePredictor, AJobClassIsItsNamespacesOwn) {
+  RuntimePredictor p(PredictorConfig{1, 64});
+  p.Observe(p.Chain(Key("vc1", 8, "bert", "victim")), 50000);
+  // Another tenant's short "bert" jobs, in another queue, must not make the victim's predicted short.
+  for (int i = 0; i < 10; ++i) p.Observe(p.Chain(Key("vc2", 8, "bert", "attacker")), 60);
+  const std::optional<RuntimePrediction> victim = p.Quantile(p.Chain(Key("vc1", 8, "bert", "victim")), 0.5);
+  EXPECT_EQ(victim->seconds, 50000);
+  EXPECT_EQ(victim->level, "namespace=victim,class=bert,gpus=8");
+}
+
+TEST(RuntimePredictor, ExportKeepsTheMostRecentlyFedLevels) {
+  RuntimePredictor p(PredictorConfig{1, 8});
+  p.Observe(p.Chain(Key("old", 1)), 10);
+  p.Observe(p.Chain(Key("new", 2)), 20);
+  // The newest sample fed "queue=new,gpus=2", "queue=new", "gpus=2" and "*"; "*" was fed by both.
+  const auto kept = p.Export(4);
+  ASSERT_EQ(kept.size(), 4u);
+  EXPECT_EQ(kept[0].first, "*");
+  EXPECT_EQ(kept[1].first, "gpus=2");
+  for (const auto& [name, samples] : kept) EXPECT_EQ(name.find("old"), std::string::npos) << name;
+  RuntimePredictor q(PredictorConfig{1, 8});
+  q.Restore(kept);
+  EXPECT_EQ(q.Export(4), kept) << "the recency order survives a restore";
 }
 
 TEST(RuntimePredictor, OnlyTheLatestWindowCounts) {
