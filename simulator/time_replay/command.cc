@@ -25,9 +25,11 @@ void AddTimeReplayCommand(CLI::App& app) {
       "(all-or-nothing, strict arrival order). Writes CSV/JSON metrics and report.html into --out.\n"
       "Every flag can also come from the environment variable shown next to it.");
   AddReplayFlags(*cmd, *options);
-  cmd->add_option("--schedulers", options->schedulers, "Schedulers to compare")
+  cmd->add_option("--schedulers", options->schedulers,
+                  "Schedulers to compare; gangplank-no-predict and gangplank-no-reserve are gangplank\n"
+                  "without runtime prediction and without reservations, for comparisons in one run")
       ->envname("GANGPLANK_SIM_SCHEDULERS")
-      ->check(CLI::IsMember({"gangplank", "kube-like", "fifo-gang"}))
+      ->check(CLI::IsMember({"gangplank", "kube-like", "fifo-gang", "gangplank-no-predict", "gangplank-no-reserve"}))
       ->delimiter(',')
       ->capture_default_str();
 

@@ -62,14 +62,47 @@ void GangplankScheduler::Wait(const ReplayJob& job, bool front) {
   waiting_job_.push_back(job.id);
 }
 
+void GangplankScheduler::set_runtime_prediction(const engine::PredictorConfig& config, double quantile,
+                                                bool predicted_ends) {
+  predictor_.emplace(config);
+  predicted_ends_ = predicted_ends;
+  chains_.assign(workload_.jobs.size(), {});
+  overran_.assign(workload_.jobs.size(), 0);
+  record_.enabled = true;
+  record_.quantile = quantile;
+  record_.at_quantile.assign(workload_.jobs.size(), PredictionRecord::None());
+  record_.median.assign(workload_.jobs.size(), PredictionRecord::None());
+}
+
 void GangplankScheduler::Submit(const ReplayJob& job) {
   NoteSubmitted(job);
+  if (predictor_) {
+    chains_[job.id] = predictor_->Chain(engine::RuntimeKey{workload_.queues[job.queue].name, "", job.gpus, ""});
+    if (auto q = predictor_->Quantile(chains_[job.id], record_.quantile)) record_.at_quantile[job.id] = q->seconds;
+    if (auto m = predictor_->Quantile(chains_[job.id], 0.5)) record_.median[job.id] = m->seconds;
+  }
   Wait(job, false);
 }
 
 void GangplankScheduler::Finish(const ReplayJob& job) {
   GangSchedulerBase::Finish(job);
   ForgetRunning(job);
+  if (predictor_) predictor_->Observe(chains_[job.id], job.duration);
+}
+
+void GangplankScheduler::Predict(double now) {
+  if (!predictor_) return;
+  for (size_t w = 0; w < input_.waiting.size(); ++w) {
+    const int job = waiting_job_[w];
+    std::optional<engine::RuntimePrediction> p;
+    if (!overran_[job]) p = predictor_->Quantile(chains_[job], record_.quantile);
+    input_.waiting[w].predicted_runtime = p ? std::optional<double>(p->seconds) : std::nullopt;
+  }
+  for (size_t r = 0; r < input_.running.size() && predicted_ends_; ++r) {
+    engine::RunningGang& gang = input_.running[r];
+    const std::optional<double> left = predictor_->Remaining(chains_[running_job_[r]], now - gang.start);
+    gang.predicted_end = left ? std::optional<double>(now + *left) : std::nullopt;
+  }
 }
 
 void GangplankScheduler::ForgetRunning(const ReplayJob& job) {
@@ -95,10 +128,10 @@ void GangplankScheduler::UpdateCheckpoints(double now) {
 
 bool GangplankScheduler::Apply(const engine::AdmissionDecision& decision, std::vector<int>& started) {
   // Evict first: the victims' GPUs are what a later round's plan for their beneficiary counts on.
-  std::vector<int> evicted;
+  std::vector<std::pair<int, bool>> evicted;  // Job, and whether it overstayed a predicted backfill.
   size_t budgeted = 0;  // Evictions the preemption budget counts (start timeouts do not).
   for (const engine::Reclaimed& r : decision.reclaims) {
-    evicted.push_back(running_job_[r.running]);
+    evicted.emplace_back(running_job_[r.running], r.kind == engine::EvictionKind::kBackfillOverrun);
     budgeted += engine::Budgeted(r.kind) ? 1 : 0;
   }
   std::vector<char> admitted(input_.waiting.size(), 0);
@@ -112,6 +145,10 @@ bool GangplankScheduler::Apply(const engine::AdmissionDecision& decision, std::v
     running.queue = workload_.queues[job.queue].name;
     running.start = input_.now;
     running.allocations = AllocationsOf(job.id);
+    if (a.by_prediction) {
+      running.leave_by = input_.now + *input_.waiting[a.waiting].predicted_runtime;
+      ++record_.backfilled;
+    }
     running_slot_[job.id] = static_cast<int>(input_.running.size());
     input_.running.push_back(std::move(running));
     running_job_.push_back(job.id);
@@ -137,7 +174,7 @@ bool GangplankScheduler::Apply(const engine::AdmissionDecision& decision, std::v
   }
   input_.waiting.resize(keep);
   waiting_job_.resize(keep);
-  for (int id : evicted) EvictWhole(workload_.jobs[id]);
+  for (const auto& [id, overrun] : evicted) EvictWhole(workload_.jobs[id], std::nullopt, overrun);
   input_.recent_evictions.insert(input_.recent_evictions.end(), budgeted, input_.now);
   return !evicted.empty();
 }
@@ -147,9 +184,13 @@ engine::RunningGang* GangplankScheduler::RunningGangOf(int job) {
   return slot < 0 ? nullptr : &input_.running[slot];
 }
 
-void GangplankScheduler::EvictWhole(const ReplayJob& job, std::optional<double> checkpoint_at) {
+void GangplankScheduler::EvictWhole(const ReplayJob& job, std::optional<double> checkpoint_at, bool overrun) {
   ForgetRunning(job);
-  Evict(job, checkpoint_at);  // Releases its GPUs and counts it as waiting again.
+  if (overrun) {
+    overran_[job.id] = 1;
+    ++record_.overruns;
+  }
+  Evict(job, checkpoint_at, overrun);  // Releases its GPUs and counts it as waiting again.
   Wait(job, true);            // Back at the head of its queue.
 }
 
@@ -200,6 +241,7 @@ void GangplankScheduler::RunRounds(double now, std::vector<int>& started) {
   // A round that evicts makes room for gangs that start in the next round (in a cluster, once the
   // victims' pods are gone; here, at once). Budgets bound how often that repeats.
   for (int round = 0; round < 8; ++round) {
+    Predict(now);
     const engine::AdmissionDecision decision = engine::DecideAdmission(cluster_, input_, config_, *policy_, rng_);
     next_wakeup_ = decision.next_wakeup;
     if (!Apply(decision, started)) break;

@@ -2,9 +2,10 @@
 // topology-aware gang planner, so a gang never holds GPUs before it can start.
 //  - gangplank: a thin adapter over the engine's admission round (engine/admission/admission_round.h),
 //    the same code the operator runs: fair-share admission order with backfill, optional waiting-time
-//    reservations, optional fair-share reclaim and optional time-based fair share. The adapter only keeps
-//    the round's input current (waiting gangs, running gangs, reservations, recent evictions, each
-//    queue's past usage from a UsageLedger fed with what it held) and applies each decision.
+//    reservations, optional fair-share reclaim, optional time-based fair share and optional runtime
+//    prediction. The adapter only keeps the round's input current (waiting gangs, running gangs,
+//    reservations, recent evictions, each queue's past usage from a UsageLedger fed with what it held,
+//    runtimes predicted from the jobs that have ended) and applies each decision.
 //  - fifo-gang: one queue in strict arrival order; the first gang that does not fit blocks the rest.
 #pragma once
 
@@ -18,6 +19,7 @@
 #include "engine/admission/admission_input.h"
 #include "engine/fairshare/usage_ledger.h"
 #include "engine/gang/gang_planner.h"
+#include "engine/prediction/runtime_predictor.h"
 #include "engine/scoring_policy.h"
 #include "simulator/time_replay/replay_scheduler.h"
 
@@ -43,7 +45,9 @@ class GangplankScheduler : public GangSchedulerBase {
  public:
   GangplankScheduler(const engine::Cluster& cluster, const Workload& workload, std::uint64_t seed,
                      std::unique_ptr<engine::ScoringPolicy> policy);
-  std::string_view Name() const override { return "gangplank"; }
+  std::string_view Name() const override { return name_; }
+  // For comparisons of variants in one run (gangplank-no-predict...).
+  void set_name(std::string name) { name_ = std::move(name); }
   void Submit(const ReplayJob& job) override;
   void Schedule(double now, std::vector<int>& started) override;
   void Finish(const ReplayJob& job) override;
@@ -63,14 +67,21 @@ class GangplankScheduler : public GangSchedulerBase {
   void set_usage_decay(const engine::UsageDecayConfig& config) { usage_ = engine::UsageLedger(config); }
   const engine::UsageLedger& usage() const { return usage_; }
   int reservations_made() const { return reservations_made_; }
+  // Runtime prediction (engine/prediction/), off until set: a job's key is its queue and GPU count (the
+  // trace has no user or name), it learns each job's runtime when the job ends, and backfill onto
+  // reserved nodes trusts the `quantile` of its prediction; with `predicted_ends` reservations are
+  // placed by running jobs' predicted ends too.
+  void set_runtime_prediction(const engine::PredictorConfig& config, double quantile, bool predicted_ends = true);
+  PredictionRecord Predictions() const override { return record_; }
 
  protected:
   // Jobs running now, in no particular order.
   const std::vector<int>& running_jobs() const { return running_job_; }
   // The round's entry of a running job, or null when it does not run.
   engine::RunningGang* RunningGangOf(int job);
-  // Evicts a running job whole and requeues it at the head of its queue (see Evict for checkpoint_at).
-  void EvictWhole(const ReplayJob& job, std::optional<double> checkpoint_at = std::nullopt);
+  // Evicts a running job whole and requeues it at the head of its queue (see Evict for checkpoint_at;
+  // `overrun`: ended for overstaying a predicted backfill, it is never backfilled on a prediction again).
+  void EvictWhole(const ReplayJob& job, std::optional<double> checkpoint_at = std::nullopt, bool overrun = false);
   // A node under a running job died (nobody acted on its notice): see ReplayScheduler::Break.
   void BreakRunning(const ReplayJob& job, engine::NodeId dead_node);
   // A broken job is noticed failed: released and requeued whole at the head of its queue.
@@ -87,7 +98,10 @@ class GangplankScheduler : public GangSchedulerBase {
   // it changes only at events, and the event loop schedules at every event).
   void RecordUsage(double now);
   void SetPastUsage(double now);
+  // The round's predicted runtimes (waiting gangs) and ends (running gangs), from the jobs ended so far.
+  void Predict(double now);
 
+  std::string name_ = "gangplank";
   engine::AdmissionInput input_;
   engine::AdmissionConfig config_;
   std::vector<int> waiting_job_;   // Job id of each input_.waiting entry.
@@ -98,6 +112,11 @@ class GangplankScheduler : public GangSchedulerBase {
   engine::UsageLedger usage_;
   std::vector<int> usage_held_;  // GPUs per queue since usage_since_.
   double usage_since_ = 0;
+  std::optional<engine::RuntimePredictor> predictor_;
+  std::vector<engine::KeyChain> chains_;  // Per job, from its arrival.
+  std::vector<char> overran_;             // Per job: ended for overstaying a predicted backfill.
+  bool predicted_ends_ = true;
+  PredictionRecord record_;
 };
 
 class FifoGangScheduler : public GangSchedulerBase {

@@ -61,13 +61,27 @@ struct TimeReplayOptions {
   // beside the GPUs it holds when gangs are ordered and reclaim picks queues. 0: off, today's rule.
   double usage_half_life_seconds = 0;
   double usage_window_seconds = 7 * 24 * 3600.0;
+  // gangplank: runtime prediction (engine/prediction/runtime_predictor.h). Each job's runtime is
+  // predicted from the jobs that ended before it arrived (same queue and GPU count, else the queue,
+  // else the size, else all, with at least `predict_min_samples`, the latest `predict_window` each): a
+  // job may then start on reserved nodes if the `backfill_quantile` of its prediction ends before the
+  // reserved gang is expected there (ended whole if it overstays), and reservations are placed by the
+  // running jobs' predicted ends.
+  bool predict_runtimes = false;
+  double backfill_quantile = 0.9;
+  int predict_min_samples = 5;
+  int predict_window = 64;
+  // With prediction on: reservations placed by running jobs' predicted ends (else as long again as
+  // they ran), for telling the two uses of prediction apart.
+  bool predicted_ends = true;
   // Checkpoint model of the jobs (the trace has none): progress is saved every this many seconds of a
   // run; an evicted job loses the rest. 0: no checkpoints, an evicted job starts over. Hourly by
   // default, a common setting for training jobs (the trace does not say).
   double checkpoint_seconds = 3600;
   // Node-scoring policy inside the planner's chosen domain (gangplank and fifo-gang), by registry name.
   std::string policy = "bestfit";
-  // Any of gangplank, kube-like, fifo-gang.
+  // Any of gangplank, kube-like, fifo-gang; and for comparisons in one run gangplank-no-predict
+  // (gangplank without runtime prediction) and gangplank-no-reserve (without reservations).
   std::vector<std::string> schedulers = {"gangplank", "kube-like", "fifo-gang"};
   bool progress = true;
 };

@@ -56,6 +56,7 @@ ReplayResult RunReplay(const Workload& workload, ReplayScheduler& scheduler, con
   std::vector<double> remaining(workload.jobs.size(), 0);
   for (size_t id = 0; id < workload.jobs.size(); ++id) remaining[id] = workload.jobs[id].duration;
   const double checkpoint = workload.checkpoint_seconds;
+  double overrun_lost = 0;  // Of gangs ended for overstaying a predicted backfill.
 
   auto sample = [&](double time) {
     ReplaySample s;
@@ -115,6 +116,7 @@ ReplayResult RunReplay(const Workload& workload, ReplayScheduler& scheduler, con
       const double lost = (ran - saved) * workload.jobs[id].gpus;
       result.jobs[id].lost_gpu_seconds += lost;
       result.lost_gpu_seconds += lost;
+      if (eviction.overrun) overrun_lost += lost;
     }
     for (int id : started) {
       if (result.jobs[id].start < 0) result.jobs[id].start = now;
@@ -134,6 +136,8 @@ ReplayResult RunReplay(const Workload& workload, ReplayScheduler& scheduler, con
   }
   sample(previous);
   result.makespan = previous;
+  result.prediction = scheduler.Predictions();
+  result.prediction.overrun_lost_gpu_seconds = overrun_lost;
   for (size_t id = 0; id < workload.jobs.size(); ++id) {
     if (result.jobs[id].start >= 0) continue;
     ++result.never_started;

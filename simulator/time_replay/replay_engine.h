@@ -48,6 +48,7 @@ struct ReplayResult {
   int stuck_jobs_holding_gpus = 0;  // Never started but held some GPUs at the end: a deadlock.
   int stuck_held_gpus = 0;
   double wall_seconds = 0;
+  PredictionRecord prediction;  // Of a scheduler that predicts runtimes.
 };
 
 struct ReplayConfig {

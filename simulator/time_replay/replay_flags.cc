@@ -132,6 +132,32 @@ void AddReplayFlags(CLI::App& cmd, TimeReplayOptions& options) {
       ->envname("GANGPLANK_SIM_USAGE_WINDOW")
       ->check(CLI::Range(168.0, 1e9))
       ->capture_default_str();
+  cmd.add_option("--predict-runtimes", options.predict_runtimes,
+                 "gangplank: predict each job's runtime from the jobs like it that have ended (queue and GPU\n"
+                 "count), backfill reserved nodes on it and place reservations by running jobs' predicted ends")
+      ->envname("GANGPLANK_SIM_PREDICT_RUNTIMES")
+      ->capture_default_str();
+  cmd.add_option("--backfill-quantile", options.backfill_quantile,
+                 "gangplank: the quantile of a job's predicted runtime that must end before a reserved gang is\n"
+                 "expected for the job to start on its nodes (higher: fewer backfills, fewer ended for overstaying)")
+      ->envname("GANGPLANK_SIM_BACKFILL_QUANTILE")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  cmd.add_option("--predicted-ends", options.predicted_ends,
+                 "gangplank, with --predict-runtimes: place reservations by running jobs' predicted ends\n"
+                 "(false: by as long again as they ran, only backfill uses predictions)")
+      ->envname("GANGPLANK_SIM_PREDICTED_ENDS")
+      ->capture_default_str();
+  cmd.add_option("--predict-min-samples", options.predict_min_samples,
+                 "gangplank: ended jobs a key needs before it predicts (fewer: the next, wider key answers)")
+      ->envname("GANGPLANK_SIM_PREDICT_MIN_SAMPLES")
+      ->check(CLI::Range(1, 1000000))
+      ->capture_default_str();
+  cmd.add_option("--predict-window", options.predict_window,
+                 "gangplank: latest runtimes kept per key")
+      ->envname("GANGPLANK_SIM_PREDICT_WINDOW")
+      ->check(CLI::Range(1, 1000000))
+      ->capture_default_str();
   cmd.add_option("--checkpoint-interval", options.checkpoint_seconds,
                  "Checkpoint model: jobs save progress every this many seconds "
                  "of a run; an evicted job\n"

@@ -14,6 +14,7 @@
 #include "engine/cluster.h"
 #include "engine/random.h"
 #include "engine/scoring_policy.h"
+#include "simulator/time_replay/prediction_record.h"
 #include "simulator/time_replay/replay_workload.h"
 
 namespace gangplank::simulator {
@@ -23,6 +24,7 @@ namespace gangplank::simulator {
 struct Eviction {
   int job = 0;
   std::optional<double> checkpoint_at;
+  bool overrun = false;  // Ended for overstaying a backfill made on its predicted runtime.
 };
 
 class ReplayScheduler {
@@ -48,6 +50,8 @@ class ReplayScheduler {
   // lost node, hold GPUs until they are noticed failed). Only schedulers that reclaim or see spot
   // notices evict.
   std::vector<Eviction> TakeEvicted() { return std::exchange(evicted_, {}); }
+  // What it predicted of runtimes, if it predicts them (the replay adds the overruns' lost work).
+  virtual PredictionRecord Predictions() const { return {}; }
 
   const engine::Cluster& cluster() const { return cluster_; }
   // GPUs held per queue (by running jobs and by pods of jobs not yet started).
@@ -70,7 +74,7 @@ class ReplayScheduler {
   bool PlacePod(const ReplayJob& job, int pod, engine::Allocation allocation);
   static engine::PodRequest PodFor(int gpus);
   // Takes a running job off the cluster and makes it wait again (all its pods); reported by TakeEvicted.
-  void Evict(const ReplayJob& job, std::optional<double> checkpoint_at = std::nullopt);
+  void Evict(const ReplayJob& job, std::optional<double> checkpoint_at = std::nullopt, bool overrun = false);
   // A node under the job died: its pods there are gone, the others hold their GPUs without progress
   // (counted as held by an incomplete gang) until ReleaseBroken. Reported by TakeEvicted now, since
   // the job's work stops now.

@@ -69,6 +69,10 @@ void ConfigureGangplank(GangplankScheduler& scheduler, const TimeReplayOptions& 
   usage.half_life_seconds = options.usage_half_life_seconds;
   usage.window_seconds = options.usage_window_seconds;
   scheduler.set_usage_decay(usage);
+  if (options.predict_runtimes) {
+    scheduler.set_runtime_prediction(engine::PredictorConfig{options.predict_min_samples, options.predict_window},
+                                     options.backfill_quantile, options.predicted_ends);
+  }
 }
 
 std::string FormatSetting(double value) {
@@ -108,7 +112,14 @@ std::vector<std::string> DescribeReplaySetup(const TimeReplayOptions& options, c
                     FormatSetting(options.usage_window_seconds) + " s, decayed with a half-life of " +
                     FormatSetting(options.usage_half_life_seconds) +
                     " s, counts beside the GPUs it holds in admission order and reclaim."
-              : std::string("Time-based fair share off (only the GPUs a queue holds now count).")};
+              : std::string("Time-based fair share off (only the GPUs a queue holds now count)."),
+          options.predict_runtimes
+              ? "Runtime prediction on: backfill onto reserved nodes on the " + FormatSetting(options.backfill_quantile) +
+                    " quantile of the runtimes of ended jobs of the same queue and GPU count (else wider keys; at least " +
+                    std::to_string(options.predict_min_samples) + " jobs, the latest " +
+                    std::to_string(options.predict_window) + " each); reservations placed by " +
+                    (options.predicted_ends ? "predicted ends." : "elapsed times (as long again as a job ran).")
+              : std::string("Runtime prediction off (no backfill onto reserved nodes: the trace declares no runtimes).")};
 }
 
 void CreateOutputDirectory(const std::string& dir) {

@@ -9,6 +9,7 @@
 #include "simulator/time_replay/gang_schedulers.h"
 #include "simulator/time_replay/job_trace.h"
 #include "simulator/time_replay/kube_like_scheduler.h"
+#include "simulator/time_replay/prediction_accuracy.h"
 #include "simulator/time_replay/replay_cluster.h"
 #include "simulator/time_replay/replay_engine.h"
 #include "simulator/time_replay/replay_metrics.h"
@@ -23,15 +24,20 @@ std::unique_ptr<ReplayScheduler> MakeScheduler(const std::string& name, const en
                                                const std::vector<engine::PodRequest>& pods) {
   if (name == "kube-like") return std::make_unique<KubeLikeScheduler>(cluster, workload, options.seed);
   auto policy = engine::policies::MakePolicy(options.policy, pods);
-  if (name == "gangplank") {
+  if (name == "gangplank" || name == "gangplank-no-predict" || name == "gangplank-no-reserve") {
+    TimeReplayOptions variant = options;
+    if (name == "gangplank-no-predict") variant.predict_runtimes = false;
+    if (name == "gangplank-no-reserve") variant.reserve_after_seconds = -1;
     auto scheduler = std::make_unique<GangplankScheduler>(cluster, workload, options.seed, std::move(policy));
-    ConfigureGangplank(*scheduler, options);
+    ConfigureGangplank(*scheduler, variant);
+    scheduler->set_name(name);
     return scheduler;
   }
   if (name == "fifo-gang") {
     return std::make_unique<FifoGangScheduler>(cluster, workload, options.seed, std::move(policy));
   }
-  throw std::invalid_argument("unknown scheduler '" + name + "' (gangplank, kube-like, fifo-gang)");
+  throw std::invalid_argument("unknown scheduler '" + name +
+                              "' (gangplank, kube-like, fifo-gang, gangplank-no-predict, gangplank-no-reserve)");
 }
 
 // Jain's index over weeks and the wait of the burst of a queue idle before it (replay_metrics.h).
@@ -46,6 +52,26 @@ void LogFairnessOverTime(const TimeReplayOutput& out, std::ostream& log) {
   for (const SchedulerFigures& f : out.figures) {
     log << f.scheduler << ": Jain over weeks " << FormatFixed(f.jain_week_mean, 3) << ", idle burst mean wait "
         << FormatFixed(f.idle_burst_wait / 3600, 2) << " h\n";
+  }
+}
+
+// Backfill on predicted runtimes and how good the predictions were, per scheduler that predicted.
+void LogPredictions(const TimeReplayOutput& out, std::ostream& log) {
+  char line[256];
+  for (const ReplayResult& r : out.results) {
+    if (!r.prediction.enabled) continue;
+    log << r.scheduler << ": " << r.prediction.backfilled << " gangs backfilled onto reserved nodes on the "
+        << FormatSetting(r.prediction.quantile) << " quantile of their predicted runtime, " << r.prediction.overruns
+        << " ended for overstaying (" << FormatFixed(r.prediction.overrun_lost_gpu_seconds / 3600, 1)
+        << " GPU-h of work lost)\n";
+    std::snprintf(line, sizeof(line), "%-10s %6s %6s %9s %9s %9s   (runtime predicted at arrival, by job GPUs)\n",
+                  "gpus", "ended", "pred", "within_q", "MedAE_h", "med_ratio");
+    log << line;
+    for (const PredictionAccuracy& a : AccuracyBySize(out.workload, r)) {
+      std::snprintf(line, sizeof(line), "%-10s %6d %6d %8.1f%% %9.2f %9.2f\n", a.label.c_str(), a.ended, a.predicted,
+                    100 * a.within_quantile, a.median_abs_error_h, a.median_ratio);
+      log << line;
+    }
   }
 }
 
@@ -127,6 +153,7 @@ int RunTimeReplay(const TimeReplayOptions& options, std::ostream& log) {
     log << "\n";
   }
   LogFairnessOverTime(out, log);
+  LogPredictions(out, log);
   log << "wrote " << options.out_dir << "/report.html, summary.csv, summary.json, jobs_*.csv, timeseries_*.csv\n";
   return 0;
 }
