@@ -12,6 +12,24 @@ namespace {
 
 namespace jf = json_fields;
 
+PoolRuntimePrediction PredictionOf(const nlohmann::json* admission) {
+  const nlohmann::json* p = jf::Member(admission, "spec.admission", "runtimePrediction");
+  const std::string at = "spec.admission.runtimePrediction";
+  PoolRuntimePrediction out;
+  out.enabled = jf::Bool(p, at, "enabled").value_or(out.enabled);
+  out.backfill_quantile = jf::NonNegativeNumber(p, at, "backfillQuantile").value_or(out.backfill_quantile);
+  if (out.backfill_quantile < 0.5 || out.backfill_quantile > 0.999) {
+    throw DecodeError(at + ".backfillQuantile", "expected a quantile from 0.5 to 0.999");
+  }
+  out.min_samples = jf::NonNegativeInt(p, at, "minSamples", 1000).value_or(out.min_samples);
+  if (out.min_samples < 1) throw DecodeError(at + ".minSamples", "expected at least 1");
+  out.window = jf::NonNegativeInt(p, at, "window", 256).value_or(out.window);
+  if (out.window < out.min_samples) throw DecodeError(at + ".window", "must be at least minSamples");
+  out.checkpoint_grace_seconds =
+      jf::NonNegativeInt(p, at, "checkpointGraceSeconds").value_or(out.checkpoint_grace_seconds);
+  return out;
+}
+
 PoolAdmission AdmissionOf(const nlohmann::json* spec) {
   const nlohmann::json* a = jf::Member(spec, "spec", "admission");
   const std::string at = "spec.admission";
@@ -19,6 +37,7 @@ PoolAdmission AdmissionOf(const nlohmann::json* spec) {
   out.gang_timeout_seconds = jf::NonNegativeInt(a, at, "gangTimeoutSeconds").value_or(out.gang_timeout_seconds);
   out.start_timeout_seconds = jf::NonNegativeInt(a, at, "startTimeoutSeconds").value_or(out.start_timeout_seconds);
   out.reserve_after_seconds = jf::NonNegativeInt(a, at, "reserveAfterSeconds").value_or(out.reserve_after_seconds);
+  out.prediction = PredictionOf(a);
   return out;
 }
 

@@ -17,10 +17,23 @@
 
 namespace gangplank::cache {
 
+// spec.admission.runtimePrediction: each gang's runtime predicted from the gangs like it that ended
+// (engine/prediction/runtime_predictor.h); a gang may start on reserved nodes on the backfill quantile
+// of its prediction, and is asked to checkpoint and ended whole if it overstays.
+struct PoolRuntimePrediction {
+  bool enabled = false;
+  double backfill_quantile = 0.9;
+  int min_samples = 5;   // Ended gangs a key needs before it predicts.
+  int window = 32;       // Latest runtimes kept per key (and in status.runtimes).
+  int checkpoint_grace_seconds = 120;  // Asked to checkpoint this long before an overstaying gang ends.
+  bool operator==(const PoolRuntimePrediction&) const = default;
+};
+
 struct PoolAdmission {
   int gang_timeout_seconds = 0;     // 0: never.
   int start_timeout_seconds = 600;  // 0: never.
   int reserve_after_seconds = 1800; // 0: never.
+  PoolRuntimePrediction prediction;
 };
 
 struct PoolPreemption {

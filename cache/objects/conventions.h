@@ -46,12 +46,16 @@ inline constexpr std::string_view kCheckpointCauseAnnotation = "gangplank.io/che
 inline constexpr std::string_view kCheckpointCauseFault = "Fault";
 inline constexpr std::string_view kCheckpointCauseSpotNotice = "SpotNotice";
 inline constexpr std::string_view kCheckpointCauseIdleReclaim = "IdleReclaim";
+inline constexpr std::string_view kCheckpointCauseBackfillOverrun = "BackfillOverrun";
 // Pod annotation a job writes (on any member) when its checkpoint is done; the gang is then evicted.
 inline constexpr std::string_view kCheckpointDoneAnnotation = "gangplank.io/checkpoint-done";
 // Pod annotation: seconds the job says it runs. A waiting gang that declares it may start on nodes
 // reserved for another gang when it will have left before that gang is expected to start there (EASY
 // backfill); a running gang's declared end tells the engine when its nodes free up.
 inline constexpr std::string_view kExpectedRuntimeAnnotation = "gangplank.io/expected-runtime";
+// Label naming what kind of job a pod's gang is, for runtime prediction (gangs of one class in one
+// namespace run alike); without it the owner's name stem stands in.
+inline constexpr std::string_view kJobClassLabel = "gangplank.io/job-class";
 // Pod annotation: "true" on any member keeps the gang's idle GPUs from its idle policy's action (jobs
 // idle on purpose), where the policy allows opting out (spec.idlePolicy.allowOptOut).
 inline constexpr std::string_view kIdleExemptAnnotation = "gangplank.io/idle-exempt";

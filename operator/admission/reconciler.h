@@ -121,6 +121,13 @@ class Reconciler {
   // `changed`: the pool's capacity or queues changed since the last reconcile.
   // Once per model: the restart records and usage ledger from the GPUPool's status.
   void SeedFromStatus(PoolModel& model, const ReconcileContext& context);
+  // Runtime prediction (runtime_predictions.h): a gang the book held as running that no longer runs and
+  // was not evicted ended its run; the predictor learns it, and its backfill record (unless it
+  // overstayed) goes.
+  void LearnIfEnded(PoolModel& model, const std::string& key, bool still_running, double now);
+  // An overstaying predicted backfill is asked to checkpoint first: true once it may be ended (the
+  // deadline passed, the job said it is done, or the pool gives no grace).
+  bool OverrunDue(PoolModel& model, const Gang& gang, const std::string& reason, double now);
   void RecoverFaults(PoolModel& model, const ReconcileContext& context, bool changed, RoundReport& report);
   void JudgeUtilization(PoolModel& model, const ReconcileContext& context, RoundReport& report);
 

@@ -102,6 +102,14 @@ OperatorMetrics::OperatorMetrics()
                     .Name("gangplank_operator_fault_recovery_seconds")
                     .Help("Time from a fault to its gang running again after the restart")
                     .Register(*registry_)),
+      runtimes_(prometheus::BuildHistogram()
+                    .Name("gangplank_operator_gang_runtime_seconds")
+                    .Help("How long gangs ran, as runtime prediction learnt it when their run ended")
+                    .Register(*registry_)),
+      predicted_backfills_(prometheus::BuildCounter()
+                               .Name("gangplank_operator_predicted_backfills_total")
+                               .Help("Gangs started on nodes reserved for another on their predicted runtime")
+                               .Register(*registry_)),
       usage_(*registry_) {
   leader_.Add({}).Set(0);
 }
@@ -174,5 +182,12 @@ void OperatorMetrics::FaultCheckpointRequested(const std::string& pool) { fault_
 void OperatorMetrics::GangRecovered(const std::string& pool, double fault_to_running_seconds) {
   recovery_.Add({{"pool", pool}}, RequeueBuckets()).Observe(fault_to_running_seconds);
 }
+
+void OperatorMetrics::RuntimeLearnt(const std::string& pool, double seconds) {
+  static const prometheus::Histogram::BucketBoundaries kBuckets{60, 600, 3600, 4 * 3600, 12 * 3600, 86400, 3 * 86400, 7 * 86400};
+  runtimes_.Add({{"pool", pool}}, kBuckets).Observe(seconds);
+}
+
+void OperatorMetrics::PredictedBackfill(const std::string& pool) { predicted_backfills_.Add({{"pool", pool}}).Increment(); }
 
 }  // namespace gangplank::op

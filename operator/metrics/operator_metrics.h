@@ -63,6 +63,10 @@ class OperatorMetrics {
   void GangFailed(const std::string& pool, const std::string& cause);
   void FaultCheckpointRequested(const std::string& pool);
   void GangRecovered(const std::string& pool, double fault_to_running_seconds);
+  // Runtime prediction: a gang's run ended and was learnt (its seconds), a gang started on reserved
+  // nodes on its predicted runtime. Overstaying ones are evictions of kind BackfillOverrun.
+  void RuntimeLearnt(const std::string& pool, double seconds);
+  void PredictedBackfill(const std::string& pool);
 
   // GPU use: GPU-seconds, idle gangs, utilization reads, queue usage (usage_metrics.h).
   UsageMetrics& usage() { return usage_; }
@@ -96,6 +100,8 @@ class OperatorMetrics {
   prometheus::Family<prometheus::Counter>& fault_lost_;
   prometheus::Family<prometheus::Counter>& fault_checkpoints_;
   prometheus::Family<prometheus::Histogram>& recovery_;
+  prometheus::Family<prometheus::Histogram>& runtimes_;
+  prometheus::Family<prometheus::Counter>& predicted_backfills_;
   UsageMetrics usage_;
 };
 

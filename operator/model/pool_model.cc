@@ -11,6 +11,7 @@ PoolModel::PoolModel(cache::PoolConfig config, std::function<bool(const engine::
   changes_.capacity_freed = true;  // The first round is a full one.
   changes_.queues_changed = true;
   usage.ledger = engine::UsageLedger(UsageDecayFor(config_));
+  runtimes.Configure(config_.admission.prediction);
 }
 
 void PoolModel::NoteGang(const std::string& key) {

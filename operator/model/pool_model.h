@@ -25,6 +25,7 @@
 #include "operator/model/admission_book.h"
 #include "operator/model/idle_book.h"
 #include "operator/model/restart_book.h"
+#include "operator/model/runtime_book.h"
 #include "operator/model/usage_book.h"
 
 namespace gangplank::op {
@@ -113,6 +114,7 @@ class PoolModel {
   IdleBook idle;
   double idle_wakeup = 1e300;                                 // Earliest idle-reclaim deadline waited for.
   UsageBook usage;
+  RuntimeBook runtimes;                                       // Runtime prediction (spec.admission.runtimePrediction).
   std::uint64_t state_generation = 0;                         // When it changes, every entry is rebuilt.
   std::unique_ptr<engine::ScoringPolicy> policy;
   std::string last_status;                                    // Last status written (JSON text).

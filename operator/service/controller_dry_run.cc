@@ -88,6 +88,16 @@ nlohmann::json Controller::DryRun(const nlohmann::json& request) {
   engine::AdmissionInput input = model->book.input();  // A copy: the dry run changes nothing.
   input.now = context.now;
   entries.waiting->request.name = "dry-run:" + gang->key;  // Never collides with the gang if it exists.
+  if (model->runtimes.predictor) {
+    // What gangs like it ran: it may start on reserved nodes on that, as the real round would let it.
+    const engine::GangRequest& g = entries.waiting->request;
+    engine::RuntimePredictor& predictor = *model->runtimes.predictor;
+    if (auto p = predictor.Quantile(predictor.Chain(RuntimeKeyOf(*gang, g.queue, engine::GangGpus(g))), model->runtimes.quantile)) {
+      entries.waiting->predicted_runtime = p->seconds;
+      answer["predictedRuntime"] = {{"seconds", p->seconds}, {"quantile", model->runtimes.quantile}, {"basedOn", p->level},
+                                    {"samples", p->samples}};
+    }
+  }
   input.waiting.push_back(*entries.waiting);
   const int mine = static_cast<int>(input.waiting.size()) - 1;
   input.plan_only = std::vector<int>{mine};

@@ -128,6 +128,28 @@ TEST(PoolConfig, ReadsSelectorTopologyAndKnobsWithDefaults) {
   EXPECT_FALSE(d.Selects(node));  // An empty selector takes nodes with GPUs only.
 }
 
+TEST(PoolConfig, RuntimePredictionIsOffUnlessAskedForAndItsBoundsAreChecked) {
+  const PoolConfig off = PoolConfigFromObject(Json::parse(R"({"metadata":{"name":"p"},"spec":{}})"));
+  EXPECT_FALSE(off.admission.prediction.enabled);
+  const PoolConfig on = PoolConfigFromObject(Json::parse(R"({"metadata":{"name":"p"},"spec":{"admission":{
+      "runtimePrediction":{"enabled":true,"backfillQuantile":0.95,"minSamples":3,"window":16,"checkpointGraceSeconds":0}}}})"));
+  EXPECT_TRUE(on.admission.prediction.enabled);
+  EXPECT_DOUBLE_EQ(on.admission.prediction.backfill_quantile, 0.95);
+  EXPECT_EQ(on.admission.prediction.min_samples, 3);
+  EXPECT_EQ(on.admission.prediction.window, 16);
+  EXPECT_EQ(on.admission.prediction.checkpoint_grace_seconds, 0);
+  auto error = [](const char* prediction) {
+    return ErrorOf([&] {
+      PoolConfigFromObject(Json::parse(std::string(R"({"metadata":{"name":"p"},"spec":{"admission":{"runtimePrediction":)") +
+                                       prediction + "}}}"));
+    });
+  };
+  EXPECT_EQ(error(R"({"backfillQuantile":0.2})"), "spec.admission.runtimePrediction.backfillQuantile: expected a quantile from 0.5 to 0.999");
+  EXPECT_EQ(error(R"({"minSamples":0})"), "spec.admission.runtimePrediction.minSamples: expected at least 1");
+  EXPECT_EQ(error(R"({"minSamples":8,"window":4})"), "spec.admission.runtimePrediction.window: must be at least minSamples");
+  EXPECT_NE(error(R"({"enabled":"yes"})"), "");
+}
+
 TEST(PoolConfig, SpotNodesByCapacityTypeOrTheSpotSelector) {
   engine::NodeSpec node;
   node.gpu_count = 8;
