@@ -7,6 +7,7 @@
 
 #include "simulator/report/html_report.h"
 #include "simulator/report/svg_chart.h"
+#include "simulator/time_replay/prediction_accuracy.h"
 #include "simulator/time_replay/replay_setup.h"
 
 namespace gangplank::simulator {
@@ -26,6 +27,26 @@ report::Series SeriesOf(const ReplayResult& r, const std::function<double(const 
     s.y.push_back(value(sample));
   }
   return s;
+}
+
+// Per scheduler that predicted runtimes: its backfills on predictions and how good they were by size.
+void AddPredictions(report::HtmlReport& page, const Workload& workload, const std::vector<ReplayResult>& results) {
+  for (const ReplayResult& r : results) {
+    if (!r.prediction.enabled) continue;
+    page.AddHeading("Runtime prediction: " + r.scheduler);
+    page.AddParagraph(std::to_string(r.prediction.backfilled) + " gangs started on nodes reserved for another on the " +
+                      Fixed(r.prediction.quantile) + " quantile of their predicted runtime; " +
+                      std::to_string(r.prediction.overruns) + " overstayed and were ended, losing " +
+                      Fixed(r.prediction.overrun_lost_gpu_seconds / 3600, 1) + " GPU-hours of work.");
+    std::vector<std::vector<std::string>> rows;
+    for (const PredictionAccuracy& a : AccuracyBySize(workload, r)) {
+      rows.push_back({a.label, std::to_string(a.ended), std::to_string(a.predicted), Fixed(100 * a.within_quantile, 1),
+                      Fixed(a.median_abs_error_h), Fixed(a.median_ratio)});
+    }
+    page.AddTable({"job GPUs", "jobs ended", "predicted at arrival", "% within the quantile",
+                   "median |error| of the median, h", "median predicted / actual"},
+                  rows);
+  }
 }
 
 std::string Chart(const std::string& title, const std::string& y_label, std::vector<report::Series> series,
@@ -90,6 +111,7 @@ std::string RenderTimeReplayReport(const Workload& workload, const std::vector<R
       "Reclaim (gangplank) evicts whole gangs of queues above their fair share for a gang of a queue below its share "
       "that has waited; lost work is GPUs times the time since the victim's last checkpoint under the replay's "
       "checkpoint model. Delay by size uses each job's first start, so the large gangs' wait is visible.");
+  AddPredictions(page, workload, results);
 
   const double capacity = results.empty() ? 0 : results.front().total_gpus;
   std::vector<report::Series> busy, held, waiting, jain, whole;
