@@ -35,12 +35,7 @@ TimeReplayOptions Options() {
   return o;
 }
 
-const ReplayResult& ResultOf(const TimeReplayOutput& out, const std::string& scheduler) {
-  for (const ReplayResult& r : out.results) {
-    if (r.scheduler == scheduler) return r;
-  }
-  throw std::runtime_error("no result for " + scheduler);
-}
+using testing::ResultOf;
 
 TimeReplayOutput Replay() {
   return RunTimeReplayInMemory(

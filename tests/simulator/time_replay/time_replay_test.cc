@@ -26,12 +26,7 @@ const std::string kData = TIME_REPLAY_TESTDATA;
 // reclaim; the reclaim tests turn it on.
 using testing::TinyOptions;
 
-const ReplayResult& ResultOf(const TimeReplayOutput& out, const std::string& scheduler) {
-  for (const ReplayResult& r : out.results) {
-    if (r.scheduler == scheduler) return r;
-  }
-  throw std::runtime_error("no result for " + scheduler);
-}
+using testing::ResultOf;
 
 struct Times {
   double start, end;
