@@ -22,6 +22,12 @@ bool ReadInt(std::string_view s, size_t pos, size_t len, int& out) {
 
 }  // namespace
 
+std::optional<double> ParseEpochSeconds(std::string_view text) {
+  const std::optional<SystemTime> t = ParseTime(text);
+  if (!t) return std::nullopt;
+  return std::chrono::duration<double>(t->time_since_epoch()).count();
+}
+
 std::string FormatEpochSeconds(double seconds) {
   return FormatTime(SystemTime(std::chrono::duration_cast<SystemTime::duration>(std::chrono::duration<double>(seconds))));
 }

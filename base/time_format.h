@@ -17,5 +17,7 @@ std::string FormatMicroTime(SystemTime t);
 std::string FormatEpochSeconds(double seconds);
 // Accepts both forms (and fractional seconds of any length, 'Z' or a numeric offset). nullopt if malformed.
 std::optional<SystemTime> ParseTime(std::string_view text);
+// ParseTime as seconds since the epoch (the inverse of FormatEpochSeconds). nullopt if malformed.
+std::optional<double> ParseEpochSeconds(std::string_view text);
 
 }  // namespace gangplank::base

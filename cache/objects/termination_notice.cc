@@ -43,9 +43,8 @@ NoticeReading ReadTerminationNotice(const NodeInfo& node, bool known_spot) {
   NoticeReading out;
   const std::string annotation(kTerminateAtAnnotation);
   if (auto it = node.annotations.find(annotation); it != node.annotations.end()) {
-    if (auto t = base::ParseTime(it->second)) {
-      const double at = std::chrono::duration<double>(t->time_since_epoch()).count();
-      out.notice = TerminationNotice{"annotation", "annotation " + annotation, at, 0};
+    if (const std::optional<double> at = base::ParseEpochSeconds(it->second)) {
+      out.notice = TerminationNotice{"annotation", "annotation " + annotation, *at, 0};
       return out;
     }
     out.warning = "node " + node.name + ": annotation " + annotation + "='" + it->second +

@@ -117,8 +117,7 @@ void AddDeviceFaults(const Member& m, const NodeFaultSnapshot& snapshot, double 
   for (const cache::HeldDevice& d : m.pod.dra->held) {
     const auto f = fenced.find(d.device);
     if (f == fenced.end()) continue;
-    const std::optional<base::SystemTime> added = base::ParseTime(f->second->since);
-    const double since = added ? std::chrono::duration<double>(added->time_since_epoch()).count() : now;
+    const double since = base::ParseEpochSeconds(f->second->since).value_or(now);
     out.push_back({m.pod.Key(), m.pod.node_name, d.device, f->second->taint, since});
   }
 }

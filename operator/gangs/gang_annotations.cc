@@ -12,9 +12,8 @@ std::optional<double> LatestAnnotatedTime(const Gang& gang, std::string_view key
   for (const Member& m : gang.members) {
     auto it = m.pod.annotations.find(std::string(key));
     if (it == m.pod.annotations.end()) continue;
-    if (auto t = base::ParseTime(it->second)) {
-      const double seconds = std::chrono::duration<double>(t->time_since_epoch()).count();
-      out = std::max(out.value_or(seconds), seconds);
+    if (const std::optional<double> seconds = base::ParseEpochSeconds(it->second)) {
+      out = std::max(out.value_or(*seconds), *seconds);
     }
   }
   return out;

@@ -56,9 +56,7 @@ Member MemberOf(const cache::PodInfo& pod) {
   m.gated = pod.HasAdmissionGate();
   m.planned_node = pod.PlannedNode();
   m.admission_id = pod.Annotation(cache::kAdmissionIdAnnotation);
-  if (auto t = base::ParseTime(pod.creation_timestamp)) {
-    m.created = std::chrono::duration<double>(t->time_since_epoch()).count();
-  }
+  m.created = base::ParseEpochSeconds(pod.creation_timestamp).value_or(m.created);
   return m;
 }
 

@@ -37,9 +37,7 @@ std::optional<double> ExpectedRuntimeOf(const std::vector<const Member*>& member
 std::optional<double> CheckpointOf(const cache::PodInfo& pod) {
   const std::string text = pod.Annotation(cache::kLastCheckpointAnnotation);
   if (text.empty()) return std::nullopt;
-  auto t = base::ParseTime(text);
-  if (!t) return std::nullopt;  // Malformed: treated as unknown (work since the start is at stake).
-  return std::chrono::duration<double>(t->time_since_epoch()).count();
+  return base::ParseEpochSeconds(text);  // Malformed: unknown (work since the start is at stake).
 }
 
 engine::RunningGang RunningOf(const Gang& gang, const std::string& queue, const std::vector<const Member*>& members,

@@ -14,9 +14,7 @@ using Json = nlohmann::json;
 
 std::optional<double> SecondsOf(const Json& text) {
   if (!text.is_string()) return std::nullopt;
-  const auto t = base::ParseTime(text.get<std::string>());
-  if (!t) return std::nullopt;
-  return std::chrono::duration<double>(t->time_since_epoch()).count();
+  return base::ParseEpochSeconds(text.get<std::string>());
 }
 
 }  // namespace

@@ -9,11 +9,6 @@
 #include "operator/gangs/gang_tracker.h"
 
 namespace gangplank::op {
-namespace {
-
-double Seconds(const base::SystemTime& t) { return std::chrono::duration<double>(t.time_since_epoch()).count(); }
-
-}  // namespace
 
 void RuntimeBook::Configure(const cache::PoolRuntimePrediction& setting) {
   if (!setting.enabled) {
@@ -113,13 +108,13 @@ std::map<std::string, PredictedBackfill> RestoreBackfills(const nlohmann::json& 
         !b.value("leaveBy", nlohmann::json()).is_string()) {
       continue;
     }
-    const auto t = base::ParseTime(b["leaveBy"].get<std::string>());
-    if (!t) continue;
+    const std::optional<double> leave_by = base::ParseEpochSeconds(b["leaveBy"].get<std::string>());
+    if (!leave_by) continue;
     const bool overran = b.value("overran", nlohmann::json(false)).is_boolean() && b["overran"].get<bool>();
     PredictedBackfill& kept = out[b["gang"].get<std::string>()];
-    kept = PredictedBackfill{Seconds(*t), overran, 0};
+    kept = PredictedBackfill{*leave_by, overran, 0};
     if (b.value("checkpointBy", nlohmann::json()).is_string()) {
-      if (const auto by = base::ParseTime(b["checkpointBy"].get<std::string>())) kept.checkpoint_deadline = Seconds(*by);
+      kept.checkpoint_deadline = base::ParseEpochSeconds(b["checkpointBy"].get<std::string>()).value_or(0);
     }
   }
   return out;

@@ -61,6 +61,10 @@ TEST(TimeFormatTest, FormatsAndParsesMetaTimeAndMicroTime) {
   EXPECT_FALSE(base::ParseTime("2026-02-30T00:00:00Z"));
   EXPECT_FALSE(base::ParseTime("yesterday"));
   EXPECT_FALSE(base::ParseTime("2026-03-04T05:06:07"));
+  // Seconds since the epoch, both ways.
+  EXPECT_EQ(base::ParseEpochSeconds("2027-01-15T08:00:00Z"), 1'800'000'000.0);
+  EXPECT_EQ(base::FormatEpochSeconds(*base::ParseEpochSeconds("2027-01-15T08:11:00Z")), "2027-01-15T08:11:00Z");
+  EXPECT_FALSE(base::ParseEpochSeconds("soon"));
 }
 
 TEST(PatchTest, MergePatchRemovesWithNullAndReplacesArrays) {
