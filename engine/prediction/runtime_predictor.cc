@@ -50,6 +50,14 @@ KeyChain RuntimePredictor::Chain(const RuntimeKey& key) {
   return chain;
 }
 
+KeyChain RuntimePredictor::FindChain(const RuntimeKey& key) const {
+  KeyChain chain;
+  for (const std::string& name : LevelNames(key)) {
+    if (auto it = by_name_.find(name); it != by_name_.end()) chain.levels.push_back(it->second);
+  }
+  return chain;
+}
+
 void RuntimePredictor::Add(Window& w, double seconds) {
   w.by_age.push_back(seconds);
   w.sorted.insert(std::upper_bound(w.sorted.begin(), w.sorted.end(), seconds), seconds);
@@ -94,6 +102,11 @@ std::optional<double> RuntimePredictor::Remaining(const KeyChain& chain, double 
   const auto first = std::upper_bound(w->sorted.begin(), w->sorted.end(), elapsed);
   const auto longer = static_cast<std::size_t>(w->sorted.end() - first);
   return *(first + static_cast<std::ptrdiff_t>((longer - 1) / 2)) - elapsed;
+}
+
+std::optional<double> RuntimePredictor::PredictedEnd(const KeyChain& chain, double start, double now) const {
+  const std::optional<double> left = Remaining(chain, now - start);
+  return left ? std::optional<double>(now + *left) : std::nullopt;
 }
 
 std::vector<std::pair<std::string, std::vector<double>>> RuntimePredictor::Export(std::size_t max_levels) const {

@@ -52,6 +52,9 @@ class RuntimePredictor {
 
   // The levels of `key`, created empty when new. Keep it: reading through a chain costs no lookups.
   KeyChain Chain(const RuntimeKey& key);
+  // The levels of `key` that exist, creating none: for a question that must not grow the predictor
+  // (a dry run's hypothetical gang).
+  KeyChain FindChain(const RuntimeKey& key) const;
 
   // A gang of this chain ran `seconds` (from its start to its end, all its runs together).
   void Observe(const KeyChain& chain, double seconds);
@@ -63,6 +66,8 @@ class RuntimePredictor {
   // runtimes longer than `elapsed` at the first level with enough of them, less `elapsed`. None when no
   // level has enough samples longer than it (it has outlived its history).
   std::optional<double> Remaining(const KeyChain& chain, double elapsed) const;
+  // When a gang of the chain that started at `start` is expected to end, at `now`: now + Remaining.
+  std::optional<double> PredictedEnd(const KeyChain& chain, double start, double now) const;
 
   // The sample windows by level name, oldest sample first, the most recently fed level first and at
   // most `max_levels` of them: what the operator keeps in a GPUPool's status so that a new leader

@@ -12,18 +12,13 @@ std::optional<double> PredictedRuntime(const RuntimeBook& book, const std::strin
   return p ? std::optional<double>(p->seconds) : std::nullopt;
 }
 
-std::optional<double> PredictedEnd(const RuntimeBook& book, const engine::KeyChain& chain, double start, double now) {
-  const std::optional<double> left = book.predictor->Remaining(chain, now - start);
-  return left ? std::optional<double>(now + *left) : std::nullopt;
-}
-
 }  // namespace
 
 void PredictEntries(RuntimeBook& book, const Gang& gang, GangEntries& entries, double now) {
   if (!book.predictor) return;
   if (entries.waiting) {
     const engine::GangRequest& g = entries.waiting->request;
-    const engine::KeyChain& chain = book.ChainOf(gang.key, RuntimeKeyOf(gang, g.queue, engine::GangGpus(g)));
+    const engine::KeyChain& chain = book.ChainOf(gang, g.queue, engine::GangGpus(g));
     entries.waiting->predicted_runtime = PredictedRuntime(book, gang.key, chain, book.quantile);
   }
   if (entries.running) {
@@ -31,7 +26,7 @@ void PredictEntries(RuntimeBook& book, const Gang& gang, GangEntries& entries, d
       entries.running->leave_by = b->second.leave_by;
     }
     if (const auto chain = book.chains.find(gang.key); chain != book.chains.end()) {
-      entries.running->predicted_end = PredictedEnd(book, chain->second, entries.running->start, now);
+      entries.running->predicted_end = book.predictor->PredictedEnd(chain->second, entries.running->start, now);
     }
   }
 }
@@ -65,7 +60,7 @@ void Repredict(RuntimeBook& book, AdmissionBook& admission, double now, bool ful
   for (engine::RunningGang& r : input.running) {
     const auto chain = book.chains.find(r.name);
     if (chain == book.chains.end()) continue;
-    r.predicted_end = PredictedEnd(book, chain->second, r.start, now);
+    r.predicted_end = book.predictor->PredictedEnd(chain->second, r.start, now);
   }
 }
 

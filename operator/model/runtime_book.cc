@@ -11,26 +11,14 @@
 namespace gangplank::op {
 
 void RuntimeBook::Configure(const cache::PoolRuntimePrediction& setting) {
-  if (!setting.enabled) {
-    predictor.reset();
-    chains.clear();
-    return;
-  }
+  if (!setting.enabled) return;
   quantile = setting.backfill_quantile;
-  const engine::PredictorConfig want{setting.min_samples, setting.window};
-  if (predictor && predictor->config().min_samples == want.min_samples && predictor->config().window == want.window) {
-    return;
-  }
-  std::vector<std::pair<std::string, std::vector<double>>> kept;
-  if (predictor) kept = predictor->Export();
-  predictor.emplace(want);
-  predictor->Restore(kept);  // Samples carry over; a smaller window keeps the latest.
-  chains.clear();
+  predictor.emplace(engine::PredictorConfig{setting.min_samples, setting.window});
 }
 
-const engine::KeyChain& RuntimeBook::ChainOf(const std::string& gang_key, const engine::RuntimeKey& key) {
-  auto it = chains.find(gang_key);
-  if (it == chains.end()) it = chains.emplace(gang_key, predictor->Chain(key)).first;
+const engine::KeyChain& RuntimeBook::ChainOf(const Gang& gang, const std::string& queue, double gpus) {
+  auto it = chains.find(gang.key);
+  if (it == chains.end()) it = chains.emplace(gang.key, predictor->Chain(RuntimeKeyOf(gang, queue, gpus))).first;
   return it->second;
 }
 

@@ -37,10 +37,10 @@ struct RuntimeBook {
   double status_at = -1e300;  // When `status` was last taken from the predictor.
   nlohmann::json status;      // status.runtimes as last taken.
 
-  // Makes (or drops) the predictor as the pool's setting says; a changed window or minimum starts it afresh.
+  // Makes the predictor when the pool's setting enables it (a changed setting makes a new pool model).
   void Configure(const cache::PoolRuntimePrediction& setting);
-  // The gang's chain of keys, made once per gang key.
-  const engine::KeyChain& ChainOf(const std::string& gang_key, const engine::RuntimeKey& key);
+  // The gang's chain of keys (RuntimeKeyOf), made once per gang key.
+  const engine::KeyChain& ChainOf(const Gang& gang, const std::string& queue, double gpus);
   void Forget(const std::string& gang_key);
 };
 

@@ -90,9 +90,10 @@ nlohmann::json Controller::DryRun(const nlohmann::json& request) {
   entries.waiting->request.name = "dry-run:" + gang->key;  // Never collides with the gang if it exists.
   if (model->runtimes.predictor) {
     // What gangs like it ran: it may start on reserved nodes on that, as the real round would let it.
+    // FindChain: a question, however many, adds no keys to the pool's predictor.
     const engine::GangRequest& g = entries.waiting->request;
-    engine::RuntimePredictor& predictor = *model->runtimes.predictor;
-    if (auto p = predictor.Quantile(predictor.Chain(RuntimeKeyOf(*gang, g.queue, engine::GangGpus(g))), model->runtimes.quantile)) {
+    const engine::RuntimePredictor& predictor = *model->runtimes.predictor;
+    if (auto p = predictor.Quantile(predictor.FindChain(RuntimeKeyOf(*gang, g.queue, engine::GangGpus(g))), model->runtimes.quantile)) {
       entries.waiting->predicted_runtime = p->seconds;
       answer["predictedRuntime"] = {{"seconds", p->seconds}, {"quantile", model->runtimes.quantile}, {"basedOn", p->level},
                                     {"samples", p->samples}};

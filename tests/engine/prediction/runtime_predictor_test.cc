@@ -117,6 +117,18 @@ TEST(RuntimePredictor, RemainingIsTheMedianOfLongerRunsLessWhatItRan) {
   EXPECT_EQ(*p.Remaining(chain, 5000), 7200 - 5000);  // Of 7200 and 36000: the lower middle.
   EXPECT_FALSE(p.Remaining(chain, 10000));             // One longer run is not enough.
   EXPECT_FALSE(p.Remaining(chain, 40000));             // Outlived its history.
+  EXPECT_EQ(*p.PredictedEnd(chain, 1000, 3000), 3000 + 7200 - 2000);
+  EXPECT_FALSE(p.PredictedEnd(chain, 0, 40000));
+}
+
+TEST(RuntimePredictor, FindingAChainCreatesNoLevels) {
+  RuntimePredictor p(PredictorConfig{1, 8});
+  p.Observe(p.Chain(Key("vc1", 8)), 100);
+  const std::size_t levels = p.levels();
+  const KeyChain found = p.FindChain(Key("vc1", 8, "new-class", "ml"));
+  EXPECT_EQ(p.levels(), levels);
+  EXPECT_EQ(found.levels.size(), 4u);  // queue+gpus, queue, gpus, everything: the class levels do not exist.
+  EXPECT_EQ(p.Quantile(found, 1)->seconds, 100);
 }
 
 TEST(RuntimePredictor, ANewPredictorRestoredFromAnExportPredictsTheSame) {
