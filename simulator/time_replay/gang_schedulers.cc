@@ -58,6 +58,7 @@ void GangplankScheduler::Wait(const ReplayJob& job, bool front) {
   gang.request = GangFor(job);
   gang.arrival = job.arrival;
   gang.front = front;
+  if (predictor_) gang.predicted_runtime = PredictedRuntime(job.id);
   input_.waiting.push_back(std::move(gang));
   waiting_job_.push_back(job.id);
 }
@@ -87,21 +88,28 @@ void GangplankScheduler::Submit(const ReplayJob& job) {
 void GangplankScheduler::Finish(const ReplayJob& job) {
   GangSchedulerBase::Finish(job);
   ForgetRunning(job);
-  if (predictor_) predictor_->Observe(chains_[job.id], job.duration);
+  if (predictor_) {
+    predictor_->Observe(chains_[job.id], job.duration);
+    learnt_ = true;
+  }
+}
+
+std::optional<double> GangplankScheduler::PredictedRuntime(int job) const {
+  if (overran_[job]) return std::nullopt;
+  const std::optional<engine::RuntimePrediction> p = predictor_->Quantile(chains_[job], record_.quantile);
+  return p ? std::optional<double>(p->seconds) : std::nullopt;
 }
 
 void GangplankScheduler::Predict(double now) {
   if (!predictor_) return;
-  for (size_t w = 0; w < input_.waiting.size(); ++w) {
-    const int job = waiting_job_[w];
-    std::optional<engine::RuntimePrediction> p;
-    if (!overran_[job]) p = predictor_->Quantile(chains_[job], record_.quantile);
-    input_.waiting[w].predicted_runtime = p ? std::optional<double>(p->seconds) : std::nullopt;
+  // Waiting gangs' predictions change only when a job ended (Wait predicts the ones that come).
+  if (learnt_) {
+    for (size_t w = 0; w < input_.waiting.size(); ++w) input_.waiting[w].predicted_runtime = PredictedRuntime(waiting_job_[w]);
+    learnt_ = false;
   }
   for (size_t r = 0; r < input_.running.size() && predicted_ends_; ++r) {
     engine::RunningGang& gang = input_.running[r];
-    const std::optional<double> left = predictor_->Remaining(chains_[running_job_[r]], now - gang.start);
-    gang.predicted_end = left ? std::optional<double>(now + *left) : std::nullopt;
+    gang.predicted_end = predictor_->PredictedEnd(chains_[running_job_[r]], gang.start, now);
   }
 }
 

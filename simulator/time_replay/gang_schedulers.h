@@ -100,6 +100,8 @@ class GangplankScheduler : public GangSchedulerBase {
   void SetPastUsage(double now);
   // The round's predicted runtimes (waiting gangs) and ends (running gangs), from the jobs ended so far.
   void Predict(double now);
+  // The backfill quantile of the job's prediction; none once it overstayed one, or without history.
+  std::optional<double> PredictedRuntime(int job) const;
 
   std::string name_ = "gangplank";
   engine::AdmissionInput input_;
@@ -116,6 +118,7 @@ class GangplankScheduler : public GangSchedulerBase {
   std::vector<engine::KeyChain> chains_;  // Per job, from its arrival.
   std::vector<char> overran_;             // Per job: ended for overstaying a predicted backfill.
   bool predicted_ends_ = true;
+  bool learnt_ = false;  // A job ended since the waiting gangs were last predicted.
   PredictionRecord record_;
 };
 
