@@ -198,6 +198,13 @@ void DecodeTolerations(od::value v, std::vector<Toleration>& out) {
   }
 }
 
+void DecodeSchedulingGroup(od::value v, std::string& pod_group_name) {
+  if (v.is_null()) return;
+  for (auto field : v.get_object()) {
+    if (std::string_view(field.unescaped_key()) == "podGroupName") pod_group_name = str(field.value());
+  }
+}
+
 void DecodePodSpec(od::value v, Pod& out, PodClaims& claims) {
   std::vector<base::ContainerAmounts> containers, init;
   std::optional<base::ContainerAmounts> pod_level;
@@ -216,6 +223,7 @@ void DecodePodSpec(od::value v, Pod& out, PodClaims& claims) {
     else if (key == "resourceClaims") DecodeResourceClaims(field.value(), claims);
     else if (key == "nodeSelector") DecodePairs(field.value(), out.node_selector, KeptAnnotations::kNone);
     else if (key == "tolerations") DecodeTolerations(field.value(), out.tolerations);
+    else if (key == "schedulingGroup") DecodeSchedulingGroup(field.value(), out.pod_group_name);
     else if (key == "schedulingGates") {
       od::value gates = field.value();
       if (gates.is_null()) continue;

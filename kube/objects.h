@@ -107,6 +107,8 @@ struct Pod {
   int32_t priority = 0;
   std::optional<std::int64_t> active_deadline_seconds;  // spec.activeDeadlineSeconds: the kubelet ends it then.
   std::vector<std::string> scheduling_gates;
+  // spec.schedulingGroup.podGroupName: the native PodGroup (scheduling.k8s.io) the pod joins; immutable.
+  std::string pod_group_name;
   // Effective pod request as Kubernetes computes it (base/pod_requests.h: sidecars, pod-level resources,
   // overhead), a container's limit standing in for a missing request (the API server's defaulting, which
   // not every client relies on).

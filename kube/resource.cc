@@ -31,6 +31,14 @@ const ResourceDescriptor& Pods() {
   static const ResourceDescriptor r{"", "v1", "pods", "Pod", true};
   return r;
 }
+const ResourceDescriptor& PodGroups() {
+  static const ResourceDescriptor r{"scheduling.k8s.io", "v1beta1", "podgroups", "PodGroup", true};
+  return r;
+}
+const ResourceDescriptor& Workloads() {
+  static const ResourceDescriptor r{"scheduling.k8s.io", "v1beta1", "workloads", "Workload", true};
+  return r;
+}
 const ResourceDescriptor& Nodes() {
   static const ResourceDescriptor r{"", "v1", "nodes", "Node", false};
   return r;

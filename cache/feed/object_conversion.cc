@@ -38,6 +38,7 @@ PodInfo ToPodInfo(const kube::Pod& p, const PlanSeal* seal, const dra::GpuInvent
   pod.deleting = !p.meta.deletion_timestamp.empty();
   pod.node_name = p.node_name;
   pod.scheduler_name = p.scheduler_name;
+  pod.pod_group_name = p.pod_group_name;
   pod.scheduling_gates = p.scheduling_gates;
   pod.priority = p.priority;
   pod.active_deadline_seconds = p.active_deadline_seconds;

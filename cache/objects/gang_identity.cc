@@ -52,6 +52,15 @@ GangIdentity TrainingJob(const PodInfo& pod, const std::string& job) {
 }  // namespace
 
 GangIdentity GangIdentityOf(const PodInfo& pod) {
+  if (!pod.pod_group_name.empty()) {
+    GangIdentity g;
+    g.source = GangSource::kNativePodGroup;
+    g.key = pod.namespace_ + "/PodGroup.scheduling.k8s.io/" + pod.pod_group_name;
+    g.api_version = kNativePodGroupApiVersion;
+    g.kind = "PodGroup";
+    g.name = pod.pod_group_name;
+    return g;
+  }
   if (std::string gang = pod.Label(kGangLabel); !gang.empty()) {
     GangIdentity g;
     g.source = GangSource::kGangLabel;

@@ -1,5 +1,9 @@
 // Which gang a pod belongs to, from the pod alone (labels and its controlling owner), so the extender and
 // the operator group pods the same way without reading other objects. In order of precedence:
+//   0. spec.schedulingGroup.podGroupName: Kubernetes' own PodGroup (scheduling.k8s.io, 1.36+)
+//                                                     key "<ns>/PodGroup.scheduling.k8s.io/<name>"
+//      It comes first because kube-scheduler groups the pod by it in its PodGroup cycle whatever its
+//      labels say: gangplank must admit the same set of pods the scheduler will place together.
 //   1. gangplank.io/gang label                        key "<ns>/<gang>"
 //   2. scheduler-plugins' scheduling.x-k8s.io/pod-group label: its PodGroup   key "<ns>/PodGroup/<name>"
 //   3. the workload controller that owns the pod, found from the labels the controllers set:
@@ -16,17 +20,20 @@
 
 namespace gangplank::cache {
 
-enum class GangSource { kLone, kGangLabel, kPodGroup, kOwner };
+enum class GangSource { kLone, kNativePodGroup, kGangLabel, kPodGroup, kOwner };
 
 struct GangIdentity {
   GangSource source = GangSource::kLone;
   std::string key;  // See above; empty for a lone pod.
-  // For kPodGroup and kOwner: the object that defines the gang (to read its size).
+  // For kNativePodGroup, kPodGroup and kOwner: the object that defines the gang (to read its size).
   std::string api_version;
   std::string kind;
   std::string name;
 };
 
 GangIdentity GangIdentityOf(const PodInfo& pod);
+
+// The API version gangplank reads native PodGroups at.
+inline constexpr const char* kNativePodGroupApiVersion = "scheduling.k8s.io/v1beta1";
 
 }  // namespace gangplank::cache

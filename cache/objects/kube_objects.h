@@ -70,6 +70,7 @@ struct PodInfo {
   std::string node_name;  // spec.nodeName: bound when non-empty.
   std::string scheduler_name;
   std::vector<std::string> scheduling_gates;
+  std::string pod_group_name;  // spec.schedulingGroup.podGroupName: its native PodGroup (immutable).
   std::int32_t priority = 0;
   // spec.activeDeadlineSeconds: the kubelet ends the pod this long after it starts, so a runtime it
   // declares is kept (unlike an annotation's).

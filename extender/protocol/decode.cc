@@ -275,6 +275,11 @@ void PodSpec(sj::value& v, cache::PodInfo& pod) {
     else if (key == "resources") ResourcesOf(value, pod.pod_resources.emplace());
     else if (key == "overhead") pod.overhead = ResourceListOf(value);
     else if (key == "resourceClaims") pod.resource_claims = ResourceClaimsOf(value);
+    else if (key == "schedulingGroup") {
+      ForEachFieldOrNull(value, [&](std::string_view k, sj::value& f) {
+        if (k == "podGroupName") pod.pod_group_name = NullableString(f);
+      });
+    }
   });
 }
 

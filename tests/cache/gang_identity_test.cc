@@ -21,6 +21,20 @@ TEST(GangIdentity, GangLabelComesFirst) {
   EXPECT_EQ(g.key, "ml/g1");
 }
 
+// spec.schedulingGroup is what kube-scheduler's PodGroup cycle groups by: it wins over every label.
+TEST(GangIdentity, ANativePodGroupComesBeforeAnyLabel) {
+  PodInfo p = Pod({{"gangplank.io/gang", "g1"}, {"scheduling.x-k8s.io/pod-group", "pg"}}, OwnerRef{"batch/v1", "Job", "j", "u"});
+  p.pod_group_name = "workers";
+  const GangIdentity g = GangIdentityOf(p);
+  EXPECT_EQ(g.source, GangSource::kNativePodGroup);
+  EXPECT_EQ(g.key, "ml/PodGroup.scheduling.k8s.io/workers");
+  EXPECT_EQ(g.api_version, "scheduling.k8s.io/v1beta1");
+  EXPECT_EQ(g.kind, "PodGroup");
+  EXPECT_EQ(g.name, "workers");
+  // A scheduler-plugins PodGroup of the same name is another gang.
+  EXPECT_NE(g.key, GangIdentityOf(Pod({{"scheduling.x-k8s.io/pod-group", "workers"}})).key);
+}
+
 TEST(GangIdentity, PodGroupLabelNamesThePodGroup) {
   const GangIdentity g = GangIdentityOf(Pod({{"scheduling.x-k8s.io/pod-group", "pg"}}));
   EXPECT_EQ(g.source, GangSource::kPodGroup);
