@@ -105,6 +105,20 @@ TEST(DecodeExtenderArgs, KeysMatchCaseInsensitivelyLikeGo) {
   EXPECT_EQ(decoder.DecodeExtenderArgs(body).node_names->at(0), "a");
 }
 
+// Kubernetes 1.37's spec.schedulingGroup names the pod's native PodGroup, its gang for the extender too.
+TEST(DecodeExtenderArgs, APodsSchedulingGroupNamesItsNativePodGroup) {
+  Json args;
+  args["Pod"] = GoPod(PodSpecFixture{});
+  args["Pod"]["spec"]["schedulingGroup"] = {{"podGroupName", "train-workers"}};
+  args["NodeNames"] = Json::array({"a"});
+  RequestDecoder decoder;
+  std::string body = GoJson(args);
+  EXPECT_EQ(decoder.DecodeExtenderArgs(body).pod.pod_group_name, "train-workers");
+  args["Pod"]["spec"]["schedulingGroup"] = nullptr;
+  body = GoJson(args);
+  EXPECT_EQ(decoder.DecodeExtenderArgs(body).pod.pod_group_name, "");
+}
+
 TEST(DecodeExtenderArgs, BadBodiesGiveErrorsThatSayWhatAndWhere) {
   RequestDecoder decoder;
   auto failure = [&](std::string body) { return DecodeFailure([&] { decoder.DecodeExtenderArgs(body); }); };

@@ -13,6 +13,7 @@ const char* kPod = R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"w-0","
 "ownerReferences":[{"apiVersion":"batch/v1","kind":"Job","name":"j","uid":"u-j","controller":true}],
 "deletionTimestamp":null},
 "spec":{"schedulerName":"gangplank","nodeName":"n1","priority":100,"activeDeadlineSeconds":86400,"schedulingGates":[{"name":"gangplank.io/gang"}],
+"schedulingGroup":{"podGroupName":"w"},
 "initContainers":[{"name":"i","resources":{"requests":{"cpu":"2","memory":"1Gi"}}}],
 "containers":[{"name":"a","resources":{"requests":{"cpu":"500m","nvidia.com/gpu":"1"}}},
 {"name":"b","resources":{"requests":{"cpu":"250m","memory":"512Mi"}}},{"name":"c"}]},
@@ -38,6 +39,7 @@ TEST(ObjectsTest, DecodesThePodFieldsTheProjectNeeds) {
   EXPECT_EQ(pod.active_deadline_seconds, 86400);
   EXPECT_EQ(pod.phase, "Running");
   EXPECT_EQ(pod.scheduling_gates, std::vector<std::string>{"gangplank.io/gang"});
+  EXPECT_EQ(pod.pod_group_name, "w");
   // cpu: max(500m + 250m, init 2) = 2000m; memory: max(512Mi, 1Gi) = 1Gi; gpu 1.
   EXPECT_EQ(FindAmount(pod.requests, "cpu")->milli, 2000);
   EXPECT_EQ(FindAmount(pod.requests, "memory")->milli, 1024LL * 1024 * 1024 * 1000);
