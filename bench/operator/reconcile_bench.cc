@@ -75,6 +75,7 @@ class MemoryWriter : public ClusterWriter {
   EvictResult DeletePod(const cache::PodInfo&, int) override { return EvictResult::kEvicted; }
   std::vector<nlohmann::json> DisruptionBudgets(const std::string&) override { return {}; }
   void SetPodCondition(const cache::PodInfo&, const ConditionWrite&) override {}
+  void SetPodGroupCondition(const std::string&, const std::string&, const ConditionWrite&) override {}
   void RecordEvent(const EventWrite&) override {}
   bool WriteStatus(const std::string&, const std::string&, const nlohmann::json&, const std::vector<ConditionWrite>&) override {
     return true;

@@ -120,13 +120,14 @@ void Reconciler::JudgeUtilization(PoolModel& model, const ReconcileContext& cont
 void Reconciler::RecoverFaults(PoolModel& model, const ReconcileContext& context, bool changed, RoundReport& report) {
   model.restarts.Prune(context.now, [&](const std::string& key) { return tracker_.Has(key); });
   static const NodeFaultSnapshot kNone;
-  const auto min_members = [this](const Gang& gang) {
+  const auto terms = [this](const Gang& gang) {
     const SizeVerdict size = sizes_.SizeOf(gang);
-    return size.size ? size.size->min_members : static_cast<int>(gang.members.size());
+    if (!size.size) return GangTerms{static_cast<int>(gang.members.size()), false};
+    return GangTerms{size.size->min_members, size.size->disrupt_whole};
   };
   const NodeFaultSnapshot& nodes = context.node_faults ? *context.node_faults : kNone;
   if (!faults_.Due(model, nodes, changed, context.now)) return;
-  const RestartOutcome outcome = faults_.Run(model, nodes, *context.tree, min_members, context.now);
+  const RestartOutcome outcome = faults_.Run(model, nodes, *context.tree, terms, context.now);
   model.fault_wakeup = std::isfinite(outcome.next_wakeup) ? outcome.next_wakeup : 1e300;
   report.evicted += outcome.restarted + outcome.failed;
 }

@@ -154,11 +154,12 @@ void GangRestarter::NoteRecovered(PoolModel& model, const engine::RunningGang& r
 }
 
 engine::GangHealth GangRestarter::HealthOf(PoolModel& model, const engine::RunningGang& running, const Gang& gang,
-                                           const QueueTree& tree, int min_members, const NodeFaultSnapshot& snapshot,
+                                           const QueueTree& tree, const GangTerms& terms, const NodeFaultSnapshot& snapshot,
                                            double now) {
   engine::GangHealth h;
   h.name = running.name;
   h.config = RecoveryConfigFor(model.config(), tree, running.queue);
+  if (terms.disrupt_whole) h.config.replace_members = false;
   h.terminating = running.terminating;
   // Where its members run, by the pods (the cache leaves out a pod whose node shrank below it).
   std::string admission;
@@ -169,7 +170,7 @@ engine::GangHealth GangRestarter::HealthOf(PoolModel& model, const engine::Runni
     if (AdmittedHere(m)) AddDeviceFaults(m, snapshot, now, h.device_faults);
   }
   h.members = static_cast<int>(h.nodes.size());
-  h.min_members = min_members;
+  h.min_members = terms.min_members;
   // Only a gang that ran whole can fall below its minimum (one still starting is the start timeout's).
   if (running.started && h.members < h.min_members) {
     h.below_minimum_since = model.below_minimum_since.emplace(running.name, now).first->second;
@@ -208,7 +209,7 @@ bool GangRestarter::Due(PoolModel& model, const NodeFaultSnapshot& snapshot, boo
 }
 
 RestartOutcome GangRestarter::Run(PoolModel& model, const NodeFaultSnapshot& snapshot, const QueueTree& tree,
-                                  const std::function<int(const Gang&)>& min_members, double now) {
+                                  const std::function<GangTerms(const Gang&)>& terms, double now) {
   model.last_fault_look = now;
   std::map<std::string, Gang> gangs;
   for (const engine::RunningGang& running : model.book.input().running) {
@@ -220,7 +221,7 @@ RestartOutcome GangRestarter::Run(PoolModel& model, const NodeFaultSnapshot& sna
     const auto gang = gangs.find(running.name);
     if (gang == gangs.end()) continue;
     NoteRecovered(model, running, now);
-    health.push_back(HealthOf(model, running, gang->second, tree, min_members(gang->second), snapshot, now));
+    health.push_back(HealthOf(model, running, gang->second, tree, terms(gang->second), snapshot, now));
   }
   const engine::RecoveryPlan plan = engine::PlanGangRecovery(nodes, health, now);
   RestartOutcome outcome;

@@ -41,6 +41,13 @@ struct RestartOutcome {
   double next_wakeup = std::numeric_limits<double>::infinity();
 };
 
+// What a gang's defining object says about its faults.
+struct GangTerms {
+  int min_members = 0;         // Members below it for a grace restart the gang.
+  bool disrupt_whole = false;  // A native PodGroup's disruptionMode all: a lost member is the gang's fault,
+                               // never replaced alone, whatever the pool's replaceMembers says.
+};
+
 class GangRestarter {
  public:
   GangRestarter(GangTracker& tracker, ClusterWriter& writer, GangConditions& conditions, OperatorMetrics* metrics,
@@ -51,14 +58,13 @@ class GangRestarter {
   // changed (`changed`), or kFaultLookSeconds since the last look. Else Run is skipped, so one pod event
   // does not cost a walk over every running gang.
   bool Due(PoolModel& model, const NodeFaultSnapshot& nodes, bool changed, double now) const;
-  // `min_members`: the gang's minimum size (members below it for a grace restart the gang).
   RestartOutcome Run(PoolModel& model, const NodeFaultSnapshot& nodes, const QueueTree& tree,
-                     const std::function<int(const Gang&)>& min_members, double now);
+                     const std::function<GangTerms(const Gang&)>& terms, double now);
 
  private:
   void NoteRecovered(PoolModel& model, const engine::RunningGang& running, double now);
   engine::GangHealth HealthOf(PoolModel& model, const engine::RunningGang& running, const Gang& gang,
-                              const QueueTree& tree, int min_members, const NodeFaultSnapshot& snapshot, double now);
+                              const QueueTree& tree, const GangTerms& terms, const NodeFaultSnapshot& snapshot, double now);
   void Carry(PoolModel& model, const Gang& gang, const engine::RecoveryDecision& d, double now, RestartOutcome& outcome);
   void RequestCheckpoint(PoolModel& model, const Gang& gang, const engine::RecoveryDecision& d);
   void WithdrawCheckpoint(PoolModel& model, const Gang& gang);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <climits>
 
 #include <nlohmann/json.hpp>
 
@@ -93,12 +94,45 @@ GangSize RayClusterSize(const Json& cluster, const std::string& at) {
   return {Positive(total, "spec"), at + " head and worker groups"};
 }
 
-}  // namespace
+// scheduling.k8s.io/v1beta1 PodGroup: exactly one of schedulingPolicy.basic and .gang.
+GangSize NativePodGroupSize(const Json& group, const std::string& at) {
+  GangSize size;
+  const Json* policy = Find(group, {"spec", "schedulingPolicy"});
+  if (policy == nullptr || !policy->is_object()) throw cache::DecodeError("spec.schedulingPolicy", "missing");
+  const bool basic = Find(*policy, {"basic"}) != nullptr;
+  const bool gang = Find(*policy, {"gang"}) != nullptr;
+  if (basic == gang) throw cache::DecodeError("spec.schedulingPolicy", "expected exactly one of basic and gang");
+  if (basic) {
+    size.min_members = 1;
+    size.singly = true;
+    size.source = at + " spec.schedulingPolicy.basic (each pod on its own)";
+  } else {
+    if (Find(*policy, {"gang", "minCount"}) == nullptr) throw cache::DecodeError("spec.schedulingPolicy.gang.minCount", "missing");
+    const long long min = Count(*policy, {"gang", "minCount"}, "spec.schedulingPolicy.gang.minCount", 0);
+    size.min_members = Positive(min, "spec.schedulingPolicy.gang.minCount");
+    size.source = at + " spec.schedulingPolicy.gang.minCount";
+  }
+  if (const Json* topology = Find(group, {"spec", "schedulingConstraints", "topology"}); topology != nullptr) {
+    if (!topology->is_array()) throw cache::DecodeError("spec.schedulingConstraints.topology", "expected a list");
+    if (!topology->empty()) {
+      const Json* key = Find((*topology)[0], {"key"});
+      if (key == nullptr || !key->is_string() || key->get<std::string>().empty()) {
+        throw cache::DecodeError("spec.schedulingConstraints.topology[0].key", "expected a label key");
+      }
+      size.topology_key = key->get<std::string>();
+    }
+  }
+  if (const Json* priority = Find(group, {"spec", "priority"}); priority != nullptr) {
+    if (!priority->is_number_integer()) throw cache::DecodeError("spec.priority", "expected a whole number");
+    size.priority = static_cast<int>(std::clamp<long long>(priority->get<long long>(), INT32_MIN, INT32_MAX));
+  }
+  size.disrupt_whole = Find(group, {"spec", "disruptionMode", "all"}) != nullptr;
+  return size;
+}
 
-GangSize GangSizeOf(const cache::GangIdentity& gang, const std::string& namespace_, const Json& object) {
-  const std::string at = gang.kind + " " + namespace_ + "/" + gang.name;
-  if (!object.is_object()) throw cache::DecodeError("", at + " is not a JSON object");
+GangSize SizeOf(const cache::GangIdentity& gang, const Json& object, const std::string& at) {
   try {
+    if (gang.source == cache::GangSource::kNativePodGroup) return NativePodGroupSize(object, at);
     if (gang.kind == "PodGroup") {
       if (Find(object, {"spec", "minMember"}) == nullptr) throw cache::DecodeError("spec.minMember", "missing");
       return {Positive(Count(object, {"spec", "minMember"}, "spec.minMember", 0), "spec.minMember"), at + " spec.minMember"};
@@ -110,6 +144,37 @@ GangSize GangSizeOf(const cache::GangIdentity& gang, const std::string& namespac
   } catch (const cache::DecodeError& e) {
     throw cache::DecodeError(e.path().empty() ? at : at + " " + e.path(), e.problem());
   }
+}
+
+}  // namespace
+
+GangSize GangSizeOf(const cache::GangIdentity& gang, const std::string& namespace_, const Json& object) {
+  const std::string at = gang.kind + " " + namespace_ + "/" + gang.name;
+  if (!object.is_object()) throw cache::DecodeError("", at + " is not a JSON object");
+  GangSize size = SizeOf(gang, object, at);
+  if (const Json* uid = Find(object, {"metadata", "uid"}); uid != nullptr && uid->is_string()) size.uid = uid->get<std::string>();
+  return size;
+}
+
+std::string WorkloadWording(const std::string& namespace_, const Json& workload) {
+  const Json* name = Find(workload, {"metadata", "name"});
+  std::string out = "Workload " + namespace_ + "/" + (name != nullptr && name->is_string() ? name->get<std::string>() : "?");
+  std::string terms;
+  if (const Json* templates = Find(workload, {"spec", "podGroupTemplates"}); templates != nullptr && templates->is_array()) {
+    std::string names;
+    for (const Json& t : *templates) {
+      const Json* n = Find(t, {"name"});
+      if (n == nullptr || !n->is_string()) continue;
+      names += (names.empty() ? "" : ", ") + n->get<std::string>();
+    }
+    if (!names.empty()) terms = "Pod Group Templates: " + names;
+  }
+  const Json* kind = Find(workload, {"spec", "controllerRef", "kind"});
+  const Json* owner = Find(workload, {"spec", "controllerRef", "name"});
+  if (kind != nullptr && kind->is_string() && owner != nullptr && owner->is_string()) {
+    terms += (terms.empty() ? "" : "; ") + std::string("Controlled By: ") + kind->get<std::string>() + "/" + owner->get<std::string>();
+  }
+  return terms.empty() ? out : out + " (" + terms + ")";
 }
 
 std::optional<int> GangSizeAnnotation(const cache::PodInfo& pod) {

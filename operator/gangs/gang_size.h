@@ -1,4 +1,7 @@
 // How many members a gang needs before it may start, from the object that defines it:
+//   PodGroup (scheduling.k8s.io)   spec.schedulingPolicy.gang.minCount; basic{}: each pod on its own.
+//                                  Also what else the group says of its gang: the topology key it must
+//                                  keep to, its resolved priority, its disruption mode.
 //   PodGroup (scheduler-plugins)   spec.minMember
 //   batch/v1 Job                   spec.parallelism (default 1), at most spec.completions
 //   JobSet                         sum over spec.replicatedJobs of replicas x template.spec.parallelism
@@ -21,11 +24,21 @@ namespace gangplank::op {
 struct GangSize {
   int min_members = 0;
   std::string source;  // Where it came from, for conditions: "Job ml/train spec.parallelism".
+  std::string uid{};   // The defining object's metadata.uid ("" when it has none).
+  // A native PodGroup's further terms (none for other sources):
+  bool singly = false;           // basic{}: its pods are admitted one by one, each when it fits.
+  std::string topology_key{};    // spec.schedulingConstraints.topology[0].key: one domain of it.
+  std::optional<int> priority{}; // spec.priority (resolved by the API server from priorityClassName).
+  bool disrupt_whole = false;    // spec.disruptionMode.all: its pods may only be disrupted together.
 };
 
 // The size from the defining object. Throws cache::DecodeError naming the field when the object has no
 // usable size (a missing or malformed field, a non-positive total).
 GangSize GangSizeOf(const cache::GangIdentity& gang, const std::string& namespace_, const nlohmann::json& object);
+
+// How a native PodGroup's Workload reads in kubectl describe's words, for the gang's condition:
+// "Workload ml/train (Pod Group Templates: workers, launcher; Controlled By: Job/train)".
+std::string WorkloadWording(const std::string& namespace_, const nlohmann::json& workload);
 
 // The gangplank.io/gang-size annotation of a pod, if it has one. Throws cache::DecodeError for anything
 // but a whole number from 1 to 100000.

@@ -1,6 +1,7 @@
 // Works out how many members each gang needs (gang_size.h), reading the object that defines it
 // (PodGroup, Job, JobSet, PyTorchJob, ..., RayCluster) through an ObjectReader and remembering the
-// answer for a while, so a reconcile costs an API read per gang at most once per `ttl`.
+// answer for a while, so a reconcile costs an API read per gang at most once per `ttl` (5 s at most for
+// a native PodGroup, whose minCount is mutable).
 #pragma once
 
 #include <chrono>
@@ -40,14 +41,19 @@ class GangSizeResolver {
   // defining object's size.
   SizeVerdict SizeOf(const Gang& gang);
   void Forget(const std::string& gang_key);
+  // The defining object's UID from the last read, if any (no API call).
+  std::string UidOf(const std::string& gang_key) const;
   std::size_t cached() const;  // Entries held (expired ones are swept as the cache grows).
 
  private:
   struct Entry {
     SizeVerdict verdict;
     std::chrono::steady_clock::time_point at;
+    std::chrono::seconds ttl;
   };
+  static constexpr std::chrono::seconds kNativeGroupTtl{5};
   SizeVerdict Read(const Gang& gang);
+  std::string WorkloadOf(const std::string& namespace_, const nlohmann::json& group);
   void SweepExpiredLocked(std::chrono::steady_clock::time_point now);
 
   ObjectReader& reader_;

@@ -128,14 +128,25 @@ GangEntries BuildGangEntries(const Gang& gang, const EntryContext& context, cons
                                        context.size->source + ")");
   }
 
+  // A native basic{} group is not a gang: its pods are admitted one at a time, the oldest first, each
+  // as it fits on its own (the engine counts a waiting entry's every member against free capacity).
+  if (context.size->singly && waiting.size() > 1) {
+    waiting = {*std::min_element(waiting.begin(), waiting.end(),
+                                 [](const Member* a, const Member* b) { return a->created < b->created; })};
+  }
+
   engine::WaitingGang w;
   engine::GangRequest& g = w.request;
   g.name = gang.key;
   g.queue = context.queue;
   // A gang already running admits its replacements together; otherwise at least `size` members.
-  g.min_members = holding.empty() ? size : 0;
+  g.min_members = context.size->singly ? 1 : holding.empty() ? size : 0;
   g.required_level = waiting.front()->pod.Annotation(cache::kTopologyRequiredAnnotation);
   g.preferred_level = waiting.front()->pod.Annotation(cache::kTopologyPreferredAnnotation);
+  // A native PodGroup's topology constraint is what kube-scheduler holds the group to: it wins over the
+  // pod's annotation when it names one of the pool's levels (another key is the scheduler's own to keep).
+  const std::string& group_level = context.size->topology_key;
+  if (!group_level.empty() && view.cluster().topology().LevelIndex(group_level) >= 0) g.required_level = group_level;
   std::vector<double> created;
   for (const Member* m : waiting) {
     g.members.push_back(m->request);
@@ -143,6 +154,7 @@ GangEntries BuildGangEntries(const Gang& gang, const EntryContext& context, cons
     created.push_back(m->created);
     out.waiting_pods.push_back(m->pod);
   }
+  if (context.size->priority) g.priority = *context.size->priority;  // The group's, resolved by the API server.
   // The gang arrives when it is complete (its min_members-th pod), not with its first: an old placeholder
   // pod labelled into a gang ahead of time buys it no place in the queue, nor an early reservation (L3).
   std::sort(created.begin(), created.end());

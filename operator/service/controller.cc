@@ -46,7 +46,8 @@ Controller::Controller(cache::SharedInformers& informers, cache::ClusterStateFee
                        ObjectReader& reader, OperatorMetrics& metrics, ControllerOptions options)
     : informers_(informers), feed_(feed), writer_(writer), metrics_(metrics), options_(std::move(options)),
       tracker_(options_.scheduler_names), sizes_(reader),
-      conditions_(writer, [this] { return Now(); }, options_.condition_rewrite_seconds),
+      conditions_(writer, [this] { return Now(); }, options_.condition_rewrite_seconds,
+                  [this](const std::string& gang_key) { return sizes_.UidOf(gang_key); }),
       reconciler_(tracker_, sizes_, writer, conditions_, &metrics, member_faults_, options_.reconciler), pools_(feed),
       queue_status_(writer) {
   if (options_.utilization_source != nullptr) {

@@ -7,18 +7,25 @@
 
 namespace gangplank::op {
 
-cache::OwnerRef AnchorOf(const Gang& gang) {
+cache::OwnerRef AnchorOf(const Gang& gang, const std::string& known_uid) {
   const cache::PodInfo& lead = gang.members.front().pod;
-  if (gang.identity.source == cache::GangSource::kOwner || gang.identity.source == cache::GangSource::kPodGroup) {
+  const cache::GangSource source = gang.identity.source;
+  if (source == cache::GangSource::kOwner || source == cache::GangSource::kPodGroup || source == cache::GangSource::kNativePodGroup) {
     cache::OwnerRef ref{gang.identity.api_version, gang.identity.kind, gang.identity.name, ""};
     if (lead.controller && lead.controller->kind == ref.kind && lead.controller->name == ref.name) ref.uid = lead.controller->uid;
+    if (ref.uid.empty()) ref.uid = known_uid;
     return ref;
   }
   return cache::OwnerRef{"v1", "Pod", lead.name, lead.uid};
 }
 
-GangConditions::GangConditions(ClusterWriter& writer, std::function<double()> now, double min_rewrite_seconds)
-    : writer_(writer), now_(std::move(now)), min_rewrite_seconds_(min_rewrite_seconds), thread_([this] { Run(); }) {}
+GangConditions::GangConditions(ClusterWriter& writer, std::function<double()> now, double min_rewrite_seconds, UidOf uid_of)
+    : writer_(writer), now_(std::move(now)), min_rewrite_seconds_(min_rewrite_seconds), uid_of_(std::move(uid_of)),
+      thread_([this] { Run(); }) {}
+
+cache::OwnerRef GangConditions::Anchor(const Gang& gang) const {
+  return AnchorOf(gang, uid_of_ && gang.identity.source != cache::GangSource::kLone ? uid_of_(gang.key) : "");
+}
 
 GangConditions::~GangConditions() {
   queue_.shutdown();
@@ -36,7 +43,7 @@ void GangConditions::Set(const Gang& gang, const std::string& status, const std:
   std::lock_guard lock(mu_);
   Desired& d = desired_[gang.key];
   d.lead = gang.members.front().pod;
-  d.anchor = AnchorOf(gang);
+  d.anchor = Anchor(gang);
   d.status = status;
   d.reason = reason;
   d.message = message;
@@ -58,7 +65,7 @@ void GangConditions::Set(const Gang& gang, const std::string& status, const std:
 
 void GangConditions::Event(const Gang& gang, const std::string& type, const std::string& reason, const std::string& message) {
   if (gang.members.empty()) return;
-  writer_.RecordEvent(EventWrite{AnchorOf(gang), gang.namespace_, type, reason, message});
+  writer_.RecordEvent(EventWrite{Anchor(gang), gang.namespace_, type, reason, message});
 }
 
 void GangConditions::Forget(const std::string& gang_key) {
@@ -127,7 +134,12 @@ void GangConditions::Process(const std::string& key) {
 void GangConditions::WriteOne(const std::string& key, Desired d) {
   try {
     const bool flipped = d.written_status != d.status;
-    writer_.SetPodCondition(d.lead, ConditionWrite{kGangConditionType, d.status, d.reason, d.message, flipped});
+    const ConditionWrite condition{kGangConditionType, d.status, d.reason, d.message, flipped};
+    writer_.SetPodCondition(d.lead, condition);
+    // A native PodGroup's users read its status: the same condition there, beside the scheduler's own.
+    if (d.anchor.kind == "PodGroup" && d.anchor.api_version == cache::kNativePodGroupApiVersion) {
+      writer_.SetPodGroupCondition(d.lead.namespace_, d.anchor.name, condition);
+    }
     if (d.written_reason != d.reason) {
       writer_.RecordEvent(EventWrite{d.anchor, d.lead.namespace_, d.status == "True" ? reasons::kNormal : reasons::kWarning, d.reason,
                                      "gang " + key + ": " + d.message});

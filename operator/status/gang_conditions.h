@@ -28,8 +28,11 @@ inline constexpr const char* kGangConditionType = "gangplank.io/GangAdmitted";
 
 class GangConditions {
  public:
+  // The UID of the object that defines a gang, when known (GangSizeResolver::UidOf): kubectl describe
+  // finds an object's Events by its UID, which the gang's pods do not carry for a PodGroup.
+  using UidOf = std::function<std::string(const std::string& gang_key)>;
   // now(): seconds (any epoch). The writer thread starts at once.
-  GangConditions(ClusterWriter& writer, std::function<double()> now, double min_rewrite_seconds = 30);
+  GangConditions(ClusterWriter& writer, std::function<double()> now, double min_rewrite_seconds = 30, UidOf uid_of = {});
   ~GangConditions();
   GangConditions(const GangConditions&) = delete;
   GangConditions& operator=(const GangConditions&) = delete;
@@ -65,9 +68,12 @@ class GangConditions {
   void Process(const std::string& key);
   void WriteOne(const std::string& key, Desired snapshot);
 
+  cache::OwnerRef Anchor(const Gang& gang) const;
+
   ClusterWriter& writer_;
   std::function<double()> now_;
   double min_rewrite_seconds_;
+  UidOf uid_of_;
   mutable std::mutex mu_;
   std::condition_variable idle_cv_;
   std::map<std::string, Desired> desired_;
@@ -76,7 +82,8 @@ class GangConditions {
   std::thread thread_;
 };
 
-// The object an event about this gang is recorded on: its owner, else its lead pod.
-cache::OwnerRef AnchorOf(const Gang& gang);
+// The object an event about this gang is recorded on: its owner, else its lead pod. `known_uid` is the
+// owner's UID when the pods do not tell it.
+cache::OwnerRef AnchorOf(const Gang& gang, const std::string& known_uid = "");
 
 }  // namespace gangplank::op

@@ -90,6 +90,9 @@ class ClusterWriter {
 
   // Sets one condition in the pod's status (other conditions untouched). Best effort.
   virtual void SetPodCondition(const cache::PodInfo& pod, const ConditionWrite& condition) = 0;
+  // Sets one condition in a native PodGroup's status (scheduling.k8s.io), merged by type so the
+  // scheduler's own conditions (PodGroupInitiallyScheduled) are left as they are. Best effort.
+  virtual void SetPodGroupCondition(const std::string& namespace_, const std::string& name, const ConditionWrite& condition) = 0;
   // Records an Event. Best effort.
   virtual void RecordEvent(const EventWrite& event) = 0;
   // Writes the status of a GPUPool or Queue (cluster-scoped gangplank resources) when it changed:

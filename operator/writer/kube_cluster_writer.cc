@@ -176,6 +176,18 @@ void KubeClusterWriter::SetPodCondition(const cache::PodInfo& pod, const Conditi
   }
 }
 
+void KubeClusterWriter::SetPodGroupCondition(const std::string& namespace_, const std::string& name, const ConditionWrite& c) {
+  Json condition{{"type", c.type}, {"status", c.status}, {"reason", c.reason}, {"message", c.message}};
+  if (c.status_changed) condition["lastTransitionTime"] = base::FormatTime(std::chrono::system_clock::now());
+  const Json patch{{"status", {{"conditions", Json::array({condition})}}}};
+  try {
+    reporting_->Patch(kube::resources::PodGroups(), namespace_, name, kube::PatchType::kStrategicMerge, patch, "status");
+  } catch (const std::exception& e) {
+    spdlog::warn(logging::JsonFields("cannot set podgroup condition", "podgroup", namespace_ + "/" + name, "type", c.type,
+                                     "error", e.what()));
+  }
+}
+
 void KubeClusterWriter::RecordEvent(const EventWrite& e) {
   kube::ObjectReference ref{e.object.api_version, e.object.kind, e.namespace_, e.object.name, e.object.uid, ""};
   events_.Record(ref, e.type, e.reason, e.message);

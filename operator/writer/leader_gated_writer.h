@@ -33,6 +33,7 @@ class LeaderGatedWriter : public ClusterWriter {
   EvictResult DeletePod(const cache::PodInfo& pod, int grace_seconds) override;
   std::vector<nlohmann::json> DisruptionBudgets(const std::string& namespace_) override;
   void SetPodCondition(const cache::PodInfo& pod, const ConditionWrite& condition) override;
+  void SetPodGroupCondition(const std::string& namespace_, const std::string& name, const ConditionWrite& condition) override;
   void RecordEvent(const EventWrite& event) override;
   bool WriteStatus(const std::string& plural, const std::string& name, const nlohmann::json& fields,
                    const std::vector<ConditionWrite>& conditions) override;

@@ -84,6 +84,10 @@ class FakeClusterWriter : public ClusterWriter {
     conditions_[pod.uid] = c;
     typed_conditions_[pod.uid + "|" + c.type] = c;
   }
+  void SetPodGroupCondition(const std::string& namespace_, const std::string& name, const ConditionWrite& c) override {
+    std::lock_guard lock(mu_);
+    pod_group_conditions_[namespace_ + "/" + name + "|" + c.type] = c;
+  }
   void RecordEvent(const EventWrite& e) override {
     std::lock_guard lock(mu_);
     events_.push_back(e);
@@ -128,6 +132,11 @@ class FakeClusterWriter : public ClusterWriter {
     std::lock_guard lock(mu_);
     auto it = typed_conditions_.find(uid + "|" + type);
     return it == typed_conditions_.end() ? std::nullopt : std::optional<ConditionWrite>(it->second);
+  }
+  std::optional<ConditionWrite> PodGroupCondition(const std::string& key, const std::string& type) const {
+    std::lock_guard lock(mu_);
+    auto it = pod_group_conditions_.find(key + "|" + type);
+    return it == pod_group_conditions_.end() ? std::nullopt : std::optional<ConditionWrite>(it->second);
   }
   std::optional<ConditionWrite> ConditionOf(const std::string& uid) const {
     std::lock_guard lock(mu_);
@@ -178,6 +187,7 @@ class FakeClusterWriter : public ClusterWriter {
   std::vector<nlohmann::json> budgets_;
   std::map<std::string, ConditionWrite> conditions_;
   std::map<std::string, ConditionWrite> typed_conditions_;  // By "uid|type".
+  std::map<std::string, ConditionWrite> pod_group_conditions_;  // By "namespace/name|type".
   std::vector<EventWrite> events_;
   std::map<std::string, nlohmann::json> statuses_;
   std::map<std::string, ConditionWrite> status_conditions_;

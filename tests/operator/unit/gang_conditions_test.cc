@@ -55,6 +55,38 @@ TEST_F(GangConditionsTest, NumbersOnlyChangesWaitOutTheRewriteInterval) {
   EXPECT_EQ(EventsWithReason(reasons::kGangIncomplete), 1);
 }
 
+// A native PodGroup's gang: the condition goes to the PodGroup's status too, and its Events name the
+// PodGroup (kubectl describe podgroup shows them); another gang's conditions stay on its pods.
+TEST_F(GangConditionsTest, ANativePodGroupGetsTheConditionAndTheEvents) {
+  Gang gang = FourPodGang();
+  gang.key = "team/PodGroup.scheduling.k8s.io/train";
+  gang.members.front().pod.pod_group_name = "train";
+  gang.identity = cache::GangIdentityOf(gang.members.front().pod);
+  conditions_.Blocked(gang, reasons::kGangIncomplete, "1 of 4 pods exist");
+  ASSERT_TRUE(conditions_.WaitIdle(5s));
+  const auto on_group = writer_.PodGroupCondition("team/train", kGangConditionType);
+  ASSERT_TRUE(on_group);
+  EXPECT_EQ(on_group->status, "False");
+  EXPECT_EQ(on_group->reason, reasons::kGangIncomplete);
+  EXPECT_EQ(on_group->message, "1 of 4 pods exist");
+  ASSERT_TRUE(Written());
+  ASSERT_EQ(writer_.events().size(), 1u);
+  EXPECT_EQ(writer_.events().front().object.api_version, "scheduling.k8s.io/v1beta1");
+  EXPECT_EQ(writer_.events().front().object.kind, "PodGroup");
+  EXPECT_EQ(writer_.events().front().object.name, "train");
+  EXPECT_EQ(writer_.events().front().object.uid, "");  // Nobody told this GangConditions the PodGroup's UID.
+  GangConditions told{writer_, [this] { return now_.load(); }, 30, [](const std::string& key) {
+                        return key == "team/PodGroup.scheduling.k8s.io/train" ? std::string("pg-uid") : std::string();
+                      }};
+  told.Event(gang, "Normal", "Probe", "m");
+  EXPECT_EQ(writer_.events().back().object.uid, "pg-uid");
+
+  const Gang job = FourPodGang();
+  conditions_.Admitted(job, "admitted");
+  ASSERT_TRUE(conditions_.WaitIdle(5s));
+  EXPECT_FALSE(writer_.PodGroupCondition("team/train", kGangConditionType)->status == "True");
+}
+
 TEST_F(GangConditionsTest, AdmissionIsWrittenAtOnceEvenBehindAHeldBackMessage) {
   const Gang gang = FourPodGang();
   conditions_.Blocked(gang, reasons::kGangIncomplete, "1 of 4 pods exist");

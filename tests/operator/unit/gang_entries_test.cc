@@ -162,3 +162,57 @@ TEST(GangEntries, AGatedMemberHoldingAPlanKeepsTheRestOfItsGangWaiting) {
 
 }  // namespace
 }  // namespace gangplank::op
+
+namespace gangplank::op {
+namespace {
+
+// A native PodGroup's terms reach the engine: its topology key when the pool has that level (else the
+// pod's annotation stands), its resolved priority over the pods', and basic{} as one pod at a time even
+// once some of the group run.
+TEST(GangEntries, ANativePodGroupsTermsReachTheEngine) {
+  cache::ClusterState state({"nvidia.com/gpu.clique", "kubernetes.io/hostname"});
+  state.UpsertNode(cache::testing::GpuNode("a0", 8, "H100", {{"nvidia.com/gpu.clique", "k0"}}));
+  cache::PodInfo a = cache::testing::GpuPod("train-0", {.gpus = 8});
+  cache::PodInfo b = cache::testing::GpuPod("train-1", {.gpus = 8});
+  a.priority = b.priority = 5;
+  a.annotations["gangplank.io/topology-required"] = "kubernetes.io/hostname";
+  Gang gang = WaitingGang({a, b});
+  EntryContext context;
+  context.queue = "team-a";
+  GangSize size{2, "PodGroup ml/train spec.schedulingPolicy.gang.minCount"};
+  size.topology_key = "nvidia.com/gpu.clique";
+  size.priority = 1000;
+  context.size = size;
+  auto build = [&] { return state.Read([&](const cache::StateView& v) { return BuildGangEntries(gang, context, v); }); };
+  GangEntries entries = build();
+  ASSERT_TRUE(entries.waiting.has_value()) << entries.block_reason << ": " << entries.block_message;
+  EXPECT_EQ(entries.waiting->request.required_level, "nvidia.com/gpu.clique");
+  EXPECT_EQ(entries.waiting->request.priority, 1000);
+  EXPECT_EQ(entries.waiting->request.min_members, 2);
+
+  // A key the pool does not know is the scheduler's own business: the pod's annotation stays.
+  context.size->topology_key = "example.com/rack";
+  context.size->priority.reset();
+  entries = build();
+  ASSERT_TRUE(entries.waiting.has_value());
+  EXPECT_EQ(entries.waiting->request.required_level, "kubernetes.io/hostname");
+  EXPECT_EQ(entries.waiting->request.priority, 5);
+
+  // basic{}: one at a time, also beside a running member (a gang would admit its replacements together).
+  context.size = GangSize{1, "PodGroup ml/serve spec.schedulingPolicy.basic (each pod on its own)"};
+  context.size->singly = true;
+  cache::PodInfo running = cache::testing::GpuPod("serve-0", {.node = "a0", .gpus = 4});
+  state.UpsertPod(running);
+  gang = WaitingGang({running, cache::testing::GpuPod("serve-1", {.gpus = 2}), cache::testing::GpuPod("serve-2", {.gpus = 2})});
+  gang.members[0].gated = false;
+  gang.members[2].created = 200;  // serve-1 (100) is older.
+  entries = build();
+  ASSERT_TRUE(entries.running.has_value());
+  ASSERT_TRUE(entries.waiting.has_value()) << entries.block_reason;
+  EXPECT_EQ(entries.waiting->request.min_members, 1);
+  ASSERT_EQ(entries.waiting_pods.size(), 1u);  // One pod at a time, the oldest first.
+  EXPECT_EQ(entries.waiting_pods[0].name, "serve-1");
+}
+
+}  // namespace
+}  // namespace gangplank::op

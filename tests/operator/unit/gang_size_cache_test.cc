@@ -42,6 +42,54 @@ TEST(GangSizeResolverCache, EntriesOfGangsThatWentAreSweptAsTheCacheGrows) {
   EXPECT_LE(sizes.cached(), 64u + 30u);
 }
 
+// A native PodGroup's minCount is mutable: its size is read again after five seconds, an owner's after
+// the resolver's ttl. The Workload it was made from is read for the wording; its UID is kept for Events.
+class GroupsAndJobs : public ObjectReader {
+ public:
+  int min_count = 4;
+  int reads = 0;
+  std::optional<nlohmann::json> Get(const std::string&, const std::string& kind, const std::string&, const std::string&) override {
+    ++reads;
+    if (kind == "Workload") {
+      return nlohmann::json::parse(R"({"metadata":{"name":"train"},"spec":{"controllerRef":{"kind":"Job","name":"train"},
+                                      "podGroupTemplates":[{"name":"workers"}]}})");
+    }
+    if (kind == "Job") return nlohmann::json{{"spec", {{"parallelism", 2}}}};
+    return nlohmann::json{{"metadata", {{"uid", "pg-uid"}}},
+                          {"spec", {{"schedulingPolicy", {{"gang", {{"minCount", min_count}}}}},
+                                    {"workloadRef", {{"workloadName", "train"}, {"templateName", "workers"}}}}}};
+  }
+};
+
+TEST(GangSizeResolverCache, ANativePodGroupIsReadAgainAfterFiveSeconds) {
+  GroupsAndJobs reader;
+  auto now = std::chrono::steady_clock::time_point{};
+  GangSizeResolver sizes(reader, std::chrono::seconds(30), [&] { return now; });
+  Gang group;
+  group.namespace_ = "ml";
+  group.identity.source = cache::GangSource::kNativePodGroup;
+  group.identity.api_version = "scheduling.k8s.io/v1beta1";
+  group.identity.kind = "PodGroup";
+  group.identity.name = "train-workers";
+  group.key = "ml/PodGroup.scheduling.k8s.io/train-workers";
+  ASSERT_TRUE(sizes.SizeOf(group).size);
+  EXPECT_EQ(sizes.SizeOf(group).size->min_members, 4);
+  EXPECT_EQ(sizes.SizeOf(group).size->source,
+            "PodGroup ml/train-workers spec.schedulingPolicy.gang.minCount, template workers of Workload ml/train "
+            "(Pod Group Templates: workers; Controlled By: Job/train)");
+  EXPECT_EQ(sizes.UidOf(group.key), "pg-uid");
+  ASSERT_TRUE(sizes.SizeOf(JobGang(1)).size);
+  const int reads = reader.reads;
+  reader.min_count = 2;
+  now += std::chrono::seconds(4);
+  EXPECT_EQ(sizes.SizeOf(group).size->min_members, 4);
+  now += std::chrono::seconds(2);
+  EXPECT_EQ(sizes.SizeOf(group).size->min_members, 2);
+  EXPECT_EQ(reader.reads, reads + 2);  // The PodGroup and its Workload; the Job's size is still cached.
+  EXPECT_EQ(sizes.SizeOf(JobGang(1)).size->min_members, 2);
+  EXPECT_EQ(reader.reads, reads + 2);
+}
+
 TEST(RequeuedPlaces, AGangThatNeverCameBackIsForgottenAfterAnHour) {
   PoolModel model(cache::PoolConfig{}, [](const engine::NodeSpec&) { return true; });
   model.requeued_arrivals["ml/Job/gone"] = {100, 1000};

@@ -32,6 +32,69 @@ std::string Error(const std::string& kind, const char* object) {
   return "no error";
 }
 
+GangSize Native(const char* object) {
+  cache::GangIdentity g;
+  g.source = cache::GangSource::kNativePodGroup;
+  g.kind = "PodGroup";
+  g.name = "x";
+  return GangSizeOf(g, "ml", Json::parse(object));
+}
+
+std::string NativeError(const char* object) {
+  try {
+    Native(object);
+  } catch (const cache::DecodeError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(GangSize, NativePodGroupGangMinCountAndItsTerms) {
+  const GangSize g = Native(R"({"metadata":{"uid":"pg-uid"},"spec":{"schedulingPolicy":{"gang":{"minCount":4}},
+      "schedulingConstraints":{"topology":[{"key":"nvidia.com/gpu.clique"}]},
+      "priorityClassName":"high","priority":1000,"disruptionMode":{"all":{}}}})");
+  EXPECT_EQ(g.min_members, 4);
+  EXPECT_FALSE(g.singly);
+  EXPECT_EQ(g.source, "PodGroup ml/x spec.schedulingPolicy.gang.minCount");
+  EXPECT_EQ(g.topology_key, "nvidia.com/gpu.clique");
+  EXPECT_EQ(g.priority, 1000);
+  EXPECT_TRUE(g.disrupt_whole);
+  EXPECT_EQ(g.uid, "pg-uid");  // Events on the PodGroup carry it, so kubectl describe finds them.
+  const GangSize plain = Native(R"({"spec":{"schedulingPolicy":{"gang":{"minCount":2}},"disruptionMode":{"single":{}}}})");
+  EXPECT_EQ(plain.topology_key, "");
+  EXPECT_EQ(plain.priority, std::nullopt);
+  EXPECT_FALSE(plain.disrupt_whole);
+}
+
+TEST(GangSize, NativeBasicGroupIsEachPodOnItsOwn) {
+  const GangSize g = Native(R"({"spec":{"schedulingPolicy":{"basic":{}}}})");
+  EXPECT_EQ(g.min_members, 1);
+  EXPECT_TRUE(g.singly);
+  EXPECT_EQ(g.source, "PodGroup ml/x spec.schedulingPolicy.basic (each pod on its own)");
+}
+
+TEST(GangSize, NativePodGroupErrorsNameTheField) {
+  EXPECT_EQ(NativeError(R"({"spec":{}})"), "PodGroup ml/x spec.schedulingPolicy: missing");
+  EXPECT_EQ(NativeError(R"({"spec":{"schedulingPolicy":{}}})"), "PodGroup ml/x spec.schedulingPolicy: expected exactly one of basic and gang");
+  EXPECT_EQ(NativeError(R"({"spec":{"schedulingPolicy":{"basic":{},"gang":{"minCount":2}}}})"),
+            "PodGroup ml/x spec.schedulingPolicy: expected exactly one of basic and gang");
+  EXPECT_EQ(NativeError(R"({"spec":{"schedulingPolicy":{"gang":{}}}})"), "PodGroup ml/x spec.schedulingPolicy.gang.minCount: missing");
+  EXPECT_EQ(NativeError(R"({"spec":{"schedulingPolicy":{"gang":{"minCount":0}}}})"),
+            "PodGroup ml/x spec.schedulingPolicy.gang.minCount: the gang has no members");
+  EXPECT_EQ(NativeError(R"({"spec":{"schedulingPolicy":{"gang":{"minCount":2}},"schedulingConstraints":{"topology":[{}]}}})"),
+            "PodGroup ml/x spec.schedulingConstraints.topology[0].key: expected a label key");
+  EXPECT_EQ(NativeError(R"({"spec":{"schedulingPolicy":{"gang":{"minCount":2}},"priority":"high"}})"),
+            "PodGroup ml/x spec.priority: expected a whole number");
+}
+
+TEST(GangSize, AWorkloadReadsInKubectlDescribesWords) {
+  EXPECT_EQ(WorkloadWording("ml", Json::parse(R"({"metadata":{"name":"train"},"spec":{
+      "controllerRef":{"apiGroup":"batch","kind":"Job","name":"train"},
+      "podGroupTemplates":[{"name":"workers"},{"name":"launcher"}]}})")),
+            "Workload ml/train (Pod Group Templates: workers, launcher; Controlled By: Job/train)");
+  EXPECT_EQ(WorkloadWording("ml", Json::parse(R"({"metadata":{"name":"bare"},"spec":{}})")), "Workload ml/bare");
+}
+
 TEST(GangSize, PodGroupMinMember) {
   EXPECT_EQ(Size("PodGroup", R"({"spec":{"minMember":6}})"), 6);
   EXPECT_EQ(Error("PodGroup", R"({"spec":{}})"), "PodGroup ml/x spec.minMember: missing");
