@@ -220,6 +220,7 @@ void Reconciler::RefreshGang(PoolModel& model, const ReconcileContext& context, 
       mine || (route.choice.pool.empty() && !context.pools.empty() && context.pools.front().name == pool.name);
   EntryContext entry = EntryContextFor(route, *context.tree, pool.name, size);
   entry.gang_timeout_seconds = GangTimeout(*gang, pool);
+  entry.native_gang_cycle = options_.native_gang_cycle;
   if (auto it = model.requeued_arrivals.find(key); it != model.requeued_arrivals.end()) entry.requeued_arrival = it->second.arrival;
   GangEntries entries = model.state().Read([&](const cache::StateView& v) { return BuildGangEntries(*gang, entry, v); });
   PredictEntries(model.runtimes, *gang, entries, context.now);

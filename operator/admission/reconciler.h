@@ -74,6 +74,9 @@ struct ReconcilerOptions {
   double spot_eviction_margin_seconds = 15;
   // Longest stretch without a utilization sample that still counts as covered (3 poll intervals).
   double idle_max_gap_seconds = 90;
+  // gangplank's kube-scheduler runs Kubernetes' PodGroup cycle (GenericWorkload on): it holds a PodGroup's
+  // pods while any is gated, so a basic{} group is admitted whole instead of pod by pod.
+  bool native_gang_cycle = false;
 };
 
 struct RoundReport {

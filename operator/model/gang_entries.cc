@@ -130,7 +130,9 @@ GangEntries BuildGangEntries(const Gang& gang, const EntryContext& context, cons
 
   // A native basic{} group is not a gang: its pods are admitted one at a time, the oldest first, each
   // as it fits on its own (the engine counts a waiting entry's every member against free capacity).
-  if (context.size->singly && waiting.size() > 1) {
+  // Under kube-scheduler's PodGroup cycle they go together: it would hold the released ones behind a gated one.
+  const bool singly = context.size->singly && !context.native_gang_cycle;
+  if (singly && waiting.size() > 1) {
     waiting = {*std::min_element(waiting.begin(), waiting.end(),
                                  [](const Member* a, const Member* b) { return a->created < b->created; })};
   }
@@ -140,7 +142,7 @@ GangEntries BuildGangEntries(const Gang& gang, const EntryContext& context, cons
   g.name = gang.key;
   g.queue = context.queue;
   // A gang already running admits its replacements together; otherwise at least `size` members.
-  g.min_members = context.size->singly ? 1 : holding.empty() ? size : 0;
+  g.min_members = singly ? 1 : context.size->singly ? 0 : holding.empty() ? size : 0;
   g.required_level = waiting.front()->pod.Annotation(cache::kTopologyRequiredAnnotation);
   g.preferred_level = waiting.front()->pod.Annotation(cache::kTopologyPreferredAnnotation);
   // A native PodGroup's topology constraint is what kube-scheduler holds the group to: it wins over the

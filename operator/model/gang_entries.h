@@ -29,6 +29,9 @@ struct EntryContext {
   std::string size_reason, size_message;  // When !size.
   double gang_timeout_seconds = 0;        // 0: none.
   double requeued_arrival = -1;           // >= 0: the gang was evicted and requeued; it keeps this place.
+  // kube-scheduler runs its PodGroup cycle for these pods: it holds a group while any member is gated, so
+  // a basic{} group's waiting pods are released together (each placed on its own), not one by one.
+  bool native_gang_cycle = false;
 };
 
 struct GangEntries {

@@ -58,6 +58,7 @@ ControllerOptions ControllerOptionsOf(const OperatorConfig& c) {
   o.reconciler.policy = c.policy;
   o.reconciler.max_staleness_seconds = c.max_staleness_seconds;
   o.reconciler.spot_eviction_margin_seconds = c.spot_eviction_margin_seconds;
+  o.reconciler.native_gang_cycle = c.native_gang_cycle;
   o.reconciler.status_interval_seconds = c.status_interval_seconds;
   o.reconciler.idle_max_gap_seconds = 3.0 * c.utilization_interval_seconds;
   o.utilization.prometheus_url = c.prometheus_url;

@@ -61,6 +61,11 @@ void AddOperatorFlags(CLI::App& app, OperatorConfig& c) {
   flags.Option("condition-rewrite-seconds", c.condition_rewrite_seconds,
                "A gang's condition is rewritten at most this often when only its numbers change")
       ->check(CLI::NonNegativeNumber);
+  flags.Switch("native-gang-cycle", c.native_gang_cycle,
+               "gangplank's kube-scheduler runs Kubernetes' PodGroup cycle (its GenericWorkload gate is on): it holds "
+               "a PodGroup's pods while any is gated, so a basic PodGroup's waiting pods are admitted together instead "
+               "of one by one (the chart's scheduler.nativeGangCycle sets both)",
+               "no-native-gang-cycle");
   flags.Option("prometheus-url", c.prometheus_url,
                "Prometheus holding dcgm-exporter's GPU metrics, for pools whose spec.utilization names none (empty: "
                "their utilization is not read and idle policies never act)");

@@ -47,6 +47,7 @@ struct OperatorConfig {
   int spot_eviction_margin_seconds = 15;
   int status_interval_seconds = 5;
   int condition_rewrite_seconds = 30;
+  bool native_gang_cycle = false;
 
   // GPU utilization (utilization/): Prometheus for pools that name none, the query, how often it is read.
   std::string prometheus_url;
