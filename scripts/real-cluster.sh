@@ -13,7 +13,7 @@
 #   scripts/real-cluster.sh start [--dir D] [--build B] [--port-base P] [--nodes FILE] [--no-gangplank]
 #                                 [--operator-arg ARG]... [--extender-arg ARG]... [--chart-set KEY=VALUE]...
 #                                 [--owner-pid PID] [--kube-version V] [--dra] [--default-scheduler]
-#                                 [--image-root R]
+#                                 [--image-root R] [--native-gangs] [--native-gang-cycle]
 #   scripts/real-cluster.sh stop [--dir D]
 #
 # --dir      state, certificates, kubeconfigs and logs (default out/real)
@@ -50,6 +50,13 @@
 #            for this: resource.k8s.io/v1, DRAExtendedResource and DRADeviceTaints are GA, DRAPartitionableDevices
 #            beta and on; DRANodeAllocatableResources (alpha, off) stays off, as DRA-backed extended
 #            resources fail with it on (kubernetes#141467).
+# --native-gangs  Kubernetes' own gang scheduling on: the feature gates GenericWorkload (beta, off by
+#            default in 1.37) and TopologyAwareWorkloadScheduling (alpha) on kube-apiserver,
+#            kube-controller-manager and kube-scheduler, and scheduling.k8s.io/v1beta1 (Workload, PodGroup)
+#            served; pods then join a PodGroup by spec.schedulingGroup.podGroupName. gangplank's own
+#            kube-scheduler keeps the gates off, as the chart installs it by default
+# --native-gang-cycle  --native-gangs, and gangplank's kube-scheduler runs the PodGroup cycle too (its gates
+#            on, the operator's --native-gang-cycle), as the chart's scheduler.nativeGangCycle=true installs it
 #
 # kubeconfig for kubectl: <dir>/kubeconfig (cluster-admin). Needs the binaries of
 # scripts/build-kube-binaries.sh (in .tools/kube/bin) and kubectl and Helm from scripts/install-kube-tools.sh.
@@ -76,6 +83,8 @@ owner=""
 dra=0
 default_scheduler=0
 image_root=""
+gate_args=()
+cycle_args=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --dir) dir="$2"; shift 2 ;;
@@ -91,6 +100,12 @@ while [ $# -gt 0 ]; do
     --dra) dra=1; shift ;;
     --default-scheduler) default_scheduler=1; shift ;;
     --image-root) image_root="$(cd "$2" && pwd)"; shift 2 ;;
+    --native-gangs) gate_args=(--feature-gates GenericWorkload=true,TopologyAwareWorkloadScheduling=true); shift ;;
+    --native-gang-cycle)
+      gate_args=(--feature-gates GenericWorkload=true,TopologyAwareWorkloadScheduling=true)
+      cycle_args=("${gate_args[@]}")
+      operator_args+=(--native-gang-cycle)
+      shift ;;
     *) echo "real-cluster: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -237,7 +252,8 @@ start_control_plane() {
     --service-account-issuer https://kubernetes.default.svc.cluster.local \
     --service-account-key-file "$pki/sa.pub" --service-account-signing-key-file "$pki/sa.key" \
     --service-cluster-ip-range 127.0.96.0/24 \
-    --allow-privileged=true --endpoint-reconciler-type none --v 1
+    --allow-privileged=true --endpoint-reconciler-type none --v 1 \
+    ${gate_args[@]+"${gate_args[@]}"} ${gate_args[@]+--runtime-config scheduling.k8s.io/v1beta1=true}
   kubeconfig "$dir/kubeconfig" --client-certificate "$pki/admin.crt" --client-key "$pki/admin.key" --embed-certs
   wait_until 120 kube-apiserver "$kubectl" --kubeconfig "$dir/kubeconfig" get --raw /readyz
 
@@ -250,7 +266,7 @@ start_control_plane() {
     --bind-address 127.0.0.1 --secure-port "$cm_port" \
     --use-service-account-credentials --service-account-private-key-file "$pki/sa.key" \
     --root-ca-file "$pki/ca.crt" --cluster-signing-cert-file "$pki/ca.crt" --cluster-signing-key-file "$pki/ca.key" \
-    --leader-elect=false --node-monitor-grace-period 40s --v 1
+    --leader-elect=false --node-monitor-grace-period 40s --v 1 ${gate_args[@]+"${gate_args[@]}"}
   # Pods need their namespace's default ServiceAccount, which the controller manager creates.
   wait_until 60 "the default ServiceAccount" "$kubectl" --kubeconfig "$dir/kubeconfig" get serviceaccount default -n default
 
@@ -337,7 +353,7 @@ start_gangplank() {
   scheduler_config
   spawn kube-scheduler "$kube_bin/kube-scheduler" --config "$dir/scheduler-config.yaml" \
     --authentication-kubeconfig "$dir/scheduler.kubeconfig" --authorization-kubeconfig "$dir/scheduler.kubeconfig" \
-    --bind-address 127.0.0.1 --secure-port "$sched_port" --v 2
+    --bind-address 127.0.0.1 --secure-port "$sched_port" --v 2 ${cycle_args[@]+"${cycle_args[@]}"}
   wait_until 60 kube-scheduler curl -sfk "https://127.0.0.1:$sched_port/healthz"
 }
 
@@ -402,7 +418,7 @@ start_default_scheduler() {
   spawn default-scheduler "$kube_bin/kube-scheduler" --kubeconfig "$dir/default-scheduler.kubeconfig" \
     --authentication-kubeconfig "$dir/default-scheduler.kubeconfig" \
     --authorization-kubeconfig "$dir/default-scheduler.kubeconfig" \
-    --bind-address 127.0.0.1 --secure-port "$default_sched_port" --leader-elect=false --v 1
+    --bind-address 127.0.0.1 --secure-port "$default_sched_port" --leader-elect=false --v 1 ${gate_args[@]+"${gate_args[@]}"}
   wait_until 60 "the default kube-scheduler" curl -sfk "https://127.0.0.1:$default_sched_port/healthz"
 }
 

@@ -65,7 +65,8 @@ class GuideTest : public ::testing::TestWithParam<std::string> {
     cluster_ = std::make_unique<ControlPlane>();
     // Conditions rewritten at once (the chart's default waits 30 s between rewrites of one pod's).
     // --dra: the DRA test driver publishes the GPUs of the nodes labelled gangplank.test/dra-gpus.
-    start_error_ = cluster_->Start({"--operator-arg", "--condition-rewrite-seconds=1", "--dra"});
+    // --native-gangs: Kubernetes' own PodGroups are served (the data scientists' guide declares a gang so).
+    start_error_ = cluster_->Start({"--operator-arg", "--condition-rewrite-seconds=1", "--dra", "--native-gangs"});
     if (start_error_.empty()) InstallPeerCrds();
   }
   static void TearDownTestSuite() { cluster_.reset(); }

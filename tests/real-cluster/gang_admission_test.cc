@@ -65,13 +65,7 @@ TEST_F(GangsOnRealCluster, AGangIsHeldUntilItFitsWholeThenKubeSchedulerBindsItIn
 
   ASSERT_TRUE(client().Remove(kube::resources::Pods(), ns(), "other-1"));
   ASSERT_TRUE(WaitFor([&] { return AllBound(Names("train", 4)); })) << Logs();
-  std::set<std::string> nodes;
-  for (const auto& p : Names("train", 4)) {
-    EXPECT_EQ(LabelOf(NodeOf(p), "nvidia.com/gpu.clique"), "clique-1") << p;
-    EXPECT_EQ(NodeOf(p), PlannedNodeOf(p)) << p;
-    nodes.insert(NodeOf(p));
-  }
-  EXPECT_EQ(nodes.size(), 4u);
+  ExpectOnOwnPlannedNodesIn(Names("train", 4), "nvidia.com/gpu.clique", "clique-1");
   EXPECT_TRUE(WaitFor([&] { return GangCondition("train-0").value("reason", "") == "Admitted"; })) << Logs();
   EXPECT_TRUE(WaitFor([&] {
     for (const auto& p : Names("train", 4)) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <set>
 #include <thread>
 
 #include "cache/feed/gangplank_resources.h"
@@ -228,6 +229,17 @@ std::vector<Json> RealClusterTest::Pods(const std::string& label_selector) {
 
 bool RealClusterTest::AllBound(const std::vector<std::string>& pods) {
   return std::all_of(pods.begin(), pods.end(), [&](const std::string& p) { return !NodeOf(p).empty(); });
+}
+
+void RealClusterTest::ExpectOnOwnPlannedNodesIn(const std::vector<std::string>& pods, const std::string& key,
+                                                const std::string& value) {
+  std::set<std::string> nodes;
+  for (const auto& p : pods) {
+    EXPECT_EQ(LabelOf(NodeOf(p), key), value) << p;
+    EXPECT_EQ(NodeOf(p), PlannedNodeOf(p)) << p;
+    nodes.insert(NodeOf(p));
+  }
+  EXPECT_EQ(nodes.size(), pods.size()) << "pods shared a node";
 }
 
 std::vector<std::string> RealClusterTest::Names(const std::string& gang, int size) {

@@ -96,6 +96,8 @@ class RealClusterTest : public ::testing::Test {
   std::string LabelOf(const std::string& node, const std::string& key);
   std::vector<Json> Pods(const std::string& label_selector = "");
   bool AllBound(const std::vector<std::string>& pods);
+  // Each pod is bound to its planned node, each on a node of its own, all where node label `key` is `value`.
+  void ExpectOnOwnPlannedNodesIn(const std::vector<std::string>& pods, const std::string& key, const std::string& value);
   static std::vector<std::string> Names(const std::string& gang, int size);
   // An event in this namespace with `reason` whose message contains `part`.
   bool Said(const std::string& reason, const std::string& part = "");
