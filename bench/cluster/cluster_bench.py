@@ -618,7 +618,7 @@ def main():
       s.add_argument("--dra", action="store_true", help="GPUs from the DRA test driver, not node allocatable")
   s = sub.add_parser("report")
   s.add_argument("--out", required=True)
-  s.add_argument("--systems", default="kube-scheduler,coscheduling,kueue,gangplank")
+  s.add_argument("--systems", default="kube-scheduler,coscheduling,kueue,native-gang,gangplank")
   a = p.parse_args()
   if a.cmd == "workload":
     jobs, meta = derive_workload(a)

@@ -2,13 +2,15 @@
 # The cluster benchmark (issue 18): the same trace-derived workload under each system, each on a fresh
 # real control plane (scripts/real-cluster.sh) with KWOK nodes, and the figures side by side.
 #
-#   bench/cluster/run.sh [--nodes N] [--systems kube-scheduler,coscheduling,kueue,gangplank] [--out DIR] [--build B]
+#   bench/cluster/run.sh [--nodes N] [--systems kube-scheduler,coscheduling,kueue,native-gang,gangplank] [--out DIR] [--build B]
 #                        [--port-base P] [--dra] [-- extra cluster_bench.py run flags, e.g. --load 1.5]
 #
 # --nodes      KWOK nodes of 8 nvidia.com/gpu each (default 100)
-# --systems    comma-separated, run in this order (default: all four; with --dra kube-scheduler,gangplank); each is a file pair in systems/
+# --systems    comma-separated, run in this order (default: all five; with --dra kube-scheduler,gangplank); each is a file pair in systems/
 #              (systems/README.md); the peers are built from pinned Go modules on first use (tools/peers/):
 #              kube-scheduler  the stock kube-scheduler, default profile, plain pods (no gang semantics)
+#              native-gang     the stock kube-scheduler with Kubernetes' own gangs (GenericWorkload,
+#                              TopologyAwareWorkloadScheduling), a scheduling.k8s.io PodGroup per gang
 #              coscheduling    scheduler-plugins v0.34.7's kube-scheduler with Coscheduling, a PodGroup per gang
 #              kueue           Kueue v0.17.0 (pod groups, TAS) in front of the stock kube-scheduler
 #              gangplank       stock kube-scheduler + gangplank-extender + gangplank-operator, GPUPool and Queue
@@ -87,11 +89,13 @@ YAML
   } >"$file"
 }
 
-# start_kube_scheduler <dir> <binary> <config>: a kube-scheduler-like binary on port base+4, healthy.
+# start_kube_scheduler <dir> <binary> <config> [flag...]: a kube-scheduler-like binary on port base+4, with
+# any further flags (e.g. --feature-gates), healthy.
 start_kube_scheduler() {
   local dir="$1" binary="$2" config="$3"
+  shift 3
   "$binary" --config "$config" --authentication-kubeconfig "$dir/kubeconfig" \
-    --authorization-kubeconfig "$dir/kubeconfig" --bind-address 127.0.0.1 --secure-port "$((base + 4))" --v 1 \
+    --authorization-kubeconfig "$dir/kubeconfig" --bind-address 127.0.0.1 --secure-port "$((base + 4))" --v 1 "$@" \
     >"$dir/kube-scheduler.log" 2>&1 &
   echo "$! kube-scheduler" >>"$dir/pids"
   for _ in $(seq 300); do
@@ -117,8 +121,8 @@ cleanup() { [ -z "$current" ] || "$repo/scripts/real-cluster.sh" stop --dir "$cu
 trap cleanup EXIT
 
 began=$SECONDS
-# The systems that run with DRA GPUs when --dra names none; all four otherwise.
-[ -n "$systems" ] || { [ $dra = 1 ] && systems=kube-scheduler,gangplank || systems=kube-scheduler,coscheduling,kueue,gangplank; }
+# The systems that run with DRA GPUs when --dra names none; all five otherwise.
+[ -n "$systems" ] || { [ $dra = 1 ] && systems=kube-scheduler,gangplank || systems=kube-scheduler,coscheduling,kueue,native-gang,gangplank; }
 IFS=, read -r -a list <<<"$systems"
 for system in "${list[@]}"; do  # every system known and built before the first control plane starts
   if [ $dra = 1 ] && [ "$system" != kube-scheduler ] && [ "$system" != gangplank ]; then

@@ -1,7 +1,7 @@
 """scheduler-plugins' Coscheduling (v0.34.7): its kube-scheduler build with a Coscheduling profile; each job of
 more than one pod is a PodGroup (scheduling.x-k8s.io/v1alpha1) of minMember = its pod count and minResources =
 its pods' requests, its pods labelled scheduling.x-k8s.io/pod-group (coscheduling.md here)."""
-import time
+from . import common
 
 PROCESSES = ["kube-scheduler"]
 VERSIONS = {"coscheduling": "sigs.k8s.io/scheduler-plugins v0.34.7 (tools/peers/coscheduling/go.mod)"}
@@ -19,15 +19,7 @@ MIN_RESOURCES = True
 
 def setup(api, a, say):
   """coscheduling.sh waited for the CRD; this checks the namespace's PodGroups are served."""
-  t0 = time.time()
-  while True:
-    try:
-      api.call("GET", POD_GROUPS + "?limit=1")
-      return
-    except RuntimeError:
-      if time.time() - t0 > 60:
-        raise
-      time.sleep(0.5)
+  common.wait_served(api, POD_GROUPS + "?limit=1")
 
 
 def job_objects(job, run_id):
