@@ -213,7 +213,7 @@ void Reconciler::RefreshGang(PoolModel& model, const ReconcileContext& context, 
   }
   const GangRoute route = RouteGang(*gang, context.pools, *context.tree,
                                     context.namespace_queue ? context.namespace_queue(gang->namespace_) : "",
-                                    context.queues);
+                                    context.queues, size.size ? size.size->priority : std::nullopt);
   const bool mine = route.choice.pool == pool.name;
   // A gang no pool can take is reported by the first pool, so one voice says why.
   const bool reporter =

@@ -16,7 +16,7 @@ const Member* LeadMember(const Gang& gang) {
 }
 
 GangRoute RouteGang(const Gang& gang, const std::vector<cache::PoolConfig>& pools, const QueueTree& tree,
-                    const std::string& namespace_queue, const cache::QueueResolver& queues) {
+                    const std::string& namespace_queue, const cache::QueueResolver& queues, std::optional<int> group_priority) {
   GangRoute route;
   std::optional<std::string> own_label;
   for (const Member& m : gang.members) {
@@ -28,6 +28,7 @@ GangRoute RouteGang(const Gang& gang, const std::vector<cache::PoolConfig>& pool
   if (auto queue = tree.queues.find(route.queue); queue != tree.queues.end()) {
     std::int32_t priority = lead->pod.priority;
     for (const Member& m : gang.members) priority = std::max(priority, m.pod.priority);
+    if (group_priority) priority = std::max(priority, static_cast<std::int32_t>(*group_priority));
     route.forbidden = cache::QueueAccessRefusal(queue->second, lead->pod.namespace_, namespace_queue, priority,
                                                 own_label.has_value());
   }

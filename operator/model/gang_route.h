@@ -23,9 +23,11 @@ struct GangRoute {
 };
 
 // `namespace_queue` is the queue its namespace names ("" for none). The gang's own label is its first
-// labelled member's.
+// labelled member's. `group_priority` is the priority its defining object gives it (a native PodGroup's),
+// held to the queue's maxPriority like its pods' (a tenant's group must not outrank what its pods may).
 GangRoute RouteGang(const Gang& gang, const std::vector<cache::PoolConfig>& pools, const QueueTree& tree,
-                    const std::string& namespace_queue, const cache::QueueResolver& queues);
+                    const std::string& namespace_queue, const cache::QueueResolver& queues,
+                    std::optional<int> group_priority = std::nullopt);
 
 // The entry context of a routed gang in `pool`: a gang routed elsewhere waits there, not here (OtherPool,
 // or why no pool takes it).

@@ -64,19 +64,19 @@ nlohmann::json Controller::DryRun(const nlohmann::json& request) {
   std::optional<Gang> gang = GangOf(request.value("pods", Json()), feed_.gpus(), error);
   if (!gang) return Json{{"error", error}};
   const ReconcileContext context = Context();
-  const GangRoute route = RouteGang(*gang, context.pools, *context.tree, context.namespace_queue(gang->namespace_),
-                                    context.queues);
-  const std::string& queue = route.queue;
-  if (route.choice.pool.empty()) return Refusal(route.choice.reason, route.choice.message);
-  std::shared_ptr<PoolModel> model = pools_.Find(route.choice.pool);
-  if (!model) return Refusal(reasons::kPoolNotFound, "GPU pool " + route.choice.pool + " has no model yet");
-
   SizeVerdict size;
   if (request.contains("minMembers") && request["minMembers"].is_number_integer()) {
     size.size = GangSize{std::max(1, request["minMembers"].get<int>()), "the request's minMembers"};
   } else {
     size = sizes_.SizeOf(*gang);
   }
+  const GangRoute route = RouteGang(*gang, context.pools, *context.tree, context.namespace_queue(gang->namespace_),
+                                    context.queues, size.size ? size.size->priority : std::nullopt);
+  const std::string& queue = route.queue;
+  if (route.choice.pool.empty()) return Refusal(route.choice.reason, route.choice.message);
+  std::shared_ptr<PoolModel> model = pools_.Find(route.choice.pool);
+  if (!model) return Refusal(reasons::kPoolNotFound, "GPU pool " + route.choice.pool + " has no model yet");
+
   const EntryContext entry = EntryContextFor(route, *context.tree, route.choice.pool, size);
   std::lock_guard round(model->round_mutex);
   GangEntries entries = model->state().Read([&](const cache::StateView& v) { return BuildGangEntries(*gang, entry, v); });

@@ -67,6 +67,22 @@ TEST_F(NativePodGroupTest, ItsPodsAreOneGangSizedByMinCountWhateverTheirLabels) 
   EXPECT_EQ(writer_.PodGroupCondition("ml/train", kGangConditionType)->reason, "Admitted");
 }
 
+// The group's priority is held to the queue's maxPriority like its pods': a tenant may not outrank its
+// queue by naming a higher PriorityClass on the PodGroup than on its pods.
+TEST_F(NativePodGroupTest, TheGroupsPriorityIsHeldToItsQueuesMaxPriority) {
+  queues_[0].max_priority = 100;
+  Node("n0", 8, "r0");
+  Group("sneaky", R"({"schedulingPolicy":{"gang":{"minCount":1}},"priority":1000000})");
+  const cache::PodInfo pod = Member("sneaky-0", "sneaky", 8);
+  Reconcile();
+  EXPECT_EQ(Reason(pod.uid), "QueueForbidden");
+  EXPECT_EQ(Planned({pod}), 0);
+  Group("sneaky", R"({"schedulingPolicy":{"gang":{"minCount":1}},"priority":50})");
+  sizes_.Forget("ml/PodGroup.scheduling.k8s.io/sneaky");
+  Reconcile();
+  EXPECT_EQ(Planned({pod}), 1);
+}
+
 TEST_F(NativePodGroupTest, ABasicGroupsPodsStartOneByOneAsTheyFit) {
   Node("n0", 8, "r0");
   Node("n1", 8, "r0");
