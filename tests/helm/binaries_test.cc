@@ -264,6 +264,19 @@ TEST_F(ChartBinariesTest, RenderedContainersRunTheRealBinariesReadyOverTlsWithin
     return pool && pool->value("/status/capacityGPUs"_json_pointer, 0) == 8;
   }, std::chrono::seconds(20))) << get(kGpuPools, "", "a100").value_or(json()).dump();
 
+  // Custom resources do not gate readiness (their CRD may be missing), so an informer's watch may come a
+  // moment after the checks above on a loaded machine (seen in CI: no watch of queues yet): let each
+  // binary make its calls before it is stopped and they are judged.
+  const auto made = [&](const std::string& agent, const std::string& verb, const std::string& resource) {
+    for (const auto& r : api.Requests()) {
+      const RequestAttributes a = attributes_of(r.method, r.path, r.query);
+      if (a.resource_request && r.user_agent.rfind(agent, 0) == 0 && a.verb == verb && a.resource == resource) return true;
+    }
+    return false;
+  };
+  EXPECT_TRUE(eventually([&] { return made("gangplank/", "watch", "queues") && made("gangplank/", "watch", "nodes"); },
+                         std::chrono::seconds(30)))
+      << extender.log();
   EXPECT_EQ(extender.terminate(), 0) << extender.log();
   EXPECT_EQ(operator_.terminate(), 0) << operator_.log();
   api.Stop();
