@@ -35,10 +35,6 @@ const ResourceDescriptor& PodGroups() {
   static const ResourceDescriptor r{"scheduling.k8s.io", "v1beta1", "podgroups", "PodGroup", true};
   return r;
 }
-const ResourceDescriptor& Workloads() {
-  static const ResourceDescriptor r{"scheduling.k8s.io", "v1beta1", "workloads", "Workload", true};
-  return r;
-}
 const ResourceDescriptor& Nodes() {
   static const ResourceDescriptor r{"", "v1", "nodes", "Node", false};
   return r;

@@ -35,7 +35,6 @@ const ResourceDescriptor& Leases();
 const ResourceDescriptor& CustomResourceDefinitions();
 // Kubernetes' own gangs (scheduling.k8s.io/v1beta1, Kubernetes 1.37, gate GenericWorkload).
 const ResourceDescriptor& PodGroups();
-const ResourceDescriptor& Workloads();
 // Dynamic Resource Allocation (resource.k8s.io/v1, GA since Kubernetes 1.34).
 const ResourceDescriptor& ResourceSlices();
 const ResourceDescriptor& DeviceClasses();

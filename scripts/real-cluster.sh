@@ -85,6 +85,7 @@ default_scheduler=0
 image_root=""
 gate_args=()
 cycle_args=()
+native_gates=(--feature-gates GenericWorkload=true,TopologyAwareWorkloadScheduling=true)
 while [ $# -gt 0 ]; do
   case "$1" in
     --dir) dir="$2"; shift 2 ;;
@@ -100,10 +101,10 @@ while [ $# -gt 0 ]; do
     --dra) dra=1; shift ;;
     --default-scheduler) default_scheduler=1; shift ;;
     --image-root) image_root="$(cd "$2" && pwd)"; shift 2 ;;
-    --native-gangs) gate_args=(--feature-gates GenericWorkload=true,TopologyAwareWorkloadScheduling=true); shift ;;
+    --native-gangs) gate_args=("${native_gates[@]}"); shift ;;
     --native-gang-cycle)
-      gate_args=(--feature-gates GenericWorkload=true,TopologyAwareWorkloadScheduling=true)
-      cycle_args=("${gate_args[@]}")
+      gate_args=("${native_gates[@]}")
+      cycle_args=("${native_gates[@]}")
       operator_args+=(--native-gang-cycle)
       shift ;;
     *) echo "real-cluster: unknown argument $1" >&2; exit 2 ;;

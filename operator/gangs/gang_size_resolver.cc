@@ -49,6 +49,7 @@ SizeVerdict GangSizeResolver::SizeOf(const Gang& gang) {
 // Sweeping when the cache doubles keeps the cost per call constant.
 void GangSizeResolver::SweepExpiredLocked(std::chrono::steady_clock::time_point now) {
   std::erase_if(cache_, [&](const auto& entry) { return now - entry.second.at >= entry.second.ttl; });
+  std::erase_if(workloads_, [&](const auto& entry) { return now - entry.second.at >= ttl_; });
   sweep_at_ = std::max<std::size_t>(64, 2 * cache_.size());
 }
 
@@ -73,8 +74,10 @@ SizeVerdict GangSizeResolver::Read(const Gang& gang) {
   }
 }
 
-// ", of Workload ml/train (...)" for a PodGroup made from a Workload's template; "" when there is none
-// or it cannot be read (the wording only explains: the size stands without it).
+// ", template t of Workload ml/train (...)" for a PodGroup made from a Workload's template; "" when there
+// is none. A Workload that cannot be read is named only (the wording explains: the size stands without
+// it). Its wording is kept for the resolver's ttl, not the PodGroup's shorter one: a Workload's templates
+// and owner do not change what a PodGroup's minCount does, so it is not read again every few seconds.
 std::string GangSizeResolver::WorkloadOf(const std::string& namespace_, const nlohmann::json& group) {
   const auto spec = group.find("spec");
   if (spec == group.end() || !spec->is_object()) return "";
@@ -85,13 +88,24 @@ std::string GangSizeResolver::WorkloadOf(const std::string& namespace_, const nl
   const std::string name = workload_name->get<std::string>();
   const auto template_it = ref->find("templateName");
   const std::string template_name = template_it != ref->end() && template_it->is_string() ? template_it->get<std::string>() : "?";
+  const std::string key = namespace_ + "/" + name;
+  const auto now = clock_();
+  {
+    std::lock_guard lock(mu_);
+    if (auto it = workloads_.find(key); it != workloads_.end() && now - it->second.at < ttl_) {
+      return ", template " + template_name + " of " + it->second.wording;
+    }
+  }
+  std::string wording;
   try {
     auto workload = reader_.Get(cache::kNativePodGroupApiVersion, "Workload", namespace_, name);
-    const std::string wording = workload ? WorkloadWording(namespace_, *workload) : "Workload " + namespace_ + "/" + name + " (not found)";
-    return ", template " + template_name + " of " + wording;
+    wording = workload ? WorkloadWording(namespace_, *workload) : "Workload " + key + " (not found)";
   } catch (const std::exception&) {
-    return ", template " + template_name + " of Workload " + namespace_ + "/" + name;
+    return ", template " + template_name + " of Workload " + key;
   }
+  std::lock_guard lock(mu_);
+  workloads_[key] = WorkloadEntry{wording, now};
+  return ", template " + template_name + " of " + wording;
 }
 
 std::string GangSizeResolver::UidOf(const std::string& gang_key) const {

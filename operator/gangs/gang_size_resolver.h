@@ -51,6 +51,10 @@ class GangSizeResolver {
     std::chrono::steady_clock::time_point at;
     std::chrono::seconds ttl;
   };
+  struct WorkloadEntry {
+    std::string wording;  // WorkloadWording, or the Workload named as not found.
+    std::chrono::steady_clock::time_point at;
+  };
   static constexpr std::chrono::seconds kNativeGroupTtl{5};
   SizeVerdict Read(const Gang& gang);
   std::string WorkloadOf(const std::string& namespace_, const nlohmann::json& group);
@@ -61,6 +65,7 @@ class GangSizeResolver {
   Clock clock_;
   mutable std::mutex mu_;
   std::map<std::string, Entry> cache_;
+  std::map<std::string, WorkloadEntry> workloads_;  // By "<namespace>/<Workload>", kept `ttl_`.
   std::size_t sweep_at_ = 64;  // Sweep when the cache reaches this size: twice what the last sweep left.
 };
 

@@ -141,8 +141,14 @@ GangEntries BuildGangEntries(const Gang& gang, const EntryContext& context, cons
   engine::GangRequest& g = w.request;
   g.name = gang.key;
   g.queue = context.queue;
-  // A gang already running admits its replacements together; otherwise at least `size` members.
-  g.min_members = singly ? 1 : context.size->singly ? 0 : holding.empty() ? size : 0;
+  if (singly) {
+    g.min_members = 1;
+  } else if (context.size->singly || !holding.empty()) {
+    // A basic group under the cycle, and a running gang's replacements: all of them together.
+    g.min_members = 0;
+  } else {
+    g.min_members = size;  // At least `size` members.
+  }
   g.required_level = waiting.front()->pod.Annotation(cache::kTopologyRequiredAnnotation);
   g.preferred_level = waiting.front()->pod.Annotation(cache::kTopologyPreferredAnnotation);
   // A native PodGroup's topology constraint is what kube-scheduler holds the group to: it wins over the

@@ -25,6 +25,14 @@ const kube::ResourceDescriptor& Gangplank(const std::string& plural) {
 
 std::string Key(const cache::PodInfo& pod) { return pod.namespace_ + "/" + pod.name; }
 
+// A strategic-merge patch of one status condition (conditions merge by type): lastTransitionTime moves
+// only when the status flipped.
+Json ConditionPatch(const ConditionWrite& c) {
+  Json condition{{"type", c.type}, {"status", c.status}, {"reason", c.reason}, {"message", c.message}};
+  if (c.status_changed) condition["lastTransitionTime"] = base::FormatTime(std::chrono::system_clock::now());
+  return Json{{"status", {{"conditions", Json::array({condition})}}}};
+}
+
 }  // namespace
 
 cache::PodInfo PodInfoFromJson(const Json& pod, const cache::PlanSeal* seal, const cache::dra::GpuInventory* gpus) {
@@ -166,22 +174,16 @@ std::vector<Json> KubeClusterWriter::DisruptionBudgets(const std::string& namesp
 }
 
 void KubeClusterWriter::SetPodCondition(const cache::PodInfo& pod, const ConditionWrite& c) {
-  Json condition{{"type", c.type}, {"status", c.status}, {"reason", c.reason}, {"message", c.message}};
-  if (c.status_changed) condition["lastTransitionTime"] = base::FormatTime(std::chrono::system_clock::now());
-  const Json patch{{"status", {{"conditions", Json::array({condition})}}}};
   try {
-    reporting_->Patch(kube::resources::Pods(), pod.namespace_, pod.name, kube::PatchType::kStrategicMerge, patch, "status");
+    reporting_->Patch(kube::resources::Pods(), pod.namespace_, pod.name, kube::PatchType::kStrategicMerge, ConditionPatch(c), "status");
   } catch (const std::exception& e) {
     spdlog::warn(logging::JsonFields("cannot set pod condition", "pod", Key(pod), "type", c.type, "error", e.what()));
   }
 }
 
 void KubeClusterWriter::SetPodGroupCondition(const std::string& namespace_, const std::string& name, const ConditionWrite& c) {
-  Json condition{{"type", c.type}, {"status", c.status}, {"reason", c.reason}, {"message", c.message}};
-  if (c.status_changed) condition["lastTransitionTime"] = base::FormatTime(std::chrono::system_clock::now());
-  const Json patch{{"status", {{"conditions", Json::array({condition})}}}};
   try {
-    reporting_->Patch(kube::resources::PodGroups(), namespace_, name, kube::PatchType::kStrategicMerge, patch, "status");
+    reporting_->Patch(kube::resources::PodGroups(), namespace_, name, kube::PatchType::kStrategicMerge, ConditionPatch(c), "status");
   } catch (const std::exception& e) {
     spdlog::warn(logging::JsonFields("cannot set podgroup condition", "podgroup", namespace_ + "/" + name, "type", c.type,
                                      "error", e.what()));

@@ -53,12 +53,12 @@ std::vector<nlohmann::json> LeaderGatedWriter::DisruptionBudgets(const std::stri
 }
 
 // Conditions, Events and status are best effort: a lost lease skips them quietly, as a failed write would.
-void LeaderGatedWriter::SetPodGroupCondition(const std::string& namespace_, const std::string& name, const ConditionWrite& condition) {
-  if (leading_()) inner_.SetPodGroupCondition(namespace_, name, condition);
-}
-
 void LeaderGatedWriter::SetPodCondition(const cache::PodInfo& pod, const ConditionWrite& condition) {
   if (leading_()) inner_.SetPodCondition(pod, condition);
+}
+
+void LeaderGatedWriter::SetPodGroupCondition(const std::string& namespace_, const std::string& name, const ConditionWrite& condition) {
+  if (leading_()) inner_.SetPodGroupCondition(namespace_, name, condition);
 }
 
 void LeaderGatedWriter::RecordEvent(const EventWrite& event) {

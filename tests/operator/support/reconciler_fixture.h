@@ -55,22 +55,28 @@ class ReconcilerTest : public ::testing::Test {
     model_->state().UpsertNode(cache::testing::GpuNode(name, gpus, "A100", labels));
   }
 
-  // A gated pod of a gang (label), as the webhook leaves it, known to every cache.
-  cache::PodInfo Waiting(const std::string& name, const std::string& gang, int gpus, const std::string& queue,
-                         int size = 0, int priority = 0) {
+  // A gated pod of a gang (label), as the webhook leaves it; GatedPod builds it, Waiting also makes it
+  // known to every cache.
+  static cache::PodInfo GatedPod(const std::string& name, const std::string& gang, int gpus, const std::string& queue,
+                                 int size = 0, int priority = 0) {
     cache::PodInfo p = cache::testing::GpuPod(name, {.queue = queue, .gang = gang, .gpus = gpus, .priority = priority});
     p.scheduler_name = "gangplank";
     p.scheduling_gates = {std::string(cache::kAdmissionGate)};
     p.resource_version = "1";
     p.creation_timestamp = "2027-01-15T08:00:00Z";
     if (size > 0) p.annotations["gangplank.io/gang-size"] = std::to_string(size);
+    return p;
+  }
+  cache::PodInfo Waiting(const std::string& name, const std::string& gang, int gpus, const std::string& queue,
+                         int size = 0, int priority = 0) {
+    cache::PodInfo p = GatedPod(name, gang, gpus, queue, size, priority);
     Add(p);
     return p;
   }
 
-  // A pod already running on `node` (admitted long ago).
-  cache::PodInfo Running(const std::string& name, const std::string& gang, int gpus, const std::string& queue,
-                         const std::string& node, int priority = 0) {
+  // A pod already running on `node` (admitted long ago); AdmittedPod builds it, Running also adds it.
+  static cache::PodInfo AdmittedPod(const std::string& name, const std::string& gang, int gpus, const std::string& queue,
+                                    const std::string& node, int priority = 0) {
     cache::PodInfo p = cache::testing::GpuPod(name, {.node = node, .queue = queue, .gang = gang, .gpus = gpus, .priority = priority});
     p.scheduler_name = "gangplank";
     p.resource_version = "1";
@@ -78,6 +84,11 @@ class ReconcilerTest : public ::testing::Test {
     p.annotations["gangplank.io/admission-id"] = "1799990000-00000001";
     p.annotations["gangplank.io/planned-node"] = node;
     p.annotations["gangplank.io/last-checkpoint"] = "2027-01-15T07:59:00Z";  // A minute before kNow.
+    return p;
+  }
+  cache::PodInfo Running(const std::string& name, const std::string& gang, int gpus, const std::string& queue,
+                         const std::string& node, int priority = 0) {
+    cache::PodInfo p = AdmittedPod(name, gang, gpus, queue, node, priority);
     Add(p);
     return p;
   }

@@ -42,8 +42,8 @@ TEST(GangSizeResolverCache, EntriesOfGangsThatWentAreSweptAsTheCacheGrows) {
   EXPECT_LE(sizes.cached(), 64u + 30u);
 }
 
-// A native PodGroup's minCount is mutable: its size is read again after five seconds, an owner's after
-// the resolver's ttl. The Workload it was made from is read for the wording; its UID is kept for Events.
+// A native PodGroup's minCount is mutable: its size is read again after five seconds, an owner's and the
+// wording of the Workload it was made from after the resolver's ttl; its UID is kept for Events.
 class GroupsAndJobs : public ObjectReader {
  public:
   int min_count = 4;
@@ -85,9 +85,15 @@ TEST(GangSizeResolverCache, ANativePodGroupIsReadAgainAfterFiveSeconds) {
   EXPECT_EQ(sizes.SizeOf(group).size->min_members, 4);
   now += std::chrono::seconds(2);
   EXPECT_EQ(sizes.SizeOf(group).size->min_members, 2);
-  EXPECT_EQ(reader.reads, reads + 2);  // The PodGroup and its Workload; the Job's size is still cached.
+  EXPECT_EQ(reader.reads, reads + 1);  // The PodGroup only: its Workload's wording and the Job's size are still cached.
+  EXPECT_EQ(sizes.SizeOf(group).size->source,
+            "PodGroup ml/train-workers spec.schedulingPolicy.gang.minCount, template workers of Workload ml/train "
+            "(Pod Group Templates: workers; Controlled By: Job/train)");
   EXPECT_EQ(sizes.SizeOf(JobGang(1)).size->min_members, 2);
-  EXPECT_EQ(reader.reads, reads + 2);
+  EXPECT_EQ(reader.reads, reads + 1);
+  now += std::chrono::seconds(30);  // Past the resolver's ttl: the Workload is read again with its PodGroup.
+  ASSERT_TRUE(sizes.SizeOf(group).size);
+  EXPECT_EQ(reader.reads, reads + 3);
 }
 
 TEST(RequeuedPlaces, AGangThatNeverCameBackIsForgottenAfterAnHour) {

@@ -16,23 +16,13 @@ class NativePodGroupTest : public ReconcilerTest {
                                                          R"("},"spec":)" + spec + "}");
   }
   cache::PodInfo Member(const std::string& name, const std::string& group, int gpus, const std::string& label_gang = "") {
-    cache::PodInfo p = cache::testing::GpuPod(name, {.queue = "team-a", .gang = label_gang, .gpus = gpus});
-    p.scheduler_name = "gangplank";
-    p.scheduling_gates = {std::string(cache::kAdmissionGate)};
-    p.resource_version = "1";
-    p.creation_timestamp = "2027-01-15T08:00:00Z";
+    cache::PodInfo p = GatedPod(name, label_gang, gpus, "team-a");
     p.pod_group_name = group;
     Add(p);
     return p;
   }
   cache::PodInfo RunningMember(const std::string& name, const std::string& group, const std::string& node) {
-    cache::PodInfo p = cache::testing::GpuPod(name, {.node = node, .queue = "team-a", .gpus = 8});
-    p.scheduler_name = "gangplank";
-    p.resource_version = "1";
-    p.creation_timestamp = "2027-01-15T00:00:00Z";
-    p.annotations["gangplank.io/admission-id"] = "1799990000-00000001";
-    p.annotations["gangplank.io/planned-node"] = node;
-    p.annotations["gangplank.io/last-checkpoint"] = "2027-01-15T07:59:00Z";
+    cache::PodInfo p = AdmittedPod(name, "", 8, "team-a", node);
     p.pod_group_name = group;
     Add(p);
     return p;
