@@ -23,7 +23,9 @@ namespace {
 class NativeGangsOnRealCluster : public RealClusterTest {
  public:
   static void SetUpTestSuite() {
-    StartControlPlane({Cycle() ? "--native-gang-cycle" : "--native-gangs"});
+    // A PodGroup change brings no pod event: a waiting gang sees a new minCount at the next full round
+    // (--max-staleness-seconds, 60 s by default; 5 s here so the test does not wait a minute for it).
+    StartControlPlane({Cycle() ? "--native-gang-cycle" : "--native-gangs", "--operator-arg", "--max-staleness-seconds=5"});
   }
   static bool Cycle() {
     const char* cycle = std::getenv("GANGPLANK_NATIVE_GANG_CYCLE");
