@@ -11,6 +11,7 @@
 #include "cache/feed/object_conversion.h"
 #include "cache/objects/decode_error.h"
 #include "kube/api_error.h"
+#include "kube/discovery.h"
 #include "logging/json_log.h"
 
 namespace gangplank::cache {
@@ -189,12 +190,7 @@ void ClusterStateFeed::OnDraChange(std::function<void(const dra::Affected&)> lis
 
 std::optional<bool> ClusterStateFeed::ProbeDra() const {
   try {
-    kube::RestRequest discovery;
-    discovery.path = "/apis/resource.k8s.io/v1";
-    informers_.client()->Execute(discovery);
-    return true;
-  } catch (const kube::NotFoundError&) {
-    return false;
+    return kube::ServesResource(*informers_.client(), kube::resources::ResourceSlices());
   } catch (const std::exception& e) {
     spdlog::warn(logging::JsonFields("cannot tell whether resource.k8s.io/v1 is served; asking again", "error", e.what()));
     return std::nullopt;
