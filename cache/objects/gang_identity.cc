@@ -51,11 +51,15 @@ GangIdentity TrainingJob(const PodInfo& pod, const std::string& job) {
 
 }  // namespace
 
+std::string NativePodGroupKey(const std::string& namespace_, const std::string& name) {
+  return namespace_ + "/PodGroup.scheduling.k8s.io/" + name;
+}
+
 GangIdentity GangIdentityOf(const PodInfo& pod) {
   if (!pod.pod_group_name.empty()) {
     GangIdentity g;
     g.source = GangSource::kNativePodGroup;
-    g.key = pod.namespace_ + "/PodGroup.scheduling.k8s.io/" + pod.pod_group_name;
+    g.key = NativePodGroupKey(pod.namespace_, pod.pod_group_name);
     g.api_version = kNativePodGroupApiVersion;
     g.kind = "PodGroup";
     g.name = pod.pod_group_name;

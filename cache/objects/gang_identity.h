@@ -33,6 +33,9 @@ struct GangIdentity {
 
 GangIdentity GangIdentityOf(const PodInfo& pod);
 
+// The gang key of the pods of Kubernetes' own PodGroup `name` in `namespace_`.
+std::string NativePodGroupKey(const std::string& namespace_, const std::string& name);
+
 // The API version gangplank reads native PodGroups at.
 inline constexpr const char* kNativePodGroupApiVersion = "scheduling.k8s.io/v1beta1";
 

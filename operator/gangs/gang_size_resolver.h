@@ -1,7 +1,8 @@
 // Works out how many members each gang needs (gang_size.h), reading the object that defines it
 // (PodGroup, Job, JobSet, PyTorchJob, ..., RayCluster) through an ObjectReader and remembering the
 // answer for a while, so a reconcile costs an API read per gang at most once per `ttl` (5 s at most for
-// a native PodGroup, whose minCount is mutable).
+// a native PodGroup, whose minCount is mutable; the controller's PodGroup watch forgets a changed one at
+// once).
 #pragma once
 
 #include <chrono>

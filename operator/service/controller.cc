@@ -11,6 +11,7 @@
 #include "cache/objects/conventions.h"
 #include "cache/objects/convert.h"
 #include "logging/json_log.h"
+#include "operator/service/native_pod_groups.h"
 #include "operator/spot/notice_report.h"
 #include "operator/status/pool_status.h"
 
@@ -115,8 +116,10 @@ void Controller::Start() {
       synced_ = true;
       spdlog::info(logging::JsonFields("operator caches synced", "gangs", std::to_string(tracker_.size())));
       EnqueueAllPools();
-      return;
+      break;
     }
+    // After readiness, which does not wait for a kind the cluster may not serve.
+    WatchNativePodGroups(informers_, stopping_, [this](const std::string& key) { OnNativePodGroup(key); });
   });
   for (int i = 0; i < std::max(1, options_.workers); ++i) workers_.emplace_back([this] { Work(); });
   if (utilization_) utilization_->Start();
@@ -190,6 +193,12 @@ void Controller::OnDraChange(const cache::dra::Affected& affected) {
     if (affected.all || affected.nodes.count(n->meta.name)) ObserveFaults(*n);
   }
   OnNodeChange();
+}
+
+void Controller::OnNativePodGroup(const std::string& gang_key) {
+  sizes_.Forget(gang_key);  // Its terms are read again, not taken from the resolver's cache.
+  NoteAll({gang_key});
+  EnqueueAllPools();
 }
 
 void Controller::OnNodeChange() {

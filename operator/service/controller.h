@@ -88,6 +88,8 @@ class Controller {
   void OnPod(const cache::PodInfo& pod, bool removed, bool freed);
   void OnNodeChange();
   void OnDraChange(const cache::dra::Affected& affected);
+  // A native PodGroup was added, deleted or its spec changed: its gang is read again.
+  void OnNativePodGroup(const std::string& gang_key);
   // Reads the node's termination notice; true when it appeared, went or moved.
   bool ObserveNotice(const kube::Node& node);
   // Reads the node's fault signals under its pool's rules; true when they changed.

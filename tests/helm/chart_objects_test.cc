@@ -186,9 +186,11 @@ TEST_F(ChartObjectsTest, RbacGrantsExactlyTheCallsEachBinaryMakes) {
       "[gangplank-system] coordination.k8s.io/leases create",
       "[gangplank-system] coordination.k8s.io/leases get gangplank-operator",
       "[gangplank-system] coordination.k8s.io/leases update gangplank-operator",
-      // Kubernetes' own gangs: the PodGroup's terms, its Workload's wording, the condition in its status
-      // (operator/gangs/gang_size_resolver.cc, operator/writer/kube_cluster_writer.cc).
-      "scheduling.k8s.io/podgroups get", "scheduling.k8s.io/workloads get", "scheduling.k8s.io/podgroups/status patch"};
+      // Kubernetes' own gangs: the PodGroup's terms (read and watched), its Workload's wording, the
+      // condition in its status (operator/gangs/gang_size_resolver.cc, operator/service/controller.cc,
+      // operator/writer/kube_cluster_writer.cc).
+      "scheduling.k8s.io/podgroups get", "scheduling.k8s.io/podgroups list", "scheduling.k8s.io/podgroups watch",
+      "scheduling.k8s.io/workloads get", "scheduling.k8s.io/podgroups/status patch"};
   op.insert(dra.begin(), dra.end());
   const auto owners = owner_kinds_in_source();
   ASSERT_GE(owners.size(), 10u);  // Job, JobSet, PodGroup, RayCluster, the Kubeflow kinds

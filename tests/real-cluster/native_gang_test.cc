@@ -22,11 +22,9 @@ namespace {
 
 class NativeGangsOnRealCluster : public RealClusterTest {
  public:
-  static void SetUpTestSuite() {
-    // A PodGroup change brings no pod event: a waiting gang sees a new minCount at the next full round
-    // (--max-staleness-seconds, 60 s by default; 5 s here so the test does not wait a minute for it).
-    StartControlPlane({Cycle() ? "--native-gang-cycle" : "--native-gangs", "--operator-arg", "--max-staleness-seconds=5"});
-  }
+  // The operator's defaults: a PodGroup change brings no pod event, so a changed minCount and a group
+  // made after its pods are seen through gangplank's PodGroup watch, not a periodic round.
+  static void SetUpTestSuite() { StartControlPlane({Cycle() ? "--native-gang-cycle" : "--native-gangs"}); }
   static bool Cycle() {
     const char* cycle = std::getenv("GANGPLANK_NATIVE_GANG_CYCLE");
     return cycle != nullptr && std::string_view(cycle) == "1";
@@ -118,15 +116,20 @@ TEST_F(NativeGangsOnRealCluster, AMinCountDecreaseLetsAWaitingGangStart) {
 // basic{}: the pods of the group are not a gang; each starts when it fits. Two 8-GPU nodes, three 8-GPU
 // pods: two run, the third waits gated (not the all-or-nothing a gang would get) until a node comes.
 // Under the PodGroup cycle the scheduler holds a group's released pods while any is gated, so gangplank
-// admits the pods waiting at a time together (a pod may be admitted alone before the next is created):
-// none is bound until all three fit, and then all are.
+// admits the pods waiting at a time together: none is bound until all three fit, and then all are. The
+// group is made after its pods (which wait for it), so all three are waiting when gangplank's PodGroup
+// watch sees it; made first, a pod could be admitted alone before the next one exists.
 TEST_F(NativeGangsOnRealCluster, ABasicGroupsPodsAreAdmittedOneByOne) {
   Node("b-n0", 8);
   Node("b-n1", 8);
   Pool("pool");
   Queue("team-a");
-  Group("serve", Json::parse(R"({"basic":{}})"));
   for (int i = 0; i < 3; ++i) Member("serve-" + std::to_string(i), "serve");
+  // The condition is on the gang's oldest pod; the other two were created just after it and their
+  // events come on the same pod watch, so give them a moment to be read too.
+  ASSERT_TRUE(WaitFor([&] { return GangCondition("serve-0").value("reason", "") == "GangSizeUnknown"; })) << Logs();
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  Group("serve", Json::parse(R"({"basic":{}})"));
   if (Cycle()) {
     std::this_thread::sleep_for(std::chrono::seconds(5));
     for (const auto& p : Names("serve", 3)) EXPECT_EQ(NodeOf(p), "") << p;

@@ -1,0 +1,50 @@
+#include "operator/service/native_pod_groups.h"
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <thread>
+
+#include "cache/objects/gang_identity.h"
+#include "kube/discovery.h"
+#include "logging/json_log.h"
+
+namespace gangplank::op {
+namespace {
+
+std::optional<bool> Served(cache::SharedInformers& informers) {
+  try {
+    return kube::ServesResource(*informers.client(), kube::resources::PodGroups());
+  } catch (const std::exception& e) {
+    spdlog::warn(logging::JsonFields("cannot tell whether scheduling.k8s.io/v1beta1 PodGroups are served; asking again",
+                                     "error", e.what()));
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
+bool WatchNativePodGroups(cache::SharedInformers& informers, const std::atomic<bool>& stopping,
+                          std::function<void(const std::string& gang_key)> changed) {
+  std::optional<bool> served;
+  while (!stopping && !(served = Served(informers))) std::this_thread::sleep_for(std::chrono::seconds(1));
+  if (!served.value_or(false)) {
+    if (served) spdlog::info(logging::JsonFields("scheduling.k8s.io/v1beta1 PodGroups are not served: not watched"));
+    return false;
+  }
+  auto note = [changed = std::move(changed)](const kube::ObjectMeta& m) {
+    changed(cache::NativePodGroupKey(m.namespace_, m.name));
+  };
+  informers.objects(kube::resources::PodGroups()).AddHandlers({
+      [note](const auto& g) { note(g->meta); },
+      [note](const auto& old, const auto& g) {
+        if (old->meta.generation != g->meta.generation) note(g->meta);
+      },
+      [note](const auto& g, bool) { note(g->meta); },
+  });
+  return true;
+}
+
+}  // namespace gangplank::op
