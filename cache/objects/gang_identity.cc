@@ -32,7 +32,9 @@ constexpr std::array<TrainingKind, 8> kTrainingKinds{{
     {"paddlejob-controller", "PaddleJob", "kubeflow.org/v1"},
     {"jaxjob-controller", "JAXJob", "kubeflow.org/v1"},
     {"mxjob-controller", "MXJob", "kubeflow.org/v1"},
-    {"mpijob-controller", "MPIJob", "kubeflow.org/v2beta1"},
+    // The training operator's own MPIJob is v1 (launcher a pod); the MPI operator's is v2beta1
+    // (launcher a Job).
+    {"mpijob-controller", "MPIJob", "kubeflow.org/v1"},
     {"mpi-operator", "MPIJob", "kubeflow.org/v2beta1"},
 }};
 

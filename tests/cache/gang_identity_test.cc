@@ -62,6 +62,12 @@ TEST(GangIdentity, KubeflowJobsByOperatorName) {
                          OwnerRef{"batch/v1", "Job", "hvd-launcher", "u"}));
   EXPECT_EQ(g.key, "ml/MPIJob/hvd");
   EXPECT_EQ(g.api_version, "kubeflow.org/v2beta1");
+  // The training operator's MPIJob (v1.8: mpijob-controller) is kubeflow.org/v1, the MPI operator's
+  // v2beta1: one gang key for both, each read at its own version.
+  g = GangIdentityOf(Pod({{"training.kubeflow.org/job-name", "hvd"}, {"training.kubeflow.org/operator-name", "mpijob-controller"}},
+                         OwnerRef{"kubeflow.org/v1", "MPIJob", "hvd", "u"}));
+  EXPECT_EQ(g.key, "ml/MPIJob/hvd");
+  EXPECT_EQ(g.api_version, "kubeflow.org/v1");
   // An operator we do not know by name: the owner's kind.
   g = GangIdentityOf(Pod({{"training.kubeflow.org/job-name", "x"}}, OwnerRef{"kubeflow.org/v1", "TFJob", "x", "u"}));
   EXPECT_EQ(g.key, "ml/TFJob/x");
