@@ -205,6 +205,21 @@ void DecodeSchedulingGroup(od::value v, std::string& pod_group_name) {
   }
 }
 
+// Whether spec.affinity has required node affinity terms.
+bool HasRequiredNodeAffinity(od::value v) {
+  bool required = false;
+  if (v.is_null()) return required;
+  for (auto field : v.get_object()) {
+    if (std::string_view(field.unescaped_key()) != "nodeAffinity") continue;
+    od::value node = field.value();
+    if (node.is_null()) continue;
+    for (auto f : node.get_object()) {
+      if (std::string_view(f.unescaped_key()) == "requiredDuringSchedulingIgnoredDuringExecution") required = !f.value().is_null();
+    }
+  }
+  return required;
+}
+
 void DecodePodSpec(od::value v, Pod& out, PodClaims& claims) {
   std::vector<base::ContainerAmounts> containers, init;
   std::optional<base::ContainerAmounts> pod_level;
@@ -223,6 +238,7 @@ void DecodePodSpec(od::value v, Pod& out, PodClaims& claims) {
     else if (key == "resourceClaims") DecodeResourceClaims(field.value(), claims);
     else if (key == "nodeSelector") DecodePairs(field.value(), out.node_selector, KeptAnnotations::kNone);
     else if (key == "tolerations") DecodeTolerations(field.value(), out.tolerations);
+    else if (key == "affinity") out.required_node_affinity = HasRequiredNodeAffinity(field.value());
     else if (key == "schedulingGroup") DecodeSchedulingGroup(field.value(), out.pod_group_name);
     else if (key == "schedulingGates") {
       od::value gates = field.value();

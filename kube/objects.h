@@ -115,6 +115,9 @@ struct Pod {
   std::vector<ResourceAmount> requests;
   std::shared_ptr<const PodClaims> claims;
   StringPairs node_selector;
+  // spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution is set (its terms are left
+  // to kube-scheduler, which applies them).
+  bool required_node_affinity = false;
   std::vector<Toleration> tolerations;
   StringPairs conditions;  // type -> status ("True" | "False" | "Unknown")
   // Why the pod failed, for a failed gang member's events; null for a pod that says nothing of it (nearly

@@ -49,6 +49,7 @@ PodInfo ToPodInfo(const kube::Pod& p, const PlanSeal* seal, const dra::GpuInvent
     if (const auto& c = f->container) pod.failed_container = ContainerExit{c->name, c->exit_code, c->reason, c->finished_at};
   }
   pod.node_selector = ToMap(p.node_selector);
+  pod.required_node_affinity = p.required_node_affinity;
   for (const kube::Toleration& t : p.tolerations) {
     pod.tolerations.push_back(engine::Toleration{t.key, t.op.empty() ? "Equal" : t.op, t.value, t.effect});
   }

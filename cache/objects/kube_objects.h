@@ -76,6 +76,9 @@ struct PodInfo {
   // declares is kept (unlike an annotation's).
   std::optional<std::int64_t> active_deadline_seconds;
   std::map<std::string, std::string> node_selector;
+  // spec.affinity.nodeAffinity has required terms of the pod's own: the release leaves them alone and
+  // does not pin the pod to its planned node (ClusterWriter::ReleasePod).
+  bool required_node_affinity = false;
   std::vector<engine::Toleration> tolerations;
   std::vector<ContainerResources> containers;
   std::vector<ContainerResources> init_containers;

@@ -65,7 +65,10 @@ class ClusterWriter {
   virtual cache::PodInfo PlanPod(const cache::PodInfo& pod, const std::string& node, const std::string& admission_id) = 0;
   // Undoes PlanPod (a plan that could not be written whole).
   virtual cache::PodInfo UnplanPod(const cache::PodInfo& pod) = 0;
-  // Admission, phase 2: removes gangplank's scheduling gate, so kube-scheduler takes the pod.
+  // Admission, phase 2: removes gangplank's scheduling gate, so kube-scheduler takes the pod; in the same
+  // write, pins it to its planned node by required node affinity (metadata.name), unless it has required
+  // terms of its own: kube-scheduler then filters and scores that one node, not every node (the extender's
+  // filter would allow no other anyway).
   virtual cache::PodInfo ReleasePod(const cache::PodInfo& pod) = 0;
   // A gang of one pod: PlanPod and ReleasePod in one write, so nothing half-done can be left between them.
   // Throws PodChanged as PlanPod does (then nothing was written).

@@ -87,7 +87,7 @@ Json KubeClusterWriter::PlanPatch(const cache::PodInfo& pod, const std::string& 
   return patch;
 }
 
-Json KubeClusterWriter::ReleasePatch(const cache::PodInfo& pod) {
+Json KubeClusterWriter::ReleasePatch(const cache::PodInfo& pod, const std::string& node) {
   // Gates may only be removed after creation; the list is replaced by what remains of it, which the
   // resourceVersion precondition guarantees is what we read.
   Json gates = Json::array();
@@ -96,6 +96,13 @@ Json KubeClusterWriter::ReleasePatch(const cache::PodInfo& pod) {
   }
   Json patch;
   patch["spec"]["schedulingGates"] = std::move(gates);
+  // A gated pod may be given required node affinity where it has none (Kubernetes' mutable scheduling
+  // directives), so the write that ungates it can pin it. A term of metadata.name alone is what
+  // kube-scheduler's NodeAffinity PreFilter narrows the cycle to.
+  if (!node.empty() && !pod.required_node_affinity) {
+    const Json term = {{"matchFields", Json::array({{{"key", "metadata.name"}, {"operator", "In"}, {"values", {node}}}})}};
+    patch["spec"]["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"] = {{"nodeSelectorTerms", Json::array({term})}};
+  }
   return patch;
 }
 
@@ -112,12 +119,14 @@ cache::PodInfo KubeClusterWriter::UnplanPod(const cache::PodInfo& pod) {
   return PatchPod(pod, patch);
 }
 
-cache::PodInfo KubeClusterWriter::ReleasePod(const cache::PodInfo& pod) { return PatchPod(pod, ReleasePatch(pod)); }
+cache::PodInfo KubeClusterWriter::ReleasePod(const cache::PodInfo& pod) {
+  return PatchPod(pod, ReleasePatch(pod, pod.PlannedNode()));
+}
 
 cache::PodInfo KubeClusterWriter::PlanAndReleasePod(const cache::PodInfo& pod, const std::string& node,
                                                     const std::string& admission_id) {
   Json patch = PlanPatch(pod, node, admission_id);
-  patch.merge_patch(ReleasePatch(pod));
+  patch.merge_patch(ReleasePatch(pod, node));
   return PatchPod(pod, patch);
 }
 

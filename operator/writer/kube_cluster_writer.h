@@ -53,7 +53,8 @@ class KubeClusterWriter : public ClusterWriter {
   cache::PodInfo PatchAt(const cache::PodInfo& pod, nlohmann::json patch);
 
   nlohmann::json PlanPatch(const cache::PodInfo& pod, const std::string& node, const std::string& admission_id) const;
-  static nlohmann::json ReleasePatch(const cache::PodInfo& pod);
+  // Removes the admission gate and pins the pod to `node` (see ClusterWriter::ReleasePod).
+  static nlohmann::json ReleasePatch(const cache::PodInfo& pod, const std::string& node);
 
   std::shared_ptr<kube::Client> client_;
   std::shared_ptr<kube::Client> reporting_;

@@ -66,6 +66,25 @@ TEST(ObjectsTest, DecodesSchedulingConstraintsAndDefaultsRequestsFromLimits) {
   EXPECT_EQ(FindAmount(pod.requests, "cpu")->milli, 2100);             // The request wins; plus overhead.
 }
 
+// Whether the pod has required node affinity of its own (the release pins only a pod that has none);
+// preferred terms and a null are not required ones, and whatever follows the affinity is still read.
+TEST(ObjectsTest, TellsWhetherThePodHasRequiredNodeAffinity) {
+  ObjectDecoder<Pod> decoder;
+  auto required = [&](const std::string& affinity) {
+    const Pod pod = decoder.DecodeObject(R"({"metadata":{"name":"p","namespace":"ml"},"spec":{"affinity":)" + affinity +
+                                         R"(,"schedulerName":"gangplank"}})");
+    EXPECT_EQ(pod.scheduler_name, "gangplank") << affinity;
+    return pod.required_node_affinity;
+  };
+  EXPECT_TRUE(required(R"({"podAffinity":{"x":[1,{"y":2}]},"nodeAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":
+      {"nodeSelectorTerms":[{"matchExpressions":[{"key":"zone","operator":"In","values":["a"]}]}]}}})"));
+  EXPECT_FALSE(required(R"({"nodeAffinity":{"preferredDuringSchedulingIgnoredDuringExecution":[{"weight":1,"preference":{}}]}})"));
+  EXPECT_FALSE(required(R"({"nodeAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":null}})"));
+  EXPECT_FALSE(required(R"({"nodeAffinity":null})"));
+  EXPECT_FALSE(required("null"));
+  EXPECT_FALSE(required("{}"));
+}
+
 TEST(ObjectsTest, DecodesNodes) {
   ObjectDecoder<Node> decoder;
   Node node = decoder.DecodeObject(R"({"metadata":{"name":"n1","resourceVersion":"3"},

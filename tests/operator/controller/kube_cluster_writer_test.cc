@@ -88,6 +88,51 @@ TEST_F(KubeClusterWriterTest, PlanIsRefusedWhenALabelTheRoundReadChanged) {
   EXPECT_EQ(writer_->ReadPod(ns(), "p0")->PlannedNode(), "") << "nothing written on the changed pod";
 }
 
+// The write that removes the gate pins the pod to its planned node by a metadata.name term, which the
+// API server accepts on a gated pod without required node affinity (and kube-scheduler's NodeAffinity
+// PreFilter narrows the cycle to), keeping the pod's preferred terms.
+TEST_F(KubeClusterWriterTest, ReleasePinsThePodToItsPlannedNode) {
+  client_->Patch(kube::resources::Pods(), ns(), "p0", kube::PatchType::kMerge, Json::parse(R"({"spec":{"affinity":{"nodeAffinity":
+      {"preferredDuringSchedulingIgnoredDuringExecution":[{"weight":1,"preference":{"matchExpressions":[{"key":"zone","operator":"In","values":["a"]}]}}]}}}})"));
+  const cache::PodInfo planned = writer_->PlanPod(*writer_->ReadPod(ns(), "p0"), "node-1", "adm-1");
+  EXPECT_FALSE(writer_->ReleasePod(planned).HasAdmissionGate());
+  const Json affinity = client_->Get(kube::resources::Pods(), ns(), "p0")["spec"]["affinity"]["nodeAffinity"];
+  EXPECT_EQ(affinity["requiredDuringSchedulingIgnoredDuringExecution"], Json::parse(R"({"nodeSelectorTerms":
+      [{"matchFields":[{"key":"metadata.name","operator":"In","values":["node-1"]}]}]})"));
+  EXPECT_EQ(affinity["preferredDuringSchedulingIgnoredDuringExecution"].size(), 1u);
+  // A gang of one: planned, released and pinned in one write.
+  client_->Create(kube::resources::Pods(), ns(), GatedPod("p1", {std::string(cache::kAdmissionGate)}));
+  const cache::PodInfo sole = writer_->PlanAndReleasePod(*writer_->ReadPod(ns(), "p1"), "node-2", "adm-2");
+  EXPECT_EQ(sole.PlannedNode(), "node-2");
+  EXPECT_EQ(client_->Get(kube::resources::Pods(), ns(), "p1")["spec"]["affinity"]["nodeAffinity"]
+                ["requiredDuringSchedulingIgnoredDuringExecution"]["nodeSelectorTerms"][0]["matchFields"][0]["values"],
+            Json::array({"node-2"}));
+}
+
+// A pod with required node affinity of its own keeps it as written: it is released unpinned (the
+// extender's filter still holds it to its planned node).
+TEST_F(KubeClusterWriterTest, ReleaseLeavesThePodsOwnRequiredNodeAffinityAlone) {
+  Json pod = GatedPod("p1", {std::string(cache::kAdmissionGate)});
+  const Json own = Json::parse(R"({"nodeSelectorTerms":[{"matchExpressions":[{"key":"zone","operator":"In","values":["a"]}]}]})");
+  pod["spec"]["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"] = own;
+  client_->Create(kube::resources::Pods(), ns(), pod);
+  const cache::PodInfo read = *writer_->ReadPod(ns(), "p1");
+  EXPECT_TRUE(read.required_node_affinity);
+  EXPECT_FALSE(writer_->ReleasePod(writer_->PlanPod(read, "node-1", "adm-1")).HasAdmissionGate());
+  EXPECT_EQ(client_->Get(kube::resources::Pods(), ns(), "p1")["spec"]["affinity"]["nodeAffinity"]
+                ["requiredDuringSchedulingIgnoredDuringExecution"], own);
+}
+
+// A tenant may add required node affinity to their gated pod after gangplank read it: the release is
+// refused and planned again, never written over the tenant's terms.
+TEST_F(KubeClusterWriterTest, ReleaseIsRefusedWhenThePodGainedRequiredNodeAffinity) {
+  const cache::PodInfo planned = writer_->PlanPod(read_, "node-1", "adm-1");
+  client_->Patch(kube::resources::Pods(), ns(), "p0", kube::PatchType::kMerge, Json::parse(R"({"spec":{"affinity":{"nodeAffinity":
+      {"requiredDuringSchedulingIgnoredDuringExecution":{"nodeSelectorTerms":[{"matchExpressions":[{"key":"zone","operator":"In","values":["a"]}]}]}}}}})"));
+  EXPECT_THROW(writer_->ReleasePod(planned), PodChanged);
+  EXPECT_TRUE(writer_->ReadPod(ns(), "p0")->HasAdmissionGate());
+}
+
 // (Gates can only be removed after a pod is created: this pod is created with both.)
 TEST_F(KubeClusterWriterTest, ReleaseIsRefusedWhenAnotherGateWasRemovedMeanwhile) {
   client_->Create(kube::resources::Pods(), ns(), GatedPod("p1", {std::string(cache::kAdmissionGate), "example.com/quota"}));
