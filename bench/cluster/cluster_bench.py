@@ -20,6 +20,7 @@ import json
 import math
 import os
 import queue
+import re
 import ssl
 import subprocess
 import sys
@@ -142,6 +143,37 @@ class Api:
         raise RuntimeError("%s %s: %d %s" % (method, path, r.status, data[:300]))
       return json.loads(data) if data else None
     raise RuntimeError("%s %s: no answer after 5 attempts" % (method, path))
+
+  def text(self, path):
+    c = self.connection()
+    try:
+      c.request("GET", path, headers={"Accept": "text/plain"})
+      r = c.getresponse()
+      data = r.read().decode()
+      if r.status != 200:
+        raise RuntimeError("GET %s: %d %s" % (path, r.status, data[:300]))
+      return data
+    finally:
+      c.close()
+
+
+WRITE_VERBS = ("POST", "PUT", "PATCH", "DELETE", "APPLY")
+# Writes no scheduler makes: KWOK's node heartbeats and every component's leader-election Lease.
+NOT_SCHEDULING = ("leases", "nodes")
+
+
+def write_counts(api):
+  """The API server's own count of write requests so far, by "VERB resource[/subresource]"."""
+  counts = {}
+  for line in api.text("/metrics").splitlines():
+    if not line.startswith("apiserver_request_total{"):
+      continue
+    labels = dict(re.findall(r'(\w+)="([^"]*)"', line[: line.rindex("}")]))
+    if labels.get("verb") not in WRITE_VERBS or labels.get("dry_run"):
+      continue
+    key = labels["verb"] + " " + labels.get("resource", "") + ("/" + labels["subresource"] if labels.get("subresource") else "")
+    counts[key] = counts.get(key, 0) + float(line.rsplit(" ", 1)[1])
+  return counts
 
 
 def parallel(fn, items, workers=8):
@@ -327,6 +359,7 @@ def run(a):
 
   pids = read_pids(a.pids)
   cpu0 = {n: proc_cpu_seconds(p) for n, p in pids.items()}
+  writes0 = write_counts(api)
   watcher = Watcher(api, run_id)
   watcher.start()
   watcher.ready.wait(30)
@@ -334,6 +367,7 @@ def run(a):
   # Submit: each job's pods at its compressed arrival time, by a pool of creating threads.
   work = queue.Queue()
   submit_lag = []
+  created, created_lock = [0], threading.Lock()  # objects the benchmark itself wrote
   def creator():
     while True:
       item = work.get()
@@ -341,6 +375,8 @@ def run(a):
         return
       for path, body in item:  # one job's objects and pods, in order
         api.call("POST", path, body)
+      with created_lock:
+        created[0] += len(item)
   creators = [threading.Thread(target=creator, daemon=True) for _ in range(a.client_threads)]
   for t in creators:
     t.start()
@@ -370,6 +406,7 @@ def run(a):
     time.sleep(1)
   end = time.time()
   cpu1 = {n: proc_cpu_seconds(p) for n, p in pids.items()}
+  writes1 = write_counts(api)
   watcher.stop = True
   with watcher.lock:
     pods = dict(watcher.pods)
@@ -383,7 +420,9 @@ def run(a):
   result = {"system": a.system, "nodes": a.nodes, "dra": a.dra, "meta": meta, "start": start, "submitted": submitted, "end": end,
             "cpu_seconds": cpu, "versions": versions, "pods": pods, "topology": topo,
             "jobs": {j["job"]: j for j in jobs}, "submit_lag_max": round(max(submit_lag or [0]), 2),
-            "client": {"qps": a.qps, "burst": a.burst}, "scheduler_processes": system.PROCESSES}
+            "client": {"qps": a.qps, "burst": a.burst}, "scheduler_processes": system.PROCESSES,
+            "api_writes": {k: v - writes0.get(k, 0) for k, v in writes1.items() if v - writes0.get(k, 0) > 0},
+            "benchmark_writes": created[0]}
   with open(os.path.join(a.out, "%s.json" % a.system), "w") as f:
     json.dump(result, f)
 
@@ -458,6 +497,13 @@ def figures(r):
     t += 1
   cpu = r["cpu_seconds"]
   sched_cpu = sum(cpu.get(n) or 0 for n in r.get("scheduler_processes", ["kube-scheduler"]))
+  per_pod = lambda x: x / len(bound) if bound else None
+  # Writes beyond the benchmark's own creations (pods, PodGroups, Workloads): the scheduling's, KWOK's pod
+  # status, the controller manager's; not node heartbeats or Leases.
+  writes = None
+  if "api_writes" in r:
+    writes = sum(v for k, v in r["api_writes"].items() if k.split(" ")[1].split("/")[0] not in NOT_SCHEDULING)
+    writes -= r["benchmark_writes"]
   return {
       "system": r["system"], "nodes": r["nodes"], "pods": r["meta"]["pods"], "bound": len(bound),
       "bind_p50_s": pct(latency, 50), "bind_p99_s": pct(latency, 99),
@@ -471,6 +517,8 @@ def figures(r):
       "partial_gpu_s": partial_gpu_seconds, "spread_gpu_s": spread_gpu_seconds,
       "multi_node_gangs": multi_node, "in_one_clique": one_clique, "in_one_block": one_block,
       "scheduler_cpu_s": sched_cpu, "apiserver_cpu_s": cpu.get("kube-apiserver"), "etcd_cpu_s": cpu.get("etcd"),
+      "sched_cpu_ms_per_pod": per_pod(sched_cpu * 1000), "apiserver_cpu_ms_per_pod": per_pod((cpu.get("kube-apiserver") or 0) * 1000),
+      "writes_per_pod": per_pod(writes) if writes is not None else None,
       "run_s": end - start,
   }, series, latency, gang_wait
 
@@ -527,7 +575,28 @@ COLUMNS = [("system", "system", "%s"), ("nodes", "nodes", "%d"), ("pods", "pods"
            ("spread_gpu_s", "GPU-s held while a whole gang's last members bind", "%.1f"),
            ("multi_node_gangs", "multi-node gangs", "%d"), ("in_one_clique", "… in one clique", "%d"),
            ("in_one_block", "… in one block", "%d"), ("scheduler_cpu_s", "scheduler-side CPU s", "%.1f"),
-           ("apiserver_cpu_s", "kube-apiserver CPU s", "%.1f"), ("run_s", "run s", "%.0f")]
+           ("apiserver_cpu_s", "kube-apiserver CPU s", "%.1f"),
+           ("sched_cpu_ms_per_pod", "scheduler-side CPU ms per bound pod", "%.1f"),
+           ("apiserver_cpu_ms_per_pod", "kube-apiserver CPU ms per bound pod", "%.1f"),
+           ("writes_per_pod", "API writes per bound pod beyond the submission", "%.2f"), ("run_s", "run s", "%.0f")]
+
+
+def per_pod_ratios(rows):
+  """Each system's cost per bound pod against the stock kube-scheduler's in the same run (issue 37's
+  targets: scheduler-side CPU ≤ 1.0×, API-server CPU ≤ 1.1×, API writes ≤ the stock's + 1)."""
+  stock = next((f for f in rows if f["system"] == "kube-scheduler"), None)
+  if stock is None:
+    return []
+  out = []
+  for f in rows:
+    if f is stock:
+      continue
+    ratio = lambda k: fmt(f[k] / stock[k], "%.2f×") if f[k] is not None and stock[k] else "–"
+    extra = (fmt(f["writes_per_pod"] - stock["writes_per_pod"], "%+.2f")
+             if f["writes_per_pod"] is not None and stock["writes_per_pod"] is not None else "–")
+    out.append("per bound pod against the stock kube-scheduler, %s: scheduler-side CPU %s, kube-apiserver CPU %s, "
+               "API writes %s" % (f["system"], ratio("sched_cpu_ms_per_pod"), ratio("apiserver_cpu_ms_per_pod"), extra))
+  return out
 
 
 def report(a):
@@ -565,6 +634,7 @@ def report(a):
            "peers: " + (", ".join(sorted({"%s %s" % (k, v) for r in results for k, v in r["versions"].items()
                                            if k not in ("kube", "kwok")})) or "none in this run"),
            "CPU seconds during the run per process: " + cpu]
+  notes += per_pod_ratios(rows)
   table = "\n".join(lines)
   print(table)
   for n in notes:

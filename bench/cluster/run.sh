@@ -3,7 +3,7 @@
 # real control plane (scripts/real-cluster.sh) with KWOK nodes, and the figures side by side.
 #
 #   bench/cluster/run.sh [--nodes N] [--systems kube-scheduler,coscheduling,kueue,native-gang,gangplank] [--out DIR] [--build B]
-#                        [--port-base P] [--dra] [-- extra cluster_bench.py run flags, e.g. --load 1.5]
+#                        [--port-base P] [--dra] [--profile] [-- extra cluster_bench.py run flags, e.g. --load 1.5]
 #
 # --nodes      KWOK nodes of 8 nvidia.com/gpu each (default 100)
 # --systems    comma-separated, run in this order (default: all five; with --dra kube-scheduler,gangplank); each is a file pair in systems/
@@ -19,6 +19,9 @@
 #              served by the DeviceClass gpu.nvidia.com); for the systems whose version allocates or accounts
 #              DRA GPUs: kube-scheduler and gangplank (scheduler-plugins v0.34.7 predates DRA-backed extended
 #              resources; Kueue v0.17.0's topology-aware scheduling reads GPUs from node allocatable)
+# --profile    perf record (Debian's linux-perf; 97 samples/s, user space) on every process of the control
+#              plane and the system but KWOK while the workload runs; <out>/<system>/profile-<process>.txt
+#              lists its functions by their own share of its samples (the samples stay in perf-<process>.data)
 # --out        figures and per-system logs (default out/cluster)
 # --port-base  first of the loopback ports (default 27000): +0..+8 the control plane's, +9.. a system's
 #              (Kueue takes +9..+11); keep two concurrent runs 20 apart
@@ -34,6 +37,7 @@ build="$repo/build"
 base=27000
 extra=()
 dra=0
+profile=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --nodes) nodes="$2"; shift 2 ;;
@@ -42,6 +46,7 @@ while [ $# -gt 0 ]; do
     --build) build="$2"; shift 2 ;;
     --port-base) base="$2"; shift 2 ;;
     --dra) dra=1; shift ;;
+    --profile) profile=1; shift ;;
     --) shift; extra=("$@"); break ;;
     *) echo "cluster-bench: unknown argument $1" >&2; exit 2 ;;
   esac
@@ -68,6 +73,29 @@ replace_kwok() {
     --cidr 127.64.0.1/16 --node-ip 127.0.0.1 --node-lease-duration-seconds 40 \
     --server-address "127.0.0.1:$((base + 8))" >"$dir/kwok-bench.log" 2>&1 &
   echo "$! kwok" >>"$dir/pids"
+}
+
+# start_profiles <dir>: one perf record per process of <dir>/pids but KWOK, its pid kept in <dir>/profilers.
+start_profiles() {
+  local dir="$1" pid name
+  command -v perf >/dev/null || { say "--profile needs perf (apt-get install linux-perf)"; exit 2; }
+  : >"$dir/profilers"
+  while read -r pid name; do
+    case "$name" in kwok*) continue ;; esac
+    perf record -q -F 97 -p "$pid" -o "$dir/perf-$name.data" >"$dir/perf-$name.log" 2>&1 &
+    echo "$! $name" >>"$dir/profilers"
+  done <"$dir/pids"
+}
+
+# stop_profiles <dir>: ends the recordings and writes each process's top functions by own samples.
+stop_profiles() {
+  local dir="$1" pid name
+  while read -r pid name; do kill -INT "$pid" 2>/dev/null || true; done <"$dir/profilers"
+  while read -r pid name; do
+    while kill -0 "$pid" 2>/dev/null; do sleep 0.2; done
+    perf report -i "$dir/perf-$name.data" --stdio --no-children --sort symbol --percent-limit 0.5 \
+      >"$dir/profile-$name.txt" 2>>"$dir/perf-$name.log" || say "no profile of $name (see $dir/perf-$name.log)"
+  done <"$dir/profilers"
 }
 
 # scheduler_config <dir> <file>: a KubeSchedulerConfiguration with the benchmark's client (the control
@@ -147,9 +175,11 @@ for system in "${list[@]}"; do
   "$repo/scripts/real-cluster.sh" start "${flags[@]}"
   replace_kwok "$dir"
   system_start "$dir"
+  [ $profile = 0 ] || start_profiles "$dir"
   python3 "$here/cluster_bench.py" run --system "$system" --nodes "$nodes" --kubeconfig "$dir/kubeconfig" \
     --pids "$dir/pids" --out "$out" --qps "$qps" --burst "$burst" ${dra_flags[@]+"${dra_flags[@]}"} \
     ${extra[@]+"${extra[@]}"}
+  [ $profile = 0 ] || stop_profiles "$dir"
   "$repo/scripts/real-cluster.sh" stop --dir "$dir"
   current=""
   say "$system: done in $((SECONDS - t)) s"
