@@ -1,5 +1,6 @@
 #include "operator/service/native_pod_groups.h"
 
+#include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
 #include <chrono>
@@ -24,6 +25,16 @@ std::optional<bool> Served(cache::SharedInformers& informers) {
   }
 }
 
+// The PodGroup's spec. Its registry strategy does not move metadata.generation on a spec change (1.37), so
+// the spec itself tells a change of terms from a status write (kube-scheduler's or gangplank's own).
+nlohmann::json SpecOf(const kube::GenericObject& group) {
+  try {
+    return nlohmann::json::parse(group.json).value("spec", nlohmann::json());
+  } catch (const nlohmann::json::exception&) {
+    return nullptr;  // Unreadable: as if empty; the resolver says what is wrong with it.
+  }
+}
+
 }  // namespace
 
 bool WatchNativePodGroups(cache::SharedInformers& informers, const std::atomic<bool>& stopping,
@@ -40,7 +51,7 @@ bool WatchNativePodGroups(cache::SharedInformers& informers, const std::atomic<b
   informers.objects(kube::resources::PodGroups()).AddHandlers({
       [note](const auto& g) { note(g->meta); },
       [note](const auto& old, const auto& g) {
-        if (old->meta.generation != g->meta.generation) note(g->meta);
+        if (SpecOf(*old) != SpecOf(*g)) note(g->meta);
       },
       [note](const auto& g, bool) { note(g->meta); },
   });

@@ -14,8 +14,8 @@ namespace gangplank::op {
 
 // Probes once a second until the API server can tell (or `stopping`), then watches PodGroups if served,
 // calling `changed` with the gang key (cache::NativePodGroupKey) of each one added, deleted or whose
-// spec changed (a new metadata.generation: gangplank's own status writes do not count). Returns whether
-// they are watched.
+// spec changed (status writes, gangplank's own among them, do not count). Returns whether they are
+// watched.
 bool WatchNativePodGroups(cache::SharedInformers& informers, const std::atomic<bool>& stopping,
                           std::function<void(const std::string& gang_key)> changed);
 
