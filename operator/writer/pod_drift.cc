@@ -10,8 +10,7 @@ auto PlannedFields(const cache::PodInfo& p) {
   return std::tie(p.name, p.namespace_, p.uid, p.creation_timestamp, p.controller, p.labels, p.annotations,
                   p.deleting, p.node_name, p.scheduler_name, p.scheduling_gates, p.priority,
                   p.active_deadline_seconds, p.node_selector, p.required_node_affinity, p.tolerations, p.containers,
-                  p.init_containers,
-                  p.overhead);
+                  p.init_containers, p.overhead);
 }
 
 }  // namespace
