@@ -2,7 +2,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <stdexcept>
+#include <thread>
 
 #include "kube/api_error.h"
 
@@ -26,6 +28,19 @@ bool ServesResource(RestClient& client, const ResourceDescriptor& resource) {
     if (r.is_object() && r.value("name", "") == resource.plural) return true;
   }
   return false;
+}
+
+std::optional<bool> AskUntilTold(RestClient& client, const ResourceDescriptor& resource, const std::atomic<bool>& stopping,
+                                 const std::function<void(const std::string& error)>& cannot_tell) {
+  while (!stopping) {
+    try {
+      return ServesResource(client, resource);
+    } catch (const std::exception& e) {
+      cannot_tell(e.what());
+    }
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+  }
+  return std::nullopt;
 }
 
 }  // namespace gangplank::kube

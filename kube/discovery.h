@@ -4,6 +4,11 @@
 // cluster without them gets one line in the log rather than a watch failing forever.
 #pragma once
 
+#include <atomic>
+#include <functional>
+#include <optional>
+#include <string>
+
 #include "kube/resource.h"
 #include "kube/rest_client.h"
 
@@ -13,5 +18,10 @@ namespace gangplank::kube {
 // or is served without that resource (a gated kind of a served version). Throws when the API server
 // cannot tell now (unreachable, 5xx, forbidden, an unreadable answer): ask again later.
 bool ServesResource(RestClient& client, const ResourceDescriptor& resource);
+
+// ServesResource asked once a second until the API server can tell, `cannot_tell` called with each
+// error; nullopt when `stopping` was set first.
+std::optional<bool> AskUntilTold(RestClient& client, const ResourceDescriptor& resource, const std::atomic<bool>& stopping,
+                                 const std::function<void(const std::string& error)>& cannot_tell);
 
 }  // namespace gangplank::kube

@@ -188,15 +188,6 @@ void ClusterStateFeed::OnDraChange(std::function<void(const dra::Affected&)> lis
   dra_listeners_.push_back(std::move(listener));
 }
 
-std::optional<bool> ClusterStateFeed::ProbeDra() const {
-  try {
-    return kube::ServesResource(*informers_.client(), kube::resources::ResourceSlices());
-  } catch (const std::exception& e) {
-    spdlog::warn(logging::JsonFields("cannot tell whether resource.k8s.io/v1 is served; asking again", "error", e.what()));
-    return std::nullopt;
-  }
-}
-
 template <typename Parse, typename Upsert, typename Delete>
 void ClusterStateFeed::WatchDraKind(const kube::ResourceDescriptor& resource, Parse parse, Upsert upsert, Delete remove) {
   const std::string kind = resource.kind;
@@ -299,8 +290,10 @@ void ClusterStateFeed::Start() {
   stopping_ = false;
   sync_watcher_ = std::thread([this] {
     // Whether DRA is served decides which informers readiness waits for.
-    std::optional<bool> served;
-    while (!stopping_ && !(served = ProbeDra())) std::this_thread::sleep_for(std::chrono::seconds(1));
+    const std::optional<bool> served =
+        kube::AskUntilTold(*informers_.client(), kube::resources::ResourceSlices(), stopping_, [](const std::string& error) {
+          spdlog::warn(logging::JsonFields("cannot tell whether resource.k8s.io/v1 is served; asking again", "error", error));
+        });
     if (served.value_or(false)) {
       dra_served_ = true;
       WatchDra();

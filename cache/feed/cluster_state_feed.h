@@ -73,8 +73,6 @@ class ClusterStateFeed {
                        Parse parse, const char* kind);
   void SetPool(const kube::GenericObject& pool, bool deleted);
   void SetQueue(const kube::GenericObject& queue, bool deleted);
-  // Whether resource.k8s.io/v1 is served (one discovery request; nullopt when it cannot be told yet).
-  std::optional<bool> ProbeDra() const;
   void WatchDra();
   bool DraSynced(std::chrono::milliseconds timeout);
   // Applies an inventory change to every attached state and tells the listeners.

@@ -3,10 +3,8 @@
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
-#include <chrono>
 #include <memory>
 #include <optional>
-#include <thread>
 
 #include "cache/objects/gang_identity.h"
 #include "kube/discovery.h"
@@ -14,16 +12,6 @@
 
 namespace gangplank::op {
 namespace {
-
-std::optional<bool> Served(cache::SharedInformers& informers) {
-  try {
-    return kube::ServesResource(*informers.client(), kube::resources::PodGroups());
-  } catch (const std::exception& e) {
-    spdlog::warn(logging::JsonFields("cannot tell whether scheduling.k8s.io/v1beta1 PodGroups are served; asking again",
-                                     "error", e.what()));
-    return std::nullopt;
-  }
-}
 
 // The PodGroup's spec. Its registry strategy does not move metadata.generation on a spec change (1.37), so
 // the spec itself tells a change of terms from a status write (kube-scheduler's or gangplank's own).
@@ -39,8 +27,11 @@ nlohmann::json SpecOf(const kube::GenericObject& group) {
 
 bool WatchNativePodGroups(cache::SharedInformers& informers, const std::atomic<bool>& stopping,
                           std::function<void(const std::string& gang_key)> changed) {
-  std::optional<bool> served;
-  while (!stopping && !(served = Served(informers))) std::this_thread::sleep_for(std::chrono::seconds(1));
+  const std::optional<bool> served =
+      kube::AskUntilTold(*informers.client(), kube::resources::PodGroups(), stopping, [](const std::string& error) {
+        spdlog::warn(logging::JsonFields("cannot tell whether scheduling.k8s.io/v1beta1 PodGroups are served; asking again",
+                                         "error", error));
+      });
   if (!served.value_or(false)) {
     if (served) spdlog::info(logging::JsonFields("scheduling.k8s.io/v1beta1 PodGroups are not served: not watched"));
     return false;

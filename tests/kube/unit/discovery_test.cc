@@ -74,5 +74,22 @@ TEST(Discovery, AnAnswerThatCannotTellThrowsToBeAskedAgain) {
   }
 }
 
+// Asked again until the server can tell: each error is said, and the answer that comes is the answer.
+TEST(Discovery, AskUntilToldRetriesWhatCannotTellAndStopsWhenTold) {
+  Discovery d;
+  d.http->script.push_back(reply(500, R"({"kind":"Status","code":500})"));
+  d.http->script.push_back(reply(200, kSchedulingList));
+  std::atomic<bool> stopping{false};
+  std::vector<std::string> errors;
+  EXPECT_EQ(AskUntilTold(d.rest, resources::PodGroups(), stopping, [&](const std::string& e) { errors.push_back(e); }),
+            std::optional<bool>(true));
+  EXPECT_EQ(errors.size(), 1u);
+  EXPECT_EQ(d.http->seen.size(), 2u);
+  // Stopping first: nothing asked, no answer.
+  stopping = true;
+  EXPECT_EQ(AskUntilTold(d.rest, resources::PodGroups(), stopping, [](const std::string&) {}), std::nullopt);
+  EXPECT_EQ(d.http->seen.size(), 2u);
+}
+
 }  // namespace
 }  // namespace gangplank::kube
