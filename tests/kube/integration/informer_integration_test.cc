@@ -187,7 +187,11 @@ TEST_F(InformerFaults, CleanStreamEndResumesWithoutRelist) {
   ASSERT_TRUE(informer.WaitForSync(5s));
   ASSERT_TRUE(eventually([&] { return proxy().OpenWatches() == 1; }));
   for (int round = 0; round < 3; ++round) {
+    // The proxy cuts a stream when it next pumps it; wait for the new watch so the round's pod comes on
+    // it, not on the old stream before the cut (which made this count one watch short under load).
+    const auto watches = informer.stats().watches;
     proxy().DropWatches();
+    ASSERT_TRUE(eventually([&] { return informer.stats().watches > watches && proxy().OpenWatches() == 1; }));
     put(resources::Pods(), pod_json(ns(), "r" + std::to_string(round)));
     ASSERT_TRUE(eventually([&] { return cache_pods(informer) == server_pods(); }));
   }
