@@ -38,6 +38,7 @@ inline constexpr const char* kCheckpointWithdrawn = "CheckpointWithdrawn";
 inline constexpr const char* kSpotReclaimed = "SpotReclaimed";
 inline constexpr const char* kGangRestarted = "GangRestarted";  // Fault recovery restarted it whole.
 inline constexpr const char* kGangFailed = "GangFailed";        // Failed for good by fault recovery.
+inline constexpr const char* kLeftToController = "LeftToController";  // Its controller restarts it, not gangplank.
 inline constexpr const char* kGangIdle = "GangIdle";            // Its GPUs idle past its queue's limit.
 inline constexpr const char* kIdleReclaimed = "IdleReclaimed";  // Evicted for idle GPUs, not run again.
 

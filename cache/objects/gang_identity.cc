@@ -1,5 +1,6 @@
 #include "cache/objects/gang_identity.h"
 
+#include <algorithm>
 #include <array>
 #include <string_view>
 #include <utility>
@@ -51,7 +52,23 @@ GangIdentity TrainingJob(const PodInfo& pod, const std::string& job) {
   return Owned(pod, "kubeflow.org/v1", "PyTorchJob", job);
 }
 
+// A LeaderWorkerSet group: its leader and workers carry the set's name and the group's index (set by
+// the LWS pod webhook). Each group is a gang of its own; the set is read for the size.
+GangIdentity LeaderWorkerGroup(const PodInfo& pod, std::string set, const std::string& index) {
+  GangIdentity g = Owned(pod, "leaderworkerset.x-k8s.io/v1", "LeaderWorkerSet", std::move(set));
+  g.key += "-" + index;  // "<ns>/LeaderWorkerSet/<set>-<index>", as the leader pod is named.
+  return g;
+}
+
+bool AllDigits(const std::string& s) {
+  return !s.empty() && s.size() <= 9 && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
 }  // namespace
+
+bool ControllerMendsMembers(const GangIdentity& gang) {
+  return gang.source == GangSource::kOwner && gang.kind != "Job";
+}
 
 std::string NativePodGroupKey(const std::string& namespace_, const std::string& name) {
   return namespace_ + "/PodGroup.scheduling.k8s.io/" + name;
@@ -85,6 +102,11 @@ GangIdentity GangIdentityOf(const PodInfo& pod) {
   if (std::string job = pod.Label("training.kubeflow.org/job-name"); !job.empty()) return TrainingJob(pod, job);
   if (std::string ray = pod.Label("ray.io/cluster"); !ray.empty()) {
     return Owned(pod, "ray.io/v1", "RayCluster", std::move(ray));
+  }
+  if (std::string set = pod.Label("leaderworkerset.sigs.k8s.io/name"); !set.empty()) {
+    // Without a well-formed group index (the webhook did not run) the group cannot be told: a lone pod.
+    const std::string index = pod.Label("leaderworkerset.sigs.k8s.io/group-index");
+    return AllDigits(index) ? LeaderWorkerGroup(pod, std::move(set), index) : GangIdentity{};
   }
   if (pod.controller && pod.controller->kind == "Job" && pod.controller->api_version == "batch/v1") {
     return Owned(pod, "batch/v1", "Job", pod.controller->name);

@@ -10,6 +10,8 @@
 //      JobSet (jobset.sigs.k8s.io/jobset-name), Kubeflow training jobs (training.kubeflow.org/job-name,
 //      kind from training.kubeflow.org/operator-name or the owner), KubeRay (ray.io/cluster: the
 //      RayCluster, which a RayJob creates), else a controlling batch/v1 Job    key "<ns>/<Kind>/<name>"
+//      LeaderWorkerSet (leaderworkerset.sigs.k8s.io/name and group-index): each group of leader and
+//      workers is a gang of its own                                  key "<ns>/LeaderWorkerSet/<name>-<index>"
 //   4. otherwise a lone pod (a gang of one)           key ""
 // How many members a gang needs is not decided here: it may need the owner object (operator/gangs).
 #pragma once
@@ -32,6 +34,12 @@ struct GangIdentity {
 };
 
 GangIdentity GangIdentityOf(const PodInfo& pod);
+
+// The gang's controller restarts or replaces its failed members itself (JobSet's failure policy,
+// LeaderWorkerSet's group recreation, the training operators' restart policies, KubeRay's worker
+// replacement): true for the owner-defined gangs but a batch Job's, which replaces one pod at a time
+// and leaves the gang's restart to gangplank, as do PodGroups' and labelled gangs' pods.
+bool ControllerMendsMembers(const GangIdentity& gang);
 
 // The gang key of the pods of Kubernetes' own PodGroup `name` in `namespace_`.
 std::string NativePodGroupKey(const std::string& namespace_, const std::string& name);

@@ -169,6 +169,10 @@ struct AdmissionInput {
   std::vector<WaitingGang> waiting;
   std::vector<RunningGang> running;
   std::vector<HeldReservation> reservations;
+  // Nodes kept for a gang on its way back: its controller restarts it (a JobSet's failure policy, a
+  // LeaderWorkerSet recreating a group) and is making its pods again. No waiting gang lands there; once
+  // the gang's pods wait, the caller passes these nodes as its HeldReservation instead.
+  std::vector<NodeId> returning_nodes;
   std::vector<double> recent_evictions;  // Times of earlier evictions (one per gang), for the window budget.
   // An incremental round (see round_scope.h for when it decides what a full round would): only these
   // waiting indices, and gangs holding reservations, are planned, and only these are beneficiaries of

@@ -48,6 +48,7 @@ std::vector<double> HeldByQueue(const AdmissionInput& input) { return OwnHeld(Qu
 AdmissionDecision Round::Run() {
   IndexGangs();
   ComputeShares();
+  model_.Cordon(in_.returning_nodes);
   StartReserved();
   EstimateKept();
   for (const auto& [w, r] : reserved_) model_.Cordon(r.nodes);

@@ -58,6 +58,7 @@ GangFault FromDevice(const DeviceFault& f) {
 
 void AddGangFaults(const GangHealth& gang, const NodeFaultIndex& nodes, double now, std::vector<GangFault>& out) {
   for (const DeviceFault& f : gang.device_faults) out.push_back(FromDevice(f));
+  if (gang.controller_mends_members) return;
   // With replacement members a lost member is no fault of its own: the gang waits for the replacement
   // under the below-minimum grace.
   if (!gang.config.replace_members) {

@@ -220,7 +220,8 @@ void Reconciler::RefreshGang(PoolModel& model, const ReconcileContext& context, 
       mine || (route.choice.pool.empty() && !context.pools.empty() && context.pools.front().name == pool.name);
   EntryContext entry = EntryContextFor(route, *context.tree, pool.name, size);
   entry.gang_timeout_seconds = GangTimeout(*gang, pool);
-  entry.native_gang_cycle = options_.native_gang_cycle;
+  // Only a native PodGroup's pods are placed in the scheduler's PodGroup cycle.
+  entry.native_gang_cycle = options_.native_gang_cycle && gang->identity.source == cache::GangSource::kNativePodGroup;
   if (auto it = model.requeued_arrivals.find(key); it != model.requeued_arrivals.end()) entry.requeued_arrival = it->second.arrival;
   GangEntries entries = model.state().Read([&](const cache::StateView& v) { return BuildGangEntries(*gang, entry, v); });
   PredictEntries(model.runtimes, *gang, entries, context.now);
@@ -328,9 +329,11 @@ RoundReport Reconciler::Reconcile(PoolModel& model, const ReconcileContext& cont
   }
 
   RoundResult round;
+  const double returning_ends = model.SettleReturning(context.now);
   const auto started = std::chrono::steady_clock::now();
   model.state().Plan([&](engine::Cluster& cluster, const cache::StateView& view) {
     input.reservations = model.HeldReservations(view);
+    input.returning_nodes = model.ReturningNodes(view);
     round.decision = engine::DecideAdmission(cluster, input, config, *model.policy, rng_);
     for (const engine::Admitted& a : round.decision.admitted) {
       round.admitted_keys.push_back(model.book.WaitingKey(a.waiting));
@@ -357,7 +360,8 @@ RoundReport Reconciler::Reconcile(PoolModel& model, const ReconcileContext& cont
   report.ran = true;
   report.full = full;
   if (full) model.last_full_round = context.now;
-  model.next_wakeup = round.decision.next_wakeup;
+  // A hold that ends frees its nodes for the gangs waiting: a full round then.
+  model.next_wakeup = std::min(round.decision.next_wakeup, returning_ends);
   if (metrics_ != nullptr) metrics_->Reconciled(full, report.seconds);
   for (const std::string& e : round.decision.errors) {
     spdlog::debug(logging::JsonFields("gang left out of the round", "pool", model.config().name, "why", e));
@@ -443,8 +447,10 @@ void Reconciler::ApplyAdmissions(PoolModel& model, const ReconcileContext& conte
     const std::vector<cache::PodInfo>& pods = model.book.WaitingPods(key);
     const engine::WaitingGang& waiting = model.book.input().waiting[a.waiting];
     std::vector<PlannedMember> members;
+    PoolModel::ReturningHold later{{}, context.now + kLaterMembersHoldSeconds};
     for (size_t j = 0; j < a.plan.allocations.size(); ++j) {
       const int member = a.plan.allocations[j].member;
+      if (member >= static_cast<int>(pods.size())) later.nodes.push_back(round.admitted_nodes[i][j]);  // Not made yet.
       if (member < 0 || member >= static_cast<int>(pods.size())) continue;
       members.push_back(PlannedMember{pods[member], round.admitted_nodes[i][j], std::nullopt});
       // A backfill onto another gang's reservation earned it by its declared runtime: Kubernetes holds it
@@ -480,16 +486,23 @@ void Reconciler::ApplyAdmissions(PoolModel& model, const ReconcileContext& conte
     }
     model.requeued_arrivals.erase(key);
     model.reservations.erase(key);
+    model.returning.erase(key);
+    std::string reason = a.reason;
+    if (!later.nodes.empty()) {
+      reason += "; " + std::to_string(later.nodes.size()) + " of its members are made by its controller once this one is placed: " +
+                "their nodes are held for them until " + base::FormatEpochSeconds(later.until);
+      model.returning[key] = std::move(later);
+    }
     model.NoteGang(key);  // Its entries move from waiting to running.
     if (gang) {
-      conditions_.Admitted(*gang, predicted >= 0 ? a.reason + "; gangs like it ran at most " + engine::RoughDuration(predicted) +
+      conditions_.Admitted(*gang, predicted >= 0 ? reason + "; gangs like it ran at most " + engine::RoughDuration(predicted) +
                                                   " in " + std::to_string(std::lround(model.runtimes.quantile * 100)) + "%" +
                                                   " of cases, so it is asked to checkpoint and ended if it still runs at " +
                                                   base::FormatEpochSeconds(context.now + predicted)
-                                            : a.reason);
+                                            : reason);
     }
     if (metrics_ != nullptr) metrics_->Admitted(pool, queue, std::max(0.0, context.now - arrival));
-    spdlog::info(logging::JsonFields("admitted gang", "pool", pool, "gang", key, "admission", id, "reason", a.reason));
+    spdlog::info(logging::JsonFields("admitted gang", "pool", pool, "gang", key, "admission", id, "reason", reason));
   }
 }
 

@@ -9,6 +9,8 @@
 
 #include "base/time_format.h"
 #include "cache/objects/conventions.h"
+#include "cache/objects/gang_identity.h"
+#include "engine/recovery/fault_message.h"
 #include "logging/json_log.h"
 #include "operator/gangs/gang_annotations.h"
 #include "operator/reasons.h"
@@ -182,6 +184,8 @@ engine::GangHealth GangRestarter::HealthOf(PoolModel& model, const engine::Runni
     if (f.admission_id != admission) continue;
     h.member_faults.push_back({f.signal.pod, f.signal.node, CauseOf(f.signal.cause), f.signal.since.value_or(now)});
   }
+  h.controller_mends_members = cache::ControllerMendsMembers(gang.identity);
+  if (h.controller_mends_members && !h.member_faults.empty()) LeaveToController(model, gang, h.member_faults.front(), now);
   if (const RestartRecord* record = model.restarts.Find(running.name)) {
     h.restarts = record->restarts;
     if (record->last_restart_at > 0) h.last_restart_at = record->last_restart_at;
@@ -273,6 +277,31 @@ void GangRestarter::WithdrawCheckpoint(PoolModel& model, const Gang& gang) {
                     "the fault it was asked to checkpoint for is gone: took the request back from " +
                         std::to_string(written) + " members; the gang runs on");
   spdlog::info(logging::JsonFields("took back a fault's checkpoint request", "pool", model.config().name, "gang", gang.key));
+}
+
+// The controller restarts the gang (or replaces the member): gangplank neither restarts nor charges it,
+// and the pods the controller makes again wait in the gang's old place, as after a restart of its own.
+void GangRestarter::LeaveToController(PoolModel& model, const Gang& gang, const engine::MemberFault& fault, double now) {
+  double arrival = std::numeric_limits<double>::infinity();
+  for (const Member& m : gang.members) arrival = std::min(arrival, m.created);
+  if (std::isfinite(arrival) && !model.requeued_arrivals.contains(gang.key)) model.requeued_arrivals[gang.key] = {arrival, now};
+  // Its nodes are kept for it while the controller makes its pods again: freed by the restart, they
+  // would otherwise go to whichever gang waits at that moment, and the gang would lose its place.
+  PoolModel::ReturningHold hold{{fault.node}, now + kReturningHoldSeconds};
+  for (const Member& m : gang.members) {
+    if (m.bound()) hold.nodes.push_back(m.pod.node_name);
+  }
+  std::sort(hold.nodes.begin(), hold.nodes.end());
+  hold.nodes.erase(std::unique(hold.nodes.begin(), hold.nodes.end()), hold.nodes.end());
+  std::erase(hold.nodes, std::string());
+  model.returning[gang.key] = std::move(hold);
+  member_faults_.Clear(gang.key);
+  conditions_.Event(gang, reasons::kNormal, reasons::kLeftToController,
+                    engine::MemberFaultMessage(fault) + ": its " + gang.identity.kind + " " + gang.namespace_ + "/" +
+                        gang.identity.name + " restarts or replaces it, so gangplank does not restart the gang " +
+                        "nor count it against its restart limit; its nodes and place are kept for the pods made again");
+  spdlog::info(logging::JsonFields("left a member's fault to the gang's controller", "pool", model.config().name, "gang",
+                                   gang.key, "controller", gang.identity.kind, "fault", engine::MemberFaultMessage(fault)));
 }
 
 bool GangRestarter::EvictWhole(PoolModel& model, const Gang& gang, const std::string& why) {

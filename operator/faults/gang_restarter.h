@@ -8,6 +8,9 @@
 //   - on a node that still runs its pods it is first asked to checkpoint (gangplank.io/checkpoint-requested,
 //     as for spot reclaim) and restarted on the acknowledgement or at the deadline; the request is taken
 //     back when the fault goes first;
+//   - a gang whose controller mends its members (JobSet, LeaderWorkerSet, the training operators,
+//     KubeRay: cache::ControllerMendsMembers) is left to it when a member fails or goes: not restarted,
+//     not charged, its place kept for the pods the controller makes again (Event LeftToController);
 //   - past its restart limit, or under policy FailGang, it is failed: evicted, not requeued, and its pods
 //     held with reason GangFailed until its owner is deleted; Ignore leaves it alone.
 // The record lives in the GPUPool's status and the checkpoint deadline on the pods, so a new leader
@@ -71,6 +74,7 @@ class GangRestarter {
   void Restart(PoolModel& model, const Gang& gang, const engine::RecoveryDecision& d, double now);
   void Fail(PoolModel& model, const Gang& gang, const engine::RecoveryDecision& d, double now);
   bool EvictWhole(PoolModel& model, const Gang& gang, const std::string& why);
+  void LeaveToController(PoolModel& model, const Gang& gang, const engine::MemberFault& fault, double now);
 
   GangTracker& tracker_;
   ClusterWriter& writer_;

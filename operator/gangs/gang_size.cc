@@ -94,6 +94,30 @@ GangSize RayClusterSize(const Json& cluster, const std::string& at) {
   return {Positive(total, "spec"), at + " head and worker groups"};
 }
 
+// One group of a LeaderWorkerSet: its leader and size - 1 workers, in one domain of the set's
+// exclusive-topology key when it has one. The controller makes the workers with the leader, except under
+// startupPolicy LeaderReady (once the leader runs) or an exclusive topology (once the leader is
+// scheduled, to follow it into its domain): holding such a leader for its workers would wait forever,
+// so the leader is admitted first and the workers join it in its domain.
+GangSize LeaderWorkerGroupSize(const Json& set, const std::string& at) {
+  GangSize size;
+  const long long members = Count(set, {"spec", "leaderWorkerTemplate", "size"}, "spec.leaderWorkerTemplate.size", 1);
+  size.min_members = Positive(members, "spec.leaderWorkerTemplate.size");
+  size.source = at + " spec.leaderWorkerTemplate.size";
+  const Json* exclusive = Find(set, {"metadata", "annotations", "leaderworkerset.sigs.k8s.io/exclusive-topology"});
+  if (exclusive != nullptr && exclusive->is_string()) size.topology_key = exclusive->get<std::string>();
+  const Json* policy = Find(set, {"spec", "startupPolicy"});
+  const bool leader_ready = policy != nullptr && *policy == "LeaderReady";
+  if (leader_ready || !size.topology_key.empty()) {
+    size.min_members = 1;
+    size.later_members = static_cast<int>(std::min(members, kMaxMembers)) - 1;
+    size.source = at + (leader_ready ? " spec.startupPolicy LeaderReady" : " exclusive-topology") +
+                  " (the workers are made once the leader " + (leader_ready ? "runs" : "is scheduled") +
+                  ": the leader first, then its " + std::to_string(members - 1) + " workers beside it)";
+  }
+  return size;
+}
+
 // scheduling.k8s.io/v1beta1 PodGroup: exactly one of schedulingPolicy.basic and .gang.
 GangSize NativePodGroupSize(const Json& group, const std::string& at) {
   GangSize size;
@@ -140,6 +164,7 @@ GangSize SizeOf(const cache::GangIdentity& gang, const Json& object, const std::
     if (gang.kind == "Job") return JobSize(object, at);
     if (gang.kind == "JobSet") return JobSetSize(object, at);
     if (gang.kind == "RayCluster") return RayClusterSize(object, at);
+    if (gang.kind == "LeaderWorkerSet") return LeaderWorkerGroupSize(object, at);
     return TrainingJobSize(object, at);
   } catch (const cache::DecodeError& e) {
     throw cache::DecodeError(e.path().empty() ? at : at + " " + e.path(), e.problem());

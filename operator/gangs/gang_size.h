@@ -8,6 +8,10 @@
 //   Kubeflow training jobs         spec.runPolicy.schedulingPolicy.minAvailable, else the sum of the
 //                                  replicas of every spec.<x>ReplicaSpecs entry (PyTorchJob, TFJob, MPIJob, ...)
 //   RayCluster                     the head plus every worker group's replicas (within min/maxReplicas)
+//   LeaderWorkerSet                each group: spec.leaderWorkerTemplate.size (leader and workers), in
+//                                  one domain of its exclusive-topology key; where the controller makes
+//                                  the workers only once the leader is scheduled or runs (that key,
+//                                  startupPolicy LeaderReady): 1, the leader first, its workers joining it
 // and, for gangs made by the gangplank.io/gang label, the gangplank.io/gang-size annotation.
 #pragma once
 
@@ -25,11 +29,14 @@ struct GangSize {
   int min_members = 0;
   std::string source;  // Where it came from, for conditions: "Job ml/train spec.parallelism".
   std::string uid{};   // The defining object's metadata.uid ("" when it has none).
-  // A native PodGroup's further terms (none for other sources):
+  // Further terms (a native PodGroup's; a LeaderWorkerSet's topology_key):
   bool singly = false;           // basic{}: its pods are admitted one by one, each when it fits.
   std::string topology_key{};    // spec.schedulingConstraints.topology[0].key: one domain of it.
   std::optional<int> priority{}; // spec.priority (resolved by the API server from priorityClassName).
   bool disrupt_whole = false;    // spec.disruptionMode.all: its pods may only be disrupted together.
+  // Members its controller makes only once the first is placed (a LeaderWorkerSet's workers under an
+  // exclusive topology or LeaderReady): planned with the first, so it starts only where they fit too.
+  int later_members = 0;
 };
 
 // The size from the defining object. Throws cache::DecodeError naming the field when the object has no

@@ -151,8 +151,9 @@ GangEntries BuildGangEntries(const Gang& gang, const EntryContext& context, cons
   }
   g.required_level = waiting.front()->pod.Annotation(cache::kTopologyRequiredAnnotation);
   g.preferred_level = waiting.front()->pod.Annotation(cache::kTopologyPreferredAnnotation);
-  // A native PodGroup's topology constraint is what kube-scheduler holds the group to: it wins over the
-  // pod's annotation when it names one of the pool's levels (another key is the scheduler's own to keep).
+  // A group's own topology constraint (a native PodGroup's, which kube-scheduler holds the group to; a
+  // LeaderWorkerSet's exclusive topology, which its pods' affinities hold it to) wins over the pod's
+  // annotation when it names one of the pool's levels (another key is the scheduler's own to keep).
   const std::string& group_level = context.size->topology_key;
   if (!group_level.empty() && view.cluster().topology().LevelIndex(group_level) >= 0) g.required_level = group_level;
   std::vector<double> created;
@@ -163,6 +164,12 @@ GangEntries BuildGangEntries(const Gang& gang, const EntryContext& context, cons
     out.waiting_pods.push_back(m->pod);
   }
   if (context.size->priority) g.priority = *context.size->priority;  // The group's, resolved by the API server.
+  // Members the controller makes only once the first is placed: planned with it (copies of its request),
+  // so it starts only where they fit too. They have no pods: the reconciler holds their nodes for them.
+  if (holding.empty() && waiting.size() == 1 && context.size->later_members > 0) {
+    for (int i = 0; i < context.size->later_members; ++i) g.members.push_back(waiting.front()->request);
+    g.min_members = static_cast<int>(g.members.size());
+  }
   // The gang arrives when it is complete (its min_members-th pod), not with its first: an old placeholder
   // pod labelled into a gang ahead of time buys it no place in the queue, nor an early reservation (L3).
   std::sort(created.begin(), created.end());

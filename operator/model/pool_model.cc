@@ -1,5 +1,7 @@
 #include "operator/model/pool_model.h"
 
+#include <algorithm>
+
 namespace gangplank::op {
 
 PoolModel::PoolModel(cache::PoolConfig config, std::function<bool(const engine::NodeSpec&)> owns_node)
@@ -50,6 +52,32 @@ void PoolModel::ForgetStalePlaces(double now, const std::function<bool(const std
   std::erase_if(requeued_arrivals, [&](const auto& entry) {
     return now - entry.second.evicted_at > kRequeuedPlaceSeconds && !gang_exists(entry.first);
   });
+}
+
+double PoolModel::SettleReturning(double now) {
+  double earliest = 1e300;
+  for (auto it = returning.begin(); it != returning.end();) {
+    if (now >= it->second.until) {
+      it = returning.erase(it);
+    } else if (book.WaitingIndex(it->first) >= 0) {
+      reservations[it->first] = Reservation{std::move(it->second.nodes), false};
+      it = returning.erase(it);
+    } else {
+      earliest = std::min(earliest, it->second.until);
+      ++it;
+    }
+  }
+  return earliest;
+}
+
+std::vector<engine::NodeId> PoolModel::ReturningNodes(const cache::StateView& view) const {
+  std::vector<engine::NodeId> out;
+  for (const auto& [key, hold] : returning) {
+    for (const std::string& node : hold.nodes) {
+      if (const engine::NodeId id = view.FindNode(node); id != engine::kNoNode) out.push_back(id);
+    }
+  }
+  return out;
 }
 
 std::vector<engine::HeldReservation> PoolModel::HeldReservations(const cache::StateView& view) const {

@@ -51,6 +51,14 @@ struct QueueFigures {
 // recreates them in seconds; an owner that never does must not leave the entry for good).
 inline constexpr double kRequeuedPlaceSeconds = 3600;
 
+// How long the nodes of a gang whose controller restarts it stay held for it (a JobSet's or a
+// LeaderWorkerSet's own restart makes the pods again within seconds; one that never does, such as a
+// JobSet without a failure policy that fails instead, must not keep the nodes idle for long).
+inline constexpr double kReturningHoldSeconds = 30;
+// How long the nodes planned for members a controller makes only after the first is placed (a
+// LeaderWorkerSet's workers once their leader is scheduled, or running: an image pull) are held for them.
+inline constexpr double kLaterMembersHoldSeconds = 300;
+
 class PoolModel {
  public:
   // `owns_node` says which nodes are the pool's (its selector, minus nodes another pool selects too).
@@ -90,6 +98,18 @@ class PoolModel {
   std::map<std::string, RequeuedPlace> requeued_arrivals;     // By gang key.
   // Drops the places of evicted gangs that have not come back within kRequeuedPlaceSeconds.
   void ForgetStalePlaces(double now, const std::function<bool(const std::string&)>& gang_exists);
+  // Nodes kept for a gang on its way back (engine::AdmissionInput::returning_nodes), or for the members
+  // of an admitted gang its controller has yet to make, by gang key.
+  struct ReturningHold {
+    std::vector<std::string> nodes;
+    double until = 0;
+  };
+  std::map<std::string, ReturningHold> returning;
+  // Before a round: drops the holds past their time, and hands a hold whose gang waits again to it as
+  // its reservation. The earliest time a hold ends (1e300 when none).
+  double SettleReturning(double now);
+  // The held nodes of gangs not waiting yet, resolved in `view`.
+  std::vector<engine::NodeId> ReturningNodes(const cache::StateView& view) const;
   std::map<std::string, QueueFigures> queue_figures;
   double last_full_round = -1e300;
   double next_wakeup = 1e300;

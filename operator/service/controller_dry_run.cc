@@ -106,6 +106,7 @@ nlohmann::json Controller::DryRun(const nlohmann::json& request) {
   engine::Rng rng(1);
   model->state().Plan([&](engine::Cluster& cluster, const cache::StateView& view) {
     input.reservations = model->HeldReservations(view);
+    input.returning_nodes = model->ReturningNodes(view);
     std::unique_ptr<engine::ScoringPolicy> scratch_policy;
     engine::ScoringPolicy* policy = model->policy.get();
     if (policy == nullptr) {

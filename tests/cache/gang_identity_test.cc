@@ -80,6 +80,26 @@ TEST(GangIdentity, RayPodsBelongToTheirRayCluster) {
   EXPECT_EQ(g.kind, "RayCluster");
 }
 
+// The leader (owned by the leader StatefulSet) and the workers (owned by their group's StatefulSet) of
+// one group share a gang; another group of the same set is another gang; the set is read for the size.
+TEST(GangIdentity, EachLeaderWorkerSetGroupIsAGang) {
+  auto lws_pod = [](const std::string& index, const std::string& owner) {
+    return GangIdentityOf(Pod({{"leaderworkerset.sigs.k8s.io/name", "serve"}, {"leaderworkerset.sigs.k8s.io/group-index", index}},
+                              OwnerRef{"apps/v1", "StatefulSet", owner, "u"}));
+  };
+  const GangIdentity leader = lws_pod("1", "serve");
+  EXPECT_EQ(leader.key, "ml/LeaderWorkerSet/serve-1");
+  EXPECT_EQ(leader.source, GangSource::kOwner);
+  EXPECT_EQ(leader.api_version, "leaderworkerset.x-k8s.io/v1");
+  EXPECT_EQ(leader.kind, "LeaderWorkerSet");
+  EXPECT_EQ(leader.name, "serve");
+  EXPECT_EQ(lws_pod("1", "serve-1").key, leader.key);
+  EXPECT_EQ(lws_pod("0", "serve").key, "ml/LeaderWorkerSet/serve-0");
+  // No group index, or one that is not a number: which group cannot be told, so a lone pod.
+  EXPECT_EQ(lws_pod("", "serve").source, GangSource::kLone);
+  EXPECT_EQ(lws_pod("1/../x", "serve").source, GangSource::kLone);
+}
+
 TEST(GangIdentity, PlainJobAndLonePods) {
   EXPECT_EQ(GangIdentityOf(Pod({}, OwnerRef{"batch/v1", "Job", "j", "u"})).key, "ml/Job/j");
   // A ReplicaSet's pods (or an old batch version) are lone pods.

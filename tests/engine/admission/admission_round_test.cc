@@ -98,6 +98,25 @@ TEST(AdmissionInputErrors, MalformedGangsAreSkippedAndNamedQueuesMustBeUnique) {
   EXPECT_THROW(Decide(s), std::invalid_argument);
 }
 
+// A gang whose controller is making its pods again keeps the nodes it left: a gang waiting meanwhile
+// takes the other node, not those; once the nodes are no longer held it may.
+TEST(ReturningGangs, NodesHeldForAGangOnItsWayBackTakeNoOtherGang) {
+  Scenario s(SmallCluster(1, 3));
+  s.Queue("a");
+  s.Waiting("later", "a", 0, 2, 8);
+  s.input.returning_nodes = {s.cluster.Find("k0-n0"), s.cluster.Find("k0-n1")};
+  AdmissionDecision d = Decide(s);
+  EXPECT_TRUE(d.admitted.empty()) << "two pods placed on one free node and two held ones";
+  s.Waiting("small", "a", 1, 1, 8);
+  d = Decide(s);
+  ASSERT_THAT(AdmittedNames(s.input, d), ElementsAre("small"));
+  EXPECT_EQ(s.cluster.spec(d.admitted[0].plan.allocations[0].allocation.node).name, "k0-n2");
+  EXPECT_FALSE(s.cluster.spec(s.cluster.Find("k0-n0")).unschedulable) << "the round's cordon leaked into the model";
+  s.input.returning_nodes.clear();
+  s.input.waiting.pop_back();
+  EXPECT_THAT(AdmittedNames(s.input, Decide(s)), ElementsAre("later"));
+}
+
 TEST(AdmissionInputErrors, RepeatedGangNamesAreRefusedWhenReservationsNeedThem) {
   Scenario s(SmallCluster(1, 2));
   s.Queue("a").Waiting("same", "a", 0, 1, 8).Waiting("same", "a", 1, 1, 8);

@@ -125,6 +125,25 @@ TEST(GangRecovery, AFailedOrDeletedMemberRestartsTheWholeGangAtOnceWithoutBlamin
   EXPECT_TRUE(d.charged) << "the gang's own failure counts against its restart limit";
 }
 
+// A JobSet's failure policy (or LeaderWorkerSet, a training operator, KubeRay) restarts its gang itself:
+// neither its failed member nor the gang running short meanwhile is gangplank's to restart, and nothing is
+// charged; a fault of its node still is.
+TEST(GangRecovery, AGangWhoseControllerMendsItsMembersIsLeftToItUnlessItsNodeIsAtFault) {
+  GangHealth g = Gang("train", {"gpu-1", "gpu-2"});
+  g.controller_mends_members = true;
+  g.member_faults = {Member("ml/train-1", "gpu-2", FaultCause::kMemberFailed, kNow - 3)};
+  g.members = 1;
+  g.below_minimum_since = kNow - 1000;
+  const RecoveryPlan plan = PlanGangRecovery({}, {g}, kNow);
+  EXPECT_TRUE(plan.decisions.empty());
+  EXPECT_TRUE(std::isinf(plan.next_wakeup)) << "no grace runs out: " << plan.next_wakeup;
+
+  const RecoveryDecision node = Only(PlanGangRecovery({Fault("gpu-1", FaultCause::kQuarantine, kNow, false)}, {g}, kNow));
+  EXPECT_EQ(node.action, RecoveryAction::kRestart);
+  EXPECT_EQ(node.cause, FaultCause::kQuarantine);
+  EXPECT_FALSE(node.charged);
+}
+
 TEST(GangRecovery, AGangBelowItsMinimumWaitsForTheGraceThenIsRestartedWhole) {
   GangHealth g = Gang("train", {"gpu-1", "gpu-2", "gpu-3", "gpu-4"});
   g.members = 3;

@@ -138,6 +138,40 @@ TEST(GangSize, RayClusterHeadAndWorkerGroups) {
   EXPECT_EQ(Size("RayCluster", R"({"spec":{"headGroupSpec":{},"workerGroupSpecs":[{"replicas":20,"maxReplicas":3}]}})"), 4);
 }
 
+TEST(GangSize, ALeaderWorkerSetGroupIsItsLeaderAndWorkers) {
+  const GangSize group = GangSizeOf(Id("LeaderWorkerSet", "serve"), "ml", Json::parse(
+      R"({"spec":{"replicas":3,"startupPolicy":"LeaderCreated","leaderWorkerTemplate":{"size":4}}})"));
+  EXPECT_EQ(group.min_members, 4);  // Per group, whatever spec.replicas says.
+  EXPECT_FALSE(group.singly);
+  EXPECT_EQ(group.topology_key, "");
+  EXPECT_EQ(group.later_members, 0);
+  EXPECT_EQ(group.source, "LeaderWorkerSet ml/serve spec.leaderWorkerTemplate.size");
+  EXPECT_EQ(Size("LeaderWorkerSet", R"({"spec":{"leaderWorkerTemplate":{}}})"), 1);  // size defaults to 1
+  EXPECT_EQ(Error("LeaderWorkerSet", R"({"spec":{"leaderWorkerTemplate":{"size":0}}})"),
+            "LeaderWorkerSet ml/x spec.leaderWorkerTemplate.size: the gang has no members");
+  EXPECT_EQ(Error("LeaderWorkerSet", R"({"spec":{"leaderWorkerTemplate":{"size":"4"}}})"),
+            "LeaderWorkerSet ml/x spec.leaderWorkerTemplate.size: expected a whole number from 0 to 100000");
+}
+
+// Where the controller makes the workers only once the leader is scheduled (an exclusive topology) or
+// runs (LeaderReady), holding the leader for them would deadlock: the leader goes first.
+TEST(GangSize, ALeaderWorkerSetGroupWhoseWorkersFollowTheLeaderStartsWithTheLeader) {
+  const GangSize exclusive = GangSizeOf(Id("LeaderWorkerSet", "serve"), "ml", Json::parse(R"({
+      "metadata":{"annotations":{"leaderworkerset.sigs.k8s.io/exclusive-topology":"nvidia.com/gpu.clique"}},
+      "spec":{"leaderWorkerTemplate":{"size":4}}})"));
+  EXPECT_EQ(exclusive.min_members, 1);
+  EXPECT_FALSE(exclusive.singly) << "the workers join the running leader together";
+  EXPECT_EQ(exclusive.topology_key, "nvidia.com/gpu.clique");
+  EXPECT_EQ(exclusive.later_members, 3) << "planned with the leader, so it starts only where they fit too";
+  EXPECT_EQ(exclusive.source, "LeaderWorkerSet ml/serve exclusive-topology (the workers are made once the leader is "
+                              "scheduled: the leader first, then its 3 workers beside it)");
+  const GangSize ready = GangSizeOf(Id("LeaderWorkerSet"), "ml", Json::parse(
+      R"({"spec":{"startupPolicy":"LeaderReady","leaderWorkerTemplate":{"size":2}}})"));
+  EXPECT_EQ(ready.min_members, 1);
+  EXPECT_EQ(ready.topology_key, "");
+  EXPECT_NE(ready.source.find("LeaderReady (the workers are made once the leader runs"), std::string::npos) << ready.source;
+}
+
 TEST(GangSize, AnnotationOnGangLabelledPods) {
   cache::PodInfo pod;
   EXPECT_FALSE(GangSizeAnnotation(pod).has_value());
