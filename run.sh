@@ -34,12 +34,13 @@ fuzz_smoke() {
   ctest --test-dir "$FUZZ_BUILD_DIR" --output-on-failure -R '^extender_fuzz_smoke$'
 }
 
-# The real Kubernetes components of the real-cluster suites, built from source when Go is here (a no-op
-# once built). Without Go those suites skip, saying why; GANGPLANK_REQUIRE_REAL_CLUSTER=1 (CI) makes
-# that a failure.
+# The real Kubernetes components of the real-cluster suites and the job controllers one of them runs,
+# built from source when Go is here (a no-op once built). Without Go those suites skip, saying why;
+# GANGPLANK_REQUIRE_REAL_CLUSTER=1 (CI) makes that a failure.
 kube_binaries() {
   local status=0
   ./scripts/build-kube-binaries.sh || status=$?
+  [ "$status" != 0 ] || [ "${1:-}" = control-plane ] || ./tools/job-controllers/build.sh || status=$?
   if [ "$status" = 3 ] && [ "${GANGPLANK_REQUIRE_REAL_CLUSTER:-0}" != 1 ]; then
     echo "run.sh: Go is not installed: the real-cluster suites (tests/real-cluster) will be skipped" >&2
   elif [ "$status" = 3 ]; then
@@ -65,7 +66,7 @@ case "${1:-}" in
     ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$JOBS" --timeout 600
     ;;
   bench)
-    [ "${2:-}" != cluster ] || { build OFF gangplank-extender gangplank-operator; kube_binaries; exec ./bench/cluster/run.sh "${@:3}"; }
+    [ "${2:-}" != cluster ] || { build OFF gangplank-extender gangplank-operator; kube_binaries control-plane; exec ./bench/cluster/run.sh "${@:3}"; }
     build ON
     ./bench/run "$BUILD_DIR"
     echo "=== extender_fuzz (1,000,000 executions)"

@@ -13,15 +13,16 @@
 #   scripts/real-cluster.sh start [--dir D] [--build B] [--port-base P] [--nodes FILE] [--no-gangplank]
 #                                 [--operator-arg ARG]... [--extender-arg ARG]... [--chart-set KEY=VALUE]...
 #                                 [--owner-pid PID] [--kube-version V] [--dra] [--default-scheduler]
-#                                 [--image-root R] [--native-gangs] [--native-gang-cycle]
+#                                 [--image-root R] [--native-gangs] [--native-gang-cycle] [--job-controllers]
+#                                 [--jobs-keep-running]
 #   scripts/real-cluster.sh stop [--dir D]
 #
 # --dir      state, certificates, kubeconfigs and logs (default out/real)
 # --build    the CMake build holding gangplank's binaries (default build)
-# --port-base  first of the 11 loopback ports used (default 26000): +0 etcd client, +1 etcd peer,
+# --port-base  first of the 15 loopback ports used (default 26000): +0 etcd client, +1 etcd peer,
 #            +2 kube-apiserver, +3 controller-manager, +4 scheduler, +5 extender, +6 operator,
 #            +7 operator webhook, +8 KWOK, +9 the default kube-scheduler (--default-scheduler),
-#            +10 the operator's dry run
+#            +10 the operator's dry run, +11 to +14 the job controllers (--job-controllers)
 # --nodes    a YAML file of Nodes to create (KWOK takes those annotated kwok.x-k8s.io/node=fake);
 #            may be given more than once (default: none)
 # --no-gangplank  the control plane only: no chart objects, extender, operator or kube-scheduler
@@ -57,6 +58,11 @@
 #            kube-scheduler keeps the gates off, as the chart installs it by default
 # --native-gang-cycle  --native-gangs, and gangplank's kube-scheduler runs the PodGroup cycle too (its gates
 #            on, the operator's --native-gang-cycle), as the chart's scheduler.nativeGangCycle=true installs it
+# --job-controllers  the controllers of the jobs users submit, beside gangplank: JobSet and LeaderWorkerSet
+#            managers built by tools/job-controllers/build.sh, with their CRDs and webhooks
+#            (scripts/job-controllers.sh)
+# --jobs-keep-running  KWOK without its pod-complete stage: a Job's pods run until they are deleted or a
+#            test marks them failed, instead of succeeding as soon as they run
 #
 # kubeconfig for kubectl: <dir>/kubeconfig (cluster-admin). Needs the binaries of
 # scripts/build-kube-binaries.sh (in .tools/kube/bin) and kubectl and Helm from scripts/install-kube-tools.sh.
@@ -85,6 +91,8 @@ default_scheduler=0
 image_root=""
 gate_args=()
 cycle_args=()
+job_controllers=0
+kwok_stages="$repo/.tools/kube/kwok.yaml"
 native_gates=(--feature-gates GenericWorkload=true,TopologyAwareWorkloadScheduling=true)
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -102,6 +110,8 @@ while [ $# -gt 0 ]; do
     --default-scheduler) default_scheduler=1; shift ;;
     --image-root) image_root="$(cd "$2" && pwd)"; shift 2 ;;
     --native-gangs) gate_args=("${native_gates[@]}"); shift ;;
+    --job-controllers) job_controllers=1; shift ;;
+    --jobs-keep-running) kwok_stages=""; shift ;;
     --native-gang-cycle)
       gate_args=("${native_gates[@]}")
       cycle_args=("${native_gates[@]}")
@@ -271,8 +281,12 @@ start_control_plane() {
   # Pods need their namespace's default ServiceAccount, which the controller manager creates.
   wait_until 60 "the default ServiceAccount" "$kubectl" --kubeconfig "$dir/kubeconfig" get serviceaccount default -n default
 
+  if [ -z "$kwok_stages" ]; then
+    kwok_stages="$dir/kwok.yaml"
+    awk 'BEGIN { RS = "---\n"; ORS = "" } !/name: pod-complete\n/ { print "---\n" $0 }' "$repo/.tools/kube/kwok.yaml" >"$kwok_stages"
+  fi
   kubeconfig "$dir/kwok.kubeconfig" --client-certificate "$pki/kwok.crt" --client-key "$pki/kwok.key" --embed-certs
-  spawn kwok "$tools_bin/kwok" --kubeconfig "$dir/kwok.kubeconfig" --config "$repo/.tools/kube/kwok.yaml" \
+  spawn kwok "$tools_bin/kwok" --kubeconfig "$dir/kwok.kubeconfig" --config "$kwok_stages" \
     --manage-nodes-with-annotation-selector kwok.x-k8s.io/node=fake \
     --cidr 127.64.0.1/16 --node-ip 127.0.0.1 --node-lease-duration-seconds 40 \
     --server-address "127.0.0.1:$kwok_port"
@@ -431,6 +445,9 @@ watch_owner() {
   ) </dev/null >/dev/null 2>&1 &
 }
 
+# shellcheck source=scripts/job-controllers.sh
+source "$repo/scripts/job-controllers.sh"
+
 case "$command" in
   start)
     for b in "$tools_bin/etcd" "$tools_bin/kwok" "$kube_bin/kube-apiserver" "$kube_bin/kube-controller-manager" \
@@ -443,6 +460,14 @@ case "$command" in
     if [ $dra = 1 ] && [ ! -x "$dra_driver_bin" ]; then
       say "$dra_driver_bin is missing: run scripts/build-kube-binaries.sh (needs Go)"
       exit 3
+    fi
+    if [ $job_controllers = 1 ]; then
+      for b in jobset-manager lws-manager; do
+        if [ ! -x "$repo/.tools/job-controllers/bin/$b" ]; then
+          say "$repo/.tools/job-controllers/bin/$b is missing: run tools/job-controllers/build.sh (needs Go)"
+          exit 3
+        fi
+      done
     fi
     stop_all
     rm -rf "$dir/etcd" "$pki" "$dir"/*.log "$dir"/*.kubeconfig "$dir/kubeconfig"
@@ -458,9 +483,10 @@ case "$command" in
       for f in "${nodes[@]}"; do "$kubectl" --kubeconfig "$dir/kubeconfig" create -f "$f" >/dev/null; done
     fi
     [ $gangplank = 0 ] || start_gangplank
+    [ $job_controllers = 0 ] || start_job_controllers
     started=1
     [ -z "$owner" ] || watch_owner
-    say "running on 127.0.0.1: kube-apiserver :$api_port$([ $gangplank = 1 ] && echo ", extender :$ext_port, operator :$op_port, webhook :$hook_port")$([ $dra = 1 ] && echo ", DRA driver")$([ $default_scheduler = 1 ] && echo ", default kube-scheduler :$default_sched_port")"
+    say "running on 127.0.0.1: kube-apiserver :$api_port$([ $gangplank = 1 ] && echo ", extender :$ext_port, operator :$op_port, webhook :$hook_port")$([ $dra = 1 ] && echo ", DRA driver")$([ $default_scheduler = 1 ] && echo ", default kube-scheduler :$default_sched_port")$([ $job_controllers = 1 ] && echo ", JobSet and LeaderWorkerSet controllers")"
     say "kubeconfig: $dir/kubeconfig (logs in $dir/)"
     ;;
   stop)

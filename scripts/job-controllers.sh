@@ -1,0 +1,75 @@
+# Sourced by scripts/real-cluster.sh for --job-controllers: the controllers that make the pods of the jobs
+# data scientists submit, run out of cluster beside the control plane as their own releases install them,
+# from the binaries tools/job-controllers/build.sh builds (pinned Go modules):
+#   JobSet v0.11.0           jobset-manager: webhook base+11, health base+12
+#   LeaderWorkerSet v0.7.0   lws-manager:    webhook base+13, health base+14
+# Each gets its CRDs, its manager configuration (leader election off, the webhook on loopback with a
+# certificate from the cluster CA instead of its in-cluster certificate rotation, metrics off) and its
+# webhook configurations pointed at the manager on loopback, with the pod webhooks' object selectors of
+# the controller's own kustomize patches. They run with the admin kubeconfig: what is tested is how their
+# pods meet gangplank, not their RBAC. Logs: <dir>/jobset-manager.log, <dir>/lws-manager.log.
+# Uses real-cluster.sh's say, spawn, wait_until, cert, $kubectl, $dir, $pki and $base.
+
+job_controllers_dir="$repo/.tools/job-controllers"
+
+# job_controller_webhooks <manifests> <port> <prefix> <pod label>: the controller's webhook configurations
+# as JSON, each webhook calling https://127.0.0.1:<port><path>, renamed <prefix>-<name>, its pod webhooks
+# only for pods that carry <pod label>.
+job_controller_webhooks() {
+  "$kubectl" --kubeconfig "$dir/kubeconfig" create --dry-run=client -o json -f "$1" | HOOK="https://127.0.0.1:$2" PREFIX="$3" LABEL="$4" \
+    CA="$(base64 -w0 "$pki/ca.crt")" python3 -c '
+import json, os, sys
+text, objs, i, dec = sys.stdin.read(), [], 0, json.JSONDecoder()
+while text[i:].strip():  # kubectl prints one JSON document per object
+  o, i = dec.raw_decode(text, len(text) - len(text[i:].lstrip()))
+  objs += o["items"] if o.get("kind") == "List" else [o]
+for o in objs:
+  o["metadata"]["name"] = os.environ["PREFIX"] + "-" + o["metadata"]["name"]
+  for w in o["webhooks"]:
+    w["clientConfig"] = {"url": os.environ["HOOK"] + w["clientConfig"]["service"]["path"], "caBundle": os.environ["CA"]}
+    if "pods" in w["rules"][0]["resources"]:
+      w["objectSelector"] = {"matchExpressions": [{"key": os.environ["LABEL"], "operator": "Exists"}]}
+json.dump({"apiVersion": "v1", "kind": "List", "items": objs}, sys.stdout)
+'
+}
+
+# start_job_controller <name> <webhook port> <health port> <config apiVersion> <pod label>
+start_job_controller() {
+  local name="$1" hook_port="$2" health_port="$3" api="$4" label="$5"
+  local from="$job_controllers_dir/$name" certs="$dir/$name-certs"
+  local k=("$kubectl" --kubeconfig "$dir/kubeconfig")
+  "${k[@]}" apply --server-side -f "$from/crd.yaml" >/dev/null
+  # Right after the apply the CRD may have no status yet, which kubectl wait takes for an error: poll it.
+  wait_until 60 "$name's CRDs" "${k[@]}" wait --for condition=Established --timeout 5s -f "$from/crd.yaml"
+  cert "$name-webhook" "/CN=$name-webhook" "IP:127.0.0.1"
+  mkdir -p "$certs"
+  cp "$pki/$name-webhook.crt" "$certs/tls.crt"
+  cp "$pki/$name-webhook.key" "$certs/tls.key"
+  cat >"$dir/$name-config.yaml" <<YAML
+apiVersion: $api
+kind: Configuration
+leaderElection:
+  leaderElect: false
+internalCertManagement:
+  enable: false
+webhook:
+  host: 127.0.0.1
+  port: $hook_port
+  certDir: $certs
+health:
+  healthProbeBindAddress: 127.0.0.1:$health_port
+metrics:
+  bindAddress: "0"
+YAML
+  KUBECONFIG="$dir/kubeconfig" spawn "$name-manager" "$job_controllers_dir/bin/$name-manager" \
+    --config "$dir/$name-config.yaml" --metrics-bind-address 0 --health-probe-bind-address "127.0.0.1:$health_port"
+  wait_until 60 "$name-manager" curl -sf "http://127.0.0.1:$health_port/readyz"
+  wait_until 60 "$name-manager's webhook" curl -s --cacert "$pki/ca.crt" -o /dev/null "https://127.0.0.1:$hook_port/"
+  job_controller_webhooks "$from/webhooks.yaml" "$hook_port" "$name" "$label" >"$dir/$name-webhooks.json"
+  "${k[@]}" apply --server-side -f "$dir/$name-webhooks.json" >/dev/null
+}
+
+start_job_controllers() {
+  start_job_controller jobset $((base + 11)) $((base + 12)) config.jobset.x-k8s.io/v1alpha1 jobset.sigs.k8s.io/jobset-name
+  start_job_controller lws $((base + 13)) $((base + 14)) config.lws.x-k8s.io/v1alpha1 leaderworkerset.sigs.k8s.io/name
+}

@@ -1,0 +1,224 @@
+// The jobs data scientists submit, made into pods by their real controllers running beside gangplank
+// (scripts/real-cluster.sh --job-controllers: JobSet v0.11.0 and LeaderWorkerSet v0.7.0, built from
+// pinned modules by tools/job-controllers/build.sh): each framework's gang admitted whole in one domain,
+// and when a member fails, the framework's own restart is not doubled by gangplank's, nor charged to the
+// gang, nor does it cost the gang its place. KWOK keeps Job pods running (--jobs-keep-running), so a
+// test decides when one fails.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <thread>
+
+#include "cache/feed/gangplank_resources.h"
+#include "tests/real-cluster/support/real_cluster_test.h"
+
+namespace gangplank::real_cluster {
+namespace {
+
+const kube::ResourceDescriptor kJobSets{"jobset.x-k8s.io", "v1alpha2", "jobsets", "JobSet", true};
+const kube::ResourceDescriptor kLeaderWorkerSets{"leaderworkerset.x-k8s.io", "v1", "leaderworkersets", "LeaderWorkerSet", true};
+
+class JobControllersOnRealCluster : public RealClusterTest {
+ public:
+  static void SetUpTestSuite() { StartControlPlane({"--job-controllers", "--jobs-keep-running"}); }
+
+ protected:
+  // A pod template of queue team-a asking 8 GPUs of gangplank, with `annotations`.
+  Json Template(const Json& annotations = Json::object()) const {
+    Json pod = PodObject("t", PodSpec().Gpus(8).Queue("team-a"));
+    Json metadata{{"labels", pod["metadata"]["labels"]}};
+    if (!annotations.empty()) metadata["annotations"] = annotations;
+    return Json{{"metadata", metadata}, {"spec", pod["spec"]}};
+  }
+
+  // A JobSet of `jobs` single-pod Jobs (backoffLimit 0: a failed pod fails its Job), restarted whole by
+  // its failure policy up to `max_restarts` times.
+  void JobSet(const std::string& name, int jobs, int max_restarts, const Json& annotations = Json::object()) {
+    Json pod = Template(annotations);
+    pod["spec"]["restartPolicy"] = "Never";
+    Json job{{"name", "w"},
+             {"replicas", jobs},
+             {"template", {{"spec", {{"parallelism", 1}, {"completions", 1}, {"backoffLimit", 0}, {"template", pod}}}}}};
+    client().Create(kJobSets, ns(),
+                    Json{{"apiVersion", "jobset.x-k8s.io/v1alpha2"},
+                         {"kind", "JobSet"},
+                         {"metadata", {{"name", name}}},
+                         {"spec", {{"failurePolicy", {{"maxRestarts", max_restarts}}}, {"replicatedJobs", Json::array({job})}}}});
+  }
+
+  // A LeaderWorkerSet of `groups` groups of `size` pods (leader and workers alike, with `annotations`),
+  // one group per domain of `exclusive` when it names a topology key.
+  void LeaderWorkerSet(const std::string& name, int groups, int size, const std::string& exclusive = "",
+                       const Json& annotations = Json::object()) {
+    Json metadata{{"name", name}};
+    if (!exclusive.empty()) metadata["annotations"] = {{"leaderworkerset.sigs.k8s.io/exclusive-topology", exclusive}};
+    client().Create(kLeaderWorkerSets, ns(),
+                    Json{{"apiVersion", "leaderworkerset.x-k8s.io/v1"},
+                         {"kind", "LeaderWorkerSet"},
+                         {"metadata", metadata},
+                         {"spec", {{"replicas", groups}, {"leaderWorkerTemplate", {{"size", size}, {"workerTemplate", Template(annotations)}}}}}});
+  }
+
+  // The names of this namespace's pods whose label `key` is `value` and that are not being deleted.
+  std::vector<std::string> LivePods(const std::string& key, const std::string& value) {
+    std::vector<std::string> out;
+    for (const Json& p : Pods(key + "=" + value)) {
+      if (!p["metadata"].contains("deletionTimestamp")) out.push_back(p["metadata"]["name"]);
+    }
+    return out;
+  }
+
+  // Reports pod `name` Failed as the kubelet does when its container exits non-zero.
+  void FailPod(const std::string& name) {
+    client().Patch(kube::resources::Pods(), ns(), name, kube::PatchType::kMerge,
+                   Json::parse(R"({"status":{"phase":"Failed","containerStatuses":[{"name":"main","image":"busybox","imageID":"",
+                     "ready":false,"restartCount":0,"state":{"terminated":{"exitCode":1,"reason":"Error",
+                     "startedAt":"2026-01-01T00:00:00Z","finishedAt":"2026-01-01T00:00:10Z"}}}]}})"),
+                   "status");
+  }
+
+  long JobSetRestarts(const std::string& name) {
+    return client().Get(kJobSets, ns(), name).value("/status/restarts"_json_pointer, 0L);
+  }
+
+  // The clique of each pod's node, in one set.
+  std::set<std::string> CliquesOf(const std::vector<std::string>& pods) {
+    std::set<std::string> out;
+    for (const auto& p : pods) out.insert(LabelOf(NodeOf(p), "nvidia.com/gpu.clique"));
+    return out;
+  }
+
+  // Two cliques of two 8-GPU nodes, a pool over both levels, queue team-a.
+  void TwoCliquesOfTwo() {
+    for (int c = 0; c < 2; ++c) {
+      for (int i = 0; i < 2; ++i) Node("c" + std::to_string(c) + "-n" + std::to_string(i), 8, {{"nvidia.com/gpu.clique", "clique-" + std::to_string(c)}});
+    }
+    Pool("h100", Json::parse(R"({"topologyLevels":["nvidia.com/gpu.clique","kubernetes.io/hostname"]})"));
+    Queue("team-a");
+  }
+};
+
+// A JobSet of three one-GPU-node Jobs that must share a clique cannot start on two-node cliques: all three
+// pods wait, none bound. One of two Jobs starts whole, both pods in one clique.
+TEST_F(JobControllersOnRealCluster, AJobSetIsAdmittedWholeInOneCliqueOrNotAtAll) {
+  TwoCliquesOfTwo();
+  const Json in_one_clique{{"gangplank.io/topology-required", "nvidia.com/gpu.clique"}};
+  JobSet("big", 3, 0, in_one_clique);
+  ASSERT_TRUE(WaitFor([&] { return LivePods("jobset.sigs.k8s.io/jobset-name", "big").size() == 3; })) << Logs();
+  const std::vector<std::string> big = LivePods("jobset.sigs.k8s.io/jobset-name", "big");
+  ASSERT_TRUE(WaitFor([&] { return !GangCondition(big[0]).value("reason", "").empty() && GangCondition(big[0]).value("reason", "") != "Admitted"; }))
+      << GangCondition(big[0]).dump() << Logs();
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  for (const auto& p : big) EXPECT_EQ(NodeOf(p), "") << p << " of a gang that cannot fit whole was bound";
+
+  JobSet("train", 2, 0, in_one_clique);
+  ASSERT_TRUE(WaitFor([&] {
+    const auto pods = LivePods("jobset.sigs.k8s.io/jobset-name", "train");
+    return pods.size() == 2 && AllBound(pods);
+  })) << Logs();
+  const std::vector<std::string> train = LivePods("jobset.sigs.k8s.io/jobset-name", "train");
+  EXPECT_EQ(CliquesOf(train).size(), 1u) << "the JobSet's pods were split between cliques";
+  for (const auto& p : train) EXPECT_EQ(NodeOf(p), PlannedNodeOf(p)) << p;
+  EXPECT_TRUE(Said("Admitted", "gang " + ns() + "/JobSet/train: admitted")) << Logs();
+  for (const auto& p : big) EXPECT_EQ(NodeOf(p), "") << p;
+}
+
+// A member fails; the JobSet's failure policy restarts every child Job. gangplank leaves the restart to
+// it (no second restart, nothing charged) and admits the recreated pods whole in the gang's old place:
+// ahead of a JobSet that has waited since before them.
+TEST_F(JobControllersOnRealCluster, AJobSetsOwnRestartIsNeitherDoubledNorChargedAndKeepsItsPlace) {
+  for (int i = 0; i < 2; ++i) Node("r-n" + std::to_string(i), 8);
+  Pool("pool");
+  Queue("team-a");
+  JobSet("train", 2, 3);
+  ASSERT_TRUE(WaitFor([&] {
+    const auto pods = LivePods("jobset.sigs.k8s.io/jobset-name", "train");
+    return pods.size() == 2 && AllBound(pods) && Running(pods[0]) && Running(pods[1]);
+  })) << Logs();
+  const std::vector<std::string> first = LivePods("jobset.sigs.k8s.io/jobset-name", "train");
+  // Another JobSet waits for the same two nodes: it arrived before the restarted pods will.
+  JobSet("later", 2, 0);
+  ASSERT_TRUE(WaitFor([&] { return LivePods("jobset.sigs.k8s.io/jobset-name", "later").size() == 2; })) << Logs();
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+
+  FailPod(first[0]);
+  ASSERT_TRUE(WaitFor([&] { return JobSetRestarts("train") >= 1; })) << Logs();
+  ASSERT_TRUE(WaitFor([&] {
+    const auto pods = LivePods("jobset.sigs.k8s.io/jobset-name", "train");
+    return pods.size() == 2 && AllBound(pods) && pods != first;
+  })) << Logs();
+  EXPECT_TRUE(WaitFor([&] { return Said("LeftToController", "its JobSet " + ns() + "/train restarts or replaces it"); })) << Logs();
+  std::this_thread::sleep_for(std::chrono::seconds(3));
+  EXPECT_EQ(JobSetRestarts("train"), 1) << "a second restart: gangplank evicted the recreated gang too";
+  EXPECT_FALSE(Said("GangRestarted")) << "gangplank restarted a gang its JobSet restarts";
+  for (const auto& p : LivePods("jobset.sigs.k8s.io/jobset-name", "later")) EXPECT_EQ(NodeOf(p), "") << p << " took the restarted gang's place";
+  // Nothing charged: the pool's status keeps no restart record for the gang.
+  const Json pool = client().Get(cache::resources::gpu_pools(), "", "pool");
+  EXPECT_EQ(pool.dump().find("JobSet/train"), std::string::npos) << pool["status"].dump();
+}
+
+// Each LeaderWorkerSet group (a leader and its workers, from two StatefulSets) is a gang of its own,
+// admitted whole in one clique as its pods' topology annotation asks: on two cliques of two nodes, the two
+// groups of two take one clique each.
+TEST_F(JobControllersOnRealCluster, EachLeaderWorkerSetGroupIsAGangAdmittedWholeInOneClique) {
+  TwoCliquesOfTwo();
+  LeaderWorkerSet("serve", 2, 2, "", Json{{"gangplank.io/topology-required", "nvidia.com/gpu.clique"}});
+  for (int g = 0; g < 2; ++g) {
+    const std::string index = std::to_string(g);
+    ASSERT_TRUE(WaitFor([&] {
+      const auto pods = LivePods("leaderworkerset.sigs.k8s.io/group-index", index);
+      return pods.size() == 2 && AllBound(pods);
+    })) << "group " << g << "\n" << Logs();
+    const auto pods = LivePods("leaderworkerset.sigs.k8s.io/group-index", index);
+    EXPECT_EQ(CliquesOf(pods).size(), 1u) << "group " << g << " was split between cliques";
+    EXPECT_TRUE(Said("Admitted", "gang " + ns() + "/LeaderWorkerSet/serve-" + index + ": admitted " + ns() +
+                                     "/LeaderWorkerSet/serve-" + index + " (16.0 GPUs, 2 pods)"))
+        << Logs();
+  }
+}
+
+// With an exclusive topology the controller makes a group's workers only once its leader is scheduled
+// (they follow it into its domain by pod affinity): gangplank admits the leader first, in one clique of
+// the key, and the workers beside it.
+TEST_F(JobControllersOnRealCluster, AnExclusiveLeaderWorkerSetGroupStartsWithItsLeaderAndItsWorkersJoinItsClique) {
+  TwoCliquesOfTwo();
+  Create(PodObject("other", PodSpec().Gpus(8).Queue("team-a")));  // One node taken: one clique has room for two.
+  ASSERT_TRUE(WaitFor([&] { return NodeOf("other") != ""; })) << Logs();
+  LeaderWorkerSet("serve", 1, 2, "nvidia.com/gpu.clique");
+  ASSERT_TRUE(WaitFor([&] {
+    const auto pods = LivePods("leaderworkerset.sigs.k8s.io/name", "serve");
+    return pods.size() == 2 && AllBound(pods);
+  })) << Logs();
+  const auto pods = LivePods("leaderworkerset.sigs.k8s.io/name", "serve");
+  EXPECT_EQ(CliquesOf(pods).size(), 1u) << "the group was split between cliques";
+  EXPECT_NE(CliquesOf(pods), CliquesOf({"other"}));
+  EXPECT_TRUE(Said("Admitted", "1 of its members are made by its controller once this one is placed: their nodes are held"))
+      << Logs();
+}
+
+// A worker's container restarts: LeaderWorkerSet recreates the whole group (its RecreateGroupOnPodRestart
+// default). gangplank leaves that to it and admits the recreated group whole again.
+TEST_F(JobControllersOnRealCluster, ALeaderWorkerSetRecreatingAGroupIsLeftToIt) {
+  for (int i = 0; i < 2; ++i) Node("l-n" + std::to_string(i), 8);
+  Pool("pool");
+  Queue("team-a");
+  LeaderWorkerSet("serve", 1, 2);
+  ASSERT_TRUE(WaitFor([&] {
+    const auto pods = LivePods("leaderworkerset.sigs.k8s.io/name", "serve");
+    return pods.size() == 2 && AllBound(pods) && Running(pods[0]) && Running(pods[1]);
+  })) << Logs();
+  const std::string leader_uid = Pod("serve-0")->value("/metadata/uid"_json_pointer, std::string());
+  client().Patch(kube::resources::Pods(), ns(), "serve-0-1", kube::PatchType::kStrategicMerge,
+                 Json::parse(R"({"status":{"containerStatuses":[{"name":"main","restartCount":1}]}})"), "status");
+  ASSERT_TRUE(WaitFor([&] {
+    const auto leader = Pod("serve-0");
+    const auto pods = LivePods("leaderworkerset.sigs.k8s.io/name", "serve");
+    return leader && leader->value("/metadata/uid"_json_pointer, std::string()) != leader_uid && pods.size() == 2 && AllBound(pods);
+  })) << Logs();
+  EXPECT_TRUE(WaitFor([&] { return Said("LeftToController", "its LeaderWorkerSet " + ns() + "/serve restarts or replaces it"); })) << Logs();
+  EXPECT_FALSE(Said("GangRestarted")) << Logs();
+  EXPECT_TRUE(Said("Admitted", "gang " + ns() + "/LeaderWorkerSet/serve-0: admitted")) << Logs();
+}
+
+}  // namespace
+}  // namespace gangplank::real_cluster
