@@ -1,13 +1,18 @@
 # Sourced by scripts/real-cluster.sh for --job-controllers: the controllers that make the pods of the jobs
 # data scientists submit, run out of cluster beside the control plane as their own releases install them,
 # from the binaries tools/job-controllers/build.sh builds (pinned Go modules):
-#   JobSet v0.11.0           jobset-manager: webhook base+11, health base+12
-#   LeaderWorkerSet v0.7.0   lws-manager:    webhook base+13, health base+14
-# Each gets its CRDs, its manager configuration (leader election off, the webhook on loopback with a
-# certificate from the cluster CA instead of its in-cluster certificate rotation, metrics off) and its
-# webhook configurations pointed at the manager on loopback, with the pod webhooks' object selectors of
-# the controller's own kustomize patches. They run with the admin kubeconfig: what is tested is how their
-# pods meet gangplank, not their RBAC. Logs: <dir>/jobset-manager.log, <dir>/lws-manager.log.
+#   JobSet v0.11.0           jobset-manager:       webhook base+11, health base+12
+#   LeaderWorkerSet v0.7.0   lws-manager:          webhook base+13, health base+14
+#   KubeRay v1.5.0           kuberay-manager:      health base+15 (its webhooks are off by default)
+#   MPI operator v0.6.0      mpi-operator-manager: its health server on :8080, which it does not let
+#                            be moved (cmd/mpi-operator/app/server.go); leader election in namespace
+#                            mpi-operator, which it cannot turn off
+# JobSet and LeaderWorkerSet get their CRDs, their manager configuration (leader election off, the webhook
+# on loopback with a certificate from the cluster CA instead of their in-cluster certificate rotation,
+# metrics off) and their webhook configurations pointed at the manager on loopback, with the pod
+# webhooks' object selectors of the controller's own kustomize patches. All run with the admin
+# kubeconfig: what is tested is how their pods meet gangplank, not their RBAC.
+# Logs: <dir>/<name>-manager.log.
 # Uses real-cluster.sh's say, spawn, wait_until, cert, $kubectl, $dir, $pki and $base.
 
 job_controllers_dir="$repo/.tools/job-controllers"
@@ -38,9 +43,7 @@ start_job_controller() {
   local name="$1" hook_port="$2" health_port="$3" api="$4" label="$5"
   local from="$job_controllers_dir/$name" certs="$dir/$name-certs"
   local k=("$kubectl" --kubeconfig "$dir/kubeconfig")
-  "${k[@]}" apply --server-side -f "$from/crd.yaml" >/dev/null
-  # Right after the apply the CRD may have no status yet, which kubectl wait takes for an error: poll it.
-  wait_until 60 "$name's CRDs" "${k[@]}" wait --for condition=Established --timeout 5s -f "$from/crd.yaml"
+  apply_job_controller_crds "$name"
   cert "$name-webhook" "/CN=$name-webhook" "IP:127.0.0.1"
   mkdir -p "$certs"
   cp "$pki/$name-webhook.crt" "$certs/tls.crt"
@@ -69,7 +72,26 @@ YAML
   "${k[@]}" apply --server-side -f "$dir/$name-webhooks.json" >/dev/null
 }
 
+# apply_job_controller_crds <name>: the controller's CRDs, established.
+apply_job_controller_crds() {
+  local k=("$kubectl" --kubeconfig "$dir/kubeconfig") from="$job_controllers_dir/$1"
+  "${k[@]}" apply --server-side -f "$from/crd.yaml" >/dev/null
+  # Right after the apply the CRD may have no status yet, which kubectl wait takes for an error: poll it.
+  wait_until 60 "$1's CRDs" "${k[@]}" wait --for condition=Established --timeout 5s -f "$from/crd.yaml"
+}
+
 start_job_controllers() {
   start_job_controller jobset $((base + 11)) $((base + 12)) config.jobset.x-k8s.io/v1alpha1 jobset.sigs.k8s.io/jobset-name
   start_job_controller lws $((base + 13)) $((base + 14)) config.lws.x-k8s.io/v1alpha1 leaderworkerset.sigs.k8s.io/name
+
+  apply_job_controller_crds kuberay
+  KUBECONFIG="$dir/kubeconfig" spawn kuberay-manager "$job_controllers_dir/bin/kuberay-manager" \
+    --metrics-addr 0 --health-probe-bind-address "127.0.0.1:$((base + 15))" --enable-leader-election=false
+  wait_until 60 kuberay-manager curl -sf "http://127.0.0.1:$((base + 15))/readyz"
+
+  apply_job_controller_crds mpi-operator
+  "$kubectl" --kubeconfig "$dir/kubeconfig" create namespace mpi-operator >/dev/null
+  spawn mpi-operator-manager "$job_controllers_dir/bin/mpi-operator-manager" --kubeConfig "$dir/kubeconfig" \
+    --lock-namespace mpi-operator --kube-api-qps 50 --kube-api-burst 100
+  wait_until 60 mpi-operator-manager curl -sf "http://127.0.0.1:8080/healthz"
 }

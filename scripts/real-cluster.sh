@@ -19,10 +19,11 @@
 #
 # --dir      state, certificates, kubeconfigs and logs (default out/real)
 # --build    the CMake build holding gangplank's binaries (default build)
-# --port-base  first of the 15 loopback ports used (default 26000): +0 etcd client, +1 etcd peer,
+# --port-base  first of the 16 loopback ports used (default 26000): +0 etcd client, +1 etcd peer,
 #            +2 kube-apiserver, +3 controller-manager, +4 scheduler, +5 extender, +6 operator,
 #            +7 operator webhook, +8 KWOK, +9 the default kube-scheduler (--default-scheduler),
-#            +10 the operator's dry run, +11 to +14 the job controllers (--job-controllers)
+#            +10 the operator's dry run, +11 to +15 the job controllers (--job-controllers; the MPI
+#            operator's health server takes :8080, which it does not let be moved)
 # --nodes    a YAML file of Nodes to create (KWOK takes those annotated kwok.x-k8s.io/node=fake);
 #            may be given more than once (default: none)
 # --no-gangplank  the control plane only: no chart objects, extender, operator or kube-scheduler
@@ -58,8 +59,8 @@
 #            kube-scheduler keeps the gates off, as the chart installs it by default
 # --native-gang-cycle  --native-gangs, and gangplank's kube-scheduler runs the PodGroup cycle too (its gates
 #            on, the operator's --native-gang-cycle), as the chart's scheduler.nativeGangCycle=true installs it
-# --job-controllers  the controllers of the jobs users submit, beside gangplank: JobSet and LeaderWorkerSet
-#            managers built by tools/job-controllers/build.sh, with their CRDs and webhooks
+# --job-controllers  the controllers of the jobs users submit, beside gangplank: JobSet, LeaderWorkerSet,
+#            KubeRay and the MPI operator, built by tools/job-controllers/build.sh, with their CRDs and webhooks
 #            (scripts/job-controllers.sh)
 # --jobs-keep-running  KWOK without its pod-complete stage: a Job's pods run until they are deleted or a
 #            test marks them failed, instead of succeeding as soon as they run
@@ -462,7 +463,7 @@ case "$command" in
       exit 3
     fi
     if [ $job_controllers = 1 ]; then
-      for b in jobset-manager lws-manager; do
+      for b in jobset-manager lws-manager kuberay-manager mpi-operator-manager; do
         if [ ! -x "$repo/.tools/job-controllers/bin/$b" ]; then
           say "$repo/.tools/job-controllers/bin/$b is missing: run tools/job-controllers/build.sh (needs Go)"
           exit 3
@@ -486,7 +487,7 @@ case "$command" in
     [ $job_controllers = 0 ] || start_job_controllers
     started=1
     [ -z "$owner" ] || watch_owner
-    say "running on 127.0.0.1: kube-apiserver :$api_port$([ $gangplank = 1 ] && echo ", extender :$ext_port, operator :$op_port, webhook :$hook_port")$([ $dra = 1 ] && echo ", DRA driver")$([ $default_scheduler = 1 ] && echo ", default kube-scheduler :$default_sched_port")$([ $job_controllers = 1 ] && echo ", JobSet and LeaderWorkerSet controllers")"
+    say "running on 127.0.0.1: kube-apiserver :$api_port$([ $gangplank = 1 ] && echo ", extender :$ext_port, operator :$op_port, webhook :$hook_port")$([ $dra = 1 ] && echo ", DRA driver")$([ $default_scheduler = 1 ] && echo ", default kube-scheduler :$default_sched_port")$([ $job_controllers = 1 ] && echo ", JobSet, LeaderWorkerSet, KubeRay and MPI operator controllers")"
     say "kubeconfig: $dir/kubeconfig (logs in $dir/)"
     ;;
   stop)

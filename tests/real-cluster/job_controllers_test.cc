@@ -1,6 +1,6 @@
 // The jobs data scientists submit, made into pods by their real controllers running beside gangplank
-// (scripts/real-cluster.sh --job-controllers: JobSet v0.11.0 and LeaderWorkerSet v0.7.0, built from
-// pinned modules by tools/job-controllers/build.sh): each framework's gang admitted whole in one domain,
+// (scripts/real-cluster.sh --job-controllers: JobSet v0.11.0, LeaderWorkerSet v0.7.0, KubeRay v1.5.0 and
+// the MPI operator v0.6.0, built from pinned modules by tools/job-controllers/build.sh): each framework's gang admitted whole in one domain,
 // and when a member fails, the framework's own restart is not doubled by gangplank's, nor charged to the
 // gang, nor does it cost the gang its place. KWOK keeps Job pods running (--jobs-keep-running), so a
 // test decides when one fails.
@@ -17,6 +17,8 @@ namespace {
 
 const kube::ResourceDescriptor kJobSets{"jobset.x-k8s.io", "v1alpha2", "jobsets", "JobSet", true};
 const kube::ResourceDescriptor kLeaderWorkerSets{"leaderworkerset.x-k8s.io", "v1", "leaderworkersets", "LeaderWorkerSet", true};
+const kube::ResourceDescriptor kRayClusters{"ray.io", "v1", "rayclusters", "RayCluster", true};
+const kube::ResourceDescriptor kMpiJobs{"kubeflow.org", "v2beta1", "mpijobs", "MPIJob", true};
 
 class JobControllersOnRealCluster : public RealClusterTest {
  public:
@@ -57,6 +59,36 @@ class JobControllersOnRealCluster : public RealClusterTest {
                          {"kind", "LeaderWorkerSet"},
                          {"metadata", metadata},
                          {"spec", {{"replicas", groups}, {"leaderWorkerTemplate", {{"size", size}, {"workerTemplate", Template(annotations)}}}}}});
+  }
+
+  // A RayCluster of a head and `workers` workers (one group), each pod with 8 GPUs and `annotations`.
+  void RayCluster(const std::string& name, int workers, const Json& annotations = Json::object()) {
+    client().Create(kRayClusters, ns(),
+                    Json{{"apiVersion", "ray.io/v1"},
+                         {"kind", "RayCluster"},
+                         {"metadata", {{"name", name}}},
+                         {"spec",
+                          {{"headGroupSpec", {{"rayStartParams", Json::object()}, {"template", Template(annotations)}}},
+                           {"workerGroupSpecs", Json::array({{{"groupName", "gpu"},
+                                                               {"replicas", workers},
+                                                               {"minReplicas", workers},
+                                                               {"maxReplicas", workers},
+                                                               {"rayStartParams", Json::object()},
+                                                               {"template", Template(annotations)}}})}}}});
+  }
+
+  // An MPIJob (v2beta1, the MPI operator's) of a launcher and `workers` workers, each pod with 8 GPUs.
+  void MpiJob(const std::string& name, int workers, const Json& annotations = Json::object()) {
+    Json pod = Template(annotations);
+    pod["spec"]["restartPolicy"] = "Never";
+    client().Create(kMpiJobs, ns(),
+                    Json{{"apiVersion", "kubeflow.org/v2beta1"},
+                         {"kind", "MPIJob"},
+                         {"metadata", {{"name", name}}},
+                         {"spec",
+                          {{"slotsPerWorker", 8},
+                           {"mpiReplicaSpecs",
+                            {{"Launcher", {{"replicas", 1}, {"template", pod}}}, {"Worker", {{"replicas", workers}, {"template", pod}}}}}}}});
   }
 
   // The names of this namespace's pods whose label `key` is `value` and that are not being deleted.
@@ -218,6 +250,57 @@ TEST_F(JobControllersOnRealCluster, ALeaderWorkerSetRecreatingAGroupIsLeftToIt) 
   EXPECT_TRUE(WaitFor([&] { return Said("LeftToController", "its LeaderWorkerSet " + ns() + "/serve restarts or replaces it"); })) << Logs();
   EXPECT_FALSE(Said("GangRestarted")) << Logs();
   EXPECT_TRUE(Said("Admitted", "gang " + ns() + "/LeaderWorkerSet/serve-0: admitted")) << Logs();
+}
+
+// A RayCluster's head and workers are one gang, admitted whole in one clique; a worker deleted is replaced
+// by KubeRay, and gangplank leaves that to it (no restart of the cluster) and admits the replacement
+// beside the rest.
+TEST_F(JobControllersOnRealCluster, ARayClusterIsOneGangAndKubeRayReplacesAWorkerAlone) {
+  TwoCliquesOfTwo();
+  RayCluster("ray", 1, Json{{"gangplank.io/topology-required", "nvidia.com/gpu.clique"}});
+  ASSERT_TRUE(WaitFor([&] {
+    const auto pods = LivePods("ray.io/cluster", "ray");
+    return pods.size() == 2 && AllBound(pods) && Running(pods[0]) && Running(pods[1]);
+  })) << Logs();
+  const auto first = LivePods("ray.io/cluster", "ray");
+  EXPECT_EQ(CliquesOf(first).size(), 1u) << "the RayCluster was split between cliques";
+  EXPECT_TRUE(Said("Admitted", "gang " + ns() + "/RayCluster/ray: admitted " + ns() + "/RayCluster/ray (16.0 GPUs, 2 pods)")) << Logs();
+  const auto workers = LivePods("ray.io/node-type", "worker");
+  ASSERT_EQ(workers.size(), 1u);
+  const std::string head = LivePods("ray.io/node-type", "head").at(0);
+  client().Remove(kube::resources::Pods(), ns(), workers[0]);
+  ASSERT_TRUE(WaitFor([&] {
+    const auto now = LivePods("ray.io/node-type", "worker");
+    return now.size() == 1 && now[0] != workers[0] && AllBound(now);
+  })) << Logs();
+  EXPECT_EQ(LivePods("ray.io/node-type", "head"), std::vector<std::string>{head}) << "the head was restarted too";
+  EXPECT_EQ(CliquesOf(LivePods("ray.io/cluster", "ray")).size(), 1u) << "the replacement left its cluster's clique";
+  EXPECT_TRUE(WaitFor([&] { return Said("LeftToController", "its RayCluster " + ns() + "/ray restarts or replaces it"); })) << Logs();
+  EXPECT_FALSE(Said("GangRestarted")) << Logs();
+}
+
+// An MPIJob's launcher and workers (the MPI operator makes the launcher a Job, the workers pods of its
+// own) are one gang, admitted whole in one clique or not at all.
+TEST_F(JobControllersOnRealCluster, AnMpiJobsLauncherAndWorkersAreAdmittedWholeInOneClique) {
+  TwoCliquesOfTwo();
+  MpiJob("big", 2, Json{{"gangplank.io/topology-required", "nvidia.com/gpu.clique"}});  // Three pods: no clique has room.
+  ASSERT_TRUE(WaitFor([&] { return LivePods("training.kubeflow.org/job-name", "big").size() == 3; })) << Logs();
+  ASSERT_TRUE(WaitFor([&] {  // Said on the gang's oldest pod.
+    for (const auto& p : LivePods("training.kubeflow.org/job-name", "big")) {
+      if (GangCondition(p).value("reason", "") == "TopologyUnsatisfiable") return true;
+    }
+    return false;
+  })) << Logs();
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  for (const auto& p : LivePods("training.kubeflow.org/job-name", "big")) EXPECT_EQ(NodeOf(p), "") << p;
+  client().Remove(kMpiJobs, ns(), "big");
+  MpiJob("pi", 1, Json{{"gangplank.io/topology-required", "nvidia.com/gpu.clique"}});
+  ASSERT_TRUE(WaitFor([&] {
+    const auto pods = LivePods("training.kubeflow.org/job-name", "pi");
+    return pods.size() == 2 && AllBound(pods);
+  })) << Logs();
+  EXPECT_EQ(CliquesOf(LivePods("training.kubeflow.org/job-name", "pi")).size(), 1u);
+  EXPECT_TRUE(Said("Admitted", "gang " + ns() + "/MPIJob/pi: admitted " + ns() + "/MPIJob/pi (16.0 GPUs, 2 pods)")) << Logs();
 }
 
 }  // namespace
