@@ -7,6 +7,13 @@
 #   MPI operator v0.6.0      mpi-operator-manager: its health server on :8080, which it does not let
 #                            be moved (cmd/mpi-operator/app/server.go); leader election in namespace
 #                            mpi-operator, which it cannot turn off
+#   training operator v1.8.1 training-operator-manager: PyTorchJob only; health base+16, webhook base+17.
+#                            It makes its own webhook certificates (pkg/cert) into a Secret of its namespace
+#                            (kubeflow) and waits until they are in its fixed certificate folder, where a
+#                            kubelet would mount the Secret: it runs in a mount namespace of its own with a
+#                            tmpfs there, and the script copies them in (through /proc/<pid>/root). Its
+#                            validating webhook configuration is registered for nothing (the certificates'
+#                            name is an in-cluster Service's), only so its certificate rotation finds it.
 # JobSet and LeaderWorkerSet get their CRDs, their manager configuration (leader election off, the webhook
 # on loopback with a certificate from the cluster CA instead of their in-cluster certificate rotation,
 # metrics off) and their webhook configurations pointed at the manager on loopback, with the pod
@@ -94,4 +101,47 @@ start_job_controllers() {
   spawn mpi-operator-manager "$job_controllers_dir/bin/mpi-operator-manager" --kubeConfig "$dir/kubeconfig" \
     --lock-namespace mpi-operator --kube-api-qps 50 --kube-api-burst 100
   wait_until 60 mpi-operator-manager curl -sf "http://127.0.0.1:8080/healthz"
+
+  start_training_operator $((base + 16)) $((base + 17))
+}
+
+# training_operator_certs_copied <pid>: the certificates its rotation wrote to its Secret are in its folder.
+training_operator_certs_copied() {
+  local to="/proc/$1/root/tmp/k8s-webhook-server/serving-certs" key
+  for key in ca.crt tls.crt tls.key; do
+    "$kubectl" --kubeconfig "$dir/kubeconfig" get secret -n kubeflow training-operator-webhook-cert \
+      -o "jsonpath={.data.${key//./\\.}}" | base64 -d >"$to/$key.new" || return 1
+    [ -s "$to/$key.new" ] || return 1
+  done
+  for key in ca.crt tls.crt tls.key; do mv "$to/$key.new" "$to/$key"; done
+}
+
+start_training_operator() {
+  local health_port="$1" hook_port="$2" k=("$kubectl" --kubeconfig "$dir/kubeconfig")
+  apply_job_controller_crds training-operator
+  "${k[@]}" create namespace kubeflow >/dev/null
+  "${k[@]}" create secret generic training-operator-webhook-cert -n kubeflow >/dev/null
+  "${k[@]}" apply -f - >/dev/null <<YAML
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata:
+  name: validator.training-operator.kubeflow.org
+webhooks:
+- name: unused.training-operator.kubeflow.org
+  admissionReviewVersions: [v1]
+  sideEffects: None
+  failurePolicy: Ignore
+  clientConfig: {url: "https://127.0.0.1:$hook_port/unused"}
+  rules: [{apiGroups: [gangplank.test], apiVersions: [v1], operations: [CREATE], resources: [nothing]}]
+YAML
+  mkdir -p /tmp/k8s-webhook-server  # The mount point only; nothing is written to it outside the namespace.
+  KUBECONFIG="$dir/kubeconfig" MY_POD_NAMESPACE=kubeflow spawn training-operator-manager \
+    unshare --mount --propagation private sh -c '
+      mount -t tmpfs tmpfs /tmp/k8s-webhook-server && mkdir /tmp/k8s-webhook-server/serving-certs && exec "$@"' sh \
+    "$job_controllers_dir/bin/training-operator-manager" --enable-scheme=pytorchjob --metrics-bind-address 0 \
+    --health-probe-bind-address "127.0.0.1:$health_port" --webhook-server-port "$hook_port"
+  local pid
+  pid="$(tail -1 "$dir/pids" | cut -d' ' -f1)"
+  wait_until 60 "training-operator-manager's certificates" training_operator_certs_copied "$pid"
+  wait_until 60 training-operator-manager curl -sf "http://127.0.0.1:$health_port/readyz"
 }

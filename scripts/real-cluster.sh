@@ -19,10 +19,10 @@
 #
 # --dir      state, certificates, kubeconfigs and logs (default out/real)
 # --build    the CMake build holding gangplank's binaries (default build)
-# --port-base  first of the 16 loopback ports used (default 26000): +0 etcd client, +1 etcd peer,
+# --port-base  first of the 18 loopback ports used (default 26000): +0 etcd client, +1 etcd peer,
 #            +2 kube-apiserver, +3 controller-manager, +4 scheduler, +5 extender, +6 operator,
 #            +7 operator webhook, +8 KWOK, +9 the default kube-scheduler (--default-scheduler),
-#            +10 the operator's dry run, +11 to +15 the job controllers (--job-controllers; the MPI
+#            +10 the operator's dry run, +11 to +17 the job controllers (--job-controllers; the MPI
 #            operator's health server takes :8080, which it does not let be moved)
 # --nodes    a YAML file of Nodes to create (KWOK takes those annotated kwok.x-k8s.io/node=fake);
 #            may be given more than once (default: none)
@@ -60,7 +60,8 @@
 # --native-gang-cycle  --native-gangs, and gangplank's kube-scheduler runs the PodGroup cycle too (its gates
 #            on, the operator's --native-gang-cycle), as the chart's scheduler.nativeGangCycle=true installs it
 # --job-controllers  the controllers of the jobs users submit, beside gangplank: JobSet, LeaderWorkerSet,
-#            KubeRay and the MPI operator, built by tools/job-controllers/build.sh, with their CRDs and webhooks
+#            KubeRay, the MPI operator and Kubeflow's training operator (PyTorchJob), built by
+#            tools/job-controllers/build.sh, with their CRDs and webhooks
 #            (scripts/job-controllers.sh)
 # --jobs-keep-running  KWOK without its pod-complete stage: a Job's pods run until they are deleted or a
 #            test marks them failed, instead of succeeding as soon as they run
@@ -463,7 +464,7 @@ case "$command" in
       exit 3
     fi
     if [ $job_controllers = 1 ]; then
-      for b in jobset-manager lws-manager kuberay-manager mpi-operator-manager; do
+      for b in jobset-manager lws-manager kuberay-manager mpi-operator-manager training-operator-manager; do
         if [ ! -x "$repo/.tools/job-controllers/bin/$b" ]; then
           say "$repo/.tools/job-controllers/bin/$b is missing: run tools/job-controllers/build.sh (needs Go)"
           exit 3
@@ -487,7 +488,7 @@ case "$command" in
     [ $job_controllers = 0 ] || start_job_controllers
     started=1
     [ -z "$owner" ] || watch_owner
-    say "running on 127.0.0.1: kube-apiserver :$api_port$([ $gangplank = 1 ] && echo ", extender :$ext_port, operator :$op_port, webhook :$hook_port")$([ $dra = 1 ] && echo ", DRA driver")$([ $default_scheduler = 1 ] && echo ", default kube-scheduler :$default_sched_port")$([ $job_controllers = 1 ] && echo ", JobSet, LeaderWorkerSet, KubeRay and MPI operator controllers")"
+    say "running on 127.0.0.1: kube-apiserver :$api_port$([ $gangplank = 1 ] && echo ", extender :$ext_port, operator :$op_port, webhook :$hook_port")$([ $dra = 1 ] && echo ", DRA driver")$([ $default_scheduler = 1 ] && echo ", default kube-scheduler :$default_sched_port")$([ $job_controllers = 1 ] && echo ", JobSet, LeaderWorkerSet, KubeRay, MPI and training operators")"
     say "kubeconfig: $dir/kubeconfig (logs in $dir/)"
     ;;
   stop)

@@ -1,6 +1,7 @@
 // The jobs data scientists submit, made into pods by their real controllers running beside gangplank
-// (scripts/real-cluster.sh --job-controllers: JobSet v0.11.0, LeaderWorkerSet v0.7.0, KubeRay v1.5.0 and
-// the MPI operator v0.6.0, built from pinned modules by tools/job-controllers/build.sh): each framework's gang admitted whole in one domain,
+// (scripts/real-cluster.sh --job-controllers: JobSet v0.11.0, LeaderWorkerSet v0.7.0, KubeRay v1.5.0, the
+// MPI operator v0.6.0 and Kubeflow's training operator v1.8.1, built from pinned modules by
+// tools/job-controllers/build.sh): each framework's gang admitted whole in one domain,
 // and when a member fails, the framework's own restart is not doubled by gangplank's, nor charged to the
 // gang, nor does it cost the gang its place. KWOK keeps Job pods running (--jobs-keep-running), so a
 // test decides when one fails.
@@ -19,6 +20,7 @@ const kube::ResourceDescriptor kJobSets{"jobset.x-k8s.io", "v1alpha2", "jobsets"
 const kube::ResourceDescriptor kLeaderWorkerSets{"leaderworkerset.x-k8s.io", "v1", "leaderworkersets", "LeaderWorkerSet", true};
 const kube::ResourceDescriptor kRayClusters{"ray.io", "v1", "rayclusters", "RayCluster", true};
 const kube::ResourceDescriptor kMpiJobs{"kubeflow.org", "v2beta1", "mpijobs", "MPIJob", true};
+const kube::ResourceDescriptor kPyTorchJobs{"kubeflow.org", "v1", "pytorchjobs", "PyTorchJob", true};
 
 class JobControllersOnRealCluster : public RealClusterTest {
  public:
@@ -89,6 +91,18 @@ class JobControllersOnRealCluster : public RealClusterTest {
                           {{"slotsPerWorker", 8},
                            {"mpiReplicaSpecs",
                             {{"Launcher", {{"replicas", 1}, {"template", pod}}}, {"Worker", {{"replicas", workers}, {"template", pod}}}}}}}});
+  }
+
+  // A PyTorchJob of a master and `workers` workers (restartPolicy OnFailure), each pod with 8 GPUs.
+  void PyTorchJob(const std::string& name, int workers, const Json& annotations = Json::object()) {
+    Json pod = Template(annotations);
+    pod["spec"]["containers"][0]["name"] = "pytorch";  // The container the operator configures.
+    auto replicas = [&](int n) { return Json{{"replicas", n}, {"restartPolicy", "OnFailure"}, {"template", pod}}; };
+    client().Create(kPyTorchJobs, ns(),
+                    Json{{"apiVersion", "kubeflow.org/v1"},
+                         {"kind", "PyTorchJob"},
+                         {"metadata", {{"name", name}}},
+                         {"spec", {{"pytorchReplicaSpecs", {{"Master", replicas(1)}, {"Worker", replicas(workers)}}}}}});
   }
 
   // The names of this namespace's pods whose label `key` is `value` and that are not being deleted.
@@ -301,6 +315,28 @@ TEST_F(JobControllersOnRealCluster, AnMpiJobsLauncherAndWorkersAreAdmittedWholeI
   })) << Logs();
   EXPECT_EQ(CliquesOf(LivePods("training.kubeflow.org/job-name", "pi")).size(), 1u);
   EXPECT_TRUE(Said("Admitted", "gang " + ns() + "/MPIJob/pi: admitted " + ns() + "/MPIJob/pi (16.0 GPUs, 2 pods)")) << Logs();
+}
+
+// A PyTorchJob's master and workers are one gang, admitted whole in one clique; a worker deleted is made
+// again by the training operator, and gangplank leaves that to it and admits the new pod beside the rest.
+TEST_F(JobControllersOnRealCluster, APyTorchJobIsOneGangAndTheTrainingOperatorRemakesAWorker) {
+  TwoCliquesOfTwo();
+  PyTorchJob("train", 1, Json{{"gangplank.io/topology-required", "nvidia.com/gpu.clique"}});
+  ASSERT_TRUE(WaitFor([&] {
+    const auto pods = LivePods("training.kubeflow.org/job-name", "train");
+    return pods.size() == 2 && AllBound(pods) && Running(pods[0]) && Running(pods[1]);
+  })) << Logs();
+  EXPECT_EQ(CliquesOf(LivePods("training.kubeflow.org/job-name", "train")).size(), 1u);
+  EXPECT_TRUE(Said("Admitted", "gang " + ns() + "/PyTorchJob/train: admitted " + ns() + "/PyTorchJob/train (16.0 GPUs, 2 pods)")) << Logs();
+  const std::string uid = Pod("train-worker-0")->value("/metadata/uid"_json_pointer, std::string());
+  client().Remove(kube::resources::Pods(), ns(), "train-worker-0");
+  ASSERT_TRUE(WaitFor([&] {
+    const auto worker = Pod("train-worker-0");
+    return worker && worker->value("/metadata/uid"_json_pointer, std::string()) != uid && !NodeOf("train-worker-0").empty();
+  })) << Logs();
+  EXPECT_EQ(CliquesOf(LivePods("training.kubeflow.org/job-name", "train")).size(), 1u) << "the new worker left its job's clique";
+  EXPECT_TRUE(WaitFor([&] { return Said("LeftToController", "its PyTorchJob " + ns() + "/train restarts or replaces it"); })) << Logs();
+  EXPECT_FALSE(Said("GangRestarted")) << Logs();
 }
 
 }  // namespace

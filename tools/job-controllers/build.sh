@@ -7,11 +7,13 @@
 #   kuberay/       KubeRay v1.5.0 (github.com/ray-project/kuberay/ray-operator) -> bin/kuberay-manager
 #   mpi-operator/  MPI operator v0.6.0, MPIJob v2beta1 (github.com/kubeflow/mpi-operator/cmd/mpi-operator)
 #                                                                           -> bin/mpi-operator-manager
+#   training-operator/  Kubeflow's training operator v1.8.1, PyTorchJob only
+#                  (github.com/kubeflow/training-operator/cmd/training-operator.v1) -> bin/training-operator-manager
 # (bin/ under .tools/job-controllers/) and copies each module's CRDs and webhook configurations (what its
 # kustomize install applies; KubeRay's and the MPI operator's have none by default) to
 # .tools/job-controllers/<name>/{crd.yaml,webhooks.yaml}; scripts/real-cluster.sh --job-controllers
-# registers them, pointed at the managers on loopback. Kubeflow's training operator (PyTorchJob) is not
-# here: v1.8.1 manages its webhook certificates for an in-cluster Service name only (pkg/cert).
+# registers them, pointed at the managers on loopback. Of the training operator's CRDs only PyTorchJob's:
+# its MPIJob (kubeflow.org/v1) has the name of the MPI operator's (v2beta1).
 # A stamp (.tools/job-controllers/stamp) records what was built: a second run with the same pins and the
 # same Go does nothing.
 # Exit codes: 0 built or already current; 3 Go is not installed; anything else is a build failure.
@@ -29,7 +31,7 @@ export GOFLAGS="${GOFLAGS:--buildvcs=false}"
 
 stamp="$({ go version; cat "$pins"/*/go.mod "$pins"/*/go.sum "${BASH_SOURCE[0]}" "$repo/scripts/go-tools.sh"; } | sha256sum | cut -d' ' -f1)"
 current=1
-controllers=(jobset lws kuberay mpi-operator)
+controllers=(jobset lws kuberay mpi-operator training-operator)
 for c in "${controllers[@]}"; do
   [ -x "$bin/$c-manager" ] && [ -s "$out/$c/crd.yaml" ] && [ -f "$out/$c/webhooks.yaml" ] || current=0
 done
@@ -60,6 +62,8 @@ controller lws sigs.k8s.io/lws sigs.k8s.io/lws/cmd config/crd/bases config/webho
 controller kuberay github.com/ray-project/kuberay/ray-operator github.com/ray-project/kuberay/ray-operator config/crd/bases -
 controller mpi-operator github.com/kubeflow/mpi-operator github.com/kubeflow/mpi-operator/cmd/mpi-operator \
   manifests/base/kubeflow.org_mpijobs.yaml -
+controller training-operator github.com/kubeflow/training-operator github.com/kubeflow/training-operator/cmd/training-operator.v1 \
+  manifests/base/crds/kubeflow.org_pytorchjobs.yaml -
 
 echo "$stamp" >"$out/stamp"
 echo "build-job-controllers: built ${controllers[*]} into $bin in $((SECONDS - start)) s" >&2
