@@ -67,16 +67,26 @@ GangSize TrainingJobSize(const Json& job, const std::string& at) {
     return {Positive(min, "spec.runPolicy.schedulingPolicy.minAvailable"), at + " spec.runPolicy.schedulingPolicy.minAvailable"};
   }
   const Json* spec = Find(job, {"spec"});
+  // An elastic PyTorchJob starts with elasticPolicy.minReplicas workers (torchrun's minimum; its
+  // autoscaler adds the rest, which join the running gang).
+  const Json* elastic_min = Find(job, {"spec", "elasticPolicy", "minReplicas"});
   long long total = 0;
   std::string field;
   if (spec != nullptr && spec->is_object()) {
     for (const auto& [key, specs] : spec->items()) {
       if (key.size() < 12 || key.compare(key.size() - 12, 12, "ReplicaSpecs") != 0 || !specs.is_object()) continue;
       field = "spec." + key;
-      for (const auto& [role, replica] : specs.items()) total += Count(replica, {"replicas"}, field + "." + role + ".replicas", 1);
+      for (const auto& [role, replica] : specs.items()) {
+        if (elastic_min != nullptr && role == "Worker") {
+          total += Count(job, {"spec", "elasticPolicy", "minReplicas"}, "spec.elasticPolicy.minReplicas", 1);
+        } else {
+          total += Count(replica, {"replicas"}, field + "." + role + ".replicas", 1);
+        }
+      }
     }
   }
   if (field.empty()) throw cache::DecodeError("spec", "no *ReplicaSpecs");
+  if (elastic_min != nullptr) field += " with spec.elasticPolicy.minReplicas workers";
   return {Positive(total, field), at + " " + field};
 }
 

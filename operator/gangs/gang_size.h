@@ -6,7 +6,8 @@
 //   batch/v1 Job                   spec.parallelism (default 1), at most spec.completions
 //   JobSet                         sum over spec.replicatedJobs of replicas x template.spec.parallelism
 //   Kubeflow training jobs         spec.runPolicy.schedulingPolicy.minAvailable, else the sum of the
-//                                  replicas of every spec.<x>ReplicaSpecs entry (PyTorchJob, TFJob, MPIJob, ...)
+//                                  replicas of every spec.<x>ReplicaSpecs entry (PyTorchJob, TFJob, MPIJob, ...),
+//                                  an elastic PyTorchJob's Worker counted at spec.elasticPolicy.minReplicas
 //   RayCluster                     the head plus every worker group's replicas (within min/maxReplicas)
 //   LeaderWorkerSet                each group: spec.leaderWorkerTemplate.size (leader and workers), in
 //                                  one domain of its exclusive-topology key; where the controller makes

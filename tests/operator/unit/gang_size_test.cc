@@ -130,6 +130,19 @@ TEST(GangSize, KubeflowJobsSumTheirReplicaSpecs) {
   EXPECT_EQ(Error("PyTorchJob", R"({"spec":{"runPolicy":{}}})"), "PyTorchJob ml/x spec: no *ReplicaSpecs");
 }
 
+// An elastic PyTorchJob starts at its minimum of workers (torchrun's --nnodes min); more join it later.
+TEST(GangSize, AnElasticPyTorchJobStartsWithItsMinimumOfWorkers) {
+  const GangSize elastic = GangSizeOf(Id("PyTorchJob", "train"), "ml", Json::parse(R"({"spec":{
+      "elasticPolicy":{"minReplicas":2,"maxReplicas":8},
+      "pytorchReplicaSpecs":{"Master":{"replicas":1},"Worker":{"replicas":6}}}})"));
+  EXPECT_EQ(elastic.min_members, 3);
+  EXPECT_EQ(elastic.source, "PyTorchJob ml/train spec.pytorchReplicaSpecs with spec.elasticPolicy.minReplicas workers");
+  EXPECT_EQ(Size("PyTorchJob", R"({"spec":{"elasticPolicy":{"maxReplicas":4},"pytorchReplicaSpecs":{"Worker":{"replicas":4}}}})"), 4)
+      << "no minimum: every replica";
+  EXPECT_EQ(Error("PyTorchJob", R"({"spec":{"elasticPolicy":{"minReplicas":-1},"pytorchReplicaSpecs":{"Worker":{}}}})"),
+            "PyTorchJob ml/x spec.elasticPolicy.minReplicas: expected a whole number from 0 to 100000");
+}
+
 TEST(GangSize, RayClusterHeadAndWorkerGroups) {
   EXPECT_EQ(Size("RayCluster", R"({"spec":{"headGroupSpec":{},"workerGroupSpecs":[
       {"groupName":"gpu","replicas":4,"minReplicas":2,"maxReplicas":8},
