@@ -5,8 +5,8 @@
 #   LeaderWorkerSet v0.7.0   lws-manager:          webhook base+13, health base+14
 #   KubeRay v1.5.0           kuberay-manager:      health base+15 (its webhooks are off by default)
 #   MPI operator v0.6.0      mpi-operator-manager: its health server on :8080, which it does not let
-#                            be moved (cmd/mpi-operator/app/server.go); leader election in namespace
-#                            mpi-operator, which it cannot turn off
+#                            be moved (cmd/mpi-operator/app/server.go), so one control plane at a time
+#                            runs it; leader election in namespace mpi-operator, which it cannot turn off
 #   training operator v1.8.1 training-operator-manager: PyTorchJob only; health base+16, webhook base+17.
 #                            It makes its own webhook certificates (pkg/cert) into a Secret of its namespace
 #                            (kubeflow) and waits until they are in its fixed certificate folder, where a
@@ -87,22 +87,33 @@ apply_job_controller_crds() {
   wait_until 60 "$1's CRDs" "${k[@]}" wait --for condition=Established --timeout 5s -f "$from/crd.yaml"
 }
 
+# start_job_controllers <names>: the controllers named (comma-separated), each as its release runs it.
 start_job_controllers() {
-  start_job_controller jobset $((base + 11)) $((base + 12)) config.jobset.x-k8s.io/v1alpha1 jobset.sigs.k8s.io/jobset-name
-  start_job_controller lws $((base + 13)) $((base + 14)) config.lws.x-k8s.io/v1alpha1 leaderworkerset.sigs.k8s.io/name
+  local c
+  for c in ${1//,/ }; do
+    case "$c" in
+      jobset) start_job_controller jobset $((base + 11)) $((base + 12)) config.jobset.x-k8s.io/v1alpha1 jobset.sigs.k8s.io/jobset-name ;;
+      lws) start_job_controller lws $((base + 13)) $((base + 14)) config.lws.x-k8s.io/v1alpha1 leaderworkerset.sigs.k8s.io/name ;;
+      kuberay) start_kuberay $((base + 15)) ;;
+      mpi-operator) start_mpi_operator ;;
+      training-operator) start_training_operator $((base + 16)) $((base + 17)) ;;
+    esac
+  done
+}
 
+start_kuberay() {
   apply_job_controller_crds kuberay
   KUBECONFIG="$dir/kubeconfig" spawn kuberay-manager "$job_controllers_dir/bin/kuberay-manager" \
-    --metrics-addr 0 --health-probe-bind-address "127.0.0.1:$((base + 15))" --enable-leader-election=false
-  wait_until 60 kuberay-manager curl -sf "http://127.0.0.1:$((base + 15))/readyz"
+    --metrics-addr 0 --health-probe-bind-address "127.0.0.1:$1" --enable-leader-election=false
+  wait_until 60 kuberay-manager curl -sf "http://127.0.0.1:$1/readyz"
+}
 
+start_mpi_operator() {
   apply_job_controller_crds mpi-operator
   "$kubectl" --kubeconfig "$dir/kubeconfig" create namespace mpi-operator >/dev/null
   spawn mpi-operator-manager "$job_controllers_dir/bin/mpi-operator-manager" --kubeConfig "$dir/kubeconfig" \
     --lock-namespace mpi-operator --kube-api-qps 50 --kube-api-burst 100
   wait_until 60 mpi-operator-manager curl -sf "http://127.0.0.1:8080/healthz"
-
-  start_training_operator $((base + 16)) $((base + 17))
 }
 
 # training_operator_certs_copied <pid>: the certificates its rotation wrote to its Secret are in its folder.

@@ -13,8 +13,8 @@
 #   scripts/real-cluster.sh start [--dir D] [--build B] [--port-base P] [--nodes FILE] [--no-gangplank]
 #                                 [--operator-arg ARG]... [--extender-arg ARG]... [--chart-set KEY=VALUE]...
 #                                 [--owner-pid PID] [--kube-version V] [--dra] [--default-scheduler]
-#                                 [--image-root R] [--native-gangs] [--native-gang-cycle] [--job-controllers]
-#                                 [--jobs-keep-running]
+#                                 [--image-root R] [--native-gangs] [--native-gang-cycle]
+#                                 [--job-controllers [NAMES]] [--jobs-keep-running]
 #   scripts/real-cluster.sh stop [--dir D]
 #
 # --dir      state, certificates, kubeconfigs and logs (default out/real)
@@ -61,7 +61,8 @@
 #            on, the operator's --native-gang-cycle), as the chart's scheduler.nativeGangCycle=true installs it
 # --job-controllers  the controllers of the jobs users submit, beside gangplank: JobSet, LeaderWorkerSet,
 #            KubeRay, the MPI operator and Kubeflow's training operator (PyTorchJob), built by
-#            tools/job-controllers/build.sh, with their CRDs and webhooks
+#            tools/job-controllers/build.sh, with their CRDs and webhooks; or only those NAMES names
+#            (comma-separated of jobset, lws, kuberay, mpi-operator, training-operator)
 #            (scripts/job-controllers.sh)
 # --jobs-keep-running  KWOK without its pod-complete stage: a Job's pods run until they are deleted or a
 #            test marks them failed, instead of succeeding as soon as they run
@@ -93,7 +94,7 @@ default_scheduler=0
 image_root=""
 gate_args=()
 cycle_args=()
-job_controllers=0
+job_controllers=""
 kwok_stages="$repo/.tools/kube/kwok.yaml"
 native_gates=(--feature-gates GenericWorkload=true,TopologyAwareWorkloadScheduling=true)
 while [ $# -gt 0 ]; do
@@ -112,7 +113,10 @@ while [ $# -gt 0 ]; do
     --default-scheduler) default_scheduler=1; shift ;;
     --image-root) image_root="$(cd "$2" && pwd)"; shift 2 ;;
     --native-gangs) gate_args=("${native_gates[@]}"); shift ;;
-    --job-controllers) job_controllers=1; shift ;;
+    --job-controllers)
+      job_controllers=jobset,lws,kuberay,mpi-operator,training-operator
+      if [ $# -gt 1 ] && [ "${2#--}" = "$2" ]; then job_controllers="$2"; shift; fi
+      shift ;;
     --jobs-keep-running) kwok_stages=""; shift ;;
     --native-gang-cycle)
       gate_args=("${native_gates[@]}")
@@ -463,14 +467,16 @@ case "$command" in
       say "$dra_driver_bin is missing: run scripts/build-kube-binaries.sh (needs Go)"
       exit 3
     fi
-    if [ $job_controllers = 1 ]; then
-      for b in jobset-manager lws-manager kuberay-manager mpi-operator-manager training-operator-manager; do
-        if [ ! -x "$repo/.tools/job-controllers/bin/$b" ]; then
-          say "$repo/.tools/job-controllers/bin/$b is missing: run tools/job-controllers/build.sh (needs Go)"
-          exit 3
-        fi
-      done
-    fi
+    for c in ${job_controllers//,/ }; do
+      case "$c" in
+        jobset|lws|kuberay|mpi-operator|training-operator) ;;
+        *) say "--job-controllers: unknown controller $c (jobset, lws, kuberay, mpi-operator, training-operator)"; exit 2 ;;
+      esac
+      if [ ! -x "$repo/.tools/job-controllers/bin/$c-manager" ]; then
+        say "$repo/.tools/job-controllers/bin/$c-manager is missing: run tools/job-controllers/build.sh (needs Go)"
+        exit 3
+      fi
+    done
     stop_all
     rm -rf "$dir/etcd" "$pki" "$dir"/*.log "$dir"/*.kubeconfig "$dir/kubeconfig"
     : >"$dir/pids"
@@ -485,10 +491,10 @@ case "$command" in
       for f in "${nodes[@]}"; do "$kubectl" --kubeconfig "$dir/kubeconfig" create -f "$f" >/dev/null; done
     fi
     [ $gangplank = 0 ] || start_gangplank
-    [ $job_controllers = 0 ] || start_job_controllers
+    [ -z "$job_controllers" ] || start_job_controllers "$job_controllers"
     started=1
     [ -z "$owner" ] || watch_owner
-    say "running on 127.0.0.1: kube-apiserver :$api_port$([ $gangplank = 1 ] && echo ", extender :$ext_port, operator :$op_port, webhook :$hook_port")$([ $dra = 1 ] && echo ", DRA driver")$([ $default_scheduler = 1 ] && echo ", default kube-scheduler :$default_sched_port")$([ $job_controllers = 1 ] && echo ", JobSet, LeaderWorkerSet, KubeRay, MPI and training operators")"
+    say "running on 127.0.0.1: kube-apiserver :$api_port$([ $gangplank = 1 ] && echo ", extender :$ext_port, operator :$op_port, webhook :$hook_port")$([ $dra = 1 ] && echo ", DRA driver")$([ $default_scheduler = 1 ] && echo ", default kube-scheduler :$default_sched_port")$([ -n "$job_controllers" ] && echo ", job controllers $job_controllers")"
     say "kubeconfig: $dir/kubeconfig (logs in $dir/)"
     ;;
   stop)

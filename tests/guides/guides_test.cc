@@ -5,7 +5,8 @@
 // block writes are there for the next; shell variables are not), with KUBECONFIG, PATH and the GANGPLANK_*
 // variables the guides' conventions name (README.md here). Before each guide the cluster is reset: its
 // namespaces, GPUPools and Queues removed, the nodes of testdata/nodes.yaml created afresh. Once, before
-// the first guide, crds/install.sh applies the pinned CRDs of PyTorchJob, JobSet and RayJob (no controller).
+// the first guide, crds/install.sh applies the pinned CRDs of PyTorchJob, JobSet and RayJob; their controllers
+// (and LeaderWorkerSet's) run beside gangplank (scripts/real-cluster.sh --job-controllers).
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -37,10 +38,11 @@ std::string ReadFile(const fs::path& p) {
 }
 
 // Removes what the last guide made and creates the nodes afresh, then waits until every node is Ready and
-// untainted (the node lifecycle controller lifts not-ready once KWOK reports Ready).
+// untainted (the node lifecycle controller lifts not-ready once KWOK reports Ready). The control plane's own
+// namespaces stay, kubeflow among them (the training operator keeps its webhook certificates there).
 constexpr char kReset[] = R"sh(
 kubectl get namespaces -o name |
-  { grep -vE '^namespace/(default|kube-system|kube-public|kube-node-lease|gangplank-system|gangplank-dra-driver)$' || true; } |
+  { grep -vE '^namespace/(default|kube-system|kube-public|kube-node-lease|gangplank-system|gangplank-dra-driver|kubeflow)$' || true; } |
   xargs -r kubectl delete --wait=true --timeout=120s >/dev/null
 kubectl delete gpupools,queues --all --wait=true >/dev/null
 kubectl delete pods -n default --all --wait=true >/dev/null
@@ -66,7 +68,10 @@ class GuideTest : public ::testing::TestWithParam<std::string> {
     // Conditions rewritten at once (the chart's default waits 30 s between rewrites of one pod's).
     // --dra: the DRA test driver publishes the GPUs of the nodes labelled gangplank.test/dra-gpus.
     // --native-gangs: Kubernetes' own PodGroups are served (the data scientists' guide declares a gang so).
-    start_error_ = cluster_->Start({"--operator-arg", "--condition-rewrite-seconds=1", "--dra", "--native-gangs"});
+    // The controllers of the jobs the data scientists' guide submits (not the MPI operator, whose fixed
+    // health port the job-controller suite's cluster takes).
+    start_error_ = cluster_->Start({"--operator-arg", "--condition-rewrite-seconds=1", "--dra", "--native-gangs",
+                                    "--job-controllers", "jobset,lws,kuberay,training-operator"});
     if (start_error_.empty()) InstallPeerCrds();
   }
   static void TearDownTestSuite() { cluster_.reset(); }
@@ -109,7 +114,7 @@ class GuideTest : public ::testing::TestWithParam<std::string> {
   }
 
   // The CRDs of PyTorchJob, JobSet, RayJob and RayCluster at the versions crds/go.mod pins, so the guides'
-  // manifests of those kinds are checked against the real schemas (no controller of theirs runs).
+  // manifests of those kinds are checked against the real schemas (their controllers also install them).
   static void InstallPeerCrds() {
     const char* path = std::getenv("PATH");
     const auto r = run_process({"/usr/bin/env", "KUBECONFIG=" + cluster_->kubeconfig(),
