@@ -58,10 +58,10 @@ GangFault FromDevice(const DeviceFault& f) {
 
 void AddGangFaults(const GangHealth& gang, const NodeFaultIndex& nodes, double now, std::vector<GangFault>& out) {
   for (const DeviceFault& f : gang.device_faults) out.push_back(FromDevice(f));
-  if (gang.controller_mends_members) return;
-  // With replacement members a lost member is no fault of its own: the gang waits for the replacement
-  // under the below-minimum grace.
-  if (!gang.config.replace_members) {
+  // With replacement members, or a controller that mends its members itself, a lost member is no fault
+  // of its own: the gang waits for the replacement under the below-minimum grace (past which the
+  // controller did not mend it, and it is restarted as any gang).
+  if (!gang.config.replace_members && !gang.controller_mends_members) {
     for (const MemberFault& f : gang.member_faults) out.push_back(FromMember(f, nodes));
   }
   if (const std::optional<double> since = BelowMinimumSince(gang)) {

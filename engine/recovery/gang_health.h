@@ -48,8 +48,9 @@ struct GangHealth {
   std::optional<double> checkpoint_done_at;   // ... at this time, if the acknowledgement says.
   // Its controller restarts or replaces failed members itself (JobSet's failure policy, LeaderWorkerSet's
   // group recreation, the training operators' restart policies, KubeRay's worker replacement): a
-  // member's failure or deletion, and the gang below its minimum meanwhile, are the controller's to mend.
-  // Restarting it too would be a second restart. Its nodes' and devices' faults are still gangplank's.
+  // member's failure or deletion is the controller's to mend, as with replacement members (restarting it
+  // too would be a second restart); only a gang left below its minimum past the grace is gangplank's.
+  // Its nodes' and devices' faults are still gangplank's.
   bool controller_mends_members = false;
   bool terminating = false;  // Already being evicted: nothing more to do.
   bool failed = false;       // Already failed: nothing more to do.

@@ -13,10 +13,10 @@
 //  3. A member Failed or deleted counts at once. A gang below its minimum members (members <
 //     min_members) counts once it stayed so `below_minimum_grace_seconds`, and waits before. With
 //     `replace_members` (torchrun elastic) a member's loss is no fault itself: the gang waits for the
-//     replacement to join, and only the below-minimum grace restarts it. A gang whose controller mends
-//     its members (`controller_mends_members`: JobSet, LeaderWorkerSet, the training operators, KubeRay)
-//     has neither counted: its controller restarts or replaces them, and a restart of gangplank's would be
-//     a second one.
+//     replacement to join, and only the below-minimum grace restarts it. So for a gang whose controller
+//     mends its members (`controller_mends_members`: JobSet, LeaderWorkerSet, the training operators,
+//     KubeRay): its controller restarts or replaces them, and a restart of gangplank's at once would be a
+//     second one.
 //  4. kFailGang: the gang is failed (kFail) with the fault's message.
 //  5. kRestartGang. A restart is `charged` to the gang when one of its own failures is among the
 //     causes: a member Failed or deleted on a node with no fault of its own, or too few members. A node's

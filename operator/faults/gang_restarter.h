@@ -10,7 +10,8 @@
 //     back when the fault goes first;
 //   - a gang whose controller mends its members (JobSet, LeaderWorkerSet, the training operators,
 //     KubeRay: cache::ControllerMendsMembers) is left to it when a member fails or goes: not restarted,
-//     not charged, its place kept for the pods the controller makes again (Event LeftToController);
+//     not charged, its nodes and place kept for the pods the controller makes again (Event
+//     LeftToController); only if it stays below its minimum past the grace is it restarted;
 //   - past its restart limit, or under policy FailGang, it is failed: evicted, not requeued, and its pods
 //     held with reason GangFailed until its owner is deleted; Ignore leaves it alone.
 // The record lives in the GPUPool's status and the checkpoint deadline on the pods, so a new leader

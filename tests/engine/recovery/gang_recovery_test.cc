@@ -126,17 +126,26 @@ TEST(GangRecovery, AFailedOrDeletedMemberRestartsTheWholeGangAtOnceWithoutBlamin
 }
 
 // A JobSet's failure policy (or LeaderWorkerSet, a training operator, KubeRay) restarts its gang itself:
-// neither its failed member nor the gang running short meanwhile is gangplank's to restart, and nothing is
-// charged; a fault of its node still is.
-TEST(GangRecovery, AGangWhoseControllerMendsItsMembersIsLeftToItUnlessItsNodeIsAtFault) {
+// its failed member is not gangplank's to restart, nor charged, while the controller has the below-minimum
+// grace to mend it; a gang still short past it is restarted; a fault of its node is gangplank's at once.
+TEST(GangRecovery, AGangWhoseControllerMendsItsMembersIsLeftToItForTheGraceUnlessItsNodeIsAtFault) {
   GangHealth g = Gang("train", {"gpu-1", "gpu-2"});
   g.controller_mends_members = true;
   g.member_faults = {Member("ml/train-1", "gpu-2", FaultCause::kMemberFailed, kNow - 3)};
-  g.members = 1;
-  g.below_minimum_since = kNow - 1000;
-  const RecoveryPlan plan = PlanGangRecovery({}, {g}, kNow);
-  EXPECT_TRUE(plan.decisions.empty());
-  EXPECT_TRUE(std::isinf(plan.next_wakeup)) << "no grace runs out: " << plan.next_wakeup;
+  const RecoveryPlan whole = PlanGangRecovery({}, {g}, kNow);
+  EXPECT_TRUE(whole.decisions.empty()) << "the failed member restarted the gang";
+  EXPECT_TRUE(std::isinf(whole.next_wakeup)) << whole.next_wakeup;
+
+  g.members = 1;  // The controller deleted the rest to make them again.
+  g.below_minimum_since = kNow - 10;
+  const RecoveryPlan mending = PlanGangRecovery({}, {g}, kNow);
+  EXPECT_EQ(Only(mending).action, RecoveryAction::kWait);
+  EXPECT_DOUBLE_EQ(mending.next_wakeup, kNow + 290);
+  const RecoveryDecision late = Only(PlanGangRecovery({}, {g}, kNow + 290));
+  EXPECT_EQ(late.action, RecoveryAction::kRestart) << "the controller never mended it";
+  EXPECT_EQ(late.cause, FaultCause::kBelowMinimum);
+  g.members = 2;
+  g.below_minimum_since.reset();
 
   const RecoveryDecision node = Only(PlanGangRecovery({Fault("gpu-1", FaultCause::kQuarantine, kNow, false)}, {g}, kNow));
   EXPECT_EQ(node.action, RecoveryAction::kRestart);
