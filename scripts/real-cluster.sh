@@ -61,7 +61,7 @@
 #            on, the operator's --native-gang-cycle), as the chart's scheduler.nativeGangCycle=true installs it
 # --job-controllers  the controllers of the jobs users submit, beside gangplank: JobSet, LeaderWorkerSet,
 #            KubeRay, the MPI operator and Kubeflow's training operator (PyTorchJob), built by
-#            tools/job-controllers/build.sh, with their CRDs and webhooks; or only those NAMES names
+#            tools/job-controllers/build.sh, with their CRDs and webhooks; or only the NAMES given
 #            (comma-separated of jobset, lws, kuberay, mpi-operator, training-operator)
 #            (scripts/job-controllers.sh)
 # --jobs-keep-running  KWOK without its pod-complete stage: a Job's pods run until they are deleted or a
