@@ -20,6 +20,14 @@
 namespace gangplank::op {
 namespace {
 
+// The place a gang keeps in its queue when its pods come back: its oldest member's creation (infinite
+// when it has none).
+double ArrivalOf(const Gang& gang) {
+  double arrival = std::numeric_limits<double>::infinity();
+  for (const Member& m : gang.members) arrival = std::min(arrival, m.created);
+  return arrival;
+}
+
 std::string Fixed(double v, const char* format) {
   char buf[32];
   std::snprintf(buf, sizeof buf, format, v);
@@ -282,9 +290,9 @@ void GangRestarter::WithdrawCheckpoint(PoolModel& model, const Gang& gang) {
 // The controller restarts the gang (or replaces the member): gangplank neither restarts nor charges it,
 // and the pods the controller makes again wait in the gang's old place, as after a restart of its own.
 void GangRestarter::LeaveToController(PoolModel& model, const Gang& gang, const engine::MemberFault& fault, double now) {
-  double arrival = std::numeric_limits<double>::infinity();
-  for (const Member& m : gang.members) arrival = std::min(arrival, m.created);
-  if (std::isfinite(arrival) && !model.requeued_arrivals.contains(gang.key)) model.requeued_arrivals[gang.key] = {arrival, now};
+  if (const double arrival = ArrivalOf(gang); std::isfinite(arrival) && !model.requeued_arrivals.contains(gang.key)) {
+    model.requeued_arrivals[gang.key] = {arrival, now};
+  }
   // Its nodes are kept for it while the controller makes its pods again: freed by the restart, they
   // would otherwise go to whichever gang waits at that moment, and the gang would lose its place.
   PoolModel::ReturningHold hold{{fault.node}, now + kReturningHoldSeconds};
@@ -319,8 +327,7 @@ bool GangRestarter::EvictWhole(PoolModel& model, const Gang& gang, const std::st
 void GangRestarter::Restart(PoolModel& model, const Gang& gang, const engine::RecoveryDecision& d, double now) {
   const int running = model.book.RunningIndex(gang.key);
   const double lost_hours = running < 0 ? 0 : engine::LostGpuSeconds(model.book.input().running[running], now) / 3600;
-  double arrival = std::numeric_limits<double>::infinity();
-  for (const Member& m : gang.members) arrival = std::min(arrival, m.created);
+  const double arrival = ArrivalOf(gang);
   const bool deleted = EvictWhole(model, gang, "FaultRestart");
   if (std::isfinite(arrival)) model.requeued_arrivals[gang.key] = {arrival, now};
   RestartRecord& r = model.restarts.At(gang.key);

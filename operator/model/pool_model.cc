@@ -3,6 +3,16 @@
 #include <algorithm>
 
 namespace gangplank::op {
+namespace {
+
+// Appends the ids of the nodes named that `view` still has (node ids change when the state is rebuilt).
+void AppendNodeIds(const std::vector<std::string>& names, const cache::StateView& view, std::vector<engine::NodeId>& out) {
+  for (const std::string& node : names) {
+    if (const engine::NodeId id = view.FindNode(node); id != engine::kNoNode) out.push_back(id);
+  }
+}
+
+}  // namespace
 
 PoolModel::PoolModel(cache::PoolConfig config, std::function<bool(const engine::NodeSpec&)> owns_node)
     : config_(std::move(config)) {
@@ -72,11 +82,7 @@ double PoolModel::SettleReturning(double now) {
 
 std::vector<engine::NodeId> PoolModel::ReturningNodes(const cache::StateView& view) const {
   std::vector<engine::NodeId> out;
-  for (const auto& [key, hold] : returning) {
-    for (const std::string& node : hold.nodes) {
-      if (const engine::NodeId id = view.FindNode(node); id != engine::kNoNode) out.push_back(id);
-    }
-  }
+  for (const auto& [key, hold] : returning) AppendNodeIds(hold.nodes, view, out);
   return out;
 }
 
@@ -84,9 +90,7 @@ std::vector<engine::HeldReservation> PoolModel::HeldReservations(const cache::St
   std::vector<engine::HeldReservation> out;
   for (const auto& [key, r] : reservations) {
     engine::HeldReservation held{key, {}, r.for_reclaim};
-    for (const std::string& node : r.nodes) {
-      if (const engine::NodeId id = view.FindNode(node); id != engine::kNoNode) held.nodes.push_back(id);
-    }
+    AppendNodeIds(r.nodes, view, held.nodes);
     if (!held.nodes.empty()) out.push_back(std::move(held));
   }
   return out;
