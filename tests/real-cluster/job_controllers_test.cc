@@ -7,6 +7,7 @@
 // test decides when one fails.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 #include <thread>
 
@@ -114,6 +115,18 @@ class JobControllersOnRealCluster : public RealClusterTest {
     return out;
   }
 
+  // Exactly `n` live pods carry label `key`=`value`, all bound (and running, with `running`).
+  bool AllBoundOf(const std::string& key, const std::string& value, std::size_t n, bool running = false) {
+    const auto pods = LivePods(key, value);
+    return pods.size() == n && AllBound(pods) && (!running || std::all_of(pods.begin(), pods.end(), [&](const auto& p) { return Running(p); }));
+  }
+
+  // A pod's metadata.uid ("" when it is missing): tells a pod its controller made again from the old one.
+  std::string UidOf(const std::string& pod) {
+    const auto object = Pod(pod);
+    return object ? object->value("/metadata/uid"_json_pointer, std::string()) : "";
+  }
+
   // Reports pod `name` Failed as the kubelet does when its container exits non-zero.
   void FailPod(const std::string& name) {
     client().Patch(kube::resources::Pods(), ns(), name, kube::PatchType::kMerge,
@@ -166,10 +179,7 @@ TEST_F(JobControllersOnRealCluster, AJobSetIsAdmittedWholeInOneCliqueOrNotAtAll)
   for (const auto& p : big) EXPECT_EQ(NodeOf(p), "") << p << " of a gang that cannot fit whole was bound";
 
   JobSet("train", 2, 0, in_one_clique);
-  ASSERT_TRUE(WaitFor([&] {
-    const auto pods = LivePods("jobset.sigs.k8s.io/jobset-name", "train");
-    return pods.size() == 2 && AllBound(pods);
-  })) << Logs();
+  ASSERT_TRUE(WaitFor([&] { return AllBoundOf("jobset.sigs.k8s.io/jobset-name", "train", 2); })) << Logs();
   const std::vector<std::string> train = LivePods("jobset.sigs.k8s.io/jobset-name", "train");
   EXPECT_EQ(CliquesOf(train).size(), 1u) << "the JobSet's pods were split between cliques";
   for (const auto& p : train) EXPECT_EQ(NodeOf(p), PlannedNodeOf(p)) << p;
@@ -185,10 +195,7 @@ TEST_F(JobControllersOnRealCluster, AJobSetsOwnRestartIsNeitherDoubledNorCharged
   Pool("pool");
   Queue("team-a");
   JobSet("train", 2, 3);
-  ASSERT_TRUE(WaitFor([&] {
-    const auto pods = LivePods("jobset.sigs.k8s.io/jobset-name", "train");
-    return pods.size() == 2 && AllBound(pods) && Running(pods[0]) && Running(pods[1]);
-  })) << Logs();
+  ASSERT_TRUE(WaitFor([&] { return AllBoundOf("jobset.sigs.k8s.io/jobset-name", "train", 2, true); })) << Logs();
   const std::vector<std::string> first = LivePods("jobset.sigs.k8s.io/jobset-name", "train");
   // Another JobSet waits for the same two nodes: it arrived before the restarted pods will.
   JobSet("later", 2, 0);
@@ -219,10 +226,8 @@ TEST_F(JobControllersOnRealCluster, EachLeaderWorkerSetGroupIsAGangAdmittedWhole
   LeaderWorkerSet("serve", 2, 2, "", Json{{"gangplank.io/topology-required", "nvidia.com/gpu.clique"}});
   for (int g = 0; g < 2; ++g) {
     const std::string index = std::to_string(g);
-    ASSERT_TRUE(WaitFor([&] {
-      const auto pods = LivePods("leaderworkerset.sigs.k8s.io/group-index", index);
-      return pods.size() == 2 && AllBound(pods);
-    })) << "group " << g << "\n" << Logs();
+    ASSERT_TRUE(WaitFor([&] { return AllBoundOf("leaderworkerset.sigs.k8s.io/group-index", index, 2); }))
+        << "group " << g << "\n" << Logs();
     const auto pods = LivePods("leaderworkerset.sigs.k8s.io/group-index", index);
     EXPECT_EQ(CliquesOf(pods).size(), 1u) << "group " << g << " was split between cliques";
     EXPECT_TRUE(Said("Admitted", "gang " + ns() + "/LeaderWorkerSet/serve-" + index + ": admitted " + ns() +
@@ -239,10 +244,7 @@ TEST_F(JobControllersOnRealCluster, AnExclusiveLeaderWorkerSetGroupStartsWithIts
   Create(PodObject("other", PodSpec().Gpus(8).Queue("team-a")));  // One node taken: one clique has room for two.
   ASSERT_TRUE(WaitFor([&] { return NodeOf("other") != ""; })) << Logs();
   LeaderWorkerSet("serve", 1, 2, "nvidia.com/gpu.clique");
-  ASSERT_TRUE(WaitFor([&] {
-    const auto pods = LivePods("leaderworkerset.sigs.k8s.io/name", "serve");
-    return pods.size() == 2 && AllBound(pods);
-  })) << Logs();
+  ASSERT_TRUE(WaitFor([&] { return AllBoundOf("leaderworkerset.sigs.k8s.io/name", "serve", 2); })) << Logs();
   const auto pods = LivePods("leaderworkerset.sigs.k8s.io/name", "serve");
   EXPECT_EQ(CliquesOf(pods).size(), 1u) << "the group was split between cliques";
   EXPECT_NE(CliquesOf(pods), CliquesOf({"other"}));
@@ -257,17 +259,13 @@ TEST_F(JobControllersOnRealCluster, ALeaderWorkerSetRecreatingAGroupIsLeftToIt) 
   Pool("pool");
   Queue("team-a");
   LeaderWorkerSet("serve", 1, 2);
-  ASSERT_TRUE(WaitFor([&] {
-    const auto pods = LivePods("leaderworkerset.sigs.k8s.io/name", "serve");
-    return pods.size() == 2 && AllBound(pods) && Running(pods[0]) && Running(pods[1]);
-  })) << Logs();
-  const std::string leader_uid = Pod("serve-0")->value("/metadata/uid"_json_pointer, std::string());
+  ASSERT_TRUE(WaitFor([&] { return AllBoundOf("leaderworkerset.sigs.k8s.io/name", "serve", 2, true); })) << Logs();
+  const std::string leader_uid = UidOf("serve-0");
   client().Patch(kube::resources::Pods(), ns(), "serve-0-1", kube::PatchType::kStrategicMerge,
                  Json::parse(R"({"status":{"containerStatuses":[{"name":"main","restartCount":1}]}})"), "status");
   ASSERT_TRUE(WaitFor([&] {
-    const auto leader = Pod("serve-0");
-    const auto pods = LivePods("leaderworkerset.sigs.k8s.io/name", "serve");
-    return leader && leader->value("/metadata/uid"_json_pointer, std::string()) != leader_uid && pods.size() == 2 && AllBound(pods);
+    const std::string uid = UidOf("serve-0");
+    return !uid.empty() && uid != leader_uid && AllBoundOf("leaderworkerset.sigs.k8s.io/name", "serve", 2);
   })) << Logs();
   EXPECT_TRUE(WaitFor([&] { return Said("LeftToController", "its LeaderWorkerSet " + ns() + "/serve restarts or replaces it"); })) << Logs();
   EXPECT_FALSE(Said("GangRestarted")) << Logs();
@@ -280,10 +278,7 @@ TEST_F(JobControllersOnRealCluster, ALeaderWorkerSetRecreatingAGroupIsLeftToIt) 
 TEST_F(JobControllersOnRealCluster, ARayClusterIsOneGangAndKubeRayReplacesAWorkerAlone) {
   TwoCliquesOfTwo();
   RayCluster("ray", 1, Json{{"gangplank.io/topology-required", "nvidia.com/gpu.clique"}});
-  ASSERT_TRUE(WaitFor([&] {
-    const auto pods = LivePods("ray.io/cluster", "ray");
-    return pods.size() == 2 && AllBound(pods) && Running(pods[0]) && Running(pods[1]);
-  })) << Logs();
+  ASSERT_TRUE(WaitFor([&] { return AllBoundOf("ray.io/cluster", "ray", 2, true); })) << Logs();
   const auto first = LivePods("ray.io/cluster", "ray");
   EXPECT_EQ(CliquesOf(first).size(), 1u) << "the RayCluster was split between cliques";
   EXPECT_TRUE(Said("Admitted", "gang " + ns() + "/RayCluster/ray: admitted " + ns() + "/RayCluster/ray (16.0 GPUs, 2 pods)")) << Logs();
@@ -313,10 +308,7 @@ TEST_F(JobControllersOnRealCluster, AnMpiJobsLauncherAndWorkersAreAdmittedWholeI
   for (const auto& p : LivePods("training.kubeflow.org/job-name", "big")) EXPECT_EQ(NodeOf(p), "") << p;
   client().Remove(kMpiJobs, ns(), "big");
   MpiJob("pi", 1, Json{{"gangplank.io/topology-required", "nvidia.com/gpu.clique"}});
-  ASSERT_TRUE(WaitFor([&] {
-    const auto pods = LivePods("training.kubeflow.org/job-name", "pi");
-    return pods.size() == 2 && AllBound(pods);
-  })) << Logs();
+  ASSERT_TRUE(WaitFor([&] { return AllBoundOf("training.kubeflow.org/job-name", "pi", 2); })) << Logs();
   EXPECT_EQ(CliquesOf(LivePods("training.kubeflow.org/job-name", "pi")).size(), 1u);
   EXPECT_TRUE(Said("Admitted", "gang " + ns() + "/MPIJob/pi: admitted " + ns() + "/MPIJob/pi (16.0 GPUs, 2 pods)")) << Logs();
 }
@@ -326,17 +318,14 @@ TEST_F(JobControllersOnRealCluster, AnMpiJobsLauncherAndWorkersAreAdmittedWholeI
 TEST_F(JobControllersOnRealCluster, APyTorchJobIsOneGangAndTheTrainingOperatorRemakesAWorker) {
   TwoCliquesOfTwo();
   PyTorchJob("train", 1, Json{{"gangplank.io/topology-required", "nvidia.com/gpu.clique"}});
-  ASSERT_TRUE(WaitFor([&] {
-    const auto pods = LivePods("training.kubeflow.org/job-name", "train");
-    return pods.size() == 2 && AllBound(pods) && Running(pods[0]) && Running(pods[1]);
-  })) << Logs();
+  ASSERT_TRUE(WaitFor([&] { return AllBoundOf("training.kubeflow.org/job-name", "train", 2, true); })) << Logs();
   EXPECT_EQ(CliquesOf(LivePods("training.kubeflow.org/job-name", "train")).size(), 1u);
   EXPECT_TRUE(Said("Admitted", "gang " + ns() + "/PyTorchJob/train: admitted " + ns() + "/PyTorchJob/train (16.0 GPUs, 2 pods)")) << Logs();
-  const std::string uid = Pod("train-worker-0")->value("/metadata/uid"_json_pointer, std::string());
+  const std::string uid = UidOf("train-worker-0");
   client().Remove(kube::resources::Pods(), ns(), "train-worker-0");
   ASSERT_TRUE(WaitFor([&] {
-    const auto worker = Pod("train-worker-0");
-    return worker && worker->value("/metadata/uid"_json_pointer, std::string()) != uid && !NodeOf("train-worker-0").empty();
+    const std::string now = UidOf("train-worker-0");
+    return !now.empty() && now != uid && !NodeOf("train-worker-0").empty();
   })) << Logs();
   EXPECT_EQ(CliquesOf(LivePods("training.kubeflow.org/job-name", "train")).size(), 1u) << "the new worker left its job's clique";
   EXPECT_TRUE(WaitFor([&] { return Said("LeftToController", "its PyTorchJob " + ns() + "/train restarts or replaces it"); })) << Logs();
