@@ -12,6 +12,7 @@ inline constexpr const char* kWarning = "Warning";
 inline constexpr const char* kAdmitted = "Admitted";
 inline constexpr const char* kGangIncomplete = "GangIncomplete";
 inline constexpr const char* kGangSizeUnknown = "GangSizeUnknown";
+inline constexpr const char* kGangExceedsPool = "GangExceedsPool";  // Its declared members could never fit.
 inline constexpr const char* kInvalidPod = "InvalidPod";
 inline constexpr const char* kNoPool = "NoPool";
 inline constexpr const char* kPoolNotFound = "PoolNotFound";

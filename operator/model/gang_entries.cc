@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <optional>
 
@@ -13,6 +14,9 @@
 
 namespace gangplank::op {
 namespace {
+
+// The kubelet's default maxPods: no node of the pool runs more members than this.
+constexpr std::int64_t kMaxPodsPerNode = 110;
 
 // Seconds the gang says it runs: the longest any member declares, from its spec.activeDeadlineSeconds
 // (the kubelet ends the pod then, so a tenant cannot understate it to backfill onto reserved nodes and
@@ -79,6 +83,25 @@ void PinToRunningDomain(engine::GangRequest& g, const std::vector<engine::Alloca
   for (engine::PodRequest& member : g.members) member.node_selector[g.required_level] = domain;
 }
 
+// Why a group whose members come only after its first (an exclusive LeaderWorkerSet's workers) can
+// never fit the pool; empty when it may. Its size is the tenant's own field: without this bound, a
+// declared size of tens of thousands would be planned as that many copies of the leader every round.
+std::string LaterMembersBeyondPool(const Member& first, int later_members, const cache::StateView& view) {
+  const engine::PodRequest& request = first.request;
+  const std::int64_t members = std::int64_t{later_members} + 1;
+  const std::int64_t pool_milli = view.cluster().total_gpu_milli();
+  if (request.WantsGpu() && members * request.TotalGpuMilli() > pool_milli) {
+    return std::to_string(members) + " members of " + std::to_string(request.TotalGpuMilli() / engine::kMilliPerGpu) +
+           " GPUs each ask more than the pool's " + std::to_string(pool_milli / engine::kMilliPerGpu) + " GPUs";
+  }
+  const std::int64_t pod_room = static_cast<std::int64_t>(view.node_count()) * kMaxPodsPerNode;
+  if (members > pod_room) {
+    return std::to_string(members) + " members are more pods than the pool's " + std::to_string(view.node_count()) +
+           " nodes may run (" + std::to_string(kMaxPodsPerNode) + " each)";
+  }
+  return "";
+}
+
 }  // namespace
 
 GangEntries BuildGangEntries(const Gang& gang, const EntryContext& context, const cache::StateView& view) {
@@ -126,6 +149,12 @@ GangEntries BuildGangEntries(const Gang& gang, const EntryContext& context, cons
   if (holding.empty() && static_cast<int>(waiting.size()) < size) {
     return block(reasons::kGangIncomplete, std::to_string(waiting.size()) + " of " + std::to_string(size) + " pods exist (size from " +
                                        context.size->source + ")");
+  }
+
+  if (holding.empty() && waiting.size() == 1 && context.size->later_members > 0) {
+    if (std::string message = LaterMembersBeyondPool(*waiting.front(), context.size->later_members, view); !message.empty()) {
+      return block(reasons::kGangExceedsPool, std::move(message));
+    }
   }
 
   // A native basic{} group is not a gang: its pods are admitted one at a time, the oldest first, each

@@ -216,3 +216,44 @@ TEST(GangEntries, ANativePodGroupsTermsReachTheEngine) {
 
 }  // namespace
 }  // namespace gangplank::op
+
+namespace gangplank::op {
+namespace {
+
+// An exclusive LeaderWorkerSet group is planned as its leader plus copies of it for the workers still to
+// come. Their number is the tenant's own field: a group that could never fit the pool is refused before
+// any copy is made, so a declared size of tens of thousands costs a round nothing.
+TEST(GangEntries, AGroupWhoseLaterMembersCouldNeverFitThePoolIsRefusedUnplanned) {
+  cache::ClusterState state;
+  state.UpsertNode(cache::testing::GpuNode("a0", 8, "H100"));
+  state.UpsertNode(cache::testing::GpuNode("a1", 8, "H100"));
+  Gang gang = WaitingGang({cache::testing::GpuPod("serve-0", {.gpus = 8})});
+  gang.members[0].request.gpu_count = 8;
+  gang.members[0].request.gpu_milli = engine::kMilliPerGpu;
+  EntryContext context;
+  context.queue = "team-a";
+  context.size = GangSize{1, "LeaderWorkerSet ml/serve spec.leaderWorkerTemplate.size"};
+  auto build = [&](int later) {
+    context.size->later_members = later;
+    return state.Read([&](const cache::StateView& v) { return BuildGangEntries(gang, context, v); });
+  };
+
+  const GangEntries fits = build(1);  // 2 x 8 GPUs on 16.
+  ASSERT_TRUE(fits.waiting.has_value()) << fits.block_reason << ": " << fits.block_message;
+  EXPECT_EQ(fits.waiting->request.members.size(), 2u);
+
+  for (int later : {2, 99999}) {
+    const GangEntries refused = build(later);
+    EXPECT_FALSE(refused.waiting.has_value()) << later;
+    EXPECT_EQ(refused.block_reason, "GangExceedsPool");
+  }
+  EXPECT_EQ(build(2).block_message, "3 members of 8 GPUs each ask more than the pool's 16 GPUs");
+
+  // Members without GPUs are bounded by the pods the pool's nodes may run.
+  gang.members[0].request = engine::PodRequest{};
+  EXPECT_TRUE(build(219).waiting.has_value());
+  EXPECT_EQ(build(220).block_message, "221 members are more pods than the pool's 2 nodes may run (110 each)");
+}
+
+}  // namespace
+}  // namespace gangplank::op
