@@ -157,6 +157,10 @@ class Api:
       c.close()
 
 
+# The processes that turn what a user submits into pods (kube-controller-manager's Job controller and the
+# job frameworks' controllers): their CPU is reported beside the scheduler side's.
+CONTROLLER_PROCESSES = ("kube-controller-manager", "jobset-manager")
+SUBMIT_LABELS = {"jobsets": "JobSets"}
 WRITE_VERBS = ("POST", "PUT", "PATCH", "DELETE", "APPLY")
 # Writes no scheduler makes: KWOK's node heartbeats and every component's leader-election Lease.
 NOT_SCHEDULING = ("leases", "nodes")
@@ -236,6 +240,32 @@ def pod_object(job, index, system, run_id):
   return pod
 
 
+def jobset_object(job, system, run_id):
+  """The job as its users would submit it with JobSet: one replicated Job of `pods` indexed pods, from the
+  same pod template; the JobSet controller makes the Job, kube-controller-manager's Job controller its pods."""
+  pod = pod_object(job, 0, system, run_id)
+  template = {"metadata": {k: pod["metadata"][k] for k in ("labels", "annotations")}, "spec": pod["spec"]}
+  n = job["pods"]
+  return {"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet",
+          "metadata": {"name": job["job"], "namespace": "bench", "labels": {RUN_LABEL: run_id}},
+          "spec": {"replicatedJobs": [{"name": "w", "replicas": 1, "template": {"spec": {
+              "parallelism": n, "completions": n, "completionMode": "Indexed", "backoffLimit": 0,
+              "template": template}}}]}}
+
+
+def job_submission(job, system, run_id, submit):
+  """The (path, body) pairs that submit one job: the system's objects and its pods, or one JobSet."""
+  if submit == "jobsets":
+    return [("/apis/jobset.x-k8s.io/v1alpha2/namespaces/bench/jobsets", jobset_object(job, system, run_id))]
+  return system.job_objects(job, run_id) + [("/api/v1/namespaces/bench/pods", pod_object(job, i, system, run_id))
+                                            for i in range(job["pods"])]
+
+
+def result_name(system, submit):
+  """The file stem of a system's figures: <system>, or <system>-jobsets when its jobs went in as JobSets."""
+  return system if submit == "pods" else "%s-%s" % (system, submit)
+
+
 def system_module(name):
   """systems/<name with _ for ->.py."""
   return importlib.import_module("systems." + name.replace("-", "_"))
@@ -261,11 +291,13 @@ def read_pids(path):
 
 
 class Watcher(threading.Thread):
-  """Watches the run's pods; keeps, per pod, when it was first seen, first bound, and finished."""
+  """Watches the run's pods; keeps, per pod, when it was first seen (or its job submitted, for a pod a
+  controller makes), first bound, and finished."""
 
   def __init__(self, api, run_id):
     super().__init__(daemon=True)
     self.api, self.run_id = api, run_id
+    self.submitted = {}  # job -> when the benchmark began to write it, where a controller makes its pods
     self.pods = {}
     self.lock = threading.Lock()
     self.stop = False
@@ -299,9 +331,9 @@ class Watcher(threading.Thread):
       p = self.pods.get(name)
       if p is None:
         g = int(spec["containers"][0]["resources"]["requests"].get("nvidia.com/gpu", "0"))
-        p = self.pods[name] = {"job": md["labels"]["bench.gangplank.io/job"],
-                               "size": int(md["labels"]["bench.gangplank.io/job-size"]), "gpus": g,
-                               "created": now, "bound": None, "done": None, "node": None,
+        job = md["labels"]["bench.gangplank.io/job"]
+        p = self.pods[name] = {"job": job, "size": int(md["labels"]["bench.gangplank.io/job-size"]), "gpus": g,
+                               "created": min(now, self.submitted.get(job, now)), "bound": None, "done": None, "node": None,
                                "gated": bool(spec.get("schedulingGates")), "ungated": None}
       if p["gated"] and p["ungated"] is None and not spec.get("schedulingGates"):
         p["ungated"] = now  # the admitting controller (gangplank-operator, Kueue) let it go to the scheduler
@@ -315,6 +347,9 @@ def run(a):
   api = Api(a.kubeconfig)
   jobs, meta = derive_workload(a)
   run_id = "%s-%d" % (a.system, int(time.time()))
+  if a.submit == "jobsets":
+    for job in jobs:
+      job["controller"] = "JobSet"  # systems/ shape the pod template for a controller's pods
   system = system_module(a.system)
   say = lambda *m: print("cluster-bench[%s]:" % a.system, *m, file=sys.stderr, flush=True)
 
@@ -373,10 +408,13 @@ def run(a):
       item = work.get()
       if item is None:
         return
-      for path, body in item:  # one job's objects and pods, in order
+      name, objects = item
+      if a.submit != "pods":
+        watcher.submitted[name] = time.time()
+      for path, body in objects:  # one job's objects and pods, in order
         api.call("POST", path, body)
       with created_lock:
-        created[0] += len(item)
+        created[0] += len(objects)
   creators = [threading.Thread(target=creator, daemon=True) for _ in range(a.client_threads)]
   for t in creators:
     t.start()
@@ -387,8 +425,7 @@ def run(a):
     if delay > 0:
       time.sleep(delay)
     submit_lag.append(max(0.0, -delay))
-    work.put(system.job_objects(job, run_id) +
-             [("/api/v1/namespaces/bench/pods", pod_object(job, i, system, run_id)) for i in range(job["pods"])])
+    work.put((job["job"], job_submission(job, system, run_id, a.submit)))
   for _ in creators:
     work.put(None)
   for t in creators:
@@ -417,17 +454,23 @@ def run(a):
               "kwok": "v0.8.0 (tools/kube-binaries/kwok/go.mod)"}
   versions.update(getattr(system, "VERSIONS", {}))
   topo = {("node-%05d" % i): node_topology(i, a.nodes) for i in range(a.nodes)}
-  result = {"system": a.system, "nodes": a.nodes, "dra": a.dra, "meta": meta, "start": start, "submitted": submitted, "end": end,
+  result = {"system": a.system, "submit": a.submit, "nodes": a.nodes, "dra": a.dra, "meta": meta, "start": start, "submitted": submitted, "end": end,
             "cpu_seconds": cpu, "versions": versions, "pods": pods, "topology": topo,
             "jobs": {j["job"]: j for j in jobs}, "submit_lag_max": round(max(submit_lag or [0]), 2),
             "client": {"qps": a.qps, "burst": a.burst}, "scheduler_processes": system.PROCESSES,
             "api_writes": {k: v - writes0.get(k, 0) for k, v in writes1.items() if v - writes0.get(k, 0) > 0},
             "benchmark_writes": created[0]}
-  with open(os.path.join(a.out, "%s.json" % a.system), "w") as f:
+  with open(os.path.join(a.out, "%s.json" % result_name(a.system, a.submit)), "w") as f:
     json.dump(result, f)
 
 
 # ---------------------------------------------------------------------------------------------- figures
+def system_label(r):
+  """The system's name in the table: with "(JobSets)" when its jobs went in as JobSets."""
+  submit = r.get("submit", "pods")
+  return r["system"] if submit == "pods" else "%s (%s)" % (r["system"], SUBMIT_LABELS[submit])
+
+
 def pct(xs, q):
   if not xs:
     return None
@@ -504,8 +547,11 @@ def figures(r):
   if "api_writes" in r:
     writes = sum(v for k, v in r["api_writes"].items() if k.split(" ")[1].split("/")[0] not in NOT_SCHEDULING)
     writes -= r["benchmark_writes"]
+  controllers_cpu = sum(v or 0 for k, v in cpu.items() if k in CONTROLLER_PROCESSES)
+  submit = r.get("submit", "pods")
   return {
-      "system": r["system"], "nodes": r["nodes"], "pods": r["meta"]["pods"], "bound": len(bound),
+      "system": system_label(r), "submit": submit,
+      "nodes": r["nodes"], "pods": r["meta"]["pods"], "bound": len(bound),
       "bind_p50_s": pct(latency, 50), "bind_p99_s": pct(latency, 99),
       "ungate_p50_s": pct(admit, 50), "ungate_p99_s": pct(admit, 99),
       "ungated_bind_p50_s": pct(schedule, 50), "ungated_bind_p99_s": pct(schedule, 99),
@@ -516,7 +562,7 @@ def figures(r):
       "alloc_peak": max((s[1] for s in series), default=0),
       "partial_gpu_s": partial_gpu_seconds, "spread_gpu_s": spread_gpu_seconds,
       "multi_node_gangs": multi_node, "in_one_clique": one_clique, "in_one_block": one_block,
-      "scheduler_cpu_s": sched_cpu, "apiserver_cpu_s": cpu.get("kube-apiserver"), "etcd_cpu_s": cpu.get("etcd"),
+      "scheduler_cpu_s": sched_cpu, "controllers_cpu_s": controllers_cpu, "apiserver_cpu_s": cpu.get("kube-apiserver"), "etcd_cpu_s": cpu.get("etcd"),
       "sched_cpu_ms_per_pod": per_pod(sched_cpu * 1000), "apiserver_cpu_ms_per_pod": per_pod((cpu.get("kube-apiserver") or 0) * 1000),
       "writes_per_pod": per_pod(writes) if writes is not None else None,
       "run_s": end - start,
@@ -575,6 +621,7 @@ COLUMNS = [("system", "system", "%s"), ("nodes", "nodes", "%d"), ("pods", "pods"
            ("spread_gpu_s", "GPU-s held while a whole gang's last members bind", "%.1f"),
            ("multi_node_gangs", "multi-node gangs", "%d"), ("in_one_clique", "… in one clique", "%d"),
            ("in_one_block", "… in one block", "%d"), ("scheduler_cpu_s", "scheduler-side CPU s", "%.1f"),
+           ("controllers_cpu_s", "job controllers' CPU s", "%.1f"),
            ("apiserver_cpu_s", "kube-apiserver CPU s", "%.1f"),
            ("sched_cpu_ms_per_pod", "scheduler-side CPU ms per bound pod", "%.1f"),
            ("apiserver_cpu_ms_per_pod", "kube-apiserver CPU ms per bound pod", "%.1f"),
@@ -584,12 +631,11 @@ COLUMNS = [("system", "system", "%s"), ("nodes", "nodes", "%d"), ("pods", "pods"
 def per_pod_ratios(rows):
   """Each system's cost per bound pod against the stock kube-scheduler's in the same run (issue 37's
   targets: scheduler-side CPU ≤ 1.0×, API-server CPU ≤ 1.1×, API writes ≤ the stock's + 1)."""
-  stock = next((f for f in rows if f["system"] == "kube-scheduler"), None)
-  if stock is None:
-    return []
   out = []
   for f in rows:
-    if f is stock:
+    # Against the stock scheduler's run with the same submission (bare pods, or JobSets).
+    stock = next((s for s in rows if s["system"].split(" ")[0] == "kube-scheduler" and s["submit"] == f["submit"]), None)
+    if stock is None or f is stock:
       continue
     ratio = lambda k: fmt(f[k] / stock[k], "%.2f×") if f[k] is not None and stock[k] else "–"
     extra = (fmt(f["writes_per_pod"] - stock["writes_per_pod"], "%+.2f")
@@ -601,26 +647,27 @@ def per_pod_ratios(rows):
 
 def report(a):
   results = []
-  for s in a.systems.split(","):
-    p = os.path.join(a.out, "%s.json" % s)
-    if os.path.exists(p):
-      with open(p) as f:
-        results.append(json.load(f))
+  for submit in ("pods", "jobsets"):
+    for s in a.systems.split(","):
+      p = os.path.join(a.out, "%s.json" % result_name(s, submit))
+      if os.path.exists(p):
+        with open(p) as f:
+          results.append(json.load(f))
   if not results:
     sys.exit("cluster-bench report: no <system>.json in %s" % a.out)
   rows, allocs, lats, waits = [], [], [], []
   for r in results:
     f, series, latency, gang_wait = figures(r)
     rows.append(f)
-    allocs.append((r["system"], [(t, u) for t, u, _ in series]))
-    lats.append((r["system"], cdf(latency)))
-    waits.append((r["system"], cdf(gang_wait)))
+    allocs.append((system_label(r), [(t, u) for t, u, _ in series]))
+    lats.append((system_label(r), cdf(latency)))
+    waits.append((system_label(r), cdf(gang_wait)))
   meta = results[0]["meta"]
   head = "| " + " | ".join(c[1] for c in COLUMNS) + " |"
   lines = [head, "|" + " --- |" * len(COLUMNS)]
   for f in rows:
     lines.append("| " + " | ".join(fmt(f[k], spec) for k, _, spec in COLUMNS) + " |")
-  cpu = "; ".join("%s: %s" % (r["system"], ", ".join("%s %s" % (k, v) for k, v in sorted(r["cpu_seconds"].items())))
+  cpu = "; ".join("%s: %s" % (system_label(r), ", ".join("%s %s" % (k, v) for k, v in sorted(r["cpu_seconds"].items())))
                   for r in results)
   notes = ["workload: %s from %s, %s trace hours; arrivals compressed %s×, durations %s×; %d jobs, %d pods, %d GPUs "
            "(%d multi-pod gangs), offered load %.1f× the %d GPUs; %d GPUs per pod at most"
@@ -630,7 +677,7 @@ def report(a):
            "control plane (and the stock kube-scheduler, where one runs): %s, KWOK %s; client QPS %s / burst %s for every scheduler-side "
            "process (%s)" % (results[0]["versions"]["kube"], results[0]["versions"]["kwok"],
                              results[0]["client"]["qps"], results[0]["client"]["burst"],
-                             "; ".join("%s: %s" % (r["system"], ", ".join(r.get("scheduler_processes", []))) for r in results)),
+                             "; ".join("%s: %s" % (system_label(r), ", ".join(r.get("scheduler_processes", []))) for r in results)),
            "peers: " + (", ".join(sorted({"%s %s" % (k, v) for r in results for k, v in r["versions"].items()
                                            if k not in ("kube", "kwok")})) or "none in this run"),
            "CPU seconds during the run per process: " + cpu]
@@ -686,6 +733,9 @@ def main():
       s.add_argument("--qps", type=int, default=50)
       s.add_argument("--burst", type=int, default=100)
       s.add_argument("--dra", action="store_true", help="GPUs from the DRA test driver, not node allocatable")
+      s.add_argument("--submit", choices=("pods", "jobsets"), default="pods",
+                     help="pods: each job's pods (and the system's objects) as the benchmark writes them; jobsets: "
+                          "each job as one JobSet, whose controllers make its pods (needs the JobSet controller)")
   s = sub.add_parser("report")
   s.add_argument("--out", required=True)
   s.add_argument("--systems", default="kube-scheduler,coscheduling,kueue,native-gang,gangplank")

@@ -3,7 +3,8 @@
 # real control plane (scripts/real-cluster.sh) with KWOK nodes, and the figures side by side.
 #
 #   bench/cluster/run.sh [--nodes N] [--systems kube-scheduler,coscheduling,kueue,native-gang,gangplank] [--out DIR] [--build B]
-#                        [--port-base P] [--dra] [--profile] [-- extra cluster_bench.py run flags, e.g. --load 1.5]
+#                        [--port-base P] [--dra] [--profile] [--submit pods|jobsets|both]
+#                        [-- extra cluster_bench.py run flags, e.g. --load 1.5]
 #
 # --nodes      KWOK nodes of 8 nvidia.com/gpu each (default 100)
 # --systems    comma-separated, run in this order (default: all five; with --dra kube-scheduler,gangplank); each is a file pair in systems/
@@ -19,12 +20,19 @@
 #              served by the DeviceClass gpu.nvidia.com); for the systems whose version allocates or accounts
 #              DRA GPUs: kube-scheduler and gangplank (scheduler-plugins v0.34.7 predates DRA-backed extended
 #              resources; Kueue v0.17.0's topology-aware scheduling reads GPUs from node allocatable)
+# --submit     how each job goes in: pods (default; the benchmark writes its pods, and the system's objects
+#              such as a PodGroup), jobsets (one JobSet per job: the real JobSet v0.11.0 controller,
+#              tools/job-controllers, makes its Job and kube-controller-manager's Job controller its pods,
+#              so their API traffic and CPU are in the figures), or both (each system twice, pods first);
+#              JobSets for kube-scheduler and gangplank only (the PodGroup systems' pods would need the
+#              group's name or label the JobSet does not set); <out>/<system>-jobsets.json beside <system>.json
 # --profile    perf record (Debian's linux-perf; 97 samples/s, user space) on every process of the control
 #              plane and the system but KWOK while the workload runs; <out>/<system>/profile-<process>.txt
 #              lists its functions by their own share of its samples (the samples stay in perf-<process>.data)
 # --out        figures and per-system logs (default out/cluster)
 # --port-base  first of the loopback ports (default 27000): +0..+8 the control plane's, +9.. a system's
-#              (Kueue takes +9..+11); keep two concurrent runs 20 apart
+#              (Kueue takes +9..+11; the JobSet controller, with --submit jobsets, +11 and +12); keep two
+#              concurrent runs 20 apart
 #
 # Writes <out>/table.md, <out>/figures.csv, <out>/report.html and <out>/<system>.json; prints the table.
 set -euo pipefail
@@ -38,6 +46,7 @@ base=27000
 extra=()
 dra=0
 profile=0
+submit=pods
 while [ $# -gt 0 ]; do
   case "$1" in
     --nodes) nodes="$2"; shift 2 ;;
@@ -47,6 +56,7 @@ while [ $# -gt 0 ]; do
     --port-base) base="$2"; shift 2 ;;
     --dra) dra=1; shift ;;
     --profile) profile=1; shift ;;
+    --submit) submit="$2"; shift 2 ;;
     --) shift; extra=("$@"); break ;;
     *) echo "cluster-bench: unknown argument $1" >&2; exit 2 ;;
   esac
@@ -152,6 +162,18 @@ began=$SECONDS
 # The systems that run with DRA GPUs when --dra names none; all five otherwise.
 [ -n "$systems" ] || { [ $dra = 1 ] && systems=kube-scheduler,gangplank || systems=kube-scheduler,coscheduling,kueue,native-gang,gangplank; }
 IFS=, read -r -a list <<<"$systems"
+case "$submit" in
+  pods) submits=(pods) ;;
+  jobsets) submits=(jobsets) ;;
+  both) submits=(pods jobsets) ;;
+  *) say "--submit: pods, jobsets or both, not $submit"; exit 2 ;;
+esac
+if [ "$submit" != pods ]; then
+  for system in "${list[@]}"; do
+    case "$system" in kube-scheduler|gangplank) ;; *) say "--submit $submit: JobSets for kube-scheduler and gangplank only, not $system"; exit 2 ;; esac
+  done
+  "$repo/tools/job-controllers/build.sh"  # JobSet's controller (a stamp makes a second call do nothing)
+fi
 for system in "${list[@]}"; do  # every system known and built before the first control plane starts
   if [ $dra = 1 ] && [ "$system" != kube-scheduler ] && [ "$system" != gangplank ]; then
     say "--dra: $system does not allocate or account DRA GPUs at its pinned version; run kube-scheduler,gangplank"
@@ -163,26 +185,33 @@ done
 dra_flags=()
 [ $dra = 0 ] || dra_flags=(--dra)
 for system in "${list[@]}"; do
-  load_system "$system"
-  dir="$out/$system"
-  rm -rf "$dir"
-  mkdir -p "$dir"
-  flags=(--dir "$dir" --build "$build" --port-base "$base" --owner-pid $$ ${cluster_flags[@]+"${cluster_flags[@]}"}
-         ${dra_flags[@]+"${dra_flags[@]}"})
-  say "$system: starting a fresh control plane ($nodes nodes) in $dir"
-  t=$SECONDS
-  current="$dir"
-  "$repo/scripts/real-cluster.sh" start "${flags[@]}"
-  replace_kwok "$dir"
-  system_start "$dir"
-  [ $profile = 0 ] || start_profiles "$dir"
-  python3 "$here/cluster_bench.py" run --system "$system" --nodes "$nodes" --kubeconfig "$dir/kubeconfig" \
-    --pids "$dir/pids" --out "$out" --qps "$qps" --burst "$burst" ${dra_flags[@]+"${dra_flags[@]}"} \
-    ${extra[@]+"${extra[@]}"}
-  [ $profile = 0 ] || stop_profiles "$dir"
-  "$repo/scripts/real-cluster.sh" stop --dir "$dir"
-  current=""
-  say "$system: done in $((SECONDS - t)) s"
+  for how in "${submits[@]}"; do
+    load_system "$system"
+    dir="$out/$system"
+    submit_flags=()
+    if [ "$how" = jobsets ]; then
+      dir="$out/$system-jobsets"
+      submit_flags=(--job-controllers jobset)
+    fi
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    flags=(--dir "$dir" --build "$build" --port-base "$base" --owner-pid $$ ${cluster_flags[@]+"${cluster_flags[@]}"}
+           ${dra_flags[@]+"${dra_flags[@]}"} ${submit_flags[@]+"${submit_flags[@]}"})
+    say "$system ($how): starting a fresh control plane ($nodes nodes) in $dir"
+    t=$SECONDS
+    current="$dir"
+    "$repo/scripts/real-cluster.sh" start "${flags[@]}"
+    replace_kwok "$dir"
+    system_start "$dir"
+    [ $profile = 0 ] || start_profiles "$dir"
+    python3 "$here/cluster_bench.py" run --system "$system" --submit "$how" --nodes "$nodes" --kubeconfig "$dir/kubeconfig" \
+      --pids "$dir/pids" --out "$out" --qps "$qps" --burst "$burst" ${dra_flags[@]+"${dra_flags[@]}"} \
+      ${extra[@]+"${extra[@]}"}
+    [ $profile = 0 ] || stop_profiles "$dir"
+    "$repo/scripts/real-cluster.sh" stop --dir "$dir"
+    current=""
+    say "$system ($how): done in $((SECONDS - t)) s"
+  done
 done
 python3 "$here/cluster_bench.py" report --out "$out" --systems "$systems"
 say "all systems in $((SECONDS - began)) s"

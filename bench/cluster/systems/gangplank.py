@@ -35,6 +35,7 @@ def job_objects(job, run_id):
 def shape_pod(pod, job):
   pod["spec"]["schedulerName"] = "gangplank"
   pod["metadata"]["labels"]["gangplank.io/queue"] = "bench"
-  if job["pods"] > 1:
+  # A controller's pods (a JobSet's) are a gang by their owner, sized from its spec, as users submit them.
+  if job["pods"] > 1 and not job.get("controller"):
     pod["metadata"]["labels"]["gangplank.io/gang"] = job["job"]
     pod["metadata"]["annotations"]["gangplank.io/gang-size"] = str(job["pods"])
