@@ -82,6 +82,10 @@ bool Cluster::Eligible(NodeId node, const PodRequest& request) const {
     auto it = s.labels.find(key);
     if (it == s.labels.end() || it->second != value) return false;
   }
+  for (const auto& [key, values] : request.node_label_not_in) {
+    auto it = s.labels.find(key);
+    if (it != s.labels.end() && std::find(values.begin(), values.end(), it->second) != values.end()) return false;
+  }
   for (const Taint& taint : s.taints) {
     if (taint.effect == "PreferNoSchedule") continue;
     const bool tolerated = std::any_of(request.tolerations.begin(), request.tolerations.end(),

@@ -7,7 +7,7 @@ FitCheck::FitCheck(const Cluster& cluster, const PodRequest& request)
       request_(request),
       check_models_(request.WantsGpu() && !request.gpu_models.empty()),
       allowed_models_(static_cast<size_t>(cluster.model_count()), 0),
-      has_selector_(!request.node_selector.empty()) {
+      has_selector_(!request.node_selector.empty() || !request.node_label_not_in.empty()) {
   if (!check_models_) return;
   for (const std::string& model : request.gpu_models) {
     const std::int32_t id = cluster.ModelId(model);

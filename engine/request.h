@@ -26,6 +26,9 @@ struct PodRequest {
   MilliGpu gpu_milli = 0;        // Share of each GPU: kMilliPerGpu for whole GPUs, less for sharing.
   std::vector<std::string> gpu_models;  // Allowed GPU models; empty means any.
   std::map<std::string, std::string> node_selector;
+  // Label values that rule a node out (a node affinity's NotIn): for a gang of an exclusive class, the
+  // domains other gangs of its class hold (GangRequest::exclusive_class).
+  std::map<std::string, std::vector<std::string>> node_label_not_in;
   std::vector<Toleration> tolerations;
 
   bool WantsGpu() const { return gpu_count > 0 && gpu_milli > 0; }

@@ -85,6 +85,8 @@ struct RunningGang {
   // namespace: they count against the queue's limit, guarantee and share like a gang, but gangplank
   // cannot move them, so they are never a victim.
   bool ungoverned = false;
+  // GangRequest::exclusive_class of the gang: waiting gangs of the class stay out of its domains.
+  std::string exclusive_class;
 
   double Gpus() const;
 };

@@ -47,6 +47,7 @@ std::vector<double> HeldByQueue(const AdmissionInput& input) { return OwnHeld(Qu
 
 AdmissionDecision Round::Run() {
   IndexGangs();
+  NarrowExclusiveGangs();
   ComputeShares();
   model_.Cordon(in_.returning_nodes);
   StartReserved();

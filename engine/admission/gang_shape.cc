@@ -6,7 +6,10 @@
 namespace gangplank::engine {
 
 bool SameConstraints(const PodRequest& a, const PodRequest& b) {
-  if (a.gpu_milli != b.gpu_milli || a.gpu_models != b.gpu_models || a.node_selector != b.node_selector) return false;
+  if (a.gpu_milli != b.gpu_milli || a.gpu_models != b.gpu_models || a.node_selector != b.node_selector ||
+      a.node_label_not_in != b.node_label_not_in) {
+    return false;
+  }
   if (a.tolerations.size() != b.tolerations.size()) return false;
   for (size_t i = 0; i < a.tolerations.size(); ++i) {
     const Toleration& x = a.tolerations[i];

@@ -60,6 +60,13 @@ class Round {
   double FreeGpus() const;
   std::string QueueState(int q) const;
 
+  // Exclusive classes (round_exclusive.cc). Request(w) is the waiting gang's request as this round plans
+  // it: narrowed to the domains its class leaves free, for a gang of an exclusive class.
+  const GangRequest& Request(int w) const;
+  void NarrowExclusiveGangs();
+  void NarrowToFreeDomains(int w);
+  void NarrowClassAfter(int admitted);  // A gang of a class was admitted: the rest of its class move over.
+
   // Admission (round_admission.cc).
   const GangShape& ShapeFor(int w);
   bool Hopeless(int w);  // Needs at least what a gang that failed this round needed.
@@ -138,6 +145,7 @@ class Round {
   QueueTree tree_;
   AdmissionDecision out_;
   std::vector<Gang> gangs_;
+  std::vector<std::optional<GangRequest>> narrowed_;  // By waiting index: see Request.
   std::vector<std::vector<int>> by_queue_;
   std::vector<double> waiting_gpus_;  // Per queue: GPUs its own waiting gangs ask for.
   // Per queue, with everything below it: GPUs held (running gangs, then this round's admissions and

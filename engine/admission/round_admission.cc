@@ -12,7 +12,7 @@ namespace gangplank::engine {
 const GangShape& Round::ShapeFor(int w) {
   Gang& g = gangs_[w];
   if (!g.shape_known) {
-    g.shape = ShapeOf(in_.waiting[w].request);
+    g.shape = ShapeOf(Request(w));
     g.shape_known = true;
   }
   return g.shape;
@@ -26,7 +26,7 @@ bool Round::Hopeless(int w) {
 }
 
 void Round::Admit(int w, GangPlan plan, const std::string& how) {
-  const GangRequest& g = in_.waiting[w].request;
+  const GangRequest& g = Request(w);
   const int q = gangs_[w].queue;
   std::string where = plan.level < 0 ? "the pool"
                                      : model_.cluster().topology().level_keys()[plan.level] + "=" +
@@ -37,6 +37,7 @@ void Round::Admit(int w, GangPlan plan, const std::string& how) {
   AddAlong(tree_.path(q), held_, gangs_[w].gpus);
   gangs_[w].admitted = true;
   out_.admitted.push_back(Admitted{w, std::move(plan), std::move(reason)});
+  NarrowClassAfter(w);
 }
 
 void Round::StartReserved() {
@@ -49,7 +50,7 @@ void Round::StartReserved() {
     for (const auto& [other, r] : reserved_) {
       if (other != w) model_.Cordon(r.nodes);
     }
-    GangPlan plan = PlanGang(model_.cluster(), in_.waiting[w].request, model_.policy(), rng_);
+    GangPlan plan = PlanGang(model_.cluster(), Request(w), model_.policy(), rng_);
     model_.UndoTo(mark);
     if (!plan.placed) continue;
     Admit(w, std::move(plan), " on its reservation");
@@ -72,7 +73,7 @@ void Round::AdmitInOrder() {
     if (best < 0) break;
     ++pos[gangs_[best].queue];
     if (!WithinLimit(best)) continue;
-    const GangRequest& g = in_.waiting[best].request;
+    const GangRequest& g = Request(best);
     if (gangs_[best].gpus > FreeGpus() + kAdmissionEpsilon) {
       failed_.push_back(ShapeFor(best));
       BlockIfStarving(best, pos);

@@ -34,14 +34,14 @@ void Round::EndOverrunBackfills() {
     const std::size_t mark = model_.Mark();
     for (int l : late) model_.Release(in_.running[l].allocations);
     model_.Uncordon(r.nodes);
-    const bool ready = PlanGang(model_.cluster(), in_.waiting[w].request, model_.policy(), rng_).placed;
+    const bool ready = PlanGang(model_.cluster(), Request(w), model_.policy(), rng_).placed;
     model_.UndoTo(mark);
     if (!ready) continue;
     for (int l : late) {
       const RunningGang& gang = in_.running[l];
-      std::string reason = "started on nodes reserved for " + in_.waiting[w].request.name + ", expected to leave within " +
+      std::string reason = "started on nodes reserved for " + Request(w).name + ", expected to leave within " +
                            RoughDuration(*gang.leave_by - gang.start) + " like gangs of its kind; it has run " +
-                           RoughDuration(in_.now - gang.start) + " and " + in_.waiting[w].request.name +
+                           RoughDuration(in_.now - gang.start) + " and " + Request(w).name +
                            " can start once it leaves: ending the whole gang to requeue it in its place";
       out_.reclaims.push_back(Reclaimed{l, w, LostGpuSeconds(gang, in_.now), std::move(reason), EvictionKind::kBackfillOverrun});
       MarkEvicted(l);  // Its GPUs stay held until its pods are gone.

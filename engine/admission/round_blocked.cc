@@ -71,7 +71,7 @@ Blocked Round::WhyWaiting(int w, UnfitExplainer& unfit, const std::vector<int>& 
                   Fixed((in_.now - in_.waiting[s.gang].arrival) / 3600) + " h and does not fit"};
     }
   }
-  return unfit.Explain(in_.waiting[w].request, gangs_[w].gpus);
+  return unfit.Explain(Request(w), gangs_[w].gpus);
 }
 
 std::string Round::AtLimit(int w, int q) const {

@@ -59,7 +59,7 @@ std::vector<int> Round::Beneficiaries(bool priority) const {
       if (!priority && in_.now - in_.waiting[w].arrival < rc.min_wait_seconds) continue;
       auto held = reserved_.find(w);
       if (held != reserved_.end() && held->second.for_reclaim) continue;  // Its victims are on their way out.
-      if (!shapes.insert(GpuSizes(in_.waiting[w].request)).second) continue;
+      if (!shapes.insert(GpuSizes(Request(w))).second) continue;
       picks.push_back(w);
       ++found;
     }
@@ -70,7 +70,7 @@ std::vector<int> Round::Beneficiaries(bool priority) const {
 
 std::string Round::BudgetSpent(const std::string& what, int w) const {
   const ReclaimConfig& rc = config_.reclaim;
-  return "not " + what + " for " + in_.waiting[w].request.name + ": the preemption budget (" +
+  return "not " + what + " for " + Request(w).name + ": the preemption budget (" +
          std::to_string(rc.max_victims_per_round) + " gangs per round, " + std::to_string(rc.max_victims_per_window) +
          " per " + Fixed(rc.window_seconds / 3600) + " h) is spent";
 }
@@ -82,7 +82,7 @@ VictimChoice Round::SearchVictims(int w, const std::vector<VictimCandidate>& can
   const std::size_t mark = model_.Mark();
   auto held = reserved_.find(w);
   if (held != reserved_.end()) model_.Uncordon(held->second.nodes);
-  VictimChoice choice = ChooseVictims(model_, in_.waiting[w].request, candidates, search, rng_);
+  VictimChoice choice = ChooseVictims(model_, Request(w), candidates, search, rng_);
   model_.UndoTo(mark);
   return choice;
 }
@@ -106,7 +106,7 @@ void Round::EvictFor(int w, const VictimChoice& choice, const std::vector<Victim
   auto held = reserved_.find(w);
   if (held != reserved_.end()) model_.Uncordon(held->second.nodes);
   model_.Cordon(nodes);
-  const std::string& name = in_.waiting[w].request.name;
+  const std::string& name = Request(w).name;
   reserved_[w] = Reserved{w, std::move(nodes), true,
                           (kind == EvictionKind::kPriority ? "reserved the nodes freed by preemption for "
                                                            : "reserved the nodes freed by reclaim for ") +
@@ -116,7 +116,7 @@ void Round::EvictFor(int w, const VictimChoice& choice, const std::vector<Victim
 
 std::string Round::EvictionReason(const VictimCandidate& v, int w, EvictionKind kind) const {
   const RunningGang& victim = in_.running[v.running];
-  const GangRequest& g = in_.waiting[w].request;
+  const GangRequest& g = Request(w);
   const std::string ran = Fixed((in_.now - victim.start) / 3600) + " h running, losing " +
                           Fixed(v.lost_gpu_seconds / 3600) + " GPU-hours since its " +
                           (victim.last_checkpoint ? "last checkpoint" : "start") + ", so that ";

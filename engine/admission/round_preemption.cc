@@ -28,7 +28,7 @@ std::vector<VictimCandidate> Round::LowerPriority(int w) {
   const int q = gangs_[w].queue;
   std::vector<VictimCandidate> out;
   for (int r : running_by_queue_[q]) {
-    if (in_.running[r].priority >= in_.waiting[w].request.priority) continue;
+    if (in_.running[r].priority >= Request(w).priority) continue;
     if (std::optional<VictimCandidate> v = AsVictimOf(r, q, true)) out.push_back(*v);
   }
   return out;
@@ -49,7 +49,7 @@ void Round::Preempt() {
     const std::vector<double> unlimited(in_.queues.size(), std::numeric_limits<double>::infinity());
     const VictimChoice choice = SearchVictims(w, candidates, VictimSearch{0, 0, unlimited, {}});
     if (!choice.found) {
-      const GangRequest& g = in_.waiting[w].request;
+      const GangRequest& g = Request(w);
       out_.refused.push_back({w, "not preempting for " + g.name + " (priority " + std::to_string(g.priority) +
                                      "): " + choice.reason});
       continue;

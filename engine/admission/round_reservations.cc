@@ -40,7 +40,7 @@ std::vector<double> Round::FreeTimes() const {
 }
 
 void Round::Estimate(Reserved& r, const std::vector<double>& free_at) const {
-  r.expected_start = ExpectedStartOn(model_.cluster(), in_.waiting[r.waiting].request, r.nodes, free_at, in_.now);
+  r.expected_start = ExpectedStartOn(model_.cluster(), Request(r.waiting), r.nodes, free_at, in_.now);
   r.domain = DomainName(model_.cluster(), r.nodes);
 }
 
@@ -77,7 +77,7 @@ GangPlan Round::PlanOnReserved(int w) {
   }
   const std::size_t mark = model_.Mark();
   model_.Uncordon(open);
-  GangPlan plan = PlanGang(model_.cluster(), in_.waiting[w].request, model_.policy(), rng_);
+  GangPlan plan = PlanGang(model_.cluster(), Request(w), model_.policy(), rng_);
   model_.UndoTo(mark);
   return plan;
 }
@@ -92,7 +92,7 @@ bool Round::QueueMayReserve(int w, const std::vector<double>& earmarked) const {
 // kSoonest: a held reservation moves when another domain is expected ready much sooner.
 void Round::Rejudge(Reserved& r, const std::vector<double>& free_at) {
   Estimate(r, free_at);
-  const GangRequest& g = in_.waiting[r.waiting].request;
+  const GangRequest& g = Request(r.waiting);
   const std::size_t mark = model_.Mark();
   model_.Uncordon(r.nodes);
   SoonestReservation best = ChooseSoonestReservation(model_.cluster(), g, free_at, in_.now);
@@ -108,7 +108,7 @@ void Round::Rejudge(Reserved& r, const std::vector<double>& free_at) {
 }
 
 Reserved Round::NewReservation(int w, const std::vector<double>& free_at) const {
-  const GangRequest& g = in_.waiting[w].request;
+  const GangRequest& g = Request(w);
   Reserved r{w, {}, false, {}, {}, std::numeric_limits<double>::infinity()};
   if (config_.reservation.choice == ReservationChoice::kSoonest) {
     r.nodes = ChooseSoonestReservation(model_.cluster(), g, free_at, in_.now).nodes;
@@ -140,7 +140,7 @@ void Round::GrantWaitingReservations() {
   const std::vector<double> free_at = rc.choice == ReservationChoice::kSoonest ? FreeTimes() : std::vector<double>();
   std::set<std::pair<int, std::vector<int>>> groups;  // kBelowShare: one per queue and pod shape at a time.
   for (int w : Unplaced()) {
-    const GangRequest& g = in_.waiting[w].request;
+    const GangRequest& g = Request(w);
     if (gangs_[w].timed_out) continue;
     const bool first_of_group = groups.emplace(gangs_[w].queue, GpuSizes(g)).second;
     auto held = reserved_.find(w);

@@ -20,6 +20,11 @@ struct GangRequest {
   // narrower one, or not at all. Preferred: the same when possible, otherwise a wider domain.
   std::string required_level;
   std::string preferred_level;
+  // Gangs of one class never share a domain of their required level (a LeaderWorkerSet's exclusive
+  // topology: each group alone in its domain). The round keeps a gang of a class out of the domains that
+  // running gangs of the class (RunningGang::exclusive_class) and gangs admitted before it in the round
+  // hold. Empty: no class.
+  std::string exclusive_class;
 
   int MinMembers() const {
     return min_members <= 0 || min_members > static_cast<int>(members.size()) ? static_cast<int>(members.size())
