@@ -115,7 +115,10 @@ GangSize LeaderWorkerGroupSize(const Json& set, const std::string& at) {
   size.min_members = Positive(members, "spec.leaderWorkerTemplate.size");
   size.source = at + " spec.leaderWorkerTemplate.size";
   const Json* exclusive = Find(set, {"metadata", "annotations", "leaderworkerset.sigs.k8s.io/exclusive-topology"});
-  if (exclusive != nullptr && exclusive->is_string()) size.topology_key = exclusive->get<std::string>();
+  if (exclusive != nullptr && exclusive->is_string()) {
+    size.topology_key = exclusive->get<std::string>();
+    size.exclusive_domain = !size.topology_key.empty();
+  }
   const Json* policy = Find(set, {"spec", "startupPolicy"});
   const bool leader_ready = policy != nullptr && *policy == "LeaderReady";
   if (leader_ready || !size.topology_key.empty()) {

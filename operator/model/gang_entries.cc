@@ -102,6 +102,15 @@ std::string LaterMembersBeyondPool(const Member& first, int later_members, const
   return "";
 }
 
+// The engine's exclusive class of an exclusive LeaderWorkerSet group (GangRequest::exclusive_class): its
+// pods' anti-affinity keeps every other group of the namespace's sets out of its domain. Empty for any
+// other gang, and when the pool has no such level (kube-scheduler alone then keeps the groups apart).
+std::string ExclusiveClassOf(const Gang& gang, const EntryContext& context, const cache::StateView& view) {
+  if (!context.size || !context.size->exclusive_domain) return "";
+  if (view.cluster().topology().LevelIndex(context.size->topology_key) < 0) return "";
+  return "LeaderWorkerSet groups of " + gang.namespace_;
+}
+
 }  // namespace
 
 GangEntries BuildGangEntries(const Gang& gang, const EntryContext& context, const cache::StateView& view) {
@@ -132,7 +141,10 @@ GangEntries BuildGangEntries(const Gang& gang, const EntryContext& context, cons
       waiting.push_back(&m);
     }
   }
-  if (!holding.empty()) out.running = RunningOf(gang, context.queue, holding, allocations);
+  if (!holding.empty()) {
+    out.running = RunningOf(gang, context.queue, holding, allocations);
+    out.running->exclusive_class = ExclusiveClassOf(gang, context, view);
+  }
   if (waiting.empty() || unsettled) return out;
 
   auto block = [&](std::string reason, std::string message) {
@@ -185,6 +197,7 @@ GangEntries BuildGangEntries(const Gang& gang, const EntryContext& context, cons
   // annotation when it names one of the pool's levels (another key is the scheduler's own to keep).
   const std::string& group_level = context.size->topology_key;
   if (!group_level.empty() && view.cluster().topology().LevelIndex(group_level) >= 0) g.required_level = group_level;
+  g.exclusive_class = ExclusiveClassOf(gang, context, view);
   std::vector<double> created;
   for (const Member* m : waiting) {
     g.members.push_back(m->request);

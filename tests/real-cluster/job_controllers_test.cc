@@ -156,10 +156,10 @@ class JobControllersOnRealCluster : public RealClusterTest {
     return out;
   }
 
-  // Two cliques of two 8-GPU nodes, a pool over both levels, queue team-a.
-  void TwoCliquesOfTwo() {
+  // Two cliques of `nodes` 8-GPU nodes, a pool over both levels, queue team-a.
+  void TwoCliquesOfTwo(int nodes = 2) {
     for (int c = 0; c < 2; ++c) {
-      for (int i = 0; i < 2; ++i) Node("c" + std::to_string(c) + "-n" + std::to_string(i), 8, {{"nvidia.com/gpu.clique", "clique-" + std::to_string(c)}});
+      for (int i = 0; i < nodes; ++i) Node("c" + std::to_string(c) + "-n" + std::to_string(i), 8, {{"nvidia.com/gpu.clique", "clique-" + std::to_string(c)}});
     }
     Pool("h100", Json::parse(R"({"topologyLevels":["nvidia.com/gpu.clique","kubernetes.io/hostname"]})"));
     Queue("team-a");
@@ -250,6 +250,20 @@ TEST_F(JobControllersOnRealCluster, AnExclusiveLeaderWorkerSetGroupStartsWithIts
   EXPECT_NE(CliquesOf(pods), CliquesOf({"other"}));
   EXPECT_TRUE(Said("Admitted", "1 of its members are made by its controller once this one is placed: their nodes are held"))
       << Logs();
+}
+
+// An exclusive topology keeps each group alone in its domain (its pods' anti-affinity against every
+// other group's): two groups that would both fit one clique are admitted into one clique each, not packed
+// into one, where kube-scheduler would refuse the second group's pinned leader.
+TEST_F(JobControllersOnRealCluster, ExclusiveLeaderWorkerSetGroupsAreAdmittedIntoCliquesOfTheirOwn) {
+  TwoCliquesOfTwo(4);
+  LeaderWorkerSet("serve", 2, 2, "nvidia.com/gpu.clique");
+  ASSERT_TRUE(WaitFor([&] { return AllBoundOf("leaderworkerset.sigs.k8s.io/name", "serve", 4); })) << Logs();
+  const auto first = LivePods("leaderworkerset.sigs.k8s.io/group-index", "0");
+  const auto second = LivePods("leaderworkerset.sigs.k8s.io/group-index", "1");
+  ASSERT_EQ(CliquesOf(first).size(), 1u) << "group 0 was split between cliques";
+  ASSERT_EQ(CliquesOf(second).size(), 1u) << "group 1 was split between cliques";
+  EXPECT_NE(CliquesOf(first), CliquesOf(second)) << "two exclusive groups share a clique";
 }
 
 // A worker's container restarts: LeaderWorkerSet recreates the whole group (its RecreateGroupOnPodRestart

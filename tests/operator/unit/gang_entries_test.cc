@@ -257,3 +257,42 @@ TEST(GangEntries, AGroupWhoseLaterMembersCouldNeverFitThePoolIsRefusedUnplanned)
 
 }  // namespace
 }  // namespace gangplank::op
+
+namespace gangplank::op {
+namespace {
+
+// An exclusive LeaderWorkerSet group is of its namespace's exclusive class, waiting and running, so the
+// engine keeps the namespace's other groups out of its domain, as its pods' anti-affinity will.
+TEST(GangEntries, AnExclusiveLeaderWorkerSetGroupIsOfItsNamespacesExclusiveClass) {
+  cache::ClusterState state({"nvidia.com/gpu.clique", "kubernetes.io/hostname"});
+  state.UpsertNode(cache::testing::GpuNode("a0", 8, "H100", {{"nvidia.com/gpu.clique", "k0"}}));
+  state.UpsertNode(cache::testing::GpuNode("a1", 8, "H100", {{"nvidia.com/gpu.clique", "k0"}}));
+  cache::PodInfo running = cache::testing::GpuPod("serve-0-1", {.node = "a0", .gpus = 8});
+  state.UpsertPod(running);
+  Gang gang = WaitingGang({running, cache::testing::GpuPod("serve-0-2", {.gpus = 8})});
+  gang.members[0].gated = false;
+  EntryContext context;
+  context.queue = "team-a";
+  GangSize size{2, "LeaderWorkerSet ml/serve exclusive-topology"};
+  size.topology_key = "nvidia.com/gpu.clique";
+  size.exclusive_domain = true;
+  context.size = size;
+  auto build = [&] { return state.Read([&](const cache::StateView& v) { return BuildGangEntries(gang, context, v); }); };
+  GangEntries entries = build();
+  ASSERT_TRUE(entries.waiting.has_value()) << entries.block_reason << ": " << entries.block_message;
+  ASSERT_TRUE(entries.running.has_value());
+  EXPECT_EQ(entries.waiting->request.exclusive_class, "LeaderWorkerSet groups of ml");
+  EXPECT_EQ(entries.running->exclusive_class, "LeaderWorkerSet groups of ml");
+  EXPECT_EQ(entries.waiting->request.required_level, "nvidia.com/gpu.clique");
+
+  context.size->topology_key = "example.com/rack";  // Not a level of the pool: kube-scheduler's to keep.
+  entries = build();
+  EXPECT_EQ(entries.waiting->request.exclusive_class, "");
+  EXPECT_EQ(entries.running->exclusive_class, "");
+  context.size->topology_key = "nvidia.com/gpu.clique";
+  context.size->exclusive_domain = false;  // A native PodGroup's topology: one domain, not an exclusive one.
+  EXPECT_EQ(build().waiting->request.exclusive_class, "");
+}
+
+}  // namespace
+}  // namespace gangplank::op

@@ -158,6 +158,7 @@ TEST(GangSize, ALeaderWorkerSetGroupIsItsLeaderAndWorkers) {
   EXPECT_FALSE(group.singly);
   EXPECT_EQ(group.topology_key, "");
   EXPECT_EQ(group.later_members, 0);
+  EXPECT_FALSE(group.exclusive_domain);
   EXPECT_EQ(group.source, "LeaderWorkerSet ml/serve spec.leaderWorkerTemplate.size");
   EXPECT_EQ(Size("LeaderWorkerSet", R"({"spec":{"leaderWorkerTemplate":{}}})"), 1);  // size defaults to 1
   EXPECT_EQ(Error("LeaderWorkerSet", R"({"spec":{"leaderWorkerTemplate":{"size":0}}})"),
@@ -176,6 +177,7 @@ TEST(GangSize, ALeaderWorkerSetGroupWhoseWorkersFollowTheLeaderStartsWithTheLead
   EXPECT_FALSE(exclusive.singly) << "the workers join the running leader together";
   EXPECT_EQ(exclusive.topology_key, "nvidia.com/gpu.clique");
   EXPECT_EQ(exclusive.later_members, 3) << "planned with the leader, so it starts only where they fit too";
+  EXPECT_TRUE(exclusive.exclusive_domain) << "no other group in its domain";
   EXPECT_EQ(exclusive.source, "LeaderWorkerSet ml/serve exclusive-topology (the workers are made once the leader is "
                               "scheduled: the leader first, then its 3 workers beside it)");
   const GangSize ready = GangSizeOf(Id("LeaderWorkerSet"), "ml", Json::parse(
