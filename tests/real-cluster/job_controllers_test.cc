@@ -327,6 +327,25 @@ TEST_F(JobControllersOnRealCluster, AnMpiJobsLauncherAndWorkersAreAdmittedWholeI
   EXPECT_TRUE(Said("Admitted", "gang " + ns() + "/MPIJob/pi: admitted " + ns() + "/MPIJob/pi (16.0 GPUs, 2 pods)")) << Logs();
 }
 
+// A worker deleted from a running MPIJob is made again by the MPI operator under the same name, and
+// gangplank leaves that to it: the new worker joins the launcher in its clique, nothing is restarted.
+TEST_F(JobControllersOnRealCluster, AnMpiJobsDeletedWorkerIsMadeAgainByTheMpiOperatorAndLeftToIt) {
+  TwoCliquesOfTwo();
+  MpiJob("ring", 1, Json{{"gangplank.io/topology-required", "nvidia.com/gpu.clique"}});
+  ASSERT_TRUE(WaitFor([&] { return AllBoundOf("training.kubeflow.org/job-name", "ring", 2, true); })) << Logs();
+  const std::string uid = UidOf("ring-worker-0");
+  const auto launcher = LivePods("training.kubeflow.org/job-role", "launcher");
+  client().Remove(kube::resources::Pods(), ns(), "ring-worker-0");
+  ASSERT_TRUE(WaitFor([&] {
+    const std::string now = UidOf("ring-worker-0");
+    return !now.empty() && now != uid && !NodeOf("ring-worker-0").empty();
+  }, std::chrono::seconds(120))) << Logs();
+  EXPECT_EQ(LivePods("training.kubeflow.org/job-role", "launcher"), launcher) << "the launcher was restarted too";
+  EXPECT_EQ(CliquesOf(LivePods("training.kubeflow.org/job-name", "ring")).size(), 1u) << "the new worker left its job's clique";
+  EXPECT_TRUE(WaitFor([&] { return Said("LeftToController", "its MPIJob " + ns() + "/ring restarts or replaces it"); })) << Logs();
+  EXPECT_FALSE(Said("GangRestarted")) << Logs();
+}
+
 // A PyTorchJob's master and workers are one gang, admitted whole in one clique; a worker deleted is made
 // again by the training operator, and gangplank leaves that to it and admits the new pod beside the rest.
 TEST_F(JobControllersOnRealCluster, APyTorchJobIsOneGangAndTheTrainingOperatorRemakesAWorker) {
