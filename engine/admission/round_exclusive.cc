@@ -10,12 +10,9 @@
 namespace gangplank::engine {
 namespace {
 
-void AddValuesOf(const Cluster& cluster, const std::string& level, const std::vector<Allocation>& allocations,
-                 std::vector<std::string>& values) {
-  for (const Allocation& a : allocations) {
-    const auto& labels = cluster.spec(a.node).labels;
-    if (auto it = labels.find(level); it != labels.end()) values.push_back(it->second);
-  }
+void AddValueOf(const Cluster& cluster, const std::string& level, NodeId node, std::vector<std::string>& values) {
+  const auto& labels = cluster.spec(node).labels;
+  if (auto it = labels.find(level); it != labels.end()) values.push_back(it->second);
 }
 
 }  // namespace
@@ -32,15 +29,13 @@ void Round::NarrowToFreeDomains(int w) {
   for (const RunningGang& r : in_.running) {
     // Its own running members (a group whose lost members come back) are not another gang's.
     if (r.exclusive_class == own.exclusive_class && r.name != own.name) {
-      AddValuesOf(model_.cluster(), own.required_level, r.allocations, taken);
+      for (const Allocation& a : r.allocations) AddValueOf(model_.cluster(), own.required_level, a.node, taken);
     }
   }
   for (const Admitted& a : out_.admitted) {
     const GangRequest& other = in_.waiting[a.waiting].request;
     if (other.exclusive_class != own.exclusive_class || a.waiting == w) continue;
-    for (const MemberAllocation& m : a.plan.allocations) {
-      AddValuesOf(model_.cluster(), own.required_level, {m.allocation}, taken);
-    }
+    for (const MemberAllocation& m : a.plan.allocations) AddValueOf(model_.cluster(), own.required_level, m.allocation.node, taken);
   }
   if (taken.empty()) return;
   std::sort(taken.begin(), taken.end());

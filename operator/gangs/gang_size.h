@@ -35,8 +35,8 @@ struct GangSize {
   std::string topology_key{};    // spec.schedulingConstraints.topology[0].key: one domain of it.
   std::optional<int> priority{}; // spec.priority (resolved by the API server from priorityClassName).
   bool disrupt_whole = false;    // spec.disruptionMode.all: its pods may only be disrupted together.
-  // Alone in its domain of topology_key: no group of another LeaderWorkerSet group of its namespace there
-  // (the exclusive topology's pod anti-affinity against every other group's pods).
+  // Alone in its domain of topology_key: no other LeaderWorkerSet group of its namespace there (the
+  // exclusive topology's pod anti-affinity against every other group's pods).
   bool exclusive_domain = false;
   // Members its controller makes only once the first is placed (a LeaderWorkerSet's workers under an
   // exclusive topology or LeaderReady): planned with the first, so it starts only where they fit too.
