@@ -255,12 +255,6 @@ TEST(GangEntries, AGroupWhoseLaterMembersCouldNeverFitThePoolIsRefusedUnplanned)
   EXPECT_EQ(build(220).block_message, "221 members are more pods than the pool's 2 nodes may run (110 each)");
 }
 
-}  // namespace
-}  // namespace gangplank::op
-
-namespace gangplank::op {
-namespace {
-
 // An exclusive LeaderWorkerSet group is of its namespace's exclusive class, waiting and running, so the
 // engine keeps the namespace's other groups out of its domain, as its pods' anti-affinity will.
 TEST(GangEntries, AnExclusiveLeaderWorkerSetGroupIsOfItsNamespacesExclusiveClass) {
