@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <thread>
 
@@ -64,8 +65,9 @@ class JobControllersOnRealCluster : public RealClusterTest {
                          {"spec", {{"replicas", groups}, {"leaderWorkerTemplate", {{"size", size}, {"workerTemplate", Template(annotations)}}}}}});
   }
 
-  // A RayCluster of a head and `workers` workers (one group), each pod with 8 GPUs and `annotations`.
-  void RayCluster(const std::string& name, int workers, const Json& annotations = Json::object()) {
+  // A RayCluster of a head and `workers` workers (one group, at most `max_workers`, at least `workers`),
+  // each pod with 8 GPUs and `annotations`.
+  void RayCluster(const std::string& name, int workers, const Json& annotations = Json::object(), int max_workers = 0) {
     client().Create(kRayClusters, ns(),
                     Json{{"apiVersion", "ray.io/v1"},
                          {"kind", "RayCluster"},
@@ -75,7 +77,7 @@ class JobControllersOnRealCluster : public RealClusterTest {
                            {"workerGroupSpecs", Json::array({{{"groupName", "gpu"},
                                                                {"replicas", workers},
                                                                {"minReplicas", workers},
-                                                               {"maxReplicas", workers},
+                                                               {"maxReplicas", std::max(workers, max_workers)},
                                                                {"rayStartParams", Json::object()},
                                                                {"template", Template(annotations)}}})}}}});
   }
@@ -308,6 +310,49 @@ TEST_F(JobControllersOnRealCluster, ARayClusterIsOneGangAndKubeRayReplacesAWorke
   EXPECT_EQ(CliquesOf(LivePods("ray.io/cluster", "ray")).size(), 1u) << "the replacement left its cluster's clique";
   EXPECT_TRUE(WaitFor([&] { return Said("LeftToController", "its RayCluster " + ns() + "/ray restarts or replaces it"); })) << Logs();
   EXPECT_FALSE(Said("GangRestarted")) << Logs();
+}
+
+// A RayCluster scaled up admits its new worker with its gang, in its clique; scaled down, the worker's
+// GPUs are free at once for another pod; deleted, it holds nothing.
+TEST_F(JobControllersOnRealCluster, ARayClusterScaledUpAndDownKeepsItsCliqueAndHoldsNothingOnceDeleted) {
+  TwoCliquesOfTwo(3);
+  RayCluster("ray", 1, Json{{"gangplank.io/topology-required", "nvidia.com/gpu.clique"}}, 2);
+  ASSERT_TRUE(WaitFor([&] { return AllBoundOf("ray.io/cluster", "ray", 2, true); })) << Logs();
+  auto scale = [&](int workers) {
+    client().Patch(kRayClusters, ns(), "ray", kube::PatchType::kMerge,
+                   Json{{"spec", {{"workerGroupSpecs", Json::array({{{"groupName", "gpu"}, {"replicas", workers},
+                                                                       {"minReplicas", 1}, {"maxReplicas", 2},
+                                                                       {"rayStartParams", Json::object()},
+                                                                       {"template", Template({{"gangplank.io/topology-required", "nvidia.com/gpu.clique"}})}}})}}}});
+  };
+  scale(2);
+  ASSERT_TRUE(WaitFor([&] { return AllBoundOf("ray.io/cluster", "ray", 3, true); })) << Logs();
+  const auto three = LivePods("ray.io/cluster", "ray");
+  ASSERT_EQ(CliquesOf(three).size(), 1u) << "the new worker left its cluster's clique";
+  EXPECT_FALSE(Said("GangRestarted")) << Logs();
+
+  std::map<std::string, std::string> node_of;
+  for (const auto& p : three) node_of[p] = NodeOf(p);
+  scale(1);
+  ASSERT_TRUE(WaitFor([&] { return LivePods("ray.io/cluster", "ray").size() == 2; })) << Logs();
+  std::string freed;
+  const auto live = LivePods("ray.io/cluster", "ray");
+  for (const auto& [p, node] : node_of) {
+    if (std::find(live.begin(), live.end(), p) == live.end()) freed = node;
+  }
+  ASSERT_FALSE(freed.empty());
+  Json after = PodObject("after", PodSpec().Gpus(8).Queue("team-a"));
+  after["spec"]["nodeSelector"] = {{"kubernetes.io/hostname", freed}};
+  Create(after);
+  EXPECT_TRUE(WaitFor([&] { return NodeOf("after") == freed; })) << "the removed worker's GPUs are still held\n" << Logs();
+
+  const std::string head_node = NodeOf(LivePods("ray.io/node-type", "head").at(0));
+  client().Remove(kRayClusters, ns(), "ray");
+  ASSERT_TRUE(WaitFor([&] { return LivePods("ray.io/cluster", "ray").empty(); })) << Logs();
+  Json next = PodObject("next", PodSpec().Gpus(8).Queue("team-a"));
+  next["spec"]["nodeSelector"] = {{"kubernetes.io/hostname", head_node}};
+  Create(next);
+  EXPECT_TRUE(WaitFor([&] { return NodeOf("next") == head_node; })) << "the deleted cluster's GPUs are still held\n" << Logs();
 }
 
 // An MPIJob's launcher and workers (the MPI operator makes the launcher a Job, the workers pods of its
