@@ -163,7 +163,10 @@ GangEntries BuildGangEntries(const Gang& gang, const EntryContext& context, cons
                                        context.size->source + ")");
   }
 
-  if (holding.empty() && waiting.size() == 1 && context.size->later_members > 0) {
+  // Members the controller makes only once the first is placed (an exclusive LeaderWorkerSet's workers):
+  // the first is planned with copies of its request for them, below, when the group could fit at all.
+  const bool leader_first = holding.empty() && waiting.size() == 1 && context.size->later_members > 0;
+  if (leader_first) {
     if (std::string message = LaterMembersBeyondPool(*waiting.front(), context.size->later_members, view); !message.empty()) {
       return block(reasons::kGangExceedsPool, std::move(message));
     }
@@ -206,9 +209,9 @@ GangEntries BuildGangEntries(const Gang& gang, const EntryContext& context, cons
     out.waiting_pods.push_back(m->pod);
   }
   if (context.size->priority) g.priority = *context.size->priority;  // The group's, resolved by the API server.
-  // Members the controller makes only once the first is placed: planned with it (copies of its request),
-  // so it starts only where they fit too. They have no pods: the reconciler holds their nodes for them.
-  if (holding.empty() && waiting.size() == 1 && context.size->later_members > 0) {
+  // The later members are planned with the first, so it starts only where they fit too. They have no
+  // pods: the reconciler holds their nodes for them.
+  if (leader_first) {
     for (int i = 0; i < context.size->later_members; ++i) g.members.push_back(waiting.front()->request);
     g.min_members = static_cast<int>(g.members.size());
   }
