@@ -74,12 +74,17 @@ class JobControllersOnRealCluster : public RealClusterTest {
                          {"metadata", {{"name", name}}},
                          {"spec",
                           {{"headGroupSpec", {{"rayStartParams", Json::object()}, {"template", Template(annotations)}}},
-                           {"workerGroupSpecs", Json::array({{{"groupName", "gpu"},
-                                                               {"replicas", workers},
-                                                               {"minReplicas", workers},
-                                                               {"maxReplicas", std::max(workers, max_workers)},
-                                                               {"rayStartParams", Json::object()},
-                                                               {"template", Template(annotations)}}})}}}});
+                           {"workerGroupSpecs", RayWorkers(workers, workers, std::max(workers, max_workers), annotations)}}}});
+  }
+
+  // A RayCluster's one worker group "gpu": `replicas` workers of 8 GPUs, between `min` and `max`.
+  Json RayWorkers(int replicas, int min, int max, const Json& annotations) const {
+    return Json::array({{{"groupName", "gpu"},
+                         {"replicas", replicas},
+                         {"minReplicas", min},
+                         {"maxReplicas", max},
+                         {"rayStartParams", Json::object()},
+                         {"template", Template(annotations)}}});
   }
 
   // An MPIJob (v2beta1, the MPI operator's) of a launcher and `workers` workers, each pod with 8 GPUs.
@@ -320,10 +325,7 @@ TEST_F(JobControllersOnRealCluster, ARayClusterScaledUpAndDownKeepsItsCliqueAndH
   ASSERT_TRUE(WaitFor([&] { return AllBoundOf("ray.io/cluster", "ray", 2, true); })) << Logs();
   auto scale = [&](int workers) {
     client().Patch(kRayClusters, ns(), "ray", kube::PatchType::kMerge,
-                   Json{{"spec", {{"workerGroupSpecs", Json::array({{{"groupName", "gpu"}, {"replicas", workers},
-                                                                       {"minReplicas", 1}, {"maxReplicas", 2},
-                                                                       {"rayStartParams", Json::object()},
-                                                                       {"template", Template({{"gangplank.io/topology-required", "nvidia.com/gpu.clique"}})}}})}}}});
+                   Json{{"spec", {{"workerGroupSpecs", RayWorkers(workers, 1, 2, {{"gangplank.io/topology-required", "nvidia.com/gpu.clique"}})}}}});
   };
   scale(2);
   ASSERT_TRUE(WaitFor([&] { return AllBoundOf("ray.io/cluster", "ray", 3, true); })) << Logs();
