@@ -227,6 +227,7 @@ PoolConfig PoolConfigFromObject(const nlohmann::json& pool) {
   c.utilization = PoolUtilizationOf(pool);
   c.idle = PoolIdlePolicyOf(pool);
   c.fair_share = PoolFairShareOf(pool);
+  c.autoscaling = PoolAutoscalingOf(pool, c.topology_levels);
   return c;
 }
 

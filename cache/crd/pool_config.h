@@ -1,5 +1,6 @@
 // A GPU pool (crds/gpupool.gangplank.io.yaml) as gangplank reads it: which nodes belong to it, their
-// topology levels, and the pool's admission, preemption, spot, fault-recovery, idle-GPU and fair-share knobs.
+// topology levels, and the pool's admission, preemption, spot, fault-recovery, idle-GPU, fair-share and
+// autoscaling knobs.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +12,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "cache/crd/pool_autoscaling.h"
 #include "cache/crd/pool_utilization.h"
 #include "cache/objects/node_fault.h"
 #include "engine/node.h"
@@ -89,6 +91,7 @@ struct PoolConfig {
   PoolUtilization utilization;
   IdlePolicyConfig idle;
   PoolFairShare fair_share;
+  PoolAutoscaling autoscaling;
 
   // Whether a node belongs to the pool by its labels and GPUs (overlaps between pools are the
   // caller's to resolve).

@@ -8,21 +8,17 @@
 #include "cache/crd/pool_config.h"
 #include "cache/crd/queue_config.h"
 #include "cache/objects/decode_error.h"
-#include "tests/cache/support/decode_errors.h"
+#include "tests/cache/support/pool_spec.h"
 
 namespace gangplank::cache {
 namespace {
 
 using Json = nlohmann::json;
+
 using testing::ErrorOf;
 
-PoolConfig Pool(const std::string& spec) {
-  return PoolConfigFromObject(Json::parse(R"({"metadata":{"name":"h100"},"spec":)" + spec + "}"));
-}
-
-std::string PoolError(const std::string& spec) {
-  return ErrorOf([&] { Pool(spec); });
-}
+PoolConfig Pool(const std::string& spec) { return testing::PoolOfSpec(spec); }
+std::string PoolError(const std::string& spec) { return testing::PoolSpecError(spec); }
 
 TEST(PoolUtilizationConfig, AnAbsentOrEmptySpecIsOffWithTheCrdsDefaults) {
   for (const char* spec : {"{}", R"({"utilization":{},"idlePolicy":{},"fairShare":{}})"}) {
