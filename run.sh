@@ -34,13 +34,14 @@ fuzz_smoke() {
   ctest --test-dir "$FUZZ_BUILD_DIR" --output-on-failure -R '^extender_fuzz_smoke$'
 }
 
-# The real Kubernetes components of the real-cluster suites and the job controllers one of them runs,
-# built from source when Go is here (a no-op once built). Without Go those suites skip, saying why;
+# The real Kubernetes components of the real-cluster suites, the job controllers one of them runs and the
+# autoscaler (Karpenter) another runs, built from source when Go is here (a no-op once built). Without Go those suites skip, saying why;
 # GANGPLANK_REQUIRE_REAL_CLUSTER=1 (CI) makes that a failure.
 kube_binaries() {
   local status=0
   ./scripts/build-kube-binaries.sh || status=$?
   [ "$status" != 0 ] || [ "${1:-}" = control-plane ] || ./tools/job-controllers/build.sh || status=$?
+  [ "$status" != 0 ] || [ "${1:-}" = control-plane ] || ./tools/karpenter/build.sh || status=$?
   if [ "$status" = 3 ] && [ "${GANGPLANK_REQUIRE_REAL_CLUSTER:-0}" != 1 ]; then
     echo "run.sh: Go is not installed: the real-cluster suites (tests/real-cluster) will be skipped" >&2
   elif [ "$status" = 3 ]; then

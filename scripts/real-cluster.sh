@@ -14,16 +14,17 @@
 #                                 [--operator-arg ARG]... [--extender-arg ARG]... [--chart-set KEY=VALUE]...
 #                                 [--owner-pid PID] [--kube-version V] [--dra] [--default-scheduler]
 #                                 [--image-root R] [--native-gangs] [--native-gang-cycle]
-#                                 [--job-controllers [NAMES]] [--jobs-keep-running]
+#                                 [--job-controllers [NAMES]] [--jobs-keep-running] [--karpenter]
 #   scripts/real-cluster.sh stop [--dir D]
 #
 # --dir      state, certificates, kubeconfigs and logs (default out/real)
 # --build    the CMake build holding gangplank's binaries (default build)
-# --port-base  first of the 18 loopback ports used (default 26000): +0 etcd client, +1 etcd peer,
+# --port-base  first of the 20 loopback ports used (default 26000): +0 etcd client, +1 etcd peer,
 #            +2 kube-apiserver, +3 controller-manager, +4 scheduler, +5 extender, +6 operator,
 #            +7 operator webhook, +8 KWOK, +9 the default kube-scheduler (--default-scheduler),
 #            +10 the operator's dry run, +11 to +17 the job controllers (--job-controllers; the MPI
-#            operator's health server takes :8080, which it does not let be moved)
+#            operator's health server takes :8080, which it does not let be moved), +18 and +19
+#            Karpenter's metrics and health (--karpenter)
 # --nodes    a YAML file of Nodes to create (KWOK takes those annotated kwok.x-k8s.io/node=fake);
 #            may be given more than once (default: none)
 # --no-gangplank  the control plane only: no chart objects, extender, operator or kube-scheduler
@@ -66,6 +67,8 @@
 #            (scripts/job-controllers.sh)
 # --jobs-keep-running  KWOK without its pod-complete stage: a Job's pods run until they are deleted or a
 #            test marks them failed, instead of succeeding as soon as they run
+# --karpenter  Karpenter with its KWOK cloud provider, the autoscaler of autoscaled GPU pools, built by
+#            tools/karpenter/build.sh (scripts/karpenter.sh); NodePools are the caller's to create
 #
 # kubeconfig for kubectl: <dir>/kubeconfig (cluster-admin). Needs the binaries of
 # scripts/build-kube-binaries.sh (in .tools/kube/bin) and kubectl and Helm from scripts/install-kube-tools.sh.
@@ -95,6 +98,7 @@ image_root=""
 gate_args=()
 cycle_args=()
 job_controllers=""
+karpenter=0
 kwok_stages="$repo/.tools/kube/kwok.yaml"
 native_gates=(--feature-gates GenericWorkload=true,TopologyAwareWorkloadScheduling=true)
 while [ $# -gt 0 ]; do
@@ -118,6 +122,7 @@ while [ $# -gt 0 ]; do
       if [ $# -gt 1 ] && [ "${2#--}" = "$2" ]; then job_controllers="$2"; shift; fi
       shift ;;
     --jobs-keep-running) kwok_stages=""; shift ;;
+    --karpenter) karpenter=1; shift ;;
     --native-gang-cycle)
       gate_args=("${native_gates[@]}")
       cycle_args=("${native_gates[@]}")
@@ -453,6 +458,8 @@ watch_owner() {
 
 # shellcheck source=scripts/job-controllers.sh
 source "$repo/scripts/job-controllers.sh"
+# shellcheck source=scripts/karpenter.sh
+source "$repo/scripts/karpenter.sh"
 
 case "$command" in
   start)
@@ -477,6 +484,10 @@ case "$command" in
         exit 3
       fi
     done
+    if [ $karpenter = 1 ] && [ ! -x "$karpenter_dir/bin/karpenter-kwok" ]; then
+      say "$karpenter_dir/bin/karpenter-kwok is missing: run tools/karpenter/build.sh (needs Go)"
+      exit 3
+    fi
     stop_all
     rm -rf "$dir/etcd" "$pki" "$dir"/*.log "$dir"/*.kubeconfig "$dir/kubeconfig"
     : >"$dir/pids"
@@ -492,9 +503,10 @@ case "$command" in
     fi
     [ $gangplank = 0 ] || start_gangplank
     [ -z "$job_controllers" ] || start_job_controllers "$job_controllers"
+    [ $karpenter = 0 ] || start_karpenter
     started=1
     [ -z "$owner" ] || watch_owner
-    say "running on 127.0.0.1: kube-apiserver :$api_port$([ $gangplank = 1 ] && echo ", extender :$ext_port, operator :$op_port, webhook :$hook_port")$([ $dra = 1 ] && echo ", DRA driver")$([ $default_scheduler = 1 ] && echo ", default kube-scheduler :$default_sched_port")$([ -n "$job_controllers" ] && echo ", job controllers $job_controllers")"
+    say "running on 127.0.0.1: kube-apiserver :$api_port$([ $gangplank = 1 ] && echo ", extender :$ext_port, operator :$op_port, webhook :$hook_port")$([ $dra = 1 ] && echo ", DRA driver")$([ $default_scheduler = 1 ] && echo ", default kube-scheduler :$default_sched_port")$([ -n "$job_controllers" ] && echo ", job controllers $job_controllers")$([ $karpenter = 1 ] && echo ", Karpenter")"
     say "kubeconfig: $dir/kubeconfig (logs in $dir/)"
     ;;
   stop)

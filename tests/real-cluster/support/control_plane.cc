@@ -21,7 +21,7 @@ namespace {
 
 using gangplank::testing::run_process;
 
-constexpr int kPorts = 18;  // scripts/real-cluster.sh --port-base: base .. base + 17
+constexpr int kPorts = 20;  // scripts/real-cluster.sh --port-base: base .. base + 19
 
 bool PortFree(int port) {
   const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
@@ -88,7 +88,7 @@ bool ControlPlane::Required() {
 
 std::string ControlPlane::Start(const std::vector<std::string>& extra) {
   base_ = FreePortBase();
-  if (base_ == 0) return "no eighteen consecutive free loopback ports";
+  if (base_ == 0) return "no twenty consecutive free loopback ports";
   // A folder of its own (mkdtemp): several test binaries run control planes side by side.
   std::string pattern = (std::filesystem::temp_directory_path() / "gangplank-real-cluster-XXXXXX").string();
   if (::mkdtemp(pattern.data()) == nullptr) return "cannot make a temporary folder";
