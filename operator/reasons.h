@@ -13,6 +13,11 @@ inline constexpr const char* kAdmitted = "Admitted";
 inline constexpr const char* kGangIncomplete = "GangIncomplete";
 inline constexpr const char* kGangSizeUnknown = "GangSizeUnknown";
 inline constexpr const char* kGangExceedsPool = "GangExceedsPool";  // Its declared members could never fit.
+// Autoscaled pools (operator/autoscaling): nodes asked for the gang; not added in time (also a Warning
+// Event); a node the autoscaler adds could never hold a member (also a Warning Event).
+inline constexpr const char* kAwaitingNodes = "AwaitingNodes";
+inline constexpr const char* kNodesNotProvisioned = "NodesNotProvisioned";
+inline constexpr const char* kAutoscalerCannotHold = "AutoscalerCannotHold";
 inline constexpr const char* kInvalidPod = "InvalidPod";
 inline constexpr const char* kNoPool = "NoPool";
 inline constexpr const char* kPoolNotFound = "PoolNotFound";

@@ -73,6 +73,7 @@ class MemoryWriter : public ClusterWriter {
   }
   EvictResult EvictPod(const cache::PodInfo&, std::optional<int>) override { return EvictResult::kEvicted; }
   EvictResult DeletePod(const cache::PodInfo&, int) override { return EvictResult::kEvicted; }
+  cache::PodInfo CreatePod(const nlohmann::json&) override { return {}; }
   std::vector<nlohmann::json> DisruptionBudgets(const std::string&) override { return {}; }
   void SetPodCondition(const cache::PodInfo&, const ConditionWrite&) override {}
   void SetPodGroupCondition(const std::string&, const std::string&, const ConditionWrite&) override {}

@@ -39,10 +39,12 @@ bool ReleaseOne(ClusterWriter& writer, cache::PodInfo pod, const std::string& ad
   return false;
 }
 
-// The pod as the plan writes it: with the deadline it is held to, if any (the writer writes it).
+// The pod as the plan writes it: with the deadline it is held to, if any, and the autoscaler told to
+// keep its node (the writer writes both).
 cache::PodInfo AsPlanned(const PlannedMember& member) {
   cache::PodInfo pod = member.pod;
   if (member.active_deadline_seconds) pod.active_deadline_seconds = member.active_deadline_seconds;
+  if (member.keep_node) pod.annotations[kDoNotDisruptAnnotation] = "true";
   return pod;
 }
 

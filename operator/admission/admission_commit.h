@@ -31,6 +31,9 @@ struct PlannedMember {
   // another gang on its declared runtime is held to it by Kubernetes (the kubelet ends the pod). A field
   // that can never be unset: a plan rolled back leaves it, the runtime the pod's owner declared.
   std::optional<std::int64_t> active_deadline_seconds;
+  // Written with the plan as karpenter.sh/do-not-disrupt=true: a member of a gang in an autoscaled pool,
+  // whose node the autoscaler's consolidation or drift must not take alone.
+  bool keep_node = false;
 };
 
 struct CommitResult {

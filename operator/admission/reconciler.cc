@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <set>
 
 #include "base/time_format.h"
 #include "cache/objects/conventions.h"
@@ -19,6 +20,7 @@
 #include "logging/json_log.h"
 #include "operator/admission/admission_commit.h"
 #include "operator/admission/runtime_predictions.h"
+#include "operator/autoscaling/capacity_asks.h"
 #include "operator/gangs/admission_id.h"
 #include "operator/gangs/gang_annotations.h"
 #include "operator/writer/checkpoint_request.h"
@@ -50,6 +52,7 @@ struct RoundResult {
   std::vector<std::string> beneficiary_keys;              // Parallel to reclaim_keys ("" for none).
   std::vector<std::string> blocked_keys;
   std::vector<std::pair<std::string, PoolModel::Reservation>> reservations;
+  std::vector<CapacityAsk> capacity_asks;  // Autoscaled pools: the nodes each gang without room needs.
 };
 
 namespace {
@@ -83,7 +86,9 @@ Reconciler::Reconciler(GangTracker& tracker, GangSizeResolver& sizes, ClusterWri
             [this](PoolModel& model, const cache::PodInfo& pod) { Assume(model, pod); }, options_.idle_max_gap_seconds) {}
 
 double Reconciler::NextWakeup(const PoolModel& model) const {
-  return std::min({model.next_wakeup, model.spot_wakeup, model.fault_wakeup, model.idle_wakeup});
+  const double capacity = capacity_ != nullptr ? capacity_->NextDeadline(model.config().name, model.config())
+                                               : std::numeric_limits<double>::infinity();
+  return std::min({model.next_wakeup, model.spot_wakeup, model.fault_wakeup, model.idle_wakeup, capacity});
 }
 
 void Reconciler::SeedFromStatus(PoolModel& model, const ReconcileContext& context) {
@@ -301,7 +306,10 @@ RoundReport Reconciler::Reconcile(PoolModel& model, const ReconcileContext& cont
   signals.running_changed = changes.running_changed;
   signals.now = context.now;
   signals.last_full_round = model.last_full_round;
-  signals.next_wakeup = model.next_wakeup;
+  // A capacity request due (timed out, or its nodes settled) is judged by a full round.
+  signals.next_wakeup = capacity_ != nullptr
+                            ? std::min(model.next_wakeup, capacity_->NextDeadline(model.config().name, model.config()))
+                            : model.next_wakeup;
   signals.max_staleness_seconds = options_.max_staleness_seconds;
   const bool full = engine::NeedsFullRound(signals);
 
@@ -320,7 +328,7 @@ RoundReport Reconciler::Reconcile(PoolModel& model, const ReconcileContext& cont
     std::sort(changed.begin(), changed.end());
     changed.erase(std::unique(changed.begin(), changed.end()), changed.end());
     if (changed.empty() && model.reservations.empty()) {
-      SayWhy(model, RoundResult{}, pending);
+      SayWhy(model, RoundResult{}, pending, {});
       report.next_wakeup = NextWakeup(model);
       report.again = pending.again;
       return report;
@@ -355,6 +363,10 @@ RoundReport Reconciler::Reconcile(PoolModel& model, const ReconcileContext& cont
       for (engine::NodeId n : r.nodes) kept.nodes.push_back(cluster.spec(n).name);
       round.reservations.emplace_back(model.book.WaitingKey(r.waiting), std::move(kept));
     }
+    if (capacity_ != nullptr) {
+      round.capacity_asks = CapacityAsksOf(model.config(), cluster, input, round.decision,
+                                           [&](int w) { return model.book.WaitingKey(w); });
+    }
   });
   report.seconds = Seconds(std::chrono::steady_clock::now() - started);
   report.ran = true;
@@ -371,7 +383,14 @@ RoundReport Reconciler::Reconcile(PoolModel& model, const ReconcileContext& cont
   for (auto& [key, r] : round.reservations) model.reservations[key] = std::move(r);
   ApplyEvictions(model, context, round, report);
   ApplyAdmissions(model, context, round, report);
-  SayWhy(model, round, pending);
+  std::map<std::string, CapacityNote> capacity_notes;
+  if (capacity_ != nullptr) {
+    std::set<std::string> waiting;
+    for (size_t w = 0; w < input.waiting.size(); ++w) waiting.insert(model.book.WaitingKey(static_cast<int>(w)));
+    for (const std::string& key : round.admitted_keys) waiting.erase(key);
+    capacity_notes = capacity_->Reconcile(model.config().name, model.config(), round.capacity_asks, waiting, context.now);
+  }
+  SayWhy(model, round, pending, capacity_notes);
   Figures(model, context, round);
   report.next_wakeup = NextWakeup(model);
   report.again = report.again || pending.again;
@@ -453,6 +472,8 @@ void Reconciler::ApplyAdmissions(PoolModel& model, const ReconcileContext& conte
       if (member >= static_cast<int>(pods.size())) later.nodes.push_back(round.admitted_nodes[i][j]);  // Not made yet.
       if (member < 0 || member >= static_cast<int>(pods.size())) continue;
       members.push_back(PlannedMember{pods[member], round.admitted_nodes[i][j], std::nullopt});
+      // An autoscaler's consolidation or drift would take one member's node alone and stall the rest.
+      members.back().keep_node = model.config().autoscaling.enabled && a.plan.allocations.size() > 1;
       // A backfill onto another gang's reservation earned it by its declared runtime: Kubernetes holds it
       // to that (a member that declared its own activeDeadlineSeconds is held to it already).
       if (a.on_reserved && waiting.expected_runtime && !pods[member].active_deadline_seconds) {
@@ -542,15 +563,27 @@ bool Reconciler::OverrunDue(PoolModel& model, const Gang& gang, const std::strin
   return true;
 }
 
-void Reconciler::SayWhy(PoolModel& model, const RoundResult& round, const Pending& pending) {
+void Reconciler::SayWhy(PoolModel& model, const RoundResult& round, const Pending& pending,
+                        const std::map<std::string, CapacityNote>& capacity_notes) {
   (void)model;
   for (size_t i = 0; i < round.decision.blocked.size(); ++i) {
     const engine::Blocked& b = round.decision.blocked[i];
     if (b.code == engine::BlockCode::kNotReplanned) continue;  // Its last reason still holds.
-    const std::string reason(engine::BlockCodeName(b.code));
+    std::string reason(engine::BlockCodeName(b.code));
+    std::string message = b.message;
+    const auto note = capacity_notes.find(round.blocked_keys[i]);
+    if (note != capacity_notes.end()) {
+      // Nodes are asked for it: that is the news, with the round's reason after it.
+      reason = note->second.reason;
+      message = note->second.message + " (" + b.message + ")";
+    }
     // Most waiting gangs wait for the same reason round after round: no copy of the gang for those.
-    if (conditions_.Says(round.blocked_keys[i], reason, b.message)) continue;
-    if (std::optional<Gang> gang = tracker_.Get(round.blocked_keys[i])) conditions_.Blocked(*gang, reason, b.message);
+    if (conditions_.Says(round.blocked_keys[i], reason, message)) continue;
+    if (std::optional<Gang> gang = tracker_.Get(round.blocked_keys[i])) {
+      conditions_.Blocked(*gang, reason, message);
+      // A failure is also a Warning Event, once each time the condition comes to say it.
+      if (note != capacity_notes.end() && note->second.warning) conditions_.Event(*gang, "Warning", reason, message);
+    }
   }
   for (const auto& [key, block] : pending.blocks) {
     if (conditions_.Says(key, block.first, block.second)) continue;

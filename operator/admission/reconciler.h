@@ -18,6 +18,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -25,6 +26,7 @@
 #include "cache/crd/pool_config.h"
 #include "cache/objects/queue_resolver.h"
 #include "engine/random.h"
+#include "operator/autoscaling/capacity_requests.h"
 #include "operator/writer/cluster_writer.h"
 #include "operator/gangs/gang_size_resolver.h"
 #include "operator/gangs/gang_tracker.h"
@@ -96,6 +98,8 @@ class Reconciler {
              OperatorMetrics* metrics, MemberFaults& member_faults, ReconcilerOptions options = {});
 
   RoundReport Reconcile(PoolModel& model, const ReconcileContext& context);
+  // Autoscaled pools ask `capacity` for the nodes of the gangs that do not fit (null: nobody is asked).
+  void SetCapacityRequests(CapacityRequests* capacity) { capacity_ = capacity; }
 
   // Status of the pool as of the last round (written through the ClusterWriter when it changed).
   void WritePoolStatus(PoolModel& model, const ReconcileContext& context, const ConditionWrite& ready, bool force);
@@ -109,7 +113,8 @@ class Reconciler {
   bool Recover(PoolModel& model, const Gang& gang, int min_members);
   void ApplyEvictions(PoolModel& model, const ReconcileContext& context, const RoundResult& round, RoundReport& report);
   void ApplyAdmissions(PoolModel& model, const ReconcileContext& context, const RoundResult& round, RoundReport& report);
-  void SayWhy(PoolModel& model, const RoundResult& round, const Pending& pending);
+  void SayWhy(PoolModel& model, const RoundResult& round, const Pending& pending,
+              const std::map<std::string, CapacityNote>& capacity_notes);
   void Figures(PoolModel& model, const ReconcileContext& context, const RoundResult& round);
   void Assume(PoolModel& model, const cache::PodInfo& pod);
   double NextWakeup(const PoolModel& model) const;
@@ -138,6 +143,7 @@ class Reconciler {
   GangRestarter faults_;
   UsageAccounting usage_;
   IdleGangs idle_;
+  CapacityRequests* capacity_ = nullptr;
 };
 
 }  // namespace gangplank::op

@@ -49,8 +49,10 @@ Controller::Controller(cache::SharedInformers& informers, cache::ClusterStateFee
       tracker_(options_.scheduler_names), sizes_(reader),
       conditions_(writer, [this] { return Now(); }, options_.condition_rewrite_seconds,
                   [this](const std::string& gang_key) { return sizes_.UidOf(gang_key); }),
+      capacity_(writer, options_.placeholders),
       reconciler_(tracker_, sizes_, writer, conditions_, &metrics, member_faults_, options_.reconciler), pools_(feed),
       queue_status_(writer) {
+  reconciler_.SetCapacityRequests(&capacity_);
   if (options_.utilization_source != nullptr) {
     utilization_ = std::make_unique<UtilizationPoller>(
         *options_.utilization_source, &metrics.usage(), options_.utilization, [this] { return pools_.Configs(); },
@@ -162,6 +164,14 @@ void Controller::NoteAll(const std::vector<std::string>& gangs) {
 }
 
 void Controller::OnPod(const cache::PodInfo& pod, bool removed, bool freed) {
+  // A placeholder is no gang's member: it landing (deleted then) or going is news for its pool only.
+  if (std::string pool; capacity_.Observe(pod, removed, pool)) {
+    if (std::shared_ptr<PoolModel> model = pools_.Find(pool)) {
+      if (freed) model->NoteCapacityFreed();
+      queue_.Add(kPoolPrefix + pool);
+    }
+    return;
+  }
   // Before the tracker forgets a finished or deleted member: its gang may have to restart.
   if (!pod.node_name.empty()) member_faults_.Observe(GangKeyOf(pod, cache::GangIdentityOf(pod)), pod, removed, Now());
   std::vector<std::string> gangs = removed ? tracker_.Remove(pod.uid) : tracker_.Upsert(pod);

@@ -50,6 +50,8 @@ struct ControllerOptions {
   // Where GPU utilization is read (utilization/); null: it is not, and idle policies never act.
   UtilizationSource* utilization_source = nullptr;
   UtilizationPollerOptions utilization;
+  // The placeholder pods autoscaled pools ask for nodes with (operator/autoscaling/capacity_requests.h).
+  PlaceholderOptions placeholders;
 };
 
 class Controller {
@@ -116,6 +118,7 @@ class Controller {
   GangSizeResolver sizes_;
   GangConditions conditions_;
   MemberFaults member_faults_;  // Before the reconciler, which keeps a reference.
+  CapacityRequests capacity_;   // Likewise.
   Reconciler reconciler_;
   kube::WorkQueue queue_;
   NodeNotices notices_;

@@ -40,12 +40,16 @@ std::string Hostname() {
   return name;
 }
 
-std::string LeaseNamespace(const OperatorConfig& c) {
-  if (!c.leader_election_namespace.empty()) return c.leader_election_namespace;
+// The namespace this pod runs in (gangplank-system outside a cluster).
+std::string OwnNamespace() {
   std::ifstream in("/var/run/secrets/kubernetes.io/serviceaccount/namespace");
   std::string ns;
   if (in && std::getline(in, ns) && !ns.empty()) return ns;
   return "gangplank-system";
+}
+
+std::string LeaseNamespace(const OperatorConfig& c) {
+  return c.leader_election_namespace.empty() ? OwnNamespace() : c.leader_election_namespace;
 }
 
 ControllerOptions ControllerOptionsOf(const OperatorConfig& c) {
@@ -64,6 +68,9 @@ ControllerOptions ControllerOptionsOf(const OperatorConfig& c) {
   o.utilization.prometheus_url = c.prometheus_url;
   o.utilization.query = c.utilization_query;
   o.utilization.interval_seconds = c.utilization_interval_seconds;
+  o.placeholders.namespace_ = c.placeholder_namespace.empty() ? OwnNamespace() : c.placeholder_namespace;
+  o.placeholders.scheduler = c.placeholder_scheduler;
+  o.placeholders.image = c.placeholder_image;
   return o;
 }
 

@@ -81,6 +81,13 @@ void AddOperatorFlags(CLI::App& app, OperatorConfig& c) {
   flags.Switch("leader-elect", c.leader_elect,
                "Elect a leader on a Lease; only the leader writes (run several replicas for availability)",
                "no-leader-elect");
+  flags.Option("placeholder-namespace", c.placeholder_namespace,
+               "Namespace of the placeholder pods that ask an autoscaler for a gang's nodes (GPUPool "
+               "spec.autoscaling); tenants must not be able to write pods there (empty: the pod's namespace, "
+               "else gangplank-system)");
+  flags.Option("placeholder-scheduler", c.placeholder_scheduler,
+               "Scheduler of the placeholder pods: one the autoscaler watches for Unschedulable pods");
+  flags.Option("placeholder-image", c.placeholder_image, "Image the placeholder pods name");
   flags.Option("leader-election-namespace", c.leader_election_namespace,
                "Namespace of the Lease (empty: the pod's namespace, else gangplank-system)");
   flags.Option("leader-election-name", c.leader_election_name, "Name of the Lease");

@@ -49,6 +49,12 @@ struct OperatorConfig {
   int condition_rewrite_seconds = 30;
   bool native_gang_cycle = false;
 
+  // Autoscaled pools' placeholder pods (operator/autoscaling): where they are made, which scheduler runs
+  // them, and the image they name (never pulled while they wait; a node they land on deletes them).
+  std::string placeholder_namespace;  // Empty: the pod's own namespace, else "gangplank-system".
+  std::string placeholder_scheduler = "default-scheduler";
+  std::string placeholder_image = "registry.k8s.io/pause:3.10";
+
   // GPU utilization (utilization/): Prometheus for pools that name none, the query, how often it is read.
   std::string prometheus_url;
   std::string utilization_query = "avg by (namespace, pod) (DCGM_FI_DEV_GPU_UTIL)";

@@ -17,6 +17,10 @@
 
 namespace gangplank::op {
 
+// Karpenter's annotation that keeps a pod's node from voluntary disruption (consolidation, drift): the
+// plan writes it on the members of a gang in an autoscaled pool, so no member is taken alone.
+inline constexpr const char* kDoNotDisruptAnnotation = "karpenter.sh/do-not-disrupt";
+
 // The pod changed (or went) since it was read: a resourceVersion precondition failed.
 class PodChanged : public std::runtime_error {
  public:
@@ -60,7 +64,7 @@ class ClusterWriter {
 
   // Admission, phase 1: records the planned node and the admission id on a gated pod, and its
   // spec.activeDeadlineSeconds when `pod` carries one (admission_commit.h: a backfill held to its
-  // runtime; the same value as stored changes nothing). Returns the pod as stored. Throws PodChanged
+  // runtime; the same value as stored changes nothing), and kDoNotDisruptAnnotation when it carries that. Returns the pod as stored. Throws PodChanged
   // when it changed in more than its status since it was read.
   virtual cache::PodInfo PlanPod(const cache::PodInfo& pod, const std::string& node, const std::string& admission_id) = 0;
   // Undoes PlanPod (a plan that could not be written whole).
@@ -86,8 +90,12 @@ class ClusterWriter {
   // Evicts through the Eviction API (kBlockedByBudget when a PodDisruptionBudget forbids it now), with
   // `grace_seconds` overriding the pod's termination grace period when set.
   virtual EvictResult EvictPod(const cache::PodInfo& pod, std::optional<int> grace_seconds) = 0;
-  // Deletes the pod (PodDisruptionBudgets do not apply): only for a node that goes away anyway.
+  // Deletes the pod (PodDisruptionBudgets do not apply): only for a node that goes away anyway, and for
+  // gangplank's own placeholders. An empty uid deletes whatever pod has the name.
   virtual EvictResult DeletePod(const cache::PodInfo& pod, int grace_seconds) = 0;
+  // Creates a pod of gangplank's own (an autoscaler's placeholder, operator/autoscaling) and returns it as
+  // stored. Throws when the API server refuses it.
+  virtual cache::PodInfo CreatePod(const nlohmann::json& pod) = 0;
   // The PodDisruptionBudgets of a namespace (raw JSON objects), to check a whole gang before evicting.
   virtual std::vector<nlohmann::json> DisruptionBudgets(const std::string& namespace_) = 0;
 

@@ -84,6 +84,9 @@ Json KubeClusterWriter::PlanPatch(const cache::PodInfo& pod, const std::string& 
   patch["metadata"]["annotations"][std::string(cache::kAdmissionIdAnnotation)] = admission_id;
   if (seal_) patch["metadata"]["annotations"][std::string(cache::kPlanSealAnnotation)] = seal_->Sign(pod.uid, node, admission_id);
   if (pod.active_deadline_seconds) patch["spec"]["activeDeadlineSeconds"] = *pod.active_deadline_seconds;
+  if (auto keep = pod.annotations.find(kDoNotDisruptAnnotation); keep != pod.annotations.end()) {
+    patch["metadata"]["annotations"][kDoNotDisruptAnnotation] = keep->second;
+  }
   return patch;
 }
 
@@ -157,6 +160,11 @@ EvictResult KubeClusterWriter::DeletePod(const cache::PodInfo& pod, int grace_se
   } catch (const kube::ConflictError&) {
     return EvictResult::kGone;  // The UID precondition failed: that pod is gone.
   }
+}
+
+cache::PodInfo KubeClusterWriter::CreatePod(const Json& pod) {
+  return PodInfoFromJson(client_->Create(kube::resources::Pods(), pod.at("metadata").at("namespace").get<std::string>(), pod),
+                         seal_.get(), gpus_);
 }
 
 EvictResult KubeClusterWriter::EvictPod(const cache::PodInfo& pod, std::optional<int> grace_seconds) {

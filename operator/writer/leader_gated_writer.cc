@@ -48,6 +48,11 @@ EvictResult LeaderGatedWriter::DeletePod(const cache::PodInfo& pod, int grace_se
   return inner_.DeletePod(pod, grace_seconds);
 }
 
+cache::PodInfo LeaderGatedWriter::CreatePod(const nlohmann::json& pod) {
+  RequireLead("creation");
+  return inner_.CreatePod(pod);
+}
+
 std::vector<nlohmann::json> LeaderGatedWriter::DisruptionBudgets(const std::string& namespace_) {
   return inner_.DisruptionBudgets(namespace_);
 }

@@ -31,6 +31,7 @@ class LeaderGatedWriter : public ClusterWriter {
   cache::PodInfo AnnotatePod(const cache::PodInfo& pod, const AnnotationEdits& edits) override;
   EvictResult EvictPod(const cache::PodInfo& pod, std::optional<int> grace_seconds) override;
   EvictResult DeletePod(const cache::PodInfo& pod, int grace_seconds) override;
+  cache::PodInfo CreatePod(const nlohmann::json& pod) override;
   std::vector<nlohmann::json> DisruptionBudgets(const std::string& namespace_) override;
   void SetPodCondition(const cache::PodInfo& pod, const ConditionWrite& condition) override;
   void SetPodGroupCondition(const std::string& namespace_, const std::string& name, const ConditionWrite& condition) override;

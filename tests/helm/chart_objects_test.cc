@@ -186,6 +186,8 @@ TEST_F(ChartObjectsTest, RbacGrantsExactlyTheCallsEachBinaryMakes) {
       "[gangplank-system] coordination.k8s.io/leases create",
       "[gangplank-system] coordination.k8s.io/leases get gangplank-operator",
       "[gangplank-system] coordination.k8s.io/leases update gangplank-operator",
+      // Autoscaled pools' placeholder pods, in its own namespace only (operator/autoscaling).
+      "[gangplank-system] core/pods create",
       // Kubernetes' own gangs: the PodGroup's terms (read and watched), its Workload's wording, the
       // condition in its status (operator/gangs/gang_size_resolver.cc, operator/service/controller.cc,
       // operator/writer/kube_cluster_writer.cc).

@@ -65,6 +65,17 @@ class FakeClusterWriter : public ClusterWriter {
     deleted_.push_back(pod.name);
     return pods_.erase(pod.uid) > 0 ? EvictResult::kEvicted : EvictResult::kGone;
   }
+  // Records the pod's name; returns it with a made-up uid (the fake keeps no created pods).
+  cache::PodInfo CreatePod(const nlohmann::json& pod) override {
+    std::lock_guard lock(mu_);
+    cache::PodInfo p;
+    p.name = pod.at("metadata").at("name").get<std::string>();
+    p.namespace_ = pod.at("metadata").at("namespace").get<std::string>();
+    p.uid = "uid-" + p.name;
+    log_.push_back("create " + p.name);
+    created_.push_back(pod);
+    return p;
+  }
   EvictResult EvictPod(const cache::PodInfo& pod, std::optional<int> grace_seconds) override {
     std::lock_guard lock(mu_);
     log_.push_back("evict " + pod.name + (grace_seconds ? " grace " + std::to_string(*grace_seconds) : ""));
@@ -127,6 +138,10 @@ class FakeClusterWriter : public ClusterWriter {
     std::lock_guard lock(mu_);
     return deleted_;
   }
+  std::vector<nlohmann::json> created() const {
+    std::lock_guard lock(mu_);
+    return created_;
+  }
   // The last condition of that type written on the pod.
   std::optional<ConditionWrite> ConditionOf(const std::string& uid, const std::string& type) const {
     std::lock_guard lock(mu_);
@@ -182,6 +197,7 @@ class FakeClusterWriter : public ClusterWriter {
   std::vector<std::string> log_;
   std::vector<std::string> evicted_;
   std::vector<std::string> deleted_;
+  std::vector<nlohmann::json> created_;
   std::string fail_plan_of_;
   int refuse_evictions_ = 0;
   std::vector<nlohmann::json> budgets_;
