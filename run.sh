@@ -68,6 +68,7 @@ case "${1:-}" in
     ;;
   bench)
     [ "${2:-}" != cluster ] || { build OFF gangplank-extender gangplank-operator; kube_binaries control-plane; exec ./bench/cluster/run.sh "${@:3}"; }
+    [ "${2:-}" != autoscaling ] || { build OFF gangplank-extender gangplank-operator; exec ./bench/autoscaling/run.sh "${@:3}"; }
     build ON
     ./bench/run "$BUILD_DIR"
     echo "=== extender_fuzz (1,000,000 executions)"

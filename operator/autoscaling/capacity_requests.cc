@@ -22,6 +22,10 @@ using Json = nlohmann::json;
 // After the last placeholder of a request landed, the gang has this long to be admitted onto the new
 // nodes before a round that still finds no room asks again (the cache may not have seen them yet).
 constexpr double kSettleSeconds = 30;
+// A pool asks for one gang's nodes a second at most, in the round's order: an autoscaler that batches
+// pending pods orders those of one size by creation time (seconds), so when it cannot add them all the
+// older gang's placeholders are served first, whole, instead of parts of several gangs.
+constexpr double kAskSpacingSeconds = 1;
 
 std::string GangHash(const std::string& gang_key) {
   char hex[17];
@@ -59,6 +63,7 @@ bool CapacityRequests::Observe(const cache::PodInfo& pod, bool removed, std::str
   if (removed || pod.deleting) {
     if (it == requests_.end()) return true;
     it->second.placeholders.erase(pod.name);
+    spdlog::debug(logging::JsonFields("placeholder gone", "pod", pod.Key(), "gang", gang->second));
     if (it->second.placeholders.empty() && it->second.landed == 0) requests_.erase(it);
     return true;
   }
@@ -95,6 +100,10 @@ std::map<std::string, CapacityNote> CapacityRequests::Reconcile(const std::strin
     }
   }
   std::map<std::string, CapacityNote> notes;
+  {
+    std::lock_guard lock(mu_);
+    spaced_.erase(pool);
+  }
   for (const CapacityAsk& ask : asks) {
     if (!ask.nodes) {
       notes[ask.gang_key] = {reasons::kAutoscalerCannotHold, ask.why, true};
@@ -112,7 +121,18 @@ std::map<std::string, CapacityNote> CapacityRequests::Reconcile(const std::strin
         continue;
       }
     }
-    if (!asked) Ask(pool, config, ask, now);
+    if (!asked) {
+      {
+        std::lock_guard lock(mu_);
+        auto last = last_ask_.find(pool);
+        if (last != last_ask_.end() && now - last->second < kAskSpacingSeconds) {
+          spaced_.insert(pool);  // Asked in the next second's round.
+          continue;
+        }
+        last_ask_[pool] = now;
+      }
+      Ask(pool, config, ask, now);
+    }
     std::lock_guard lock(mu_);
     auto it = requests_.find(ask.gang_key);
     if (it != requests_.end()) notes[ask.gang_key] = NoteOf(it->second, config);
@@ -154,6 +174,8 @@ void CapacityRequests::Sweep(const std::string& pool, const cache::PoolConfig& c
     }
     const bool settled = r.placeholders.empty() && (r.landed == 0 || now - r.last_landed > kSettleSeconds);
     if (done || settled) {
+      spdlog::debug(logging::JsonFields("capacity request closed", "gang", it->first, "why",
+                                        done ? "no longer waiting" : r.landed > 0 ? "its nodes settled" : "no placeholder left"));
       it = requests_.erase(it);
     } else {
       ++it;
@@ -255,6 +277,7 @@ double CapacityRequests::NextDeadline(const std::string& pool, const cache::Pool
   for (const auto& [key, y] : yielded_) {
     if (y.pool == pool) next = std::min(next, y.until + 0.5);
   }
+  if (spaced_.contains(pool)) next = std::min(next, last_ask_.at(pool) + kAskSpacingSeconds);
   return next;
 }
 

@@ -4,7 +4,8 @@
 // in which domain) gangplank creates placeholder pods in its own namespace, one per member left without
 // room, each asking what the member asks, pinned to the pool's nodes and the chosen domain, run by a
 // scheduler of their own (the cluster's default-scheduler): Karpenter and cluster-autoscaler provision
-// for them as for any pending pod, all of them in one batch. Landed placeholders hold their nodes (an
+// for them as for any pending pod, in one batch. A pool asks for one gang a second, oldest first, so an
+// autoscaler that cannot add everything serves the older gangs whole before parts of younger ones. Landed placeholders hold their nodes (an
 // autoscaler removes empty ones) until every one of the request has landed; then all are deleted at once
 // and the next round admits the gang whole on the room they leave. Nothing is asked for a gang its
 // queue's limit or turn holds back: only gangs the round blocked for want of GPUs, topology or eligible
@@ -73,7 +74,8 @@ class CapacityRequests {
   std::map<std::string, CapacityNote> Reconcile(const std::string& pool, const cache::PoolConfig& config,
                                                 const std::vector<CapacityAsk>& asks,
                                                 const std::set<std::string>& waiting, double now);
-  // When the oldest open request of `pool` times out (infinity when none): a round is due then.
+  // When a full round of `pool` is next due for its requests (infinity when none): one times out, the
+  // nodes of one settle, a gang that gave way may ask again, or a gang left for the spacing is asked.
   double NextDeadline(const std::string& pool, const cache::PoolConfig& config) const;
 
  private:
@@ -118,6 +120,8 @@ class CapacityRequests {
     double until = 0;  // When it may ask again.
   };
   std::map<std::string, Yielded> yielded_;   // Gangs that gave way, by key.
+  std::map<std::string, double> last_ask_;   // When each pool last asked for a gang's nodes.
+  std::set<std::string> spaced_;             // Pools that left a gang unasked for the spacing.
 };
 
 }  // namespace gangplank::op

@@ -114,9 +114,21 @@ TEST_F(CapacityRequestsTest, LandedPlaceholdersHoldTheirNodesUntilAllHaveLandedT
   EXPECT_EQ(writer_.created().size(), 4u);
 }
 
+TEST_F(CapacityRequestsTest, APoolAsksForOneGangASecondOldestFirst) {
+  Round({Ask("ml/old", 1), Ask("ml/young", 1)}, {"ml/old", "ml/young"}, 1000);
+  ASSERT_EQ(writer_.created().size(), 1u);
+  EXPECT_EQ(writer_.created()[0]["metadata"]["annotations"]["gangplank.io/capacity-for-gang"], "ml/old");
+  EXPECT_EQ(requests_.NextDeadline("h100", pool_), 1001) << "a round in a second asks for the next";
+  Round({Ask("ml/old", 1), Ask("ml/young", 1)}, {"ml/old", "ml/young"}, 1001);
+  ASSERT_EQ(writer_.created().size(), 2u);
+  EXPECT_EQ(writer_.created()[1]["metadata"]["annotations"]["gangplank.io/capacity-for-gang"], "ml/young");
+  EXPECT_EQ(requests_.NextDeadline("h100", pool_), 1060.5) << "then only the timeout";
+}
+
 TEST_F(CapacityRequestsTest, AGangAdmittedOrGoneTakesItsPlaceholdersWithIt) {
-  Round({Ask("ml/a", 1), Ask("ml/b", 1)}, {"ml/a", "ml/b"}, 1000);
-  Round({}, {"ml/b"}, 1001);
+  Round({Ask("ml/a", 1)}, {"ml/a"}, 1000);
+  Round({Ask("ml/a", 1), Ask("ml/b", 1)}, {"ml/a", "ml/b"}, 1001);
+  Round({}, {"ml/b"}, 1002);
   ASSERT_EQ(writer_.deleted().size(), 1u);
   EXPECT_EQ(writer_.deleted()[0], writer_.created()[0]["metadata"]["name"]);
 }
