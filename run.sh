@@ -9,6 +9,9 @@ cd "$(dirname "${BASH_SOURCE[0]}")"
 
 BUILD_DIR="${GANGPLANK_BUILD_DIR:-build}"
 JOBS="${GANGPLANK_JOBS:-2}"
+# Tests at once: the real-cluster suites mostly wait on their control planes, so more than the cores can
+# run side by side (GANGPLANK_TEST_JOBS; default GANGPLANK_JOBS).
+TEST_JOBS="${GANGPLANK_TEST_JOBS:-$JOBS}"
 FUZZ_BUILD_DIR="${GANGPLANK_FUZZ_BUILD_DIR:-build-fuzz}"
 # Let ccache reuse objects across checkouts in other folders (CI clones afresh each run).
 export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
@@ -64,7 +67,7 @@ case "${1:-}" in
     build OFF
     kube_binaries
     fuzz_smoke
-    ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$JOBS" --timeout 600
+    ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$TEST_JOBS" --timeout 600
     ;;
   bench)
     [ "${2:-}" != cluster ] || { build OFF gangplank-extender gangplank-operator; kube_binaries control-plane; exec ./bench/cluster/run.sh "${@:3}"; }
