@@ -387,8 +387,10 @@ RoundReport Reconciler::Reconcile(PoolModel& model, const ReconcileContext& cont
   if (capacity_ != nullptr) {
     std::set<std::string> waiting;
     for (size_t w = 0; w < input.waiting.size(); ++w) waiting.insert(model.book.WaitingKey(static_cast<int>(w)));
-    for (const std::string& key : round.admitted_keys) waiting.erase(key);
-    capacity_notes = capacity_->Reconcile(model.config().name, model.config(), round.capacity_asks, waiting, context.now);
+    const std::set<std::string> admitted(round.admitted_keys.begin(), round.admitted_keys.end());
+    for (const std::string& key : admitted) waiting.erase(key);
+    capacity_notes =
+        capacity_->Reconcile(model.config().name, model.config(), round.capacity_asks, waiting, admitted, context.now);
   }
   SayWhy(model, round, pending, capacity_notes);
   Figures(model, context, round);

@@ -26,6 +26,8 @@ constexpr double kSettleSeconds = 30;
 // pending pods orders those of one size by creation time (seconds), so when it cannot add them all the
 // older gang's placeholders are served first, whole, instead of parts of several gangs.
 constexpr double kAskSpacingSeconds = 1;
+// A gang out of the pool's waiting ones this long is gone (or routed elsewhere), not between two refreshes.
+constexpr double kAbsentSeconds = 5;
 
 std::string GangHash(const std::string& gang_key) {
   char hex[17];
@@ -85,11 +87,12 @@ bool CapacityRequests::Observe(const cache::PodInfo& pod, bool removed, std::str
 
 std::map<std::string, CapacityNote> CapacityRequests::Reconcile(const std::string& pool, const cache::PoolConfig& config,
                                                                 const std::vector<CapacityAsk>& asks,
-                                                                const std::set<std::string>& waiting, double now) {
+                                                                const std::set<std::string>& waiting,
+                                                                const std::set<std::string>& admitted, double now) {
   std::vector<cache::PodInfo> doomed;  // Deleted after the lock is let go: writes are HTTP calls.
   {
     std::lock_guard lock(mu_);
-    Sweep(pool, config, waiting, now, doomed);
+    Sweep(pool, config, waiting, admitted, now, doomed);
     YieldYoungestStalled(pool, config, now, doomed);
   }
   for (const cache::PodInfo& pod : doomed) {
@@ -142,14 +145,19 @@ std::map<std::string, CapacityNote> CapacityRequests::Reconcile(const std::strin
 }
 
 void CapacityRequests::Sweep(const std::string& pool, const cache::PoolConfig& config, const std::set<std::string>& waiting,
-                             double now, std::vector<cache::PodInfo>& doomed) {
+                             const std::set<std::string>& admitted, double now, std::vector<cache::PodInfo>& doomed) {
   for (auto it = requests_.begin(); it != requests_.end();) {
     Request& r = it->second;
     if (r.pool != pool) {
       ++it;
       continue;
     }
-    const bool done = !waiting.contains(it->first);
+    if (waiting.contains(it->first)) {
+      r.absent_since = -1;
+    } else if (r.absent_since < 0) {
+      r.absent_since = now;
+    }
+    const bool done = admitted.contains(it->first) || (r.absent_since >= 0 && now - r.absent_since >= kAbsentSeconds);
     int landed = 0;
     for (const auto& [name, pod] : r.placeholders) landed += pod.node_name.empty() ? 0 : 1;
     // Landed placeholders keep their nodes until all have landed (an autoscaler removes empty nodes);
@@ -273,6 +281,7 @@ double CapacityRequests::NextDeadline(const std::string& pool, const cache::Pool
     if (r.pool != pool) continue;
     if (!r.placeholders.empty()) next = std::min(next, r.asked_at + config.autoscaling.provision_timeout_seconds + 0.5);
     else if (r.landed > 0) next = std::min(next, r.last_landed + kSettleSeconds + 0.5);
+    if (r.absent_since >= 0) next = std::min(next, r.absent_since + kAbsentSeconds);
   }
   for (const auto& [key, y] : yielded_) {
     if (y.pool == pool) next = std::min(next, y.until + 0.5);

@@ -68,12 +68,13 @@ class CapacityRequests {
   // gang's member), with `pool` set to the pool that asked for it. Thread-safe.
   bool Observe(const cache::PodInfo& pod, bool removed, std::string& pool);
 
-  // After a round of `pool`: deletes the placeholders of requests that all landed and of gangs no longer
-  // waiting, reports and drops requests past their timeout, and asks for the nodes of each gang in `asks`
-  // that has none asked. Returns what each asked-for gang's condition should say.
+  // After a round of `pool`: deletes the placeholders of requests that all landed, of gangs `admitted`
+  // and of gangs out of `waiting` for a few seconds (gone, or routed elsewhere: not one round's refresh),
+  // reports requests past their timeout, and asks for the nodes of each gang in `asks` that has none
+  // asked. Returns what each asked-for gang's condition should say.
   std::map<std::string, CapacityNote> Reconcile(const std::string& pool, const cache::PoolConfig& config,
-                                                const std::vector<CapacityAsk>& asks,
-                                                const std::set<std::string>& waiting, double now);
+                                                const std::vector<CapacityAsk>& asks, const std::set<std::string>& waiting,
+                                                const std::set<std::string>& admitted, double now);
   // When a full round of `pool` is next due for its requests (infinity when none): one times out, the
   // nodes of one settle, a gang that gave way may ask again, or a gang left for the spacing is asked.
   double NextDeadline(const std::string& pool, const cache::PoolConfig& config) const;
@@ -98,11 +99,12 @@ class CapacityRequests {
     bool stalled = false;      // Not served within the timeout.
     bool stalled_now = false;  // Came to be stalled (again) in this sweep.
     int landed_now = 0;        // Placeholders on a node as of the last sweep.
+    double absent_since = -1;  // Since when the gang is not among the pool's waiting ones (-1: it is).
   };
 
   // Under mu_: the pool's requests judged after a round (placeholders to delete into `doomed`).
-  void Sweep(const std::string& pool, const cache::PoolConfig& config, const std::set<std::string>& waiting, double now,
-             std::vector<cache::PodInfo>& doomed);
+  void Sweep(const std::string& pool, const cache::PoolConfig& config, const std::set<std::string>& waiting,
+             const std::set<std::string>& admitted, double now, std::vector<cache::PodInfo>& doomed);
   void YieldYoungestStalled(const std::string& pool, const cache::PoolConfig& config, double now,
                             std::vector<cache::PodInfo>& doomed);
   CapacityNote NoteOf(const Request& r, const cache::PoolConfig& config) const;

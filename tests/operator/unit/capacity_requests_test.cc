@@ -65,8 +65,8 @@ class CapacityRequestsTest : public ::testing::Test {
   cache::PoolConfig pool_ = AutoscaledPool();
 
   std::map<std::string, CapacityNote> Round(const std::vector<CapacityAsk>& asks, const std::set<std::string>& waiting,
-                                            double now) {
-    return requests_.Reconcile("h100", pool_, asks, waiting, now);
+                                            double now, const std::set<std::string>& admitted = {}) {
+    return requests_.Reconcile("h100", pool_, asks, waiting, admitted, now);
   }
   void Report(const cache::PodInfo& pod, bool removed = false) {
     std::string pool;
@@ -128,9 +128,20 @@ TEST_F(CapacityRequestsTest, APoolAsksForOneGangASecondOldestFirst) {
 TEST_F(CapacityRequestsTest, AGangAdmittedOrGoneTakesItsPlaceholdersWithIt) {
   Round({Ask("ml/a", 1)}, {"ml/a"}, 1000);
   Round({Ask("ml/a", 1), Ask("ml/b", 1)}, {"ml/a", "ml/b"}, 1001);
-  Round({}, {"ml/b"}, 1002);
+  const auto created = writer_.created();
+  ASSERT_EQ(created.size(), 2u);
+  Round({}, {"ml/b"}, 1002, {"ml/a"});  // ml/a admitted (on room that came otherwise).
   ASSERT_EQ(writer_.deleted().size(), 1u);
-  EXPECT_EQ(writer_.deleted()[0], writer_.created()[0]["metadata"]["name"]);
+  EXPECT_EQ(writer_.deleted()[0], created[0]["metadata"]["name"]);
+  // ml/b out of the waiting ones for one refresh keeps its request; gone for good, it goes.
+  Round({}, {}, 1003);
+  Round({Ask("ml/b", 1)}, {"ml/b"}, 1004);
+  Round({}, {}, 1005);
+  EXPECT_EQ(writer_.deleted().size(), 1u);
+  EXPECT_EQ(requests_.NextDeadline("h100", pool_), 1010);
+  Round({}, {}, 1010);
+  ASSERT_EQ(writer_.deleted().size(), 2u);
+  EXPECT_EQ(writer_.deleted()[1], created[1]["metadata"]["name"]);
 }
 
 TEST_F(CapacityRequestsTest, ARequestUnservedPastTheTimeoutIsReportedOnceAndKept) {
@@ -175,7 +186,7 @@ TEST_F(CapacityRequestsTest, ANewLeaderFindsTheLastOnesRequestByItsPlaceholders)
   CapacityRequests next(writer, PlaceholderOptions{});
   std::string pool;
   for (const Json& pod : created) ASSERT_TRUE(next.Observe(AsReported(pod, "", "1970-01-01T00:16:40Z"), false, pool));
-  auto notes = next.Reconcile("h100", pool_, {Ask("ml/train", 2)}, {"ml/train"}, 1010);
+  auto notes = next.Reconcile("h100", pool_, {Ask("ml/train", 2)}, {"ml/train"}, {}, 1010);
   EXPECT_TRUE(writer.created().empty()) << "asked again by the new leader";
   EXPECT_EQ(notes["ml/train"].message, "asked the autoscaler for 2 nodes in the pool");
 }
