@@ -80,10 +80,6 @@ class CapacityRequests {
   double NextDeadline(const std::string& pool, const cache::PoolConfig& config) const;
 
  private:
-  struct Placeholder {
-    std::string name;
-    cache::PodInfo pod;
-  };
   // A gang's open request: its placeholders, when it was made, and once all landed (and were deleted)
   // how many and when, for the settling time.
   struct Request {
