@@ -3,7 +3,7 @@
 # real control plane (scripts/real-cluster.sh) with KWOK nodes, and the figures side by side.
 #
 #   bench/cluster/run.sh [--nodes N] [--systems kube-scheduler,coscheduling,kueue,native-gang,gangplank] [--out DIR] [--build B]
-#                        [--port-base P] [--dra] [--profile] [--submit pods|jobsets|both]
+#                        [--port-base P] [--dra] [--profile] [--call-graph] [--submit pods|jobsets|both]
 #                        [-- extra cluster_bench.py run flags, e.g. --load 1.5]
 #
 # --nodes      KWOK nodes of 8 nvidia.com/gpu each (default 100)
@@ -29,6 +29,9 @@
 # --profile    perf record (Debian's linux-perf; 97 samples/s, user space) on every process of the control
 #              plane and the system but KWOK while the workload runs; <out>/<system>/profile-<process>.txt
 #              lists its functions by their own share of its samples (the samples stay in perf-<process>.data)
+# --call-graph with --profile: gangplank's own processes are recorded with their call stacks (DWARF
+#              unwinding: the build keeps no frame pointers; about 1 MB a second each), and
+#              <out>/<system>/callers-<process>.txt lists each function's share with what it calls inside
 # --out        figures and per-system logs (default out/cluster)
 # --port-base  first of the loopback ports (default 27000): +0..+8 the control plane's, +9.. a system's
 #              (Kueue takes +9..+11; the JobSet controller, with --submit jobsets, +11 and +12); keep two
@@ -46,6 +49,7 @@ base=27000
 extra=()
 dra=0
 profile=0
+call_graph=0
 submit=pods
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -56,6 +60,7 @@ while [ $# -gt 0 ]; do
     --port-base) base="$2"; shift 2 ;;
     --dra) dra=1; shift ;;
     --profile) profile=1; shift ;;
+    --call-graph) call_graph=1; shift ;;
     --submit) submit="$2"; shift 2 ;;
     --) shift; extra=("$@"); break ;;
     *) echo "cluster-bench: unknown argument $1" >&2; exit 2 ;;
@@ -87,12 +92,14 @@ replace_kwok() {
 
 # start_profiles <dir>: one perf record per process of <dir>/pids but KWOK, its pid kept in <dir>/profilers.
 start_profiles() {
-  local dir="$1" pid name
+  local dir="$1" pid name stacks
   command -v perf >/dev/null || { say "--profile needs perf (apt-get install linux-perf)"; exit 2; }
   : >"$dir/profilers"
   while read -r pid name; do
     case "$name" in kwok*) continue ;; esac
-    perf record -q -F 97 -p "$pid" -o "$dir/perf-$name.data" >"$dir/perf-$name.log" 2>&1 &
+    stacks=()
+    case "$name" in gangplank-*) [ "$call_graph" = 0 ] || stacks=(--call-graph dwarf,16384) ;; esac
+    perf record -q -F 97 "${stacks[@]}" -p "$pid" -o "$dir/perf-$name.data" >"$dir/perf-$name.log" 2>&1 &
     echo "$! $name" >>"$dir/profilers"
   done <"$dir/pids"
 }
@@ -103,8 +110,11 @@ stop_profiles() {
   while read -r pid name; do kill -INT "$pid" 2>/dev/null || true; done <"$dir/profilers"
   while read -r pid name; do
     while kill -0 "$pid" 2>/dev/null; do sleep 0.2; done
-    perf report -i "$dir/perf-$name.data" --stdio --no-children --sort symbol --percent-limit 0.5 \
+    perf report -i "$dir/perf-$name.data" --stdio --no-children --sort symbol --percent-limit 0.5 -g none \
       >"$dir/profile-$name.txt" 2>>"$dir/perf-$name.log" || say "no profile of $name (see $dir/perf-$name.log)"
+    case "$name" in gangplank-*) [ "$call_graph" = 0 ] ||
+      perf report -i "$dir/perf-$name.data" --stdio --children --sort symbol --percent-limit 2 -g caller,2,callee,function \
+        >"$dir/callers-$name.txt" 2>>"$dir/perf-$name.log" || say "no call graph of $name (see $dir/perf-$name.log)" ;; esac
   done <"$dir/profilers"
 }
 
