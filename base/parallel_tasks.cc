@@ -1,4 +1,4 @@
-#include "simulator/parallel_tasks.h"
+#include "base/parallel_tasks.h"
 
 #include <algorithm>
 #include <atomic>
@@ -7,7 +7,7 @@
 #include <thread>
 #include <vector>
 
-namespace gangplank::simulator {
+namespace gangplank::base {
 
 void RunTasks(std::size_t total, int threads, const std::function<void(std::size_t)>& task) {
   std::atomic<std::size_t> next{0};
@@ -35,4 +35,4 @@ void RunTasks(std::size_t total, int threads, const std::function<void(std::size
   if (error) std::rethrow_exception(error);
 }
 
-}  // namespace gangplank::simulator
+}  // namespace gangplank::base

@@ -6,9 +6,11 @@
 #include <chrono>
 #include <charconv>
 #include <cmath>
+#include <exception>
 #include <limits>
 #include <set>
 
+#include "base/parallel_tasks.h"
 #include "base/time_format.h"
 #include "cache/objects/conventions.h"
 #include "engine/admission/admission_round.h"
@@ -458,75 +460,115 @@ void Reconciler::ApplyEvictions(PoolModel& model, const ReconcileContext& contex
   }
 }
 
+// One admitted gang's writes, prepared before any is sent.
+struct Reconciler::AdmissionWrite {
+  std::vector<PlannedMember> members;
+  PoolModel::ReturningHold later;  // Nodes held for members its controller has not made yet.
+  std::string id;
+  CommitResult commit;
+  std::exception_ptr failure;  // A write that threw (not leading, the API server unreachable).
+};
+
+Reconciler::AdmissionWrite Reconciler::PrepareAdmission(const PoolModel& model, const ReconcileContext& context,
+                                                        const RoundResult& round, size_t i) const {
+  const engine::Admitted& a = round.decision.admitted[i];
+  const std::vector<cache::PodInfo>& pods = model.book.WaitingPods(round.admitted_keys[i]);
+  const engine::WaitingGang& waiting = model.book.input().waiting[a.waiting];
+  AdmissionWrite write;
+  write.later = {{}, context.now + kLaterMembersHoldSeconds};
+  for (size_t j = 0; j < a.plan.allocations.size(); ++j) {
+    const int member = a.plan.allocations[j].member;
+    if (member >= static_cast<int>(pods.size())) write.later.nodes.push_back(round.admitted_nodes[i][j]);  // Not made yet.
+    if (member < 0 || member >= static_cast<int>(pods.size())) continue;
+    write.members.push_back(PlannedMember{pods[member], round.admitted_nodes[i][j], std::nullopt});
+    // An autoscaler's consolidation or drift would take one member's node alone and stall the rest.
+    write.members.back().keep_node = model.config().autoscaling.enabled && a.plan.allocations.size() > 1;
+    // A backfill onto another gang's reservation earned it by its declared runtime: Kubernetes holds it
+    // to that (a member that declared its own activeDeadlineSeconds is held to it already).
+    if (a.on_reserved && waiting.expected_runtime && !pods[member].active_deadline_seconds) {
+      write.members.back().active_deadline_seconds = static_cast<std::int64_t>(std::ceil(*waiting.expected_runtime));
+    }
+  }
+  write.id = NewAdmissionId(context.now);
+  return write;
+}
+
+// The round's gangs are committed side by side, up to options_.admission_writers at once: each commit
+// waits on the API server, and gangs of one round never share a member. What the commits mean for the
+// pool is then recorded in round order, as if they had been written one after another.
 void Reconciler::ApplyAdmissions(PoolModel& model, const ReconcileContext& context, const RoundResult& round,
                                  RoundReport& report) {
-  const std::string& pool = model.config().name;
+  std::vector<AdmissionWrite> writes;
+  for (size_t i = 0; i < round.decision.admitted.size(); ++i) writes.push_back(PrepareAdmission(model, context, round, i));
   auto assume = [&](const cache::PodInfo& pod) { Assume(model, pod); };
-  for (size_t i = 0; i < round.decision.admitted.size(); ++i) {
-    const engine::Admitted& a = round.decision.admitted[i];
-    const std::string& key = round.admitted_keys[i];
-    const std::vector<cache::PodInfo>& pods = model.book.WaitingPods(key);
-    const engine::WaitingGang& waiting = model.book.input().waiting[a.waiting];
-    std::vector<PlannedMember> members;
-    PoolModel::ReturningHold later{{}, context.now + kLaterMembersHoldSeconds};
-    for (size_t j = 0; j < a.plan.allocations.size(); ++j) {
-      const int member = a.plan.allocations[j].member;
-      if (member >= static_cast<int>(pods.size())) later.nodes.push_back(round.admitted_nodes[i][j]);  // Not made yet.
-      if (member < 0 || member >= static_cast<int>(pods.size())) continue;
-      members.push_back(PlannedMember{pods[member], round.admitted_nodes[i][j], std::nullopt});
-      // An autoscaler's consolidation or drift would take one member's node alone and stall the rest.
-      members.back().keep_node = model.config().autoscaling.enabled && a.plan.allocations.size() > 1;
-      // A backfill onto another gang's reservation earned it by its declared runtime: Kubernetes holds it
-      // to that (a member that declared its own activeDeadlineSeconds is held to it already).
-      if (a.on_reserved && waiting.expected_runtime && !pods[member].active_deadline_seconds) {
-        members.back().active_deadline_seconds = static_cast<std::int64_t>(std::ceil(*waiting.expected_runtime));
-      }
+  base::RunTasks(writes.size(), options_.admission_writers, [&](size_t i) {
+    try {
+      writes[i].commit = CommitAdmission(writer_, writes[i].members, writes[i].id, assume);
+    } catch (...) {
+      writes[i].failure = std::current_exception();
     }
-    const std::string queue = waiting.request.queue;
-    // On nodes reserved for another on its predicted runtime: it must be gone by then.
-    // (A plain number: GCC 12 misreads an optional copied here as maybe uninitialized.)
-    const double predicted = a.by_prediction && waiting.predicted_runtime ? *waiting.predicted_runtime : -1;
-    const double arrival = waiting.arrival;
-    const std::string id = NewAdmissionId(context.now);
-    const CommitResult commit = CommitAdmission(writer_, members, id, assume);
-    std::optional<Gang> gang = tracker_.Get(key);
-    if (!commit.committed) {
-      ++report.conflicts;
-      report.again = true;
-      model.NoteCapacityFreed();  // The next round re-plans from what the API server says now.
-      if (metrics_ != nullptr) metrics_->AdmissionConflict(pool);
-      spdlog::info(logging::JsonFields("admission rolled back; planning again", "pool", pool, "gang", key, "error", commit.error));
+  });
+  std::exception_ptr first_failure;
+  for (size_t i = 0; i < writes.size(); ++i) {
+    if (writes[i].failure) {
+      if (!first_failure) first_failure = writes[i].failure;
       continue;
     }
-    if (!commit.error.empty()) {
-      spdlog::warn(logging::JsonFields("admitted gang not fully released yet", "pool", pool, "gang", key, "error", commit.error));
-      report.again = true;
-    }
-    ++report.admitted;
-    if (predicted >= 0) {
-      model.runtimes.backfills[key] = PredictedBackfill{context.now + predicted, false, 0};
-      if (metrics_ != nullptr) metrics_->PredictedBackfill(pool);
-    }
-    model.requeued_arrivals.erase(key);
-    model.reservations.erase(key);
-    model.returning.erase(key);
-    std::string reason = a.reason;
-    if (!later.nodes.empty()) {
-      reason += "; " + std::to_string(later.nodes.size()) + " of its members are made by its controller once this one is placed: " +
-                "their nodes are held for them until " + base::FormatEpochSeconds(later.until);
-      model.returning[key] = std::move(later);
-    }
-    model.NoteGang(key);  // Its entries move from waiting to running.
-    if (gang) {
-      conditions_.Admitted(*gang, predicted >= 0 ? reason + "; gangs like it ran at most " + engine::RoughDuration(predicted) +
-                                                  " in " + std::to_string(std::lround(model.runtimes.quantile * 100)) + "%" +
-                                                  " of cases, so it is asked to checkpoint and ended if it still runs at " +
-                                                  base::FormatEpochSeconds(context.now + predicted)
-                                            : reason);
-    }
-    if (metrics_ != nullptr) metrics_->Admitted(pool, queue, std::max(0.0, context.now - arrival));
-    spdlog::info(logging::JsonFields("admitted gang", "pool", pool, "gang", key, "admission", id, "reason", reason));
+    RecordAdmission(model, context, round, i, writes[i], report);
   }
+  if (first_failure) std::rethrow_exception(first_failure);  // After every other gang is recorded.
+}
+
+void Reconciler::RecordAdmission(PoolModel& model, const ReconcileContext& context, const RoundResult& round, size_t i,
+                                 AdmissionWrite& write, RoundReport& report) {
+  const std::string& pool = model.config().name;
+  const engine::Admitted& a = round.decision.admitted[i];
+  const std::string& key = round.admitted_keys[i];
+  const engine::WaitingGang& waiting = model.book.input().waiting[a.waiting];
+  const std::string queue = waiting.request.queue;
+  // On nodes reserved for another on its predicted runtime: it must be gone by then.
+  // (A plain number: GCC 12 misreads an optional copied here as maybe uninitialized.)
+  const double predicted = a.by_prediction && waiting.predicted_runtime ? *waiting.predicted_runtime : -1;
+  const double arrival = waiting.arrival;
+  const CommitResult& commit = write.commit;
+  std::optional<Gang> gang = tracker_.Get(key);
+  if (!commit.committed) {
+    ++report.conflicts;
+    report.again = true;
+    model.NoteCapacityFreed();  // The next round re-plans from what the API server says now.
+    if (metrics_ != nullptr) metrics_->AdmissionConflict(pool);
+    spdlog::info(logging::JsonFields("admission rolled back; planning again", "pool", pool, "gang", key, "error", commit.error));
+    return;
+  }
+  if (!commit.error.empty()) {
+    spdlog::warn(logging::JsonFields("admitted gang not fully released yet", "pool", pool, "gang", key, "error", commit.error));
+    report.again = true;
+  }
+  ++report.admitted;
+  if (predicted >= 0) {
+    model.runtimes.backfills[key] = PredictedBackfill{context.now + predicted, false, 0};
+    if (metrics_ != nullptr) metrics_->PredictedBackfill(pool);
+  }
+  model.requeued_arrivals.erase(key);
+  model.reservations.erase(key);
+  model.returning.erase(key);
+  std::string reason = a.reason;
+  if (!write.later.nodes.empty()) {
+    reason += "; " + std::to_string(write.later.nodes.size()) + " of its members are made by its controller once this one is placed: " +
+              "their nodes are held for them until " + base::FormatEpochSeconds(write.later.until);
+    model.returning[key] = std::move(write.later);
+  }
+  model.NoteGang(key);  // Its entries move from waiting to running.
+  if (gang) {
+    conditions_.Admitted(*gang, predicted >= 0 ? reason + "; gangs like it ran at most " + engine::RoughDuration(predicted) +
+                                                " in " + std::to_string(std::lround(model.runtimes.quantile * 100)) + "%" +
+                                                " of cases, so it is asked to checkpoint and ended if it still runs at " +
+                                                base::FormatEpochSeconds(context.now + predicted)
+                                          : reason,
+                           predicted >= 0 || a.on_reserved);
+  }
+  if (metrics_ != nullptr) metrics_->Admitted(pool, queue, std::max(0.0, context.now - arrival));
+  spdlog::info(logging::JsonFields("admitted gang", "pool", pool, "gang", key, "admission", write.id, "reason", reason));
 }
 
 void Reconciler::LearnIfEnded(PoolModel& model, const std::string& key, bool still_running, double now) {

@@ -79,6 +79,9 @@ struct ReconcilerOptions {
   // gangplank's kube-scheduler runs Kubernetes' PodGroup cycle (GenericWorkload on): it holds a PodGroup's
   // pods while any is gated, so a basic{} group is admitted whole instead of pod by pod.
   bool native_gang_cycle = false;
+  // Gangs of one round whose admission writes are in flight at once: each waits on the API server, so
+  // one at a time caps admissions at one round trip each (the client's QPS still bounds them all).
+  int admission_writers = 8;
 };
 
 struct RoundReport {
@@ -112,7 +115,12 @@ class Reconciler {
   void RefreshUngoverned(PoolModel& model, const ReconcileContext& context, const std::string& key);
   bool Recover(PoolModel& model, const Gang& gang, int min_members);
   void ApplyEvictions(PoolModel& model, const ReconcileContext& context, const RoundResult& round, RoundReport& report);
+  struct AdmissionWrite;
   void ApplyAdmissions(PoolModel& model, const ReconcileContext& context, const RoundResult& round, RoundReport& report);
+  AdmissionWrite PrepareAdmission(const PoolModel& model, const ReconcileContext& context, const RoundResult& round,
+                                  size_t i) const;
+  void RecordAdmission(PoolModel& model, const ReconcileContext& context, const RoundResult& round, size_t i,
+                       AdmissionWrite& write, RoundReport& report);
   void SayWhy(PoolModel& model, const RoundResult& round, const Pending& pending,
               const std::map<std::string, CapacityNote>& capacity_notes);
   void Figures(PoolModel& model, const ReconcileContext& context, const RoundResult& round);

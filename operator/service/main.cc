@@ -61,6 +61,7 @@ ControllerOptions ControllerOptionsOf(const OperatorConfig& c) {
   o.condition_rewrite_seconds = c.condition_rewrite_seconds;
   o.reconciler.policy = c.policy;
   o.reconciler.max_staleness_seconds = c.max_staleness_seconds;
+  o.reconciler.admission_writers = c.admission_writers;
   o.reconciler.spot_eviction_margin_seconds = c.spot_eviction_margin_seconds;
   o.reconciler.native_gang_cycle = c.native_gang_cycle;
   o.reconciler.status_interval_seconds = c.status_interval_seconds;

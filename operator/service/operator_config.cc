@@ -46,6 +46,10 @@ void AddOperatorFlags(CLI::App& app, OperatorConfig& c) {
                "Queue of gangs whose pods and namespace name none (empty: such gangs wait with reason NoQueue)");
   flags.Option("policy", c.policy, "Engine scoring policy that picks nodes inside the chosen topology domain");
   flags.Option("workers", c.workers, "Pools reconciled in parallel")->check(CLI::Range(1, 16));
+  flags.Option("admission-writers", c.admission_writers,
+               "Gangs admitted in one round whose writes (plan, then gate removal) are in flight at once; each waits "
+               "on the API server, and all share --kube-api-qps")
+      ->check(CLI::Range(1, 64));
   flags.Option("resync-seconds", c.resync_seconds,
                "Every pool is reconciled (and its status refreshed) at least this often")
       ->check(CLI::PositiveNumber);

@@ -42,6 +42,7 @@ struct OperatorConfig {
   std::string default_queue;
   std::string policy = "fragpack";
   int workers = 1;
+  int admission_writers = 8;
   int resync_seconds = 30;
   int max_staleness_seconds = 60;
   int spot_eviction_margin_seconds = 15;

@@ -32,13 +32,16 @@ GangConditions::~GangConditions() {
   thread_.join();
 }
 
-void GangConditions::Admitted(const Gang& gang, const std::string& message) { Set(gang, "True", reasons::kAdmitted, message); }
+void GangConditions::Admitted(const Gang& gang, const std::string& message, bool notable) {
+  Set(gang, "True", reasons::kAdmitted, message, !notable && gang.members.size() == 1);
+}
 
 void GangConditions::Blocked(const Gang& gang, const std::string& reason, const std::string& message) {
   Set(gang, "False", reason, message);
 }
 
-void GangConditions::Set(const Gang& gang, const std::string& status, const std::string& reason, const std::string& message) {
+void GangConditions::Set(const Gang& gang, const std::string& status, const std::string& reason, const std::string& message,
+                         bool quiet) {
   if (gang.members.empty()) return;
   std::lock_guard lock(mu_);
   Desired& d = desired_[gang.key];
@@ -47,6 +50,7 @@ void GangConditions::Set(const Gang& gang, const std::string& status, const std:
   d.status = status;
   d.reason = reason;
   d.message = message;
+  d.quiet = quiet;
   const bool unchanged = d.written_status == status && d.written_reason == reason && d.written_message == message;
   const bool new_reason = d.written_status != status || d.written_reason != reason;
   if (d.queued) {
@@ -140,7 +144,8 @@ void GangConditions::WriteOne(const std::string& key, Desired d) {
     if (d.anchor.kind == "PodGroup" && d.anchor.api_version == cache::kNativePodGroupApiVersion) {
       writer_.SetPodGroupCondition(d.lead.namespace_, d.anchor.name, condition);
     }
-    if (d.written_reason != d.reason) {
+    // Quiet: only a first word about the gang goes without an Event; a gang seen waiting is told admitted.
+    if (d.written_reason != d.reason && !(d.quiet && d.written_reason.empty())) {
       writer_.RecordEvent(EventWrite{d.anchor, d.lead.namespace_, d.status == "True" ? reasons::kNormal : reasons::kWarning, d.reason,
                                      "gang " + key + ": " + d.message});
     }

@@ -1,6 +1,8 @@
 // Says why each gang waits, or that it was admitted: one condition, gangplank.io/GangAdmitted, on the
 // gang's lead pod (its first member by name, so `kubectl describe pod` shows it), and an Event on the
-// gang's owner (its Job, PyTorchJob, ..., or the lead pod) whenever the reason changes.
+// gang's owner (its Job, PyTorchJob, ..., or the lead pod) whenever the reason changes, except for a lone
+// pod admitted before anything was said about it: kube-scheduler's Scheduled Event on the same pod follows
+// within a moment, so a second Event per pod would only double the API server's Event writes.
 //
 // Reconcile rounds only record what the condition should be; a background thread writes it (a work
 // queue of gang keys: one pending write per gang, the newest wins), at most once per gang per
@@ -37,7 +39,8 @@ class GangConditions {
   GangConditions(const GangConditions&) = delete;
   GangConditions& operator=(const GangConditions&) = delete;
 
-  void Admitted(const Gang& gang, const std::string& message);
+  // `notable`: the admission says more than where (a backfill it must leave in time): always an Event.
+  void Admitted(const Gang& gang, const std::string& message, bool notable = false);
   // `reason` is CamelCase (an engine BlockCode name or an operator-level reason).
   void Blocked(const Gang& gang, const std::string& reason, const std::string& message);
   // Records an event on the gang's owner now (evictions, timeouts), whatever the condition does.
@@ -62,8 +65,10 @@ class GangConditions {
     double written_at = -1e300;
     bool queued = false;
     bool delayed = false;  // Queued, but waiting out the rewrite interval on a timer.
+    bool quiet = false;    // A change of reason to this one is not announced by an Event.
   };
-  void Set(const Gang& gang, const std::string& status, const std::string& reason, const std::string& message);
+  void Set(const Gang& gang, const std::string& status, const std::string& reason, const std::string& message,
+           bool quiet = false);
   void Run();
   void Process(const std::string& key);
   void WriteOne(const std::string& key, Desired snapshot);

@@ -5,7 +5,7 @@
 #include <chrono>
 #include <cmath>
 
-#include "simulator/parallel_tasks.h"
+#include "base/parallel_tasks.h"
 
 namespace gangplank::simulator::frag {
 
@@ -19,7 +19,7 @@ std::vector<FragReplayResult> RunFragReplays(const std::vector<engine::NodeSpec>
   std::vector<FragReplayResult> results(total);
   std::vector<double> seconds(total, 0);
   std::atomic<int> done{0};
-  RunTasks(total, threads, [&](size_t job) {
+  base::RunTasks(total, threads, [&](size_t job) {
     const auto start = std::chrono::steady_clock::now();
     results[job] =
         RunFragReplay(nodes, pods, policies[job / seeds.size()], seeds[job % seeds.size()], target_ratio, mode, ties);

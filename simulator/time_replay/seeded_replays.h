@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "simulator/parallel_tasks.h"
+#include "base/parallel_tasks.h"
 #include "simulator/progress_bar.h"
 #include "simulator/time_replay/options.h"
 #include "simulator/time_replay/replay_engine.h"
@@ -83,7 +83,7 @@ SeededReplays<typename S::Draw, typename S::Figures> RunSeededReplays(const Prep
   const int total = static_cast<int>(out.runs.size() * policies);
   ProgressBar bar(plan.label, plan.progress);
   std::atomic<int> done{0};
-  RunTasks(out.runs.size() * policies, plan.threads, [&](std::size_t task) {
+  base::RunTasks(out.runs.size() * policies, plan.threads, [&](std::size_t task) {
     auto& run = out.runs[task / policies];
     const std::size_t p = task % policies;
     auto [result, figures] = study.Replay(prepared, run.draw, plan.policies[p]);

@@ -3,6 +3,8 @@
 // for assertions. Failures can be injected per call kind.
 #pragma once
 
+#include <chrono>
+#include <condition_variable>
 #include <map>
 #include <mutex>
 #include <string>
@@ -24,6 +26,16 @@ class FakeClusterWriter : public ClusterWriter {
     std::lock_guard lock(mu_);
     auto it = pods_.find(uid);
     return it == pods_.end() ? std::nullopt : std::optional<cache::PodInfo>(it->second);
+  }
+  // Each pod write waits (up to 2 s) until `n` pod writes are in flight at once, as a slow API server
+  // would keep them: a test then sees whether the caller overlaps its writes (MostInFlight).
+  void OverlapWrites(int n) {
+    std::lock_guard lock(flight_mu_);
+    overlap_ = n;
+  }
+  int MostInFlight() const {
+    std::lock_guard lock(flight_mu_);
+    return most_in_flight_;
   }
   // Bumps a pod's resourceVersion behind the operator's back (someone else wrote it).
   void Touch(const std::string& uid) {
@@ -178,6 +190,7 @@ class FakeClusterWriter : public ClusterWriter {
 
   template <typename F>
   cache::PodInfo Write(const cache::PodInfo& pod, const std::string& what, F&& change, bool check_version = true) {
+    InFlight flight(*this);
     std::lock_guard lock(mu_);
     log_.push_back(what + " " + pod.name);
     auto it = pods_.find(pod.uid);
@@ -192,6 +205,29 @@ class FakeClusterWriter : public ClusterWriter {
     return it->second;
   }
 
+  // One pod write between its start and its answer (OverlapWrites).
+  class InFlight {
+   public:
+    explicit InFlight(FakeClusterWriter& w) : w_(w) {
+      std::unique_lock lock(w_.flight_mu_);
+      w_.most_in_flight_ = std::max(w_.most_in_flight_, ++w_.in_flight_);
+      w_.flight_cv_.notify_all();
+      w_.flight_cv_.wait_for(lock, std::chrono::seconds(2), [&] { return w_.in_flight_ >= w_.overlap_; });
+    }
+    ~InFlight() {
+      std::lock_guard lock(w_.flight_mu_);
+      --w_.in_flight_;
+    }
+    InFlight(const InFlight&) = delete;
+    InFlight& operator=(const InFlight&) = delete;
+
+   private:
+    FakeClusterWriter& w_;
+  };
+
+  mutable std::mutex flight_mu_;
+  std::condition_variable flight_cv_;
+  int overlap_ = 0, in_flight_ = 0, most_in_flight_ = 0;
   mutable std::mutex mu_;
   std::map<std::string, cache::PodInfo> pods_;
   std::vector<std::string> log_;

@@ -41,11 +41,12 @@ class ReconcilerTest : public ::testing::Test {
 
   void SetUp() override { Remake(); }
 
-  void Remake() {
+  void Remake(int admission_writers = ReconcilerOptions{}.admission_writers) {
     model_ = std::make_unique<PoolModel>(pool_, [](const engine::NodeSpec&) { return true; });
     ReconcilerOptions options;
     options.policy = "bestfit";
     options.status_interval_seconds = 0;
+    options.admission_writers = admission_writers;
     reconciler_ = std::make_unique<Reconciler>(tracker_, sizes_, writer_, conditions_, &metrics_, member_faults_, options);
   }
 

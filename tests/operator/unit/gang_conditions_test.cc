@@ -103,6 +103,42 @@ TEST_F(GangConditionsTest, AdmissionIsWrittenAtOnceEvenBehindAHeldBackMessage) {
   EXPECT_EQ(EventsWithReason(reasons::kAdmitted), 1);
 }
 
+// A lone pod admitted before anything was said about it: the condition, and no Event of gangplank's
+// (kube-scheduler's Scheduled Event on the same pod follows). Seen waiting first, or admitted with
+// something to say, or a gang of several pods: the admission is announced.
+TEST_F(GangConditionsTest, ALonePodAdmittedAtOnceGetsTheConditionWithoutAnEvent) {
+  Gang lone = FourPodGang();
+  lone.key = "team/Pod/solo";
+  conditions_.Admitted(lone, "admitted into rack=r1");
+  ASSERT_TRUE(conditions_.WaitIdle(5s));
+  ASSERT_TRUE(Written());
+  EXPECT_EQ(Written()->reason, reasons::kAdmitted);
+  EXPECT_EQ(EventsWithReason(reasons::kAdmitted), 0);
+
+  Gang waited = lone;
+  waited.key = "team/Pod/waited";
+  waited.members.front().pod.uid = "uid-w";
+  conditions_.Blocked(waited, "InsufficientGPUs", "needs 8 GPUs");
+  ASSERT_TRUE(conditions_.WaitIdle(5s));
+  conditions_.Admitted(waited, "admitted");
+  ASSERT_TRUE(conditions_.WaitIdle(5s));
+  EXPECT_EQ(EventsWithReason("InsufficientGPUs"), 1);
+  EXPECT_EQ(EventsWithReason(reasons::kAdmitted), 1);
+
+  Gang backfill = lone;
+  backfill.key = "team/Pod/backfill";
+  backfill.members.front().pod.uid = "uid-b";
+  conditions_.Admitted(backfill, "admitted; ended if it still runs at 12:00", true);
+  Gang pair = lone;
+  pair.key = "team/Job/pair";
+  pair.members.push_back(pair.members.front());
+  pair.members.back().pod.uid = "uid-p1";
+  pair.members.front().pod.uid = "uid-p0";
+  conditions_.Admitted(pair, "admitted");
+  ASSERT_TRUE(conditions_.WaitIdle(5s));
+  EXPECT_EQ(EventsWithReason(reasons::kAdmitted), 3);
+}
+
 TEST_F(GangConditionsTest, ANewBlockReasonIsNotHeldBackEither) {
   const Gang gang = FourPodGang();
   conditions_.Blocked(gang, reasons::kGangIncomplete, "3 of 4 pods exist");

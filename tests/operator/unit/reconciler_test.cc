@@ -36,6 +36,31 @@ TEST_F(ReconcilerTest, AdmitsACompleteGangWholeInOneRack) {
   EXPECT_EQ(Reconcile().admitted, 0);
 }
 
+// The gangs one round admits are written side by side (ReconcilerOptions::admission_writers), each
+// still whole: with writes that each wait on the API server, one at a time caps admissions at one round
+// trip each.
+class AdmissionWriters : public ReconcilerTest {
+ protected:
+  // Six lone 8-GPU pods on six free nodes, admitted in one round; the most pod writes seen at once.
+  int AdmitSix() {
+    for (int i = 0; i < 6; ++i) Node("n" + std::to_string(i), 8, "r1");
+    for (int i = 0; i < 6; ++i) Waiting("p" + std::to_string(i), "p" + std::to_string(i), 8, "team-a");
+    EXPECT_EQ(Reconcile().admitted, 6);
+    for (int i = 0; i < 6; ++i) EXPECT_FALSE(Gated("uid-p" + std::to_string(i)));
+    return writer_.MostInFlight();
+  }
+};
+
+TEST_F(AdmissionWriters, OneRoundsGangsAreWrittenSideBySide) {
+  writer_.OverlapWrites(4);  // Each write is answered only once four are in flight (or after 2 s).
+  EXPECT_GE(AdmitSix(), 4);
+}
+
+TEST_F(AdmissionWriters, OneWriterWritesOneGangAtATime) {
+  Remake(1);
+  EXPECT_EQ(AdmitSix(), 1);
+}
+
 TEST_F(ReconcilerTest, AnIncompleteGangWaitsAndSaysHowFarItIs) {
   Node("n1", 8, "r1");
   cache::PodInfo p = cache::testing::GpuPod("train-0", {.queue = "team-a", .gpus = 1});
