@@ -565,7 +565,7 @@ void Reconciler::RecordAdmission(PoolModel& model, const ReconcileContext& conte
                                                 " of cases, so it is asked to checkpoint and ended if it still runs at " +
                                                 base::FormatEpochSeconds(context.now + predicted)
                                           : reason,
-                           predicted >= 0 || a.on_reserved);
+                           predicted >= 0 || a.on_reserved || a.plan.allocations.size() > 1);
   }
   if (metrics_ != nullptr) metrics_->Admitted(pool, queue, std::max(0.0, context.now - arrival));
   spdlog::info(logging::JsonFields("admitted gang", "pool", pool, "gang", key, "admission", write.id, "reason", reason));

@@ -39,7 +39,8 @@ class GangConditions {
   GangConditions(const GangConditions&) = delete;
   GangConditions& operator=(const GangConditions&) = delete;
 
-  // `notable`: the admission says more than where (a backfill it must leave in time): always an Event.
+  // `notable`: always an Event, as for a gang of several pods: the admission says more than where (a
+  // backfill it must leave in time), or its plan holds members its controller has not made yet.
   void Admitted(const Gang& gang, const std::string& message, bool notable = false);
   // `reason` is CamelCase (an engine BlockCode name or an operator-level reason).
   void Blocked(const Gang& gang, const std::string& reason, const std::string& message);

@@ -52,7 +52,8 @@ TEST_F(PredictedBackfillEndToEnd, ABackfillOnAPredictionIsEndedAtItsTimeForTheRe
   Submit(PodObject("s", PodOptions().Queue("team-b").Gpus(4)));
   ASSERT_TRUE(WaitFor([&] { return AllBound({"s"}); })) << GangCondition("s").dump() << Logs();
   EXPECT_TRUE(NodeOf("s") == "n6" || NodeOf("s") == "n7") << NodeOf("s");
-  EXPECT_TRUE(Said("Admitted", "gangs like it ran at most")) << GangCondition("s").dump() << GangCondition("g-0").dump();
+  EXPECT_TRUE(WaitFor([&] { return Said("Admitted", "gangs like it ran at most"); }))
+      << GangCondition("s").dump() << GangCondition("g-0").dump();
   EXPECT_EQ(OperatorMetric("gangplank_operator_predicted_backfills_total"), 1);
 
   // The half-full nodes' other pods go: G could start there but for S, which overstays its prediction.
@@ -60,9 +61,10 @@ TEST_F(PredictedBackfillEndToEnd, ABackfillOnAPredictionIsEndedAtItsTimeForTheRe
   client().Remove(kube::resources::Pods(), ns(), "half-7");
   ASSERT_TRUE(WaitFor([&] { return AnnotationOf("s", "gangplank.io/checkpoint-cause") == "BackfillOverrun"; }))
       << Logs();
-  EXPECT_TRUE(Said("CheckpointRequested", "started on nodes reserved for")) << Logs();
+  // The Event is recorded after the annotation, on the recorder's own thread.
+  EXPECT_TRUE(WaitFor([&] { return Said("CheckpointRequested", "started on nodes reserved for"); })) << Logs();
   ASSERT_TRUE(WaitFor([&] { return !Pod("s"); })) << "ended after the checkpoint grace" << Logs();
-  EXPECT_TRUE(Said("BackfillOverrun", "ending the whole gang to requeue it in its place")) << Logs();
+  EXPECT_TRUE(WaitFor([&] { return Said("BackfillOverrun", "ending the whole gang to requeue it in its place"); })) << Logs();
   ASSERT_TRUE(WaitFor([&] { return AllBound({"g-0", "g-1"}); })) << GangCondition("g-0").dump() << Logs();
   EXPECT_EQ(std::set<std::string>({NodeOf("g-0"), NodeOf("g-1")}), (std::set<std::string>{"n6", "n7"}));
   // The pool's status remembers that S overstayed, for a new leader.
