@@ -70,6 +70,11 @@ void Cluster::SetUnschedulable(NodeId node, bool unschedulable) {
   Changed(node);
 }
 
+void Cluster::SetTaints(NodeId node, std::vector<Taint> taints) {
+  specs_.at(node).taints = std::move(taints);
+  Changed(node);
+}
+
 bool Cluster::Eligible(NodeId node, const PodRequest& request) const {
   const NodeSpec& s = specs_.at(node);
   if (s.unschedulable) return false;

@@ -46,6 +46,7 @@ class Cluster {
   std::int64_t shape_free_gpu_milli(int shape) const { return shape_free_gpu_milli_.at(static_cast<size_t>(shape)); }
 
   void SetUnschedulable(NodeId node, bool unschedulable);
+  void SetTaints(NodeId node, std::vector<Taint> taints);
 
   // Static eligibility: GPU model, node selector, taints (NoSchedule/NoExecute), cordon.
   bool Eligible(NodeId node, const PodRequest& request) const;

@@ -41,9 +41,12 @@ bool SameTaints(const std::vector<engine::Taint>& a, const std::vector<engine::T
 }
 
 // Equal in everything but the cordon flag, which the engine can change in place.
-bool SameSpecButCordon(const engine::NodeSpec& a, const engine::NodeSpec& b) {
+// Same place (labels: pools and topology) and size: what else changed (taints, cordon) is set in place.
+// Node conditions come and go as taints (not-ready, unreachable, pressure), and under load they flap on
+// many nodes: rebuilding the whole state for each would cost every node and pod each time.
+bool SamePlaceAndSize(const engine::NodeSpec& a, const engine::NodeSpec& b) {
   return a.name == b.name && a.capacity == b.capacity && a.gpu_count == b.gpu_count && a.gpu_model == b.gpu_model &&
-         a.labels == b.labels && SameTaints(a.taints, b.taints);
+         a.labels == b.labels;
 }
 
 // Whether two versions of a pod hold the same capacity in the same place for the same queue and gang.
@@ -158,10 +161,15 @@ void ClusterState::UpsertNode(const NodeInfo& node) {
   }
   foreign_nodes_.erase(spec.name);
   if (auto it = v.node_specs_.find(spec.name); it != v.node_specs_.end()) {
-    if (SameSpecButCordon(it->second, spec)) {
+    if (SamePlaceAndSize(it->second, spec)) {
+      const engine::NodeId id = v.FindNode(spec.name);
+      if (!SameTaints(it->second.taints, spec.taints)) {
+        it->second.taints = spec.taints;
+        v.cluster_->SetTaints(id, std::move(spec.taints));
+      }
       if (it->second.unschedulable != spec.unschedulable) {
         it->second.unschedulable = spec.unschedulable;
-        v.cluster_->SetUnschedulable(v.FindNode(spec.name), spec.unschedulable);
+        v.cluster_->SetUnschedulable(id, spec.unschedulable);
       }
       return;
     }

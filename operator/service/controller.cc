@@ -27,18 +27,24 @@ bool HoldsCapacity(const kube::Pod& pod) {
   return !pod.node_name.empty() || pod.meta.annotations.contains(std::string(cache::kPlannedNodeAnnotation));
 }
 
+bool SameAmounts(const std::vector<kube::ResourceAmount>& x, const std::vector<kube::ResourceAmount>& y) {
+  return std::equal(x.begin(), x.end(), y.begin(), y.end(),
+                    [](const auto& p, const auto& q) { return p.name == q.name && p.milli == q.milli; });
+}
+
+// Node fields that say which pools select a node (labels, its GPUs): taints and cordons come and go
+// without changing them.
+bool SameForHealth(const kube::Node& a, const kube::Node& b) {
+  return a.meta.labels == b.meta.labels && SameAmounts(a.allocatable, b.allocatable);
+}
+
 // Node fields admission reads; a status heartbeat changes none of them.
 bool SameForAdmission(const kube::Node& a, const kube::Node& b) {
-  auto same_amounts = [](const std::vector<kube::ResourceAmount>& x, const std::vector<kube::ResourceAmount>& y) {
-    return std::equal(x.begin(), x.end(), y.begin(), y.end(),
-                      [](const auto& p, const auto& q) { return p.name == q.name && p.milli == q.milli; });
-  };
   auto same_taints = [](const std::vector<kube::Taint>& x, const std::vector<kube::Taint>& y) {
     return std::equal(x.begin(), x.end(), y.begin(), y.end(),
                       [](const auto& p, const auto& q) { return p.key == q.key && p.value == q.value && p.effect == q.effect; });
   };
-  return a.unschedulable == b.unschedulable && a.meta.labels == b.meta.labels && same_taints(a.taints, b.taints) &&
-         same_amounts(a.allocatable, b.allocatable);
+  return a.unschedulable == b.unschedulable && same_taints(a.taints, b.taints) && SameForHealth(a, b);
 }
 
 }  // namespace
@@ -79,7 +85,7 @@ Controller::Controller(cache::SharedInformers& informers, cache::ClusterStateFee
         // otherwise read.
         const bool notice = ObserveNotice(*n);
         const bool fault = ObserveFaults(*n);
-        if (notice || fault || !SameForAdmission(*old, *n)) OnNodeChange();
+        if (notice || fault || !SameForAdmission(*old, *n)) OnNodeChange(!SameForHealth(*old, *n));
       },
       [this](const auto& n, bool) {
         notices_.Remove(n->meta.name);
@@ -211,8 +217,10 @@ void Controller::OnNativePodGroup(const std::string& gang_key) {
   EnqueueAllPools();
 }
 
-void Controller::OnNodeChange() {
-  RecomputeHealth();
+void Controller::OnNodeChange(bool health) {
+  // Which pools select each node: read again by the next reconcile, once however many nodes changed
+  // (a thousand nodes listed at start-up), and only when a node came, went or was relabelled.
+  if (health) health_stale_ = true;
   pools_.ForEach([](PoolModel& model) { model.NoteCapacityFreed(); });  // A node added, grown or uncordoned frees capacity.
   EnqueueAllPools();
 }
@@ -341,6 +349,7 @@ void Controller::ReconcilePool(const std::string& name) {
   RoundReport report;
   {
     std::lock_guard round(model->round_mutex);
+    if (health_stale_.exchange(false)) RecomputeHealth();
     const ReconcileContext context = Context();
     report = reconciler_.Reconcile(*model, context);
     reconciler_.WritePoolStatus(*model, context, PoolReadyCondition(model->config(), pools_.HealthOf(name)), false);

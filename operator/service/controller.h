@@ -88,7 +88,7 @@ class Controller {
  private:
   double Now() const;
   void OnPod(const cache::PodInfo& pod, bool removed, bool freed);
-  void OnNodeChange();
+  void OnNodeChange(bool health = true);
   void OnDraChange(const cache::dra::Affected& affected);
   // A native PodGroup was added, deleted or its spec changed: its gang is read again.
   void OnNativePodGroup(const std::string& gang_key);
@@ -133,6 +133,7 @@ class Controller {
 
   std::atomic<bool> leader_{false};
   std::atomic<bool> synced_{false};
+  std::atomic<bool> health_stale_{true};  // Nodes came, went or were relabelled since RecomputeHealth.
   std::atomic<bool> stopping_{false};
   std::vector<std::thread> workers_;
   std::thread sync_watcher_;

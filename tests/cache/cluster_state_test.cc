@@ -136,6 +136,17 @@ TEST(ClusterState, NodeChangesRebuildWithoutLosingPods) {
   cordoned.unschedulable = true;
   state.UpsertNode(cordoned);  // Cordon only: changed in place.
   state.Read([&](const StateView& v) { EXPECT_EQ(v.generation(), generation); });
+  NodeInfo tainted = GpuNode("b", 8, "A100", {{"zone", "z1"}});
+  tainted.taints = {{"node.kubernetes.io/not-ready", "", "NoSchedule"}};
+  state.UpsertNode(tainted);  // Taints only: in place too, and the engine sees them.
+  state.Read([&](const StateView& v) {
+    EXPECT_EQ(v.generation(), generation);
+    EXPECT_FALSE(v.cluster().Eligible(v.FindNode("b"), engine::PodRequest{}));
+    EXPECT_EQ(v.cluster().spec(v.FindNode("b")).taints.size(), 1u);
+  });
+  state.UpsertNode(GpuNode("b", 8, "A100", {{"zone", "z1"}}));  // Ready again.
+  state.Read([&](const StateView& v) { EXPECT_TRUE(v.cluster().Eligible(v.FindNode("b"), engine::PodRequest{})); });
+  EXPECT_EQ(FreeGpus(state, "b"), 3);  // Its pod still holds what it held.
   state.UpsertNode(GpuNode("a", 8, "A100", {{"zone", "z2"}}));  // Label change: rebuild.
   state.Read([&](const StateView& v) {
     EXPECT_NE(v.generation(), generation);
