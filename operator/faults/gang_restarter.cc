@@ -77,10 +77,10 @@ std::map<std::string, const cache::NodeDraGpus::Fenced*> FencedOn(const NodeFaul
 // Whole GPUs the admitted members of running gangs hold, by node (a fenced DRA GPU a pod holds is still
 // offered until released: a fault of its own gang, not a shortfall of the node's): from the pods
 // themselves, since the cache stops counting a pod on a node that no longer has room for it.
-std::map<std::string, int> HeldGpus(const std::map<std::string, Gang>& gangs) {
+std::map<std::string, int> HeldGpus(const std::map<std::string, std::shared_ptr<const Gang>>& gangs) {
   std::map<std::string, int> held;
   for (const auto& [key, gang] : gangs) {
-    for (const Member& m : gang.members) {
+    for (const Member& m : gang->members) {
       if (AdmittedHere(m) && !m.request.IsSharing()) held[m.pod.node_name] += m.request.gpu_count;
     }
   }
@@ -223,9 +223,9 @@ bool GangRestarter::Due(PoolModel& model, const NodeFaultSnapshot& snapshot, boo
 RestartOutcome GangRestarter::Run(PoolModel& model, const NodeFaultSnapshot& snapshot, const QueueTree& tree,
                                   const std::function<GangTerms(const Gang&)>& terms, double now) {
   model.last_fault_look = now;
-  std::map<std::string, Gang> gangs;
+  std::map<std::string, std::shared_ptr<const Gang>> gangs;  // Shared snapshots: no gang is copied.
   for (const engine::RunningGang& running : model.book.input().running) {
-    if (std::optional<Gang> gang = tracker_.Get(running.name)) gangs.emplace(running.name, std::move(*gang));
+    if (std::shared_ptr<const Gang> gang = tracker_.Share(running.name)) gangs.emplace(running.name, std::move(gang));
   }
   const std::vector<engine::NodeFault> nodes = NodeFaultsInPool(model, snapshot, HeldGpus(gangs), now);
   std::vector<engine::GangHealth> health;
@@ -233,12 +233,12 @@ RestartOutcome GangRestarter::Run(PoolModel& model, const NodeFaultSnapshot& sna
     const auto gang = gangs.find(running.name);
     if (gang == gangs.end()) continue;
     NoteRecovered(model, running, now);
-    health.push_back(HealthOf(model, running, gang->second, tree, terms(gang->second), snapshot, now));
+    health.push_back(HealthOf(model, running, *gang->second, tree, terms(*gang->second), snapshot, now));
   }
   const engine::RecoveryPlan plan = engine::PlanGangRecovery(nodes, health, now);
   RestartOutcome outcome;
-  for (const engine::RecoveryDecision& d : plan.decisions) Carry(model, gangs.at(d.gang), d, now, outcome);
-  for (const std::string& key : plan.withdrawn) WithdrawCheckpoint(model, gangs.at(key));
+  for (const engine::RecoveryDecision& d : plan.decisions) Carry(model, *gangs.at(d.gang), d, now, outcome);
+  for (const std::string& key : plan.withdrawn) WithdrawCheckpoint(model, *gangs.at(key));
   outcome.next_wakeup = plan.next_wakeup;
   return outcome;
 }

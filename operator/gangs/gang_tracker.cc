@@ -76,7 +76,9 @@ std::vector<std::string> GangTracker::Upsert(const cache::PodInfo& pod) {
   Member member = MemberOf(pod);
   std::lock_guard lock(mu_);
   if (auto it = gang_of_.find(pod.uid); it != gang_of_.end() && it->second != key) Erase(pod.uid, touched);
-  Gang& gang = gangs_[key];
+  std::shared_ptr<const Gang>& slot = gangs_[key];
+  auto next = slot ? std::make_shared<Gang>(*slot) : std::make_shared<Gang>();  // Readers keep the old one.
+  Gang& gang = *next;
   if (gang.key.empty()) {
     gang.key = key;
     gang.identity = identity;
@@ -86,11 +88,13 @@ std::vector<std::string> GangTracker::Upsert(const cache::PodInfo& pod) {
   if (at != gang.members.end()) {
     const bool same = SameForAdmission(*at, member);
     *at = std::move(member);  // Keep the newest resourceVersion either way.
+    slot = std::move(next);
     if (same) return touched;
   } else {
     auto pos = std::lower_bound(gang.members.begin(), gang.members.end(), pod.name,
                                 [](const Member& m, const std::string& name) { return m.pod.name < name; });
     gang.members.insert(pos, std::move(member));
+    slot = std::move(next);
   }
   gang_of_[pod.uid] = key;
   touched.push_back(key);
@@ -111,10 +115,15 @@ void GangTracker::Erase(const std::string& uid, std::vector<std::string>& touche
   gang_of_.erase(it);
   auto gang = gangs_.find(key);
   if (gang == gangs_.end()) return;
-  auto& members = gang->second.members;
+  auto next = std::make_shared<Gang>(*gang->second);
+  auto& members = next->members;
   members.erase(std::remove_if(members.begin(), members.end(), [&](const Member& m) { return m.pod.uid == uid; }),
                 members.end());
-  if (members.empty()) gangs_.erase(gang);
+  if (members.empty()) {
+    gangs_.erase(gang);
+  } else {
+    gang->second = std::move(next);
+  }
   touched.push_back(key);
 }
 
@@ -122,7 +131,13 @@ std::optional<Gang> GangTracker::Get(const std::string& key) const {
   std::lock_guard lock(mu_);
   auto it = gangs_.find(key);
   if (it == gangs_.end()) return std::nullopt;
-  return it->second;
+  return *it->second;
+}
+
+std::shared_ptr<const Gang> GangTracker::Share(const std::string& key) const {
+  std::lock_guard lock(mu_);
+  auto it = gangs_.find(key);
+  return it == gangs_.end() ? nullptr : it->second;
 }
 
 bool GangTracker::Has(const std::string& key) const {
@@ -142,7 +157,7 @@ std::vector<std::string> GangTracker::KeysInNamespace(const std::string& namespa
   std::lock_guard lock(mu_);
   std::vector<std::string> out;
   for (const auto& [key, gang] : gangs_) {
-    if (gang.namespace_ == namespace_) out.push_back(key);
+    if (gang->namespace_ == namespace_) out.push_back(key);
   }
   return out;
 }

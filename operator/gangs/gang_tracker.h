@@ -1,10 +1,13 @@
 // The pods gangplank manages (they name one of its schedulers, or carry its admission gate), grouped
 // into gangs by cache::GangIdentityOf, as the pod informer reports them. Finished pods leave their
 // gang; a gang with no pods left is gone. Thread-safe: the informer's dispatcher thread writes,
-// reconcile workers read single gangs as snapshots (copies), so no reader holds the lock for long.
+// reconcile workers read single gangs as snapshots, so no reader holds the lock for long. A gang is
+// kept immutable and replaced whole when a pod changes, so a snapshot can be shared instead of copied
+// (the fault look reads every running gang on most rounds).
 #pragma once
 
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -52,6 +55,7 @@ class GangTracker {
   std::vector<std::string> Remove(const std::string& uid);
 
   std::optional<Gang> Get(const std::string& key) const;
+  std::shared_ptr<const Gang> Share(const std::string& key) const;  // The same snapshot, not copied.
   bool Has(const std::string& key) const;  // Get without the copy.
   std::vector<std::string> Keys() const;
   std::vector<std::string> KeysInNamespace(const std::string& namespace_) const;
@@ -64,7 +68,7 @@ class GangTracker {
 
   std::vector<std::string> scheduler_names_;
   mutable std::mutex mu_;
-  std::map<std::string, Gang> gangs_;                       // By key.
+  std::map<std::string, std::shared_ptr<const Gang>> gangs_;  // By key.
   std::unordered_map<std::string, std::string> gang_of_;    // Pod UID -> gang key.
 };
 
