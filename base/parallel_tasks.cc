@@ -10,6 +10,10 @@
 namespace gangplank::base {
 
 void RunTasks(std::size_t total, int threads, const std::function<void(std::size_t)>& task) {
+  if (total <= 1 || threads <= 1) {  // Nothing to overlap: no thread to start (most rounds admit one gang).
+    for (std::size_t i = 0; i < total; ++i) task(i);
+    return;
+  }
   std::atomic<std::size_t> next{0};
   std::mutex error_mutex;
   std::exception_ptr error;

@@ -7,8 +7,9 @@
 
 namespace gangplank::base {
 
-// Calls task(i) once for every i in [0, total) on up to `threads` threads (at least one). An exception
-// in any task stops handing out work and is rethrown here after every thread has stopped.
+// Calls task(i) once for every i in [0, total) on up to `threads` threads (at least one; one task, or
+// one thread, runs on the caller's). An exception in any task stops handing out work and is rethrown
+// here after every thread has stopped.
 void RunTasks(std::size_t total, int threads, const std::function<void(std::size_t)>& task);
 
 }  // namespace gangplank::base
