@@ -33,7 +33,7 @@ void RunTasks(std::size_t total, int threads, const std::function<void(std::size
   };
   {
     std::vector<std::jthread> pool;
-    const int n = std::max(1, std::min<int>(threads, static_cast<int>(std::max<std::size_t>(total, 1))));
+    const int n = std::min<int>(threads, static_cast<int>(total));  // Both at least 2 here.
     for (int i = 0; i < n; ++i) pool.emplace_back(worker);
   }  // jthreads join here.
   if (error) std::rethrow_exception(error);

@@ -531,7 +531,7 @@ void Reconciler::RecordAdmission(PoolModel& model, const ReconcileContext& conte
   const double predicted = a.by_prediction && waiting.predicted_runtime ? *waiting.predicted_runtime : -1;
   const double arrival = waiting.arrival;
   const CommitResult& commit = write.commit;
-  std::optional<Gang> gang = tracker_.Get(key);
+  const std::shared_ptr<const Gang> gang = tracker_.Share(key);
   if (!commit.committed) {
     ++report.conflicts;
     report.again = true;
