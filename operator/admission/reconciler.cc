@@ -299,7 +299,7 @@ RoundReport Reconciler::Reconcile(PoolModel& model, const ReconcileContext& cont
     model.spot_wakeup = 1e300;
   }
   if (context.tree) SeedFromStatus(model, context);
-  if (context.tree) RecoverFaults(model, context, changes.capacity_freed || changes.queues_changed, report);
+  if (context.tree) RecoverFaults(model, context, changes.nodes_changed || changes.queues_changed, report);
   if (context.tree) JudgeUtilization(model, context, report);
 
   engine::ScopeSignals signals;

@@ -58,9 +58,9 @@ class GangRestarter {
                 MemberFaults& member_faults, std::function<void(PoolModel&, const cache::PodInfo&)> assume);
 
   // Whether Run could find anything to do: a fault signal on a node of the pool, a member fault of a
-  // running gang, a gang below its minimum, a decision or recovery due, the pool's capacity or queues
-  // changed (`changed`), or kFaultLookSeconds since the last look. Else Run is skipped, so one pod event
-  // does not cost a walk over every running gang.
+  // running gang, a gang below its minimum, a decision or recovery due, the pool's nodes (one went, shrank
+  // or its fault signals changed) or queues changed (`changed`), or kFaultLookSeconds since the last look.
+  // Else Run is skipped, so a pod ending or a node's cordon does not cost a walk over every running gang.
   bool Due(PoolModel& model, const NodeFaultSnapshot& nodes, bool changed, double now) const;
   RestartOutcome Run(PoolModel& model, const NodeFaultSnapshot& nodes, const QueueTree& tree,
                      const std::function<GangTerms(const Gang&)>& terms, double now);

@@ -22,6 +22,7 @@ PoolModel::PoolModel(cache::PoolConfig config, std::function<bool(const engine::
   state_ = std::make_unique<cache::ClusterState>(config_.topology_levels, std::move(scope));
   changes_.capacity_freed = true;  // The first round is a full one.
   changes_.queues_changed = true;
+  changes_.nodes_changed = true;
   usage.ledger = engine::UsageLedger(UsageDecayFor(config_));
   runtimes.Configure(config_.admission.prediction);
 }
@@ -46,6 +47,12 @@ void PoolModel::NoteRunningChanged() {
   changes_.running_changed = true;
 }
 
+void PoolModel::NoteNodesChanged() {
+  std::lock_guard lock(mu_);
+  changes_.nodes_changed = true;
+  changes_.capacity_freed = true;  // What a node offers may have grown.
+}
+
 PoolChanges PoolModel::TakeChanges() {
   std::lock_guard lock(mu_);
   PoolChanges out = std::move(changes_);
@@ -55,7 +62,8 @@ PoolChanges PoolModel::TakeChanges() {
 
 bool PoolModel::HasChanges() const {
   std::lock_guard lock(mu_);
-  return !changes_.gangs.empty() || changes_.capacity_freed || changes_.queues_changed || changes_.running_changed;
+  return !changes_.gangs.empty() || changes_.capacity_freed || changes_.queues_changed || changes_.running_changed ||
+         changes_.nodes_changed;
 }
 
 void PoolModel::ForgetStalePlaces(double now, const std::function<bool(const std::string&)>& gang_exists) {

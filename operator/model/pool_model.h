@@ -35,6 +35,7 @@ struct PoolChanges {
   bool capacity_freed = false;
   bool queues_changed = false;
   bool running_changed = false;
+  bool nodes_changed = false;  // A node came, went, or changed what it offers: gangs on it may have lost it.
 };
 
 // Per queue, what the last round saw: for GPUPool and Queue status.
@@ -72,6 +73,7 @@ class PoolModel {
   void NoteCapacityFreed();
   void NoteQueuesChanged();
   void NoteRunningChanged();
+  void NoteNodesChanged();
   PoolChanges TakeChanges();
   bool HasChanges() const;
 

@@ -85,7 +85,9 @@ Controller::Controller(cache::SharedInformers& informers, cache::ClusterStateFee
         // otherwise read.
         const bool notice = ObserveNotice(*n);
         const bool fault = ObserveFaults(*n);
-        if (notice || fault || !SameForAdmission(*old, *n)) OnNodeChange(!SameForHealth(*old, *n));
+        if (!notice && !fault && SameForAdmission(*old, *n)) return;
+        const bool health = !SameForHealth(*old, *n);
+        OnNodeChange(health, health || fault);
       },
       [this](const auto& n, bool) {
         notices_.Remove(n->meta.name);
@@ -217,11 +219,13 @@ void Controller::OnNativePodGroup(const std::string& gang_key) {
   EnqueueAllPools();
 }
 
-void Controller::OnNodeChange(bool health) {
+void Controller::OnNodeChange(bool health, bool faults) {
   // Which pools select each node: read again by the next reconcile, once however many nodes changed
   // (a thousand nodes listed at start-up), and only when a node came, went or was relabelled.
   if (health) health_stale_ = true;
-  pools_.ForEach([](PoolModel& model) { model.NoteCapacityFreed(); });  // A node added, grown or uncordoned frees capacity.
+  // A node added, grown or uncordoned frees capacity; only a change that may be a fault makes the
+  // next reconcile look over every running gang (a taint or cordon coming and going does not).
+  pools_.ForEach([faults](PoolModel& model) { faults ? model.NoteNodesChanged() : model.NoteCapacityFreed(); });
   EnqueueAllPools();
 }
 

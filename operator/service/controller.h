@@ -88,7 +88,9 @@ class Controller {
  private:
   double Now() const;
   void OnPod(const cache::PodInfo& pod, bool removed, bool freed);
-  void OnNodeChange(bool health = true);
+  // `health`: labels or allocatable changed (which pools select the node); `faults`: anything that may
+  // be a running gang's fault (the node went, shrank or its fault signals changed).
+  void OnNodeChange(bool health = true, bool faults = true);
   void OnDraChange(const cache::dra::Affected& affected);
   // A native PodGroup was added, deleted or its spec changed: its gang is read again.
   void OnNativePodGroup(const std::string& gang_key);

@@ -110,6 +110,13 @@ class ReconcilerTest : public ::testing::Test {
   }
 
   RoundReport Reconcile() {
+    model_->NoteQueuesChanged();
+    RoundReport r = ReconcileAsNoted();
+    conditions_.WaitIdle(std::chrono::seconds(5));
+    return r;
+  }
+  // One round on what was noted so far (Reconcile() notes the queues changed, since a test may edit them).
+  RoundReport ReconcileAsNoted() {
     ReconcileContext c;
     c.notices = notices_;
     c.tree = std::make_shared<QueueTree>(BuildQueueTree(queues_));
@@ -122,10 +129,7 @@ class ReconcilerTest : public ::testing::Test {
     c.now = now_;
     c.utilization = utilization_;
     c.ungoverned = &ungoverned_;
-    model_->NoteQueuesChanged();
-    RoundReport r = reconciler_->Reconcile(*model_, c);
-    conditions_.WaitIdle(std::chrono::seconds(5));
-    return r;
+    return reconciler_->Reconcile(*model_, c);
   }
 
   std::string Reason(const std::string& lead_uid) {

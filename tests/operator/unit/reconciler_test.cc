@@ -124,7 +124,7 @@ TEST_F(ReconcilerTest, AQueueAdmitsOnlyItsNamespacesAndPriorities) {
   const RoundReport r = Reconcile();
   EXPECT_EQ(Reason("uid-elsewhere"), "QueueForbidden");
   EXPECT_EQ(Message("uid-elsewhere"), "namespace ml is bound to queue team-a by its gangplank.io/queue label and may not use queue open");
-  EXPECT_EQ(Reason("uid-own"), "Admitted");
+  EXPECT_FALSE(Gated("uid-own"));  // Admitted (a lone pod admitted at once is given no condition).
   EXPECT_EQ(r.admitted, 1);
 }
 
@@ -204,7 +204,7 @@ TEST_F(ReconcilerTest, UngovernedGpuPodsAreChargedToTheirNamespacesQueue) {
   Add(system);
   Waiting("mine", "", 8, "team-a");
   Reconcile();
-  EXPECT_EQ(Reason("uid-mine"), "Admitted") << "the namespace has no queue: the pod is charged to none";
+  EXPECT_FALSE(Gated("uid-mine")) << "the namespace has no queue: the pod is charged to none";
 
   namespace_queues_["ml"] = "team-a";
   model_->NoteGang(UngovernedKey("ml"));  // As the controller does when a namespace's label changes.
@@ -330,6 +330,31 @@ TEST_F(ReconcilerTest, WritesThePoolStatus) {
   bool team_b_pending = false;
   for (const auto& q : (*status)["queues"]) team_b_pending = team_b_pending || (q["name"] == "team-b" && q["pendingGangs"] == 1);
   EXPECT_TRUE(team_b_pending) << status->dump();
+}
+
+// Issue 37: at 1,000 nodes a pod ends every moment, and each ending made the next reconcile look over
+// every running gang for faults. Only a node change that may be a fault (or the periodic look) does now.
+TEST_F(ReconcilerTest, APodEndingDoesNotMakeTheNextRoundLookOverEveryRunningGangForFaults) {
+  for (int i = 0; i < 2; ++i) Node("n" + std::to_string(i), 8, "r" + std::to_string(i));
+  Running("r", "r", 2, "team-a", "n0");
+  const cache::PodInfo done = Running("d", "d", 2, "team-a", "n1");
+  Reconcile();
+  const double first_look = model_->last_fault_look;
+  EXPECT_EQ(first_look, now_);
+
+  now_ += 1;
+  Remove(done);  // Capacity freed, a gang gone.
+  ReconcileAsNoted();  // Reconcile() would note the queues changed, a cause to look.
+  EXPECT_EQ(model_->last_fault_look, first_look) << "a pod ending is no node's fault";
+
+  now_ += 1;
+  model_->NoteNodesChanged();  // A node went, shrank or its fault signals changed.
+  ReconcileAsNoted();
+  EXPECT_EQ(model_->last_fault_look, now_);
+
+  now_ += kFaultLookSeconds;  // And every gang is looked over at least this often whatever happens.
+  ReconcileAsNoted();
+  EXPECT_EQ(model_->last_fault_look, now_);
 }
 
 TEST(PoolReadyCondition, NoNodesAndOverlapsAreReported) {
