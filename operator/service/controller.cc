@@ -54,7 +54,8 @@ Controller::Controller(cache::SharedInformers& informers, cache::ClusterStateFee
     : informers_(informers), feed_(feed), writer_(writer), metrics_(metrics), options_(std::move(options)),
       tracker_(options_.scheduler_names), sizes_(reader),
       conditions_(writer, [this] { return Now(); }, options_.condition_rewrite_seconds,
-                  [this](const std::string& gang_key) { return sizes_.UidOf(gang_key); }),
+                  [this](const std::string& gang_key) { return sizes_.UidOf(gang_key); },
+                  options_.waiting_condition_delay_seconds),
       capacity_(writer, options_.placeholders),
       reconciler_(tracker_, sizes_, writer, conditions_, &metrics, member_faults_, options_.reconciler), pools_(feed),
       queue_status_(writer) {

@@ -44,6 +44,7 @@ struct ControllerOptions {
   std::chrono::milliseconds resync{std::chrono::seconds(30)};  // Every pool is reconciled at least this often.
   std::chrono::milliseconds queue_status_delay{std::chrono::seconds(2)};
   double condition_rewrite_seconds = 30;
+  double waiting_condition_delay_seconds = 5;  // GangConditions' first wait.
   std::function<double()> clock;  // Seconds since the epoch; default the system clock.
   // Plans without a valid seal are dropped as pods are read (cache/objects/plan_seal.h); null: trusted.
   std::shared_ptr<const cache::PlanSeal> plan_seal;

@@ -59,6 +59,7 @@ ControllerOptions ControllerOptionsOf(const OperatorConfig& c) {
   o.workers = c.workers;
   o.resync = std::chrono::seconds(c.resync_seconds);
   o.condition_rewrite_seconds = c.condition_rewrite_seconds;
+  o.waiting_condition_delay_seconds = c.waiting_condition_delay_seconds;
   o.reconciler.policy = c.policy;
   o.reconciler.max_staleness_seconds = c.max_staleness_seconds;
   o.reconciler.admission_writers = c.admission_writers;

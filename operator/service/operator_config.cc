@@ -65,6 +65,11 @@ void AddOperatorFlags(CLI::App& app, OperatorConfig& c) {
   flags.Option("condition-rewrite-seconds", c.condition_rewrite_seconds,
                "A gang's condition is rewritten at most this often when only its numbers change")
       ->check(CLI::NonNegativeNumber);
+  flags.Option("waiting-condition-delay-seconds", c.waiting_condition_delay_seconds,
+               "A gang's first word that it waits (its condition and Event) is written only once it has waited this "
+               "long; a lone pod admitted within it gets no gangplank condition or Event at all (kube-scheduler's "
+               "PodScheduled and Scheduled say it), saving two API writes per pod")
+      ->check(CLI::NonNegativeNumber);
   flags.Switch("native-gang-cycle", c.native_gang_cycle,
                "gangplank's kube-scheduler runs Kubernetes' PodGroup cycle (its GenericWorkload gate is on): it holds "
                "a PodGroup's pods while any is gated, so a basic PodGroup's waiting pods are admitted together instead "

@@ -48,6 +48,7 @@ struct OperatorConfig {
   int spot_eviction_margin_seconds = 15;
   int status_interval_seconds = 5;
   int condition_rewrite_seconds = 30;
+  int waiting_condition_delay_seconds = 5;
   bool native_gang_cycle = false;
 
   // Autoscaled pools' placeholder pods (operator/autoscaling): where they are made, which scheduler runs

@@ -19,9 +19,10 @@ cache::OwnerRef AnchorOf(const Gang& gang, const std::string& known_uid) {
   return cache::OwnerRef{"v1", "Pod", lead.name, lead.uid};
 }
 
-GangConditions::GangConditions(ClusterWriter& writer, std::function<double()> now, double min_rewrite_seconds, UidOf uid_of)
+GangConditions::GangConditions(ClusterWriter& writer, std::function<double()> now, double min_rewrite_seconds, UidOf uid_of,
+                               double first_wait_seconds)
     : writer_(writer), now_(std::move(now)), min_rewrite_seconds_(min_rewrite_seconds), uid_of_(std::move(uid_of)),
-      thread_([this] { Run(); }) {}
+      first_wait_seconds_(first_wait_seconds), thread_([this] { Run(); }) {}
 
 cache::OwnerRef GangConditions::Anchor(const Gang& gang) const {
   return AnchorOf(gang, uid_of_ && gang.identity.source != cache::GangSource::kLone ? uid_of_(gang.key) : "");
@@ -33,7 +34,10 @@ GangConditions::~GangConditions() {
 }
 
 void GangConditions::Admitted(const Gang& gang, const std::string& message, bool notable) {
-  Set(gang, "True", reasons::kAdmitted, message, !notable && gang.members.size() == 1);
+  // A PodGroup's users read its status, however few pods it has.
+  const bool group = gang.identity.source == cache::GangSource::kPodGroup ||
+                     gang.identity.source == cache::GangSource::kNativePodGroup;
+  Set(gang, "True", reasons::kAdmitted, message, !notable && !group && gang.members.size() == 1);
 }
 
 void GangConditions::Blocked(const Gang& gang, const std::string& reason, const std::string& message) {
@@ -44,7 +48,10 @@ void GangConditions::Set(const Gang& gang, const std::string& status, const std:
                          bool quiet) {
   if (gang.members.empty()) return;
   std::lock_guard lock(mu_);
-  Desired& d = desired_[gang.key];
+  const auto [it, fresh] = desired_.try_emplace(gang.key);
+  Desired& d = it->second;
+  if (fresh) d.first_at = now_();
+  const bool reason_moved = d.status != status || d.reason != reason;
   d.lead = gang.members.front().pod;
   d.anchor = Anchor(gang);
   d.status = status;
@@ -52,10 +59,9 @@ void GangConditions::Set(const Gang& gang, const std::string& status, const std:
   d.message = message;
   d.quiet = quiet;
   const bool unchanged = d.written_status == status && d.written_reason == reason && d.written_message == message;
-  const bool new_reason = d.written_status != status || d.written_reason != reason;
   if (d.queued) {
-    // Waiting out the interval for a message whose numbers moved; a new reason does not wait.
-    if (d.delayed && new_reason) {
+    // Waiting on a timer; a new status or reason is looked at again at once (the timer may not apply to it).
+    if (d.delayed && reason_moved) {
       d.delayed = false;
       queue_.Add(gang.key);
     }
@@ -115,9 +121,7 @@ void GangConditions::Process(const std::string& key) {
   auto it = desired_.find(key);
   if (it == desired_.end() || !it->second.queued) return;
   Desired& d = it->second;
-  // Only the numbers moved (same status and reason): wait out the rewrite interval on a timer.
-  const double wait = d.written_at + min_rewrite_seconds_ - now_();
-  if (d.written_status == d.status && d.written_reason == d.reason && wait > 0) {
+  if (const double wait = WaitBeforeWriting(d); wait > 0) {
     d.delayed = true;
     queue_.AddAfter(key, std::chrono::milliseconds(static_cast<long long>(std::min(wait, 3600.0) * 1000) + 1));
     return;
@@ -130,9 +134,18 @@ void GangConditions::Process(const std::string& key) {
   d.written_at = now_();
   d.queued = false;  // A change from here on queues the gang again.
   lock.unlock();
-  WriteOne(key, std::move(snapshot));
+  // A lone pod admitted before a word was said about it: PodScheduled on the pod says it.
+  if (!(snapshot.quiet && snapshot.written_reason.empty())) WriteOne(key, std::move(snapshot));
   lock.lock();
   if (--pending_ == 0) idle_cv_.notify_all();
+}
+
+double GangConditions::WaitBeforeWriting(const Desired& d) const {
+  // The first word that a gang waits: most are admitted within moments.
+  if (d.written_reason.empty()) return d.status == "False" ? d.first_at + first_wait_seconds_ - now_() : 0;
+  // Only the numbers moved (same status and reason): wait out the rewrite interval.
+  if (d.written_status == d.status && d.written_reason == d.reason) return d.written_at + min_rewrite_seconds_ - now_();
+  return 0;
 }
 
 void GangConditions::WriteOne(const std::string& key, Desired d) {
@@ -144,8 +157,7 @@ void GangConditions::WriteOne(const std::string& key, Desired d) {
     if (d.anchor.kind == "PodGroup" && d.anchor.api_version == cache::kNativePodGroupApiVersion) {
       writer_.SetPodGroupCondition(d.lead.namespace_, d.anchor.name, condition);
     }
-    // Quiet: only a first word about the gang goes without an Event; a gang seen waiting is told admitted.
-    if (d.written_reason != d.reason && !(d.quiet && d.written_reason.empty())) {
+    if (d.written_reason != d.reason) {
       writer_.RecordEvent(EventWrite{d.anchor, d.lead.namespace_, d.status == "True" ? reasons::kNormal : reasons::kWarning, d.reason,
                                      "gang " + key + ": " + d.message});
     }

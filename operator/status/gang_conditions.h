@@ -1,8 +1,11 @@
 // Says why each gang waits, or that it was admitted: one condition, gangplank.io/GangAdmitted, on the
 // gang's lead pod (its first member by name, so `kubectl describe pod` shows it), and an Event on the
-// gang's owner (its Job, PyTorchJob, ..., or the lead pod) whenever the reason changes, except for a lone
-// pod admitted before anything was said about it: kube-scheduler's Scheduled Event on the same pod follows
-// within a moment, so a second Event per pod would only double the API server's Event writes.
+// gang's owner (its Job, PyTorchJob, ..., or the lead pod) whenever the reason changes.
+//
+// Most gangs are admitted within moments of arriving, so a gang's first word that it waits is written
+// only once it has waited `first_wait_seconds`; and a lone pod admitted before anything was said about it
+// gets neither condition nor Event: kube-scheduler's PodScheduled condition and Scheduled Event on the
+// same pod follow within a moment, and two more writes per pod would only load the API server.
 //
 // Reconcile rounds only record what the condition should be; a background thread writes it (a work
 // queue of gang keys: one pending write per gang, the newest wins), at most once per gang per
@@ -34,12 +37,13 @@ class GangConditions {
   // finds an object's Events by its UID, which the gang's pods do not carry for a PodGroup.
   using UidOf = std::function<std::string(const std::string& gang_key)>;
   // now(): seconds (any epoch). The writer thread starts at once.
-  GangConditions(ClusterWriter& writer, std::function<double()> now, double min_rewrite_seconds = 30, UidOf uid_of = {});
+  GangConditions(ClusterWriter& writer, std::function<double()> now, double min_rewrite_seconds = 30, UidOf uid_of = {},
+                 double first_wait_seconds = 0);
   ~GangConditions();
   GangConditions(const GangConditions&) = delete;
   GangConditions& operator=(const GangConditions&) = delete;
 
-  // `notable`: always an Event, as for a gang of several pods: the admission says more than where (a
+  // `notable`: always written, as for a gang of several pods: the admission says more than where (a
   // backfill it must leave in time), or its plan holds members its controller has not made yet.
   void Admitted(const Gang& gang, const std::string& message, bool notable = false);
   // `reason` is CamelCase (an engine BlockCode name or an operator-level reason).
@@ -64,14 +68,17 @@ class GangConditions {
     // What the API server was last told for this gang.
     std::string written_status, written_reason, written_message;
     double written_at = -1e300;
+    double first_at = 0;   // When anything was first decided for the gang.
     bool queued = false;
-    bool delayed = false;  // Queued, but waiting out the rewrite interval on a timer.
-    bool quiet = false;    // A change of reason to this one is not announced by an Event.
+    bool delayed = false;  // Queued, but waiting on a timer (the first wait, or the rewrite interval).
+    bool quiet = false;    // Nothing is written when this is the first word about the gang.
   };
   void Set(const Gang& gang, const std::string& status, const std::string& reason, const std::string& message,
            bool quiet = false);
   void Run();
   void Process(const std::string& key);
+  // Seconds before `d` may be written (<= 0: now). Called under mu_.
+  double WaitBeforeWriting(const Desired& d) const;
   void WriteOne(const std::string& key, Desired snapshot);
 
   cache::OwnerRef Anchor(const Gang& gang) const;
@@ -80,6 +87,7 @@ class GangConditions {
   std::function<double()> now_;
   double min_rewrite_seconds_;
   UidOf uid_of_;
+  double first_wait_seconds_;
   mutable std::mutex mu_;
   std::condition_variable idle_cv_;
   std::map<std::string, Desired> desired_;

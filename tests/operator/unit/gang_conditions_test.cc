@@ -103,17 +103,17 @@ TEST_F(GangConditionsTest, AdmissionIsWrittenAtOnceEvenBehindAHeldBackMessage) {
   EXPECT_EQ(EventsWithReason(reasons::kAdmitted), 1);
 }
 
-// A lone pod admitted before anything was said about it: the condition, and no Event of gangplank's
-// (kube-scheduler's Scheduled Event on the same pod follows). Seen waiting first, or admitted with
-// something to say, or a gang of several pods: the admission is announced.
-TEST_F(GangConditionsTest, ALonePodAdmittedAtOnceGetsTheConditionWithoutAnEvent) {
+// A lone pod admitted before anything was said about it: no condition and no Event of gangplank's
+// (kube-scheduler's PodScheduled and Scheduled on the same pod follow). Seen waiting first, admitted with
+// something to say, a gang of several pods, or a PodGroup of one: the admission is written and announced.
+TEST_F(GangConditionsTest, ALonePodAdmittedAtOnceGetsNoConditionAndNoEvent) {
   Gang lone = FourPodGang();
   lone.key = "team/Pod/solo";
   conditions_.Admitted(lone, "admitted into rack=r1");
   ASSERT_TRUE(conditions_.WaitIdle(5s));
-  ASSERT_TRUE(Written());
-  EXPECT_EQ(Written()->reason, reasons::kAdmitted);
-  EXPECT_EQ(EventsWithReason(reasons::kAdmitted), 0);
+  EXPECT_FALSE(Written());
+  EXPECT_EQ(conditions_.ReasonOf(lone.key), reasons::kAdmitted);  // Decided all the same (the dry run reads it).
+  EXPECT_TRUE(writer_.events().empty());
 
   Gang waited = lone;
   waited.key = "team/Pod/waited";
@@ -122,6 +122,8 @@ TEST_F(GangConditionsTest, ALonePodAdmittedAtOnceGetsTheConditionWithoutAnEvent)
   ASSERT_TRUE(conditions_.WaitIdle(5s));
   conditions_.Admitted(waited, "admitted");
   ASSERT_TRUE(conditions_.WaitIdle(5s));
+  ASSERT_TRUE(writer_.ConditionOf("uid-w"));
+  EXPECT_EQ(writer_.ConditionOf("uid-w")->reason, reasons::kAdmitted);
   EXPECT_EQ(EventsWithReason("InsufficientGPUs"), 1);
   EXPECT_EQ(EventsWithReason(reasons::kAdmitted), 1);
 
@@ -135,8 +137,48 @@ TEST_F(GangConditionsTest, ALonePodAdmittedAtOnceGetsTheConditionWithoutAnEvent)
   pair.members.back().pod.uid = "uid-p1";
   pair.members.front().pod.uid = "uid-p0";
   conditions_.Admitted(pair, "admitted");
+  Gang group = lone;
+  group.key = "team/PodGroup/one";
+  group.identity.source = cache::GangSource::kPodGroup;
+  group.members.front().pod.uid = "uid-g";
+  conditions_.Admitted(group, "admitted");
   ASSERT_TRUE(conditions_.WaitIdle(5s));
-  EXPECT_EQ(EventsWithReason(reasons::kAdmitted), 3);
+  EXPECT_TRUE(writer_.ConditionOf("uid-b"));
+  EXPECT_TRUE(writer_.ConditionOf("uid-p0"));
+  EXPECT_TRUE(writer_.ConditionOf("uid-g"));
+  EXPECT_EQ(EventsWithReason(reasons::kAdmitted), 4);
+}
+
+// The first word that a gang waits waits itself: a gang admitted within the delay was never said to wait
+// (a lone pod: nothing written at all), and one still waiting past it is told, Event and all.
+TEST_F(GangConditionsTest, TheFirstWordThatAGangWaitsComesOnlyOnceItHasWaitedTheDelay) {
+  GangConditions delayed{writer_, [this] { return now_.load(); }, 30, {}, 5};
+  Gang lone = FourPodGang();
+  delayed.Blocked(lone, "InsufficientGPUs", "needs 8 GPUs");
+  EXPECT_FALSE(delayed.WaitIdle(300ms));  // Held: it has waited no time yet.
+  delayed.Admitted(lone, "admitted into rack=r1");
+  ASSERT_TRUE(delayed.WaitIdle(5s));
+  EXPECT_FALSE(Written());
+  EXPECT_TRUE(writer_.events().empty());
+
+  Gang pair = FourPodGang();
+  pair.key = "team/Job/pair";
+  pair.members.front().pod.uid = "uid-p0";
+  pair.members.push_back(pair.members.front());
+  pair.members.back().pod.uid = "uid-p1";
+  delayed.Blocked(pair, reasons::kGangIncomplete, "1 of 2 pods exist");
+  EXPECT_FALSE(delayed.WaitIdle(300ms));
+  EXPECT_FALSE(writer_.ConditionOf("uid-p0"));
+  now_ = now_ + 4.5;
+  delayed.Blocked(pair, "InsufficientGPUs", "needs 16 GPUs");  // A new reason: its timer is set again, 0.5 s.
+  std::this_thread::sleep_for(100ms);
+  EXPECT_FALSE(writer_.ConditionOf("uid-p0"));
+  now_ = now_ + 1;  // The delay has passed when the timer fires.
+  ASSERT_TRUE(delayed.WaitIdle(5s));
+  ASSERT_TRUE(writer_.ConditionOf("uid-p0"));
+  EXPECT_EQ(writer_.ConditionOf("uid-p0")->reason, "InsufficientGPUs");
+  EXPECT_EQ(EventsWithReason("InsufficientGPUs"), 1);
+  EXPECT_EQ(EventsWithReason(reasons::kGangIncomplete), 0);  // Never written: it had moved on.
 }
 
 TEST_F(GangConditionsTest, ANewBlockReasonIsNotHeldBackEither) {

@@ -25,8 +25,10 @@ int RealClusterTest::cases_ = 0;
 void RealClusterTest::StartControlPlane(const std::vector<std::string>& extra) {
   if (control_plane_ || !ControlPlane::UnavailableReason().empty()) return;
   control_plane_ = std::make_unique<ControlPlane>();
-  // Conditions rewritten at once (the chart's default waits 30 s between rewrites of one pod's).
-  std::vector<std::string> args{"--operator-arg", "--condition-rewrite-seconds=1"};
+  // Conditions rewritten at once (the chart's default waits 30 s between rewrites of one pod's), and a
+  // gang's first Waiting condition written after a second (the chart's: five).
+  std::vector<std::string> args{"--operator-arg", "--condition-rewrite-seconds=1", "--operator-arg",
+                                "--waiting-condition-delay-seconds=1"};
   args.insert(args.end(), extra.begin(), extra.end());
   start_error_ = control_plane_->Start(args);
 }

@@ -85,6 +85,7 @@ void OperatorCluster::StartOperator(int index, const std::vector<std::string>& e
                                 "--resync-seconds", "2",
                                 "--status-interval-seconds", "1",
                                 "--condition-rewrite-seconds", "1",
+                                "--waiting-condition-delay-seconds", "1",
                                 "--log-level", "debug"};
   argv.insert(argv.end(), operator_flags_.begin(), operator_flags_.end());
   argv.insert(argv.end(), extra.begin(), extra.end());
