@@ -76,9 +76,7 @@ std::vector<std::string> GangTracker::Upsert(const cache::PodInfo& pod) {
   Member member = MemberOf(pod);
   std::lock_guard lock(mu_);
   if (auto it = gang_of_.find(pod.uid); it != gang_of_.end() && it->second != key) Erase(pod.uid, touched);
-  std::shared_ptr<const Gang>& slot = gangs_[key];
-  auto next = slot ? std::make_shared<Gang>(*slot) : std::make_shared<Gang>();  // Readers keep the old one.
-  Gang& gang = *next;
+  Gang& gang = Writable(gangs_[key]);
   if (gang.key.empty()) {
     gang.key = key;
     gang.identity = identity;
@@ -88,13 +86,11 @@ std::vector<std::string> GangTracker::Upsert(const cache::PodInfo& pod) {
   if (at != gang.members.end()) {
     const bool same = SameForAdmission(*at, member);
     *at = std::move(member);  // Keep the newest resourceVersion either way.
-    slot = std::move(next);
     if (same) return touched;
   } else {
     auto pos = std::lower_bound(gang.members.begin(), gang.members.end(), pod.name,
                                 [](const Member& m, const std::string& name) { return m.pod.name < name; });
     gang.members.insert(pos, std::move(member));
-    slot = std::move(next);
   }
   gang_of_[pod.uid] = key;
   touched.push_back(key);
@@ -115,16 +111,20 @@ void GangTracker::Erase(const std::string& uid, std::vector<std::string>& touche
   gang_of_.erase(it);
   auto gang = gangs_.find(key);
   if (gang == gangs_.end()) return;
-  auto next = std::make_shared<Gang>(*gang->second);
-  auto& members = next->members;
+  auto& members = Writable(gang->second).members;
   members.erase(std::remove_if(members.begin(), members.end(), [&](const Member& m) { return m.pod.uid == uid; }),
                 members.end());
-  if (members.empty()) {
-    gangs_.erase(gang);
-  } else {
-    gang->second = std::move(next);
-  }
+  if (members.empty()) gangs_.erase(gang);
   touched.push_back(key);
+}
+
+Gang& GangTracker::Writable(std::shared_ptr<Gang>& slot) {
+  if (!slot) {
+    slot = std::make_shared<Gang>();
+  } else if (slot.use_count() > 1) {
+    slot = std::make_shared<Gang>(*slot);
+  }
+  return *slot;
 }
 
 std::optional<Gang> GangTracker::Get(const std::string& key) const {

@@ -1,9 +1,9 @@
 // The pods gangplank manages (they name one of its schedulers, or carry its admission gate), grouped
 // into gangs by cache::GangIdentityOf, as the pod informer reports them. Finished pods leave their
 // gang; a gang with no pods left is gone. Thread-safe: the informer's dispatcher thread writes,
-// reconcile workers read single gangs as snapshots, so no reader holds the lock for long. A gang is
-// kept immutable and replaced whole when a pod changes, so a snapshot can be shared instead of copied
-// (the fault look reads every running gang on most rounds).
+// reconcile workers read single gangs as snapshots, so no reader holds the lock for long. A gang a
+// reader shares is never changed: a pod's change then replaces it whole (copy on write), so the fault
+// look shares every running gang instead of copying each, and a gang no reader holds is changed in place.
 #pragma once
 
 #include <map>
@@ -65,10 +65,13 @@ class GangTracker {
 
  private:
   void Erase(const std::string& uid, std::vector<std::string>& touched);
+  // The gang to change: in place when no reader shares it (a reader's copy can only be made under mu_),
+  // else a copy put in its slot, the readers keeping the old one.
+  static Gang& Writable(std::shared_ptr<Gang>& slot);
 
   std::vector<std::string> scheduler_names_;
   mutable std::mutex mu_;
-  std::map<std::string, std::shared_ptr<const Gang>> gangs_;  // By key.
+  std::map<std::string, std::shared_ptr<Gang>> gangs_;  // By key; handed out as const.
   std::unordered_map<std::string, std::string> gang_of_;    // Pod UID -> gang key.
 };
 

@@ -59,5 +59,30 @@ TEST(GangTracker, StatusOnlyUpdatesTouchNoGang) {
   EXPECT_TRUE(tracker.Remove("uid-w-0").empty());
 }
 
+// A reader's shared snapshot never changes under it (a pod's change replaces the gang whole), and a gang
+// no reader holds is changed in place instead of being copied on every member's update.
+TEST(GangTracker, ASharedSnapshotNeverChangesAndAnUnsharedGangIsChangedInPlace) {
+  GangTracker tracker({"gangplank"});
+  tracker.Upsert(Managed("w-0", "g"));
+  const Gang* before = tracker.Share("ml/g").get();
+  tracker.Upsert(Managed("w-1", "g"));
+  EXPECT_EQ(tracker.Share("ml/g").get(), before) << "nobody held it: changed in place";
+
+  const std::shared_ptr<const Gang> held = tracker.Share("ml/g");
+  cache::PodInfo released = Managed("w-0", "g", false);
+  released.resource_version = "2";
+  tracker.Upsert(released);
+  tracker.Upsert(Managed("w-2", "g"));
+  tracker.Remove("uid-w-1");
+  ASSERT_EQ(held->members.size(), 2u);
+  EXPECT_TRUE(held->members[0].gated) << "the reader's snapshot changed under it";
+  EXPECT_EQ(held->members[1].pod.name, "w-1");
+  const auto now = tracker.Share("ml/g");
+  EXPECT_NE(now.get(), held.get());
+  ASSERT_EQ(now->members.size(), 2u);
+  EXPECT_FALSE(now->members[0].gated);
+  EXPECT_EQ(now->members[1].pod.name, "w-2");
+}
+
 }  // namespace
 }  // namespace gangplank::op
