@@ -42,7 +42,8 @@ struct ControllerOptions {
   ReconcilerOptions reconciler;
   int workers = 1;
   std::chrono::milliseconds resync{std::chrono::seconds(30)};  // Every pool is reconciled at least this often.
-  std::chrono::milliseconds queue_status_delay{std::chrono::seconds(2)};
+  // Queue statuses are written this long after a reconcile (the reconciles in between coalesce).
+  std::chrono::milliseconds queue_status_delay{std::chrono::seconds(5)};
   double condition_rewrite_seconds = 30;
   double waiting_condition_delay_seconds = 5;  // GangConditions' first wait.
   std::function<double()> clock;  // Seconds since the epoch; default the system clock.

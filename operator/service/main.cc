@@ -66,6 +66,7 @@ ControllerOptions ControllerOptionsOf(const OperatorConfig& c) {
   o.reconciler.spot_eviction_margin_seconds = c.spot_eviction_margin_seconds;
   o.reconciler.native_gang_cycle = c.native_gang_cycle;
   o.reconciler.status_interval_seconds = c.status_interval_seconds;
+  o.queue_status_delay = std::chrono::seconds(c.status_interval_seconds);
   o.reconciler.idle_max_gap_seconds = 3.0 * c.utilization_interval_seconds;
   o.utilization.prometheus_url = c.prometheus_url;
   o.utilization.query = c.utilization_query;
