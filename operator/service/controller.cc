@@ -163,7 +163,9 @@ std::vector<std::string> Controller::PoolNames() const { return pools_.Names(); 
 
 void Controller::EnqueueAllPools() {
   for (const std::string& name : PoolNames()) queue_.Add(kPoolPrefix + name);
-  queue_.Add(kQueuesKey);
+  // Statuses follow the reconciles at most once per delay: every node change comes here, and a thousand
+  // nodes relabelled one by one must not mean a thousand writes of each Queue's status.
+  queue_.AddAfter(kQueuesKey, options_.queue_status_delay);
 }
 
 void Controller::NoteAll(const std::vector<std::string>& gangs) {
