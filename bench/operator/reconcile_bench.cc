@@ -201,6 +201,13 @@ struct Bench {
     model->state().UpsertPod(pod);
   }
 
+  // The controller's pod handler for a pod that went (Add's counterpart).
+  void Delete(const cache::PodInfo& pod) {
+    for (const std::string& key : tracker.Remove(pod.uid)) model->NoteGang(key);
+    ungoverned.Observe(pod, true, true);
+    model->state().DeletePod(pod.uid);
+  }
+
   void Populate() {
     for (int i = 0; i < scale.nodes; ++i) model->state().UpsertNode(NodeOf(i));
     engine::Rng rng(42);
@@ -273,10 +280,7 @@ struct Bench {
       if (!gang || gang->members.empty()) continue;
       const std::string& node = gang->members.front().pod.node_name;
       if (std::stoi(node.substr(5)) >= nodes) continue;
-      const std::string uid = gang->members.front().pod.uid;
-      for (const std::string& k : tracker.Remove(uid)) model->NoteGang(k);
-      ungoverned.Observe(gang->members.front().pod, true, true);
-      model->state().DeletePod(uid);
+      Delete(gang->members.front().pod);
     }
     model->NoteCapacityFreed();
   }
@@ -288,9 +292,7 @@ struct Bench {
     if (!gang || gang->members.empty()) return false;
     const cache::PodInfo pod = gang->members.front().pod;
     gang.reset();
-    for (const std::string& k : tracker.Remove(pod.uid)) model->NoteGang(k);
-    ungoverned.Observe(pod, true, true);
-    model->state().DeletePod(pod.uid);
+    Delete(pod);
     model->NoteCapacityFreed();
     model->NoteRunningChanged();
     return true;
