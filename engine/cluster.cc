@@ -75,6 +75,14 @@ void Cluster::SetTaints(NodeId node, std::vector<Taint> taints) {
   Changed(node);
 }
 
+void Cluster::SetLabels(NodeId node, std::map<std::string, std::string> labels) {
+  if (!topology_.SamePath(node, labels)) {
+    throw std::logic_error("Cluster::SetLabels: the labels move node " + specs_.at(node).name + " to other topology domains");
+  }
+  specs_.at(node).labels = std::move(labels);
+  Changed(node);
+}
+
 bool Cluster::Eligible(NodeId node, const PodRequest& request) const {
   const NodeSpec& s = specs_.at(node);
   if (s.unschedulable) return false;

@@ -47,6 +47,9 @@ class Cluster {
 
   void SetUnschedulable(NodeId node, bool unschedulable);
   void SetTaints(NodeId node, std::vector<Taint> taints);
+  // New labels that keep the node in its topology domains (Topology::SamePath); a node that moves
+  // domains needs a cluster built afresh, so that throws std::logic_error.
+  void SetLabels(NodeId node, std::map<std::string, std::string> labels);
 
   // Static eligibility: GPU model, node selector, taints (NoSchedule/NoExecute), cordon.
   bool Eligible(NodeId node, const PodRequest& request) const;

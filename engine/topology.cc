@@ -7,6 +7,17 @@ namespace gangplank::engine {
 Topology::Topology(std::vector<std::string> level_keys)
     : level_keys_(std::move(level_keys)), by_level_(level_keys_.size()) {}
 
+bool Topology::SamePath(NodeId node, const std::map<std::string, std::string>& labels) const {
+  const std::vector<DomainId>& path = paths_.at(node);
+  for (int level = 0; level < levels(); ++level) {
+    auto label = labels.find(level_keys_[level]);
+    const DomainId domain = path[level];
+    if ((label == labels.end()) != (domain == kNoDomain)) return false;
+    if (domain != kNoDomain && domains_[domain].value != label->second) return false;
+  }
+  return true;
+}
+
 int Topology::LevelIndex(const std::string& key) const {
   for (int i = 0; i < levels(); ++i) {
     if (level_keys_[i] == key) return i;

@@ -26,6 +26,8 @@ class Topology {
 
   // Records a node; its path has one domain per level, kNoDomain where the node lacks that label.
   void AddNode(NodeId node, const std::map<std::string, std::string>& labels);
+  // Whether `labels` put the node in the domains it is in: relabelling it then moves nothing.
+  bool SamePath(NodeId node, const std::map<std::string, std::string>& labels) const;
 
   const std::vector<DomainId>& path(NodeId node) const { return paths_.at(node); }
   DomainId DomainOf(NodeId node, int level) const { return paths_.at(node).at(level); }

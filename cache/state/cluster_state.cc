@@ -40,13 +40,12 @@ bool SameTaints(const std::vector<engine::Taint>& a, const std::vector<engine::T
   });
 }
 
-// Equal in everything but the cordon flag, which the engine can change in place.
-// Same place (labels: pools and topology) and size: what else changed (taints, cordon) is set in place.
+// Same size: what else changed (labels that move the node nowhere, taints, cordon) is set in place.
 // Node conditions come and go as taints (not-ready, unreachable, pressure), and under load they flap on
-// many nodes: rebuilding the whole state for each would cost every node and pod each time.
-bool SamePlaceAndSize(const engine::NodeSpec& a, const engine::NodeSpec& b) {
-  return a.name == b.name && a.capacity == b.capacity && a.gpu_count == b.gpu_count && a.gpu_model == b.gpu_model &&
-         a.labels == b.labels;
+// many nodes; labellers add and refresh labels (kube-controller-manager on every new node, GPU Feature
+// Discovery's timestamp every minute): rebuilding the whole state for each would cost every node and pod.
+bool SameSize(const engine::NodeSpec& a, const engine::NodeSpec& b) {
+  return a.name == b.name && a.capacity == b.capacity && a.gpu_count == b.gpu_count && a.gpu_model == b.gpu_model;
 }
 
 // Whether two versions of a pod hold the same capacity in the same place for the same queue and gang.
@@ -161,16 +160,9 @@ void ClusterState::UpsertNode(const NodeInfo& node) {
   }
   foreign_nodes_.erase(spec.name);
   if (auto it = v.node_specs_.find(spec.name); it != v.node_specs_.end()) {
-    if (SamePlaceAndSize(it->second, spec)) {
-      const engine::NodeId id = v.FindNode(spec.name);
-      if (!SameTaints(it->second.taints, spec.taints)) {
-        it->second.taints = spec.taints;
-        v.cluster_->SetTaints(id, std::move(spec.taints));
-      }
-      if (it->second.unschedulable != spec.unschedulable) {
-        it->second.unschedulable = spec.unschedulable;
-        v.cluster_->SetUnschedulable(id, spec.unschedulable);
-      }
+    const engine::NodeId id = v.FindNode(spec.name);
+    if (SameSize(it->second, spec) && StaysInPlace(id, spec)) {
+      UpdateInPlace(id, it->second, std::move(spec));
       return;
     }
     it->second = std::move(spec);
@@ -178,6 +170,29 @@ void ClusterState::UpsertNode(const NodeInfo& node) {
     return;
   }
   AddNodeLocked(std::move(spec));
+}
+
+// Labels, taints and cordon, each only when it changed (each bumps the node's version).
+void ClusterState::UpdateInPlace(engine::NodeId id, engine::NodeSpec& known, engine::NodeSpec spec) {
+  engine::Cluster& cluster = *view_.cluster_;
+  if (known.labels != spec.labels) {
+    known.labels = spec.labels;
+    cluster.SetLabels(id, std::move(spec.labels));
+  }
+  if (!SameTaints(known.taints, spec.taints)) {
+    known.taints = spec.taints;
+    cluster.SetTaints(id, std::move(spec.taints));
+  }
+  if (known.unschedulable != spec.unschedulable) {
+    known.unschedulable = spec.unschedulable;
+    cluster.SetUnschedulable(id, spec.unschedulable);
+  }
+}
+
+// The same owning pool and topology domains with the node's new labels: nothing is re-accounted.
+bool ClusterState::StaysInPlace(engine::NodeId id, const engine::NodeSpec& spec) const {
+  const StateView& v = view_;
+  return id != engine::kNoNode && v.cluster_->topology().SamePath(id, spec.labels) && v.node_pool_[id] == PoolIndexOf(spec);
 }
 
 void ClusterState::AddNodeLocked(engine::NodeSpec spec) {

@@ -280,6 +280,34 @@ TEST(ClusterState, QueueUsageIsKeptPerPool) {
   state.Read([](const StateView& v) { EXPECT_EQ(v.QueueUsageMilli("team", 0), 1000); });
 }
 
+// A labeller adding or refreshing a label that moves the node to no other pool or topology domain
+// (kube-controller-manager's beta.kubernetes.io/os on each new node, GPU Feature Discovery's timestamp)
+// changes the node in place; one that moves it to another pool rebuilds.
+TEST(ClusterState, RelabelsThatMoveNothingChangeTheNodeInPlace) {
+  ClusterState state({"zone"});
+  state.SetPools({Pool("a100", {{"pool", "a"}}), Pool("h100", {{"pool", "h"}})});
+  state.UpsertNode(GpuNode("a", 8, "A100", {{"zone", "z1"}, {"pool", "a"}}));
+  state.UpsertPod(GpuPod("on-a", {.node = "a", .queue = "team", .gpus = 3}));
+  const auto generation = state.Read([](const StateView& v) { return v.generation(); });
+  state.UpsertNode(GpuNode("a", 8, "A100", {{"zone", "z1"}, {"pool", "a"}, {"beta.kubernetes.io/os", "linux"}}));
+  state.Read([&](const StateView& v) {
+    EXPECT_EQ(v.generation(), generation);
+    engine::PodRequest linux;
+    linux.node_selector["beta.kubernetes.io/os"] = "linux";
+    EXPECT_TRUE(v.cluster().Eligible(v.FindNode("a"), linux)) << "the engine sees the new label";
+    EXPECT_EQ(v.QueueUsageMilli("team", v.FindPool("a100")), 3000);
+  });
+  EXPECT_EQ(FreeGpus(state, "a"), 5);
+  state.UpsertNode(GpuNode("a", 8, "A100", {{"zone", "z1"}, {"pool", "h"}}));  // Another pool: rebuild.
+  state.Read([&](const StateView& v) {
+    EXPECT_NE(v.generation(), generation);
+    EXPECT_EQ(v.PoolOf(v.FindNode("a")), v.FindPool("h100"));
+    EXPECT_EQ(v.QueueUsageMilli("team", v.FindPool("h100")), 3000);
+    EXPECT_EQ(v.QueueUsageMilli("team", v.FindPool("a100")), 0);
+  });
+  EXPECT_EQ(FreeGpus(state, "a"), 5);
+}
+
 // Pods whose own label and namespace name no queue, and pods naming an empty one themselves, are charged
 // to the default queue (QueueResolver, as the operator's --default-queue); a namespace's queue still
 // wins for unlabelled pods, and setting either moves the pods already cached.

@@ -109,6 +109,25 @@ TEST(Cluster, SharingPodTakesTheFullestGpuThatFits) {
   EXPECT_TRUE(DefaultGpuChoice(c.state(n), Gpus(3)).empty());
 }
 
+TEST(Cluster, LabelsChangeInPlaceOnlyWithinTheNodesDomains) {
+  Cluster c({"zone", "rack"});
+  NodeSpec s = GpuNode("a", 8);
+  s.labels = {{"zone", "z1"}};
+  const NodeId n = c.AddNode(s);
+  PodRequest os = Gpus(1);
+  os.node_selector["kubernetes.io/os"] = "linux";
+  EXPECT_FALSE(c.Eligible(n, os));
+  const std::uint64_t version = c.version(n);
+  c.SetLabels(n, {{"zone", "z1"}, {"kubernetes.io/os", "linux"}});
+  EXPECT_TRUE(c.Eligible(n, os)) << "a selector on the new label sees it";
+  EXPECT_GT(c.version(n), version) << "policies' per-node memos must see the change";
+  EXPECT_EQ(c.topology().DomainsAt(0).size(), 1u);
+  EXPECT_THROW(c.SetLabels(n, {{"zone", "z2"}}), std::logic_error) << "another zone";
+  EXPECT_THROW(c.SetLabels(n, {{"zone", "z1"}, {"rack", "r1"}}), std::logic_error) << "a rack it was in none of";
+  EXPECT_THROW(c.SetLabels(n, {}), std::logic_error) << "out of its zone";
+  EXPECT_EQ(c.spec(n).labels.at("kubernetes.io/os"), "linux") << "a refused change changes nothing";
+}
+
 TEST(Topology, DomainsAreScopedByTheirParents) {
   Cluster c({"zone", "rack"});
   NodeSpec a = GpuNode("a", 8), b = GpuNode("b", 8), d = GpuNode("d", 8);
