@@ -184,6 +184,23 @@ int OwningPool(const std::vector<PoolConfig>& pools, const engine::NodeSpec& nod
   return owner;
 }
 
+bool SamePlaceInPools(const std::vector<PoolConfig>& pools, const engine::NodeSpec& a, const engine::NodeSpec& b) {
+  const std::vector<int> selecting = PoolsSelecting(pools, a);
+  if (selecting != PoolsSelecting(pools, b)) return false;
+  auto value = [](const engine::NodeSpec& node, const std::string& key) -> const std::string* {
+    auto it = node.labels.find(key);
+    return it == node.labels.end() ? nullptr : &it->second;
+  };
+  for (int i : selecting) {
+    for (const std::string& key : pools[i].topology_levels) {
+      const std::string* x = value(a, key);
+      const std::string* y = value(b, key);
+      if ((x == nullptr) != (y == nullptr) || (x != nullptr && *x != *y)) return false;
+    }
+  }
+  return true;
+}
+
 bool PoolConfig::MarksSpot(const engine::NodeSpec& node) const {
   if (!Selects(node)) return false;
   if (spot) return true;

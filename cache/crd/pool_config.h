@@ -106,6 +106,9 @@ std::vector<int> PoolsSelecting(const std::vector<PoolConfig>& pools, const engi
 // The pool that owns a node: the one pool that selects it. A node two pools select belongs to neither
 // (-1, as when none selects it), so no GPU is ever counted in two pools.
 int OwningPool(const std::vector<PoolConfig>& pools, const engine::NodeSpec& node);
+// Whether two versions of a node (a relabel) are in the same pools and, in each, the same topology
+// domains: then the relabel changes no pool's membership, health or placement.
+bool SamePlaceInPools(const std::vector<PoolConfig>& pools, const engine::NodeSpec& a, const engine::NodeSpec& b);
 
 // The CRD's default topology levels (zone, NVLink clique, node).
 const std::vector<std::string>& DefaultTopologyLevels();

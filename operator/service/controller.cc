@@ -32,19 +32,14 @@ bool SameAmounts(const std::vector<kube::ResourceAmount>& x, const std::vector<k
                     [](const auto& p, const auto& q) { return p.name == q.name && p.milli == q.milli; });
 }
 
-// Node fields that say which pools select a node (labels, its GPUs): taints and cordons come and go
-// without changing them.
-bool SameForHealth(const kube::Node& a, const kube::Node& b) {
-  return a.meta.labels == b.meta.labels && SameAmounts(a.allocatable, b.allocatable);
-}
-
 // Node fields admission reads; a status heartbeat changes none of them.
 bool SameForAdmission(const kube::Node& a, const kube::Node& b) {
   auto same_taints = [](const std::vector<kube::Taint>& x, const std::vector<kube::Taint>& y) {
     return std::equal(x.begin(), x.end(), y.begin(), y.end(),
                       [](const auto& p, const auto& q) { return p.key == q.key && p.value == q.value && p.effect == q.effect; });
   };
-  return a.unschedulable == b.unschedulable && same_taints(a.taints, b.taints) && SameForHealth(a, b);
+  return a.unschedulable == b.unschedulable && same_taints(a.taints, b.taints) && a.meta.labels == b.meta.labels &&
+         SameAmounts(a.allocatable, b.allocatable);
 }
 
 }  // namespace
@@ -87,8 +82,8 @@ Controller::Controller(cache::SharedInformers& informers, cache::ClusterStateFee
         const bool notice = ObserveNotice(*n);
         const bool fault = ObserveFaults(*n);
         if (!notice && !fault && SameForAdmission(*old, *n)) return;
-        const bool health = !SameForHealth(*old, *n);
-        OnNodeChange(health, health || fault);
+        const bool moved = Moved(*old, *n);
+        OnNodeChange(moved, moved || fault);
       },
       [this](const auto& n, bool) {
         notices_.Remove(n->meta.name);
@@ -230,6 +225,21 @@ void Controller::OnNodeChange(bool health, bool faults) {
   // next reconcile look over every running gang (a taint or cordon coming and going does not).
   pools_.ForEach([faults](PoolModel& model) { faults ? model.NoteNodesChanged() : model.NoteCapacityFreed(); });
   EnqueueAllPools();
+}
+
+// Whether a node changed size, pools or topology domains: pool health is read again and running gangs
+// looked over. Taints, cordons and other labels (kube-controller-manager's on each new node, GPU
+// Feature Discovery's timestamp every minute) change neither.
+bool Controller::Moved(const kube::Node& old, const kube::Node& node) const {
+  if (!SameAmounts(old.allocatable, node.allocatable)) return true;
+  if (old.meta.labels == node.meta.labels) return false;
+  try {
+    const cache::dra::GpuInventory* gpus = &feed_.gpus();
+    return !cache::SamePlaceInPools(pools_.Configs(), cache::ToNodeSpec(cache::ToNodeInfo(old, gpus)),
+                                    cache::ToNodeSpec(cache::ToNodeInfo(node, gpus)));
+  } catch (const std::exception&) {
+    return true;  // Its allocatable cannot be read: health says so.
+  }
 }
 
 bool Controller::ObserveNotice(const kube::Node& node) {

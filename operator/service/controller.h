@@ -90,12 +90,14 @@ class Controller {
  private:
   double Now() const;
   void OnPod(const cache::PodInfo& pod, bool removed, bool freed);
-  // `health`: labels or allocatable changed (which pools select the node); `faults`: anything that may
-  // be a running gang's fault (the node went, shrank or its fault signals changed).
+  // `health`: the node came, went or Moved (which pools select it); `faults`: anything that may be a
+  // running gang's fault (the node went, shrank, moved or its fault signals changed).
   void OnNodeChange(bool health = true, bool faults = true);
   void OnDraChange(const cache::dra::Affected& affected);
   // A native PodGroup was added, deleted or its spec changed: its gang is read again.
   void OnNativePodGroup(const std::string& gang_key);
+  // Whether an updated node changed size, pools or topology domains.
+  bool Moved(const kube::Node& old, const kube::Node& node) const;
   // Reads the node's termination notice; true when it appeared, went or moved.
   bool ObserveNotice(const kube::Node& node);
   // Reads the node's fault signals under its pool's rules; true when they changed.

@@ -198,5 +198,31 @@ TEST(PoolConfig, ANodeBelongsToTheOnePoolThatSelectsItAndToNoneWhenTwoDo) {
   EXPECT_EQ(OwningPool(pools, node), -1);
 }
 
+TEST(PoolConfig, ARelabelMovesANodeOnlyWhenItChangesItsPoolsOrTheirTopologyDomains) {
+  PoolConfig h100;
+  h100.name = "h100";
+  h100.node_selector = {{"nvidia.com/gpu.product", "H100"}};
+  h100.topology_levels = {"topology.kubernetes.io/zone", "nvidia.com/gpu.clique"};
+  const std::vector<PoolConfig> pools{h100};
+  engine::NodeSpec before;
+  before.gpu_count = 8;
+  before.labels = {{"nvidia.com/gpu.product", "H100"}, {"topology.kubernetes.io/zone", "a"}};
+  engine::NodeSpec after = before;
+  after.labels["beta.kubernetes.io/os"] = "linux";
+  after.labels["nvidia.com/gfd.timestamp"] = "1764540000";
+  EXPECT_TRUE(SamePlaceInPools(pools, before, after));
+  after.labels["nvidia.com/gpu.clique"] = "c1";  // Into a clique it was in none of.
+  EXPECT_FALSE(SamePlaceInPools(pools, before, after));
+  after = before;
+  after.labels["topology.kubernetes.io/zone"] = "b";
+  EXPECT_FALSE(SamePlaceInPools(pools, before, after));
+  after = before;
+  after.labels.erase("nvidia.com/gpu.product");  // Out of the pool.
+  EXPECT_FALSE(SamePlaceInPools(pools, before, after));
+  engine::NodeSpec outside = after;  // In no pool: its zone is nobody's topology.
+  outside.labels["topology.kubernetes.io/zone"] = "c";
+  EXPECT_TRUE(SamePlaceInPools(pools, after, outside));
+}
+
 }  // namespace
 }  // namespace gangplank::cache
