@@ -661,7 +661,9 @@ void Reconciler::Figures(PoolModel& model, const ReconcileContext& context, cons
 
 void Reconciler::WritePoolStatus(PoolModel& model, const ReconcileContext& context, const ConditionWrite& ready, bool force) {
   // A restart record is written at once: a new leader must not restart a gang twice for one fault.
-  force = force || model.restarts_changed;
+  // So is a change of the Ready condition: an admin who relabels nodes into a pool sees it at once.
+  const std::string ready_text = ready.status + ready.reason + ready.message;
+  force = force || model.restarts_changed || ready_text != model.last_ready;
   if (!force && context.now - model.last_status_write < options_.status_interval_seconds) return;
   PoolCounts counts;
   counts.pending_gangs = static_cast<int>(model.book.waiting_count());
@@ -695,7 +697,7 @@ void Reconciler::WritePoolStatus(PoolModel& model, const ReconcileContext& conte
     fields["runtimes"] = model.runtimes.status;
     fields["backfills"] = BackfillStatus(model.runtimes.backfills);
   }
-  const std::string text = fields.dump() + ready.status + ready.reason + ready.message;
+  const std::string text = fields.dump() + ready_text;
   if (metrics_ != nullptr) {
     metrics_->PoolGpus(model.config().name, fields["capacityGPUs"].get<double>(), fields["allocatedGPUs"].get<double>(),
                        counts.fragmentation);
@@ -707,6 +709,7 @@ void Reconciler::WritePoolStatus(PoolModel& model, const ReconcileContext& conte
   if (text == model.last_status) return;
   if (writer_.WriteStatus("gpupools", model.config().name, fields, {ready})) {
     model.last_status = text;
+    model.last_ready = ready_text;
     model.last_status_write = context.now;
     model.restarts_changed = false;
   }

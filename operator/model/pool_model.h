@@ -140,6 +140,7 @@ class PoolModel {
   std::uint64_t state_generation = 0;                         // When it changes, every entry is rebuilt.
   std::unique_ptr<engine::ScoringPolicy> policy;
   std::string last_status;                                    // Last status written (JSON text).
+  std::string last_ready;                                     // Its Ready condition (status, reason, message).
   double last_status_write = -1e300;
 
  private:

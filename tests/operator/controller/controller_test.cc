@@ -184,5 +184,28 @@ TEST_F(ControllerTest, AQueueWithAProblemIsNotReady) {
   })) << ReadyReason("queues/orphan");
 }
 
+// A label added to a node that moves it to no other pool or domain is seen in place: a pod selecting
+// it waits until a node has it and is then admitted. A relabel that takes a node into another pool
+// reads the pools' health again.
+TEST_F(ControllerTest, RelabelledNodesAreSeenByAdmissionAndPoolHealth) {
+  controller_->SetLeader(true);
+  Json pod = GangPod("picky", 4);
+  pod["spec"]["nodeSelector"] = {{"example.com/rack", "r7"}};
+  writer_.Put(PodInfoFromJson(Put(pod)));
+  ASSERT_TRUE(WaitFor([&] { return ReadyReason("gpupools/h100") == "Ready"; })) << ReadyReason("gpupools/h100");
+  std::this_thread::sleep_for(500ms);
+  ASSERT_NE(controller_->conditions().ReasonOf(Key("picky")), "Admitted") << "no node has the label yet";
+  Json rack = Node("h100-1", "H100");
+  rack["metadata"]["labels"]["example.com/rack"] = "r7";
+  Put(rack);
+  EXPECT_TRUE(WaitFor([&] { return controller_->conditions().ReasonOf(Key("picky")) == "Admitted"; }))
+      << controller_->conditions().ReasonOf(Key("picky")) << " " << controller_->conditions().MessageOf(Key("picky"));
+
+  Put(Pool("a100", "A100"));
+  ASSERT_TRUE(WaitFor([&] { return ReadyReason("gpupools/a100") == "NoNodes"; })) << ReadyReason("gpupools/a100");
+  Put(Node("h100-0", "A100"));  // Relabelled into the other pool.
+  EXPECT_TRUE(WaitFor([&] { return ReadyReason("gpupools/a100") == "Ready"; })) << ReadyReason("gpupools/a100");
+}
+
 }  // namespace
 }  // namespace gangplank::op::testing
