@@ -166,18 +166,42 @@ WRITE_VERBS = ("POST", "PUT", "PATCH", "DELETE", "APPLY")
 NOT_SCHEDULING = ("leases", "nodes")
 
 
-def write_counts(api):
-  """The API server's own count of write requests so far, by "VERB resource[/subresource]"."""
-  counts = {}
+def request_figures(api):
+  """The API server's own counts so far: requests by "VERB resource[/subresource]" (reads too), seconds
+  spent serving them (watches aside: they last), watch events sent by kind, and admission webhook seconds.
+  They say where the API server's CPU goes beside the writes."""
+  figures = {"requests": {}, "request_seconds": {}, "watch_events": {}, "watch_event_bytes": {}, "webhook_seconds": {}}
+  def add(table, key, value):
+    figures[table][key] = figures[table].get(key, 0) + value
   for line in api.text("/metrics").splitlines():
-    if not line.startswith("apiserver_request_total{"):
+    if line.startswith("#") or "{" not in line:
       continue
+    name = line[: line.index("{")]
     labels = dict(re.findall(r'(\w+)="([^"]*)"', line[: line.rindex("}")]))
-    if labels.get("verb") not in WRITE_VERBS or labels.get("dry_run"):
-      continue
-    key = labels["verb"] + " " + labels.get("resource", "") + ("/" + labels["subresource"] if labels.get("subresource") else "")
-    counts[key] = counts.get(key, 0) + float(line.rsplit(" ", 1)[1])
-  return counts
+    value = float(line.rsplit(" ", 1)[1])
+    key = labels.get("verb", "") + " " + labels.get("resource", "") + ("/" + labels["subresource"] if labels.get("subresource") else "")
+    if name == "apiserver_request_total" and not labels.get("dry_run"):
+      add("requests", key, value)
+    elif name == "apiserver_request_duration_seconds_sum" and labels.get("verb") != "WATCH":
+      add("request_seconds", key, value)
+    elif name == "apiserver_watch_events_total":
+      add("watch_events", labels.get("kind", "") or labels.get("resource", ""), value)
+    elif name == "apiserver_watch_events_sizes_sum":
+      add("watch_event_bytes", labels.get("kind", "") or labels.get("resource", ""), value)
+    elif name == "apiserver_admission_webhook_admission_duration_seconds_sum":
+      add("webhook_seconds", labels.get("name", ""), value)
+  return figures
+
+
+def figures_between(before, after):
+  """What the API server counted between two request_figures."""
+  return {table: {k: round(v - before[table].get(k, 0), 3) for k, v in after[table].items() if v - before[table].get(k, 0) > 0}
+          for table in after}
+
+
+def writes_of(requests):
+  """The write requests of a figures_between's "requests"."""
+  return {k: v for k, v in requests.items() if k.split(" ")[0] in WRITE_VERBS}
 
 
 def parallel(fn, items, workers=8):
@@ -394,7 +418,7 @@ def run(a):
 
   pids = read_pids(a.pids)
   cpu0 = {n: proc_cpu_seconds(p) for n, p in pids.items()}
-  writes0 = write_counts(api)
+  api0 = request_figures(api)
   watcher = Watcher(api, run_id)
   watcher.start()
   watcher.ready.wait(30)
@@ -443,7 +467,7 @@ def run(a):
     time.sleep(1)
   end = time.time()
   cpu1 = {n: proc_cpu_seconds(p) for n, p in pids.items()}
-  writes1 = write_counts(api)
+  api_figures = figures_between(api0, request_figures(api))
   watcher.stop = True
   with watcher.lock:
     pods = dict(watcher.pods)
@@ -458,7 +482,7 @@ def run(a):
             "cpu_seconds": cpu, "versions": versions, "pods": pods, "topology": topo,
             "jobs": {j["job"]: j for j in jobs}, "submit_lag_max": round(max(submit_lag or [0]), 2),
             "client": {"qps": a.qps, "burst": a.burst}, "scheduler_processes": system.PROCESSES,
-            "api_writes": {k: v - writes0.get(k, 0) for k, v in writes1.items() if v - writes0.get(k, 0) > 0},
+            "api_writes": writes_of(api_figures["requests"]), "api": api_figures,
             "benchmark_writes": created[0]}
   with open(os.path.join(a.out, "%s.json" % result_name(a.system, a.submit)), "w") as f:
     json.dump(result, f)

@@ -389,6 +389,32 @@ int main() {
     b.Reconcile();
     ended.push_back(ThreadCpuMs() - start);
   }
+  std::vector<double> relabelled, moved;
+  for (int i = 0; i < kEvents; ++i) {
+    // A labeller changes a label no pool or topology level reads (kube-controller-manager's
+    // beta.kubernetes.io/os on each new node, GPU Feature Discovery's timestamp every minute): the
+    // controller's node handler (not Moved: the node changes in place, and a selector may now match),
+    // then the round.
+    gangplank::cache::NodeInfo node = NodeOf(static_cast<int>(rng.Below(static_cast<std::uint64_t>(b.scale.nodes))));
+    node.labels["nvidia.com/gfd.timestamp"] = std::to_string(i);
+    const double start = ThreadCpuMs();
+    b.model->state().UpsertNode(node);
+    b.model->NoteCapacityFreed();
+    b.Reconcile();
+    relabelled.push_back(ThreadCpuMs() - start);
+  }
+  for (int i = 0; i < kRounds; ++i) {
+    // A node moved to another rack and back (Moved: the state is rebuilt and every running gang looked
+    // over; the controller also reads every pool's health again, not timed here). What every relabel
+    // cost before relabels that move nothing were made in place.
+    gangplank::cache::NodeInfo node = NodeOf(0);
+    if (i % 2 == 0) node.labels["rack"] = "r-spare";
+    const double start = ThreadCpuMs();
+    b.model->state().UpsertNode(node);
+    b.model->NoteNodesChanged();
+    b.Reconcile();
+    moved.push_back(ThreadCpuMs() - start);
+  }
   // Baseline 2: jobs finish on 800 nodes and a full round must plan every waiting gang that might now
   // fit. The writer refuses the plans, so every repetition decides on the same state.
   const int freed_nodes = b.scale.nodes * 16 / 100;
@@ -419,6 +445,11 @@ int main() {
   const Stats e = StatsOf(ended);
   std::printf("%-52s %10.3f %10.3f %14.1f\n", "event: running pod ends (capacity freed: full round)", e.median, e.p99,
               fr.median / e.median);
+  const Stats rl = StatsOf(relabelled), mv = StatsOf(moved);
+  std::printf("%-52s %10.3f %10.3f %14.1f\n", "event: node relabelled, nothing moves (in place)", rl.median, rl.p99,
+              fr.median / rl.median);
+  std::printf("%-52s %10.3f %10.3f %14.1f\n", "event: node moved to another rack (rebuild)", mv.median, mv.p99,
+              fr.median / mv.median);
   // What one core sustains of each event alone, by the median (the operator's reconciles run on one worker).
   std::printf("\nevents one core reconciles per second (median): arrivals %.0f, pods ending %.0f\n", 1000 / a.median,
               1000 / e.median);
