@@ -168,9 +168,11 @@ NOT_SCHEDULING = ("leases", "nodes")
 
 def request_figures(api):
   """The API server's own counts so far: requests by "VERB resource[/subresource]" (reads too), seconds
-  spent serving them (watches aside: they last), watch events sent by kind, and admission webhook seconds.
+  spent serving them (watches aside: they last), watch events sent by kind, and admission webhook and
+  plugin seconds.
   They say where the API server's CPU goes beside the writes."""
-  figures = {"requests": {}, "request_seconds": {}, "watch_events": {}, "watch_event_bytes": {}, "webhook_seconds": {}}
+  figures = {"requests": {}, "request_seconds": {}, "watch_events": {}, "watch_event_bytes": {}, "webhook_seconds": {},
+             "admission_plugin_seconds": {}}
   def add(table, key, value):
     figures[table][key] = figures[table].get(key, 0) + value
   for line in api.text("/metrics").splitlines():
@@ -190,6 +192,8 @@ def request_figures(api):
       add("watch_event_bytes", labels.get("kind", "") or labels.get("resource", ""), value)
     elif name == "apiserver_admission_webhook_admission_duration_seconds_sum":
       add("webhook_seconds", labels.get("name", ""), value)
+    elif name == "apiserver_admission_controller_admission_duration_seconds_sum":
+      add("admission_plugin_seconds", labels.get("name", "") + " " + labels.get("operation", ""), value)
   return figures
 
 
