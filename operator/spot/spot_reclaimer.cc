@@ -90,7 +90,7 @@ SpotOutcome SpotReclaimer::Run(PoolModel& model, const NoticeSnapshot& snapshot,
     for (const engine::Allocation& a : running.allocations) g.nodes.push_back(a.node);
     const bool doomed = std::any_of(g.nodes.begin(), g.nodes.end(), [&](engine::NodeId n) { return pool.names.count(n) > 0; });
     if ((!doomed && !notice_went) || g.terminating || running.ungoverned) continue;
-    std::optional<Gang> gang = tracker_.Get(running.name);
+    const std::shared_ptr<const Gang> gang = tracker_.Share(running.name);
     if (!gang) continue;
     g.checkpoint_asked_for_notice =
         AnyMemberAnnotatedWith(*gang, cache::kCheckpointCauseAnnotation, cache::kCheckpointCauseSpotNotice);

@@ -97,7 +97,7 @@ void IdleGangs::Sample(PoolModel& model, const PodUtilizationSnapshot* snapshot,
   }
   for (const engine::RunningGang& r : running) {
     if (IdlePolicyOf(model.config(), tree, r.queue).action == engine::IdlePolicy::kOff) continue;
-    const std::optional<Gang> gang = tracker_.Get(r.name);
+    const std::shared_ptr<const Gang> gang = tracker_.Share(r.name);
     if (!gang) continue;
     const double percent = GangUtilization(*gang, snapshot);
     book.samples->Add(r.name, {snapshot->at, percent >= 0 ? std::optional<double>(percent) : std::nullopt});
@@ -150,8 +150,7 @@ IdleOutcome IdleGangs::Judge(PoolModel& model, const PodUtilizationSnapshot* sna
     const std::string queue = running[i].queue;
     const cache::IdlePolicyConfig config = ConfigOf(model.config(), tree, queue);
     const engine::IdlePolicy policy = ToEngine(config);
-    const std::optional<Gang> gang =
-        policy.action == engine::IdlePolicy::kOff ? std::nullopt : tracker_.Get(key);  // No copy when off.
+    const std::shared_ptr<const Gang> gang = policy.action == engine::IdlePolicy::kOff ? nullptr : tracker_.Share(key);
     if (!gang || running[i].terminating) {
       if (!running[i].terminating) model.idle.Forget(key);
       running[i].idle_preemptible = false;

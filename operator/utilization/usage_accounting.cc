@@ -40,8 +40,8 @@ void UsageAccounting::CountGangs(PoolModel& model, const PodUtilizationSnapshot*
     if (metrics_ == nullptr) continue;
     const double seconds = gpus * (now - from);
     const std::string namespace_ = running.name.substr(0, running.name.find('/'));  // Gang keys start with it.
-    // The gang's members only when there is a read to look them up in (a copy per gang otherwise).
-    const std::optional<Gang> gang = measured ? tracker_.Get(running.name) : std::nullopt;
+    // The gang's members only when there is a read to look them up in.
+    const std::shared_ptr<const Gang> gang = measured ? tracker_.Share(running.name) : nullptr;
     const double percent = gang ? GangUtilization(*gang, snapshot) : -1;
     if (percent >= 0) {
       metrics_->Held(model.config().name, running.queue, namespace_, seconds, seconds * percent / 100);
