@@ -69,7 +69,7 @@ struct ReconcileContext {
 struct ReconcilerOptions {
   std::string policy = "fragpack";     // Engine scoring policy inside the chosen domain.
   double max_staleness_seconds = 60;   // A full round at least this often.
-  double status_interval_seconds = 5;  // GPUPool status written at most this often.
+  double status_interval_seconds = 5;  // GPUPool status written at most this often (a Ready change at once).
   double shield_seconds = 60;          // A gang PodDisruptionBudgets kept from eviction is not chosen again for this long.
   std::uint64_t seed = 1;
   // A gang leaving a node under notice is evicted this long before the node goes (its pods' grace).

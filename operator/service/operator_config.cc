@@ -60,7 +60,9 @@ void AddOperatorFlags(CLI::App& app, OperatorConfig& c) {
                "A gang on a node under a termination notice is evicted at least this long before the node goes (the "
                "checkpoint deadline ends here at the latest; the GPUPool's spot.checkpointGraceSeconds caps it too)")
       ->check(CLI::NonNegativeNumber);
-  flags.Option("status-interval-seconds", c.status_interval_seconds, "A GPUPool's status, and the Queues' statuses, are written at most this often")
+  flags.Option("status-interval-seconds", c.status_interval_seconds,
+               "A GPUPool's status, and the Queues' statuses, are written at most this often (a GPUPool's Ready "
+               "condition changing is written at once)")
       ->check(CLI::NonNegativeNumber);
   flags.Option("condition-rewrite-seconds", c.condition_rewrite_seconds,
                "A gang's condition is rewritten at most this often when only its numbers change")
