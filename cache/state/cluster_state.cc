@@ -161,7 +161,7 @@ void ClusterState::UpsertNode(const NodeInfo& node) {
   foreign_nodes_.erase(spec.name);
   if (auto it = v.node_specs_.find(spec.name); it != v.node_specs_.end()) {
     const engine::NodeId id = v.FindNode(spec.name);
-    if (SameSize(it->second, spec) && StaysInPlace(id, spec)) {
+    if (SameSize(it->second, spec) && StaysInPlace(id, it->second, spec)) {
       UpdateInPlace(id, it->second, std::move(spec));
       return;
     }
@@ -189,10 +189,13 @@ void ClusterState::UpdateInPlace(engine::NodeId id, engine::NodeSpec& known, eng
   }
 }
 
-// The same owning pool and topology domains with the node's new labels: nothing is re-accounted.
-bool ClusterState::StaysInPlace(engine::NodeId id, const engine::NodeSpec& spec) const {
+// The same owning pool and topology domains with the node's new labels: nothing is re-accounted. Most
+// updates (heartbeats, taints) keep the labels, and then no pool selector need be asked.
+bool ClusterState::StaysInPlace(engine::NodeId id, const engine::NodeSpec& known, const engine::NodeSpec& spec) const {
   const StateView& v = view_;
-  return id != engine::kNoNode && v.cluster_->topology().SamePath(id, spec.labels) && v.node_pool_[id] == PoolIndexOf(spec);
+  if (id == engine::kNoNode) return false;
+  if (known.labels == spec.labels) return true;
+  return v.cluster_->topology().SamePath(id, spec.labels) && v.node_pool_[id] == PoolIndexOf(spec);
 }
 
 void ClusterState::AddNodeLocked(engine::NodeSpec spec) {

@@ -115,7 +115,7 @@ class ClusterState {
   void UpsertPodLocked(PodRecord record);
   void Rebuild();
   int PoolIndexOf(const engine::NodeSpec& spec) const;
-  bool StaysInPlace(engine::NodeId id, const engine::NodeSpec& spec) const;
+  bool StaysInPlace(engine::NodeId id, const engine::NodeSpec& known, const engine::NodeSpec& spec) const;
   void UpdateInPlace(engine::NodeId id, engine::NodeSpec& known, engine::NodeSpec spec);
   bool Foreign(std::string_view node) const;
   void DropForeignHolders();
