@@ -276,7 +276,7 @@ struct Bench {
   void FreeNodes(int nodes) {
     for (const std::string& key : tracker.Keys()) {
       if (key.rfind("ml/Pod/run-", 0) != 0) continue;
-      auto gang = tracker.Get(key);
+      auto gang = tracker.Share(key);
       if (!gang || gang->members.empty()) continue;
       const std::string& node = gang->members.front().pod.node_name;
       if (std::stoi(node.substr(5)) >= nodes) continue;
@@ -355,7 +355,7 @@ int main() {
   for (int i = 0; i < kEvents; ++i) {
     // A waiting gang's pod is relabelled (someone edits it): its gang is planned again.
     const int w = static_cast<int>(rng.Below(b.model->book.waiting_count()));
-    auto gang = b.tracker.Get(b.model->book.WaitingKey(w));
+    auto gang = b.tracker.Share(b.model->book.WaitingKey(w));
     const double start = ThreadCpuMs();
     if (gang && !gang->members.empty()) {
       gangplank::cache::PodInfo edited = gang->members.front().pod;
@@ -368,7 +368,7 @@ int main() {
   }
   for (int i = 0; i < kEvents; ++i) {
     // A running pod's status changes (conditions, as the kubelet writes them): nothing admission reads.
-    auto gang = b.tracker.Get("ml/Pod/" + Name("run-", static_cast<int>(rng.Below(10000))));
+    auto gang = b.tracker.Share("ml/Pod/" + Name("run-", static_cast<int>(rng.Below(10000))));
     const double start = ThreadCpuMs();
     if (gang && !gang->members.empty()) {
       gangplank::cache::PodInfo same = gang->members.front().pod;

@@ -127,13 +127,6 @@ Gang& GangTracker::Writable(std::shared_ptr<Gang>& slot) {
   return *slot;
 }
 
-std::optional<Gang> GangTracker::Get(const std::string& key) const {
-  std::lock_guard lock(mu_);
-  auto it = gangs_.find(key);
-  if (it == gangs_.end()) return std::nullopt;
-  return *it->second;
-}
-
 std::shared_ptr<const Gang> GangTracker::Share(const std::string& key) const {
   std::lock_guard lock(mu_);
   auto it = gangs_.find(key);

@@ -9,7 +9,6 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -54,9 +53,10 @@ class GangTracker {
   std::vector<std::string> Upsert(const cache::PodInfo& pod);
   std::vector<std::string> Remove(const std::string& uid);
 
-  std::optional<Gang> Get(const std::string& key) const;
-  std::shared_ptr<const Gang> Share(const std::string& key) const;  // The same snapshot, not copied.
-  bool Has(const std::string& key) const;  // Get without the copy.
+  // The gang's current snapshot (never changed after: the tracker copies a gang a reader still holds
+  // before changing it), or null.
+  std::shared_ptr<const Gang> Share(const std::string& key) const;
+  bool Has(const std::string& key) const;  // Share without the snapshot.
   std::vector<std::string> Keys() const;
   std::vector<std::string> KeysInNamespace(const std::string& namespace_) const;
   size_t size() const;

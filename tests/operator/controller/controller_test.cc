@@ -125,13 +125,13 @@ class ControllerTest : public gangplank::testing::RealApiTest {
 
 TEST_F(ControllerTest, PodEventsTrackGangsAndTheFollowerWritesNothing) {
   Put(GangPod("solo", 4));
-  ASSERT_TRUE(WaitFor([&] { return controller_->tracker().Get(Key("solo")).has_value(); }));
+  ASSERT_TRUE(WaitFor([&] { return controller_->tracker().Share(Key("solo")) != nullptr; }));
   std::this_thread::sleep_for(300ms);
   EXPECT_TRUE(writer_.log().empty()) << "a follower wrote";
   EXPECT_FALSE(writer_.StatusCondition("gpupools/h100"));
 
   ASSERT_TRUE(Remove(kube::resources::Pods(), "solo"));
-  EXPECT_TRUE(WaitFor([&] { return !controller_->tracker().Get(Key("solo")).has_value(); }));
+  EXPECT_TRUE(WaitFor([&] { return !controller_->tracker().Share(Key("solo")); }));
 }
 
 TEST_F(ControllerTest, TheLeaderAdmitsAGangAndWritesPoolAndQueueStatus) {

@@ -22,7 +22,7 @@ TEST(GangTracker, GroupsManagedPodsByGang) {
   cache::PodInfo foreign = Managed("other", "g", false);
   foreign.scheduler_name = "default-scheduler";
   EXPECT_TRUE(tracker.Upsert(foreign).empty());  // Not gangplank's.
-  const auto gang = tracker.Get("ml/g");
+  const auto gang = tracker.Share("ml/g");
   ASSERT_TRUE(gang);
   ASSERT_EQ(gang->members.size(), 2u);
   EXPECT_EQ(gang->members[0].pod.name, "w-0");  // Ordered by name.
@@ -33,11 +33,11 @@ TEST(GangTracker, GroupsManagedPodsByGang) {
 TEST(GangTracker, LonePodsFinishedPodsAndMoves) {
   GangTracker tracker({"gangplank"});
   tracker.Upsert(Managed("solo", ""));
-  EXPECT_TRUE(tracker.Get("ml/Pod/solo"));
+  EXPECT_TRUE(tracker.Share("ml/Pod/solo"));
   cache::PodInfo moved = Managed("solo", "g2");
   moved.resource_version = "2";
   EXPECT_EQ(tracker.Upsert(moved), (std::vector<std::string>{"ml/Pod/solo", "ml/g2"}));
-  EXPECT_FALSE(tracker.Get("ml/Pod/solo"));
+  EXPECT_FALSE(tracker.Share("ml/Pod/solo"));
   cache::PodInfo done = moved;
   done.phase = "Succeeded";
   EXPECT_EQ(tracker.Upsert(done), std::vector<std::string>{"ml/g2"});
@@ -51,7 +51,7 @@ TEST(GangTracker, StatusOnlyUpdatesTouchNoGang) {
   tracker.Upsert(p);
   p.resource_version = "2";  // Only the status changed.
   EXPECT_TRUE(tracker.Upsert(p).empty());
-  EXPECT_EQ(tracker.Get("ml/g")->members[0].pod.resource_version, "2");  // Still the newest copy.
+  EXPECT_EQ(tracker.Share("ml/g")->members[0].pod.resource_version, "2");  // Still the newest copy.
   p.resource_version = "3";
   p.scheduling_gates.clear();
   EXPECT_EQ(tracker.Upsert(p), std::vector<std::string>{"ml/g"});
