@@ -24,6 +24,7 @@ std::string_view EvictionKindName(EvictionKind kind) {
     case EvictionKind::kPriority: return "PriorityPreemption";
     case EvictionKind::kStartTimeout: return "StartTimeout";
     case EvictionKind::kBackfillOverrun: return "BackfillOverrun";
+    case EvictionKind::kConsolidation: return "Consolidation";
   }
   return "Unknown";
 }

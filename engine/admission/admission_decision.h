@@ -42,15 +42,18 @@ enum class EvictionKind {
   // Backfilled onto another gang's reservation on its predicted runtime, it ran past it and that gang
   // could otherwise start: ended whole (after a checkpoint request) and requeued in its place.
   kBackfillOverrun,
+  // Moved out of a waiting gang's way (ConsolidationConfig): ended and requeued in its place, to start
+  // again at once on free GPUs elsewhere.
+  kConsolidation,
 };
 
-// Event reasons: Reclaim, PriorityPreemption, StartTimeout, BackfillOverrun.
+// Event reasons: Reclaim, PriorityPreemption, StartTimeout, BackfillOverrun, Consolidation.
 std::string_view EvictionKindName(EvictionKind kind);
 
 // Whether the eviction counts against ReclaimConfig's victim budgets: a gang released for its own
-// timeout or overrun was not chosen as a victim.
+// timeout or overrun was not chosen as a victim, and moves have their own (ConsolidationConfig).
 inline bool Budgeted(EvictionKind kind) {
-  return kind != EvictionKind::kStartTimeout && kind != EvictionKind::kBackfillOverrun;
+  return kind == EvictionKind::kReclaim || kind == EvictionKind::kPriority;
 }
 
 struct Reclaimed {

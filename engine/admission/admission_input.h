@@ -81,6 +81,10 @@ struct RunningGang {
   // Its GPUs sat idle past its queue's limit under the Preemptible idle policy (engine/idle/): the first
   // victim of reclaim and priority preemption, whatever its queue's share, guarantee or minimum runtime.
   bool idle_preemptible = false;
+  // Set by the caller for a one-pod gang whose pod comes back when evicted (its controller recreates
+  // it) and may then run elsewhere: the request it would be placed with. Consolidation
+  // (ConsolidationConfig) moves only such gangs, and only where this request fits.
+  std::optional<PodRequest> move_as;
   // GPU pods gangplank did not place (another scheduler's, or bound at creation) in the queue of their
   // namespace: they count against the queue's limit, guarantee and share like a gang, but gangplank
   // cannot move them, so they are never a victim.
@@ -151,6 +155,21 @@ struct ReclaimConfig {
   int max_verifications = 6;            // Full plans tried per beneficiary (candidate victim sets).
 };
 
+// Moving small running gangs out of a waiting gang's way (round_consolidation.cc): the pool's free GPUs
+// would hold the gang, but they lie in holes too small for it on nodes that others hold. Only for a gang
+// whose queue's fair share has room for it.
+struct ConsolidationConfig {
+  bool enabled = false;
+  // Only movable (RunningGang::move_as) single-pod gangs of at most this many GPUs move, each losing at
+  // most this much work (GPU-seconds since its last checkpoint); reclaim's minimum runtime and minimum
+  // wait apply.
+  double max_gpus = 4;
+  double max_lost_gpu_seconds = 2 * 3600.0;
+  // Gangs moved per round. Moves have their own budget: they cost little work each, and spending
+  // reclaim's would leave queues below their share waiting longer to get it back.
+  int max_moves_per_round = 4;
+};
+
 struct AdmissionConfig {
   // A gang that has waited this long and still does not fit stops later gangs of its own queue from
   // starting past it (other queues still backfill). Without it a queue's stream of small gangs keeps
@@ -159,6 +178,7 @@ struct AdmissionConfig {
   double no_backfill_after_seconds = std::numeric_limits<double>::infinity();
   ReservationConfig reservation;
   ReclaimConfig reclaim;
+  ConsolidationConfig consolidation;
   // A running gang that is not started this long after its admission is released whole (its members
   // cannot make progress without the rest) so that it is requeued; checked in full rounds. Not an
   // eviction for the budget.

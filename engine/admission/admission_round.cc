@@ -59,6 +59,7 @@ AdmissionDecision Round::Run() {
   StartEvictions();
   if (!incremental()) ReleaseStartTimeouts();
   if (config_.reclaim.enabled) Reclaim();
+  if (config_.consolidation.enabled) Consolidate();
   if (AnyQueuePreempts()) Preempt();
   ExplainBlocked();
   out_.next_wakeup = NextWakeup();

@@ -27,20 +27,27 @@
 //    beneficiary's must hold more than its fair share, and none is taken below its guarantee nor below
 //    the beneficiary side's fraction of its fair share (see Reclaimable in round_reclaim.cc); never a
 //    gang younger than the minimum runtime, at most the per-round and per-window budget.
-// 6. Priority preemption (AdmissionQueue::preempt_lower_priority, with or without reclaim): for
+// 6. Consolidation (ConsolidationConfig, off by default, round_consolidation.cc): for unplaced gangs
+//    that waited reclaim's minimum wait and whose queue's fair share has room for them, when the pool's
+//    free GPUs would hold them but no set of nodes does, ChooseVictims picks running one-pod gangs of any
+//    queue that the caller marked movable (RunningGang::move_as), trimmed to those needed, and only if
+//    each fits again elsewhere as it asks; they are evicted (kConsolidation, requeued in their place)
+//    and the gang reserves the nodes as after reclaim. Reclaim's minimum runtime applies, a lost-work
+//    cap and a per-round budget of its own.
+// 7. Priority preemption (AdmissionQueue::preempt_lower_priority, with or without reclaim): for
 //    unplaced gangs of such queues in admission order, ChooseVictims picks whole running gangs of the same
 //    leaf queue with a strictly lower priority whose eviction verifiably lets the gang start; the gang
 //    reserves the nodes as after reclaim. Reclaim's victim rules apply (minimum runtime, per queue when
 //    AdmissionQueue::min_runtime_seconds says so, for reclaim too; lost-work cap; not terminating), and
 //    both steps draw on one eviction budget.
-// 7. Timeouts: a waiting gang past WaitingGang::timeout loses its reservation and gets no new one (no
+// 8. Timeouts: a waiting gang past WaitingGang::timeout loses its reservation and gets no new one (no
 //    drain, no evictions for it) but may still start; a running gang not started start_timeout_seconds
 //    after its admission is released whole (EvictionKind::kStartTimeout, outside the budget).
-// 8. Blocked: every waiting gang not admitted gets one reason (AdmissionDecision::blocked), judged on the
+// 9. Blocked: every waiting gang not admitted gets one reason (AdmissionDecision::blocked), judged on the
 //    model as the decision leaves it: evicted gangs still leaving its reserved nodes, a queue limit on
 //    its path, its reservation being drained, an older starving gang of its queue, then what the cluster
 //    lacks (UnfitExplainer: eligible nodes, free GPUs, one domain of its required level).
-// 9. next_wakeup: when time alone could change the outcome (next_wakeup.h).
+// 10. next_wakeup: when time alone could change the outcome (next_wakeup.h).
 //
 // Incremental rounds (AdmissionInput::plan_only, round_scope.h) plan only the listed gangs and those
 // holding reservations; the rest count for demand and are reported NotReplanned. With

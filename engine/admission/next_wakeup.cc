@@ -7,14 +7,17 @@ namespace gangplank::engine {
 
 void WakeupClock::Waiting(const WaitingGang& gang) {
   someone_waits_ = true;
-  if (config_.reclaim.enabled) Consider(gang.arrival + config_.reclaim.min_wait_seconds, while_waiting_);
+  if (config_.reclaim.enabled || config_.consolidation.enabled) {
+    Consider(gang.arrival + config_.reclaim.min_wait_seconds, while_waiting_);
+  }
   Consider(gang.arrival + config_.reservation.reserve_after_seconds, while_waiting_);
   Consider(gang.arrival + config_.no_backfill_after_seconds, while_waiting_);
   Consider(gang.arrival + gang.timeout, while_waiting_);
 }
 
 void WakeupClock::Victim(double start, const AdmissionQueue* queue) {
-  if (!config_.reclaim.enabled && !(queue != nullptr && queue->preempt_lower_priority)) return;
+  const bool evicts = config_.reclaim.enabled || config_.consolidation.enabled;
+  if (!evicts && !(queue != nullptr && queue->preempt_lower_priority)) return;
   const double runtime = queue != nullptr ? queue->min_runtime_seconds.value_or(config_.reclaim.min_runtime_seconds)
                                           : config_.reclaim.min_runtime_seconds;
   Consider(start + runtime, while_waiting_);

@@ -4,9 +4,10 @@
 // eviction may have left the budget's window, a gang may have timed out.
 //
 // The times, each only when it lies after `now`:
-//  - per waiting gang: arrival + ReclaimConfig::min_wait_seconds (reclaim on), arrival +
+//  - per waiting gang: arrival + ReclaimConfig::min_wait_seconds (reclaim or consolidation on), arrival +
 //    reserve_after_seconds, arrival + no_backfill_after_seconds, arrival + its timeout;
-//  - per running gang: start + its queue's minimum runtime (reclaim on, or its queue preempts);
+//  - per running gang: start + its queue's minimum runtime (reclaim or consolidation on, or its queue
+//    preempts);
 //  - per eviction counted by the budget: its time + window_seconds (reclaim on, or a queue preempts);
 //  - per gang backfilled on its predicted runtime: when it must leave (RunningGang::leave_by);
 //  - per running gang not started: admitted_at + start_timeout_seconds.

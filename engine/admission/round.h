@@ -117,7 +117,8 @@ class Round {
   std::optional<VictimCandidate> AsVictim(int r, int queue, bool lost_work_capped = true) const;
   std::vector<int> Beneficiaries(bool priority) const;
   std::string BudgetSpent(const std::string& what, int w) const;
-  VictimChoice SearchVictims(int w, const std::vector<VictimCandidate>& candidates, VictimSearch search);
+  VictimChoice SearchVictims(int w, const std::vector<VictimCandidate>& candidates, VictimSearch search,
+                             int max_victims);
   void EvictFor(int w, const VictimChoice& choice, const std::vector<VictimCandidate>& candidates, EvictionKind kind);
   std::string EvictionReason(const VictimCandidate& v, int w, EvictionKind kind) const;
 
@@ -132,6 +133,12 @@ class Round {
   std::vector<double> Reclaimable(int beneficiary) const;
   std::vector<int> Parents() const;
   void Reclaim();
+
+  // Moving small gangs into holes elsewhere for a waiting gang (round_consolidation.cc).
+  std::vector<VictimCandidate> Movable() const;
+  void KeepUnneeded(int w, VictimChoice& choice, const std::vector<VictimCandidate>& candidates);
+  bool MovesFit(int w, const VictimChoice& choice, const std::vector<VictimCandidate>& candidates);
+  void Consolidate();
 
   // Priority preemption inside a queue (round_preemption.cc).
   bool AnyQueuePreempts() const;

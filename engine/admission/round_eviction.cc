@@ -75,9 +75,11 @@ std::string Round::BudgetSpent(const std::string& what, int w) const {
          " per " + Fixed(rc.window_seconds / 3600) + " h) is spent";
 }
 
-// ChooseVictims for `w`, which may use its own drain reservation; the model is left as it was.
-VictimChoice Round::SearchVictims(int w, const std::vector<VictimCandidate>& candidates, VictimSearch search) {
-  search.max_victims = budget_;
+// ChooseVictims for `w`, at most `max_victims` of them, which may use its own drain reservation; the
+// model is left as it was.
+VictimChoice Round::SearchVictims(int w, const std::vector<VictimCandidate>& candidates, VictimSearch search,
+                                  int max_victims) {
+  search.max_victims = max_victims;
   search.max_verifications = config_.reclaim.max_verifications;
   const std::size_t mark = model_.Mark();
   auto held = reserved_.find(w);
@@ -98,7 +100,7 @@ void Round::EvictFor(int w, const VictimChoice& choice, const std::vector<Victim
     AddAlong(tree_.path(v.queue), held_, -v.gpus);
     AddAlong(tree_.path(v.queue), running_held_, -v.gpus);
     MarkEvicted(v.running);
-    --budget_;
+    if (Budgeted(kind)) --budget_;
   }
   AddAlong(tree_.path(gangs_[w].queue), held_, gangs_[w].gpus);
   std::vector<NodeId> nodes;
@@ -107,11 +109,11 @@ void Round::EvictFor(int w, const VictimChoice& choice, const std::vector<Victim
   if (held != reserved_.end()) model_.Uncordon(held->second.nodes);
   model_.Cordon(nodes);
   const std::string& name = Request(w).name;
-  reserved_[w] = Reserved{w, std::move(nodes), true,
-                          (kind == EvictionKind::kPriority ? "reserved the nodes freed by preemption for "
-                                                           : "reserved the nodes freed by reclaim for ") +
-                              name + " until its victims are gone",
-                          {}, std::numeric_limits<double>::infinity()};
+  const char* freed_by = kind == EvictionKind::kPriority        ? "reserved the nodes freed by preemption for "
+                         : kind == EvictionKind::kConsolidation ? "reserved the nodes freed by moving gangs for "
+                                                                : "reserved the nodes freed by reclaim for ";
+  reserved_[w] = Reserved{w, std::move(nodes), true, freed_by + name + " until its victims are gone", {},
+                          std::numeric_limits<double>::infinity()};
 }
 
 std::string Round::EvictionReason(const VictimCandidate& v, int w, EvictionKind kind) const {
@@ -126,6 +128,11 @@ std::string Round::EvictionReason(const VictimCandidate& v, int w, EvictionKind 
            Amount(gangs_[w].gpus) + " GPUs) can start";
   }
   const int q = gangs_[w].queue;
+  if (kind == EvictionKind::kConsolidation) {
+    return "moving gang " + victim.name + " (" + Fixed(v.gpus) + " GPUs) of queue " + victim.queue + " after " + ran +
+           g.name + " (" + Fixed(gangs_[w].gpus) + " GPUs; " + QueueState(q) +
+           ") can start on whole nodes; it fits on free GPUs elsewhere";
+  }
   return "reclaiming " + Fixed(v.gpus) + " GPUs: evicting gang " + victim.name + " of " + QueueState(v.queue) +
          " (guarantee " + Fixed(in_.queues[v.queue].guaranteed) + "), after " + ran + g.name + " (" +
          Fixed(gangs_[w].gpus) + " GPUs; " + QueueState(q) + ") can start";

@@ -47,7 +47,7 @@ void Round::Preempt() {
       continue;
     }
     const std::vector<double> unlimited(in_.queues.size(), std::numeric_limits<double>::infinity());
-    const VictimChoice choice = SearchVictims(w, candidates, VictimSearch{0, 0, unlimited, {}});
+    const VictimChoice choice = SearchVictims(w, candidates, VictimSearch{0, 0, unlimited, {}}, budget_);
     if (!choice.found) {
       const GangRequest& g = Request(w);
       out_.refused.push_back({w, "not preempting for " + g.name + " (priority " + std::to_string(g.priority) +

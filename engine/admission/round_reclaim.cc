@@ -89,7 +89,7 @@ void Round::Reclaim() {
       continue;
     }
     const std::vector<VictimCandidate> candidates = Candidates(q);
-    const VictimChoice choice = SearchVictims(w, candidates, VictimSearch{0, 0, Reclaimable(q), Parents()});
+    const VictimChoice choice = SearchVictims(w, candidates, VictimSearch{0, 0, Reclaimable(q), Parents()}, budget_);
     if (!choice.found) {
       out_.refused.push_back(
           {w, "not reclaiming for " + in_.waiting[w].request.name + " (" + QueueState(q) + "): " + choice.reason});
