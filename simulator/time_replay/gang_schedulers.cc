@@ -6,6 +6,7 @@
 #include "engine/admission/admission_round.h"
 #include "engine/admission/next_wakeup.h"
 #include "engine/admission/recent_evictions.h"
+#include "engine/admission/scratch_model.h"
 #include "simulator/time_replay/replay_cluster.h"
 
 namespace gangplank::simulator {
@@ -136,10 +137,13 @@ void GangplankScheduler::UpdateCheckpoints(double now) {
 
 bool GangplankScheduler::Apply(const engine::AdmissionDecision& decision, std::vector<int>& started) {
   // Evict first: the victims' GPUs are what a later round's plan for their beneficiary counts on.
-  std::vector<std::pair<int, bool>> evicted;  // Job, and whether it overstayed a predicted backfill.
+  std::vector<std::pair<int, EvictionCause>> evicted;
   size_t budgeted = 0;  // Evictions the preemption budget counts (start timeouts do not).
   for (const engine::Reclaimed& r : decision.reclaims) {
-    evicted.emplace_back(running_job_[r.running], r.kind == engine::EvictionKind::kBackfillOverrun);
+    const EvictionCause cause = r.kind == engine::EvictionKind::kBackfillOverrun ? EvictionCause::kOverrun
+                                : r.kind == engine::EvictionKind::kConsolidation  ? EvictionCause::kMove
+                                                                                  : EvictionCause::kOther;
+    evicted.emplace_back(running_job_[r.running], cause);
     budgeted += engine::Budgeted(r.kind) ? 1 : 0;
   }
   std::vector<char> admitted(input_.waiting.size(), 0);
@@ -153,6 +157,7 @@ bool GangplankScheduler::Apply(const engine::AdmissionDecision& decision, std::v
     running.queue = workload_.queues[job.queue].name;
     running.start = input_.now;
     running.allocations = AllocationsOf(job.id);
+    if (job.pods.size() == 1) running.move_as = engine::RequestOf(running.allocations.front());  // Sizes only.
     if (a.by_prediction) {
       running.leave_by = input_.now + *input_.waiting[a.waiting].predicted_runtime;
       ++record_.backfilled;
@@ -182,7 +187,7 @@ bool GangplankScheduler::Apply(const engine::AdmissionDecision& decision, std::v
   }
   input_.waiting.resize(keep);
   waiting_job_.resize(keep);
-  for (const auto& [id, overrun] : evicted) EvictWhole(workload_.jobs[id], std::nullopt, overrun);
+  for (const auto& [id, cause] : evicted) EvictWhole(workload_.jobs[id], std::nullopt, cause);
   input_.recent_evictions.insert(input_.recent_evictions.end(), budgeted, input_.now);
   return !evicted.empty();
 }
@@ -192,13 +197,13 @@ engine::RunningGang* GangplankScheduler::RunningGangOf(int job) {
   return slot < 0 ? nullptr : &input_.running[slot];
 }
 
-void GangplankScheduler::EvictWhole(const ReplayJob& job, std::optional<double> checkpoint_at, bool overrun) {
+void GangplankScheduler::EvictWhole(const ReplayJob& job, std::optional<double> checkpoint_at, EvictionCause cause) {
   ForgetRunning(job);
-  if (overrun) {
+  if (cause == EvictionCause::kOverrun) {
     overran_[job.id] = 1;
     ++record_.overruns;
   }
-  Evict(job, checkpoint_at, overrun);  // Releases its GPUs and counts it as waiting again.
+  Evict(job, checkpoint_at, cause);  // Releases its GPUs and counts it as waiting again.
   Wait(job, true);            // Back at the head of its queue.
 }
 

@@ -62,6 +62,7 @@ class GangplankScheduler : public GangSchedulerBase {
     config_.reservation.share = share;
   }
   void set_reclaim(const engine::ReclaimConfig& reclaim) { config_.reclaim = reclaim; }
+  void set_consolidation(const engine::ConsolidationConfig& c) { config_.consolidation = c; }
   void set_no_backfill_after(double seconds) { config_.no_backfill_after_seconds = seconds; }
   // Time-based fair share: past usage kept and counted as `config` says (off when its half-life is 0).
   void set_usage_decay(const engine::UsageDecayConfig& config) { usage_ = engine::UsageLedger(config); }
@@ -81,7 +82,8 @@ class GangplankScheduler : public GangSchedulerBase {
   engine::RunningGang* RunningGangOf(int job);
   // Evicts a running job whole and requeues it at the head of its queue (see Evict for checkpoint_at;
   // `overrun`: ended for overstaying a predicted backfill, it is never backfilled on a prediction again).
-  void EvictWhole(const ReplayJob& job, std::optional<double> checkpoint_at = std::nullopt, bool overrun = false);
+  void EvictWhole(const ReplayJob& job, std::optional<double> checkpoint_at = std::nullopt,
+                  EvictionCause cause = EvictionCause::kOther);
   // A node under a running job died (nobody acted on its notice): see ReplayScheduler::Break.
   void BreakRunning(const ReplayJob& job, engine::NodeId dead_node);
   // A broken job is noticed failed: released and requeued whole at the head of its queue.

@@ -56,6 +56,12 @@ struct TimeReplayOptions {
   int reclaim_max_per_round = 4;
   int reclaim_max_per_window = 16;
   double reclaim_window_seconds = 3600;
+  // gangplank: consolidation (engine ConsolidationConfig): one-pod gangs of at most `consolidate_max_gpus`
+  // that would lose at most `consolidate_max_lost_gpu_hours` move into holes elsewhere, so that a waiting
+  // gang whose queue's fair share has room for it gets whole nodes.
+  bool consolidate = false;
+  double consolidate_max_gpus = 4;
+  double consolidate_max_lost_gpu_hours = 2;
   // gangplank: time-based fair share (engine/fairshare/usage_ledger.h). Each queue's GPU usage is kept
   // in hourly buckets over `usage_window_seconds`; with a half-life above 0 its decayed average counts
   // beside the GPUs it holds when gangs are ordered and reclaim picks queues. 0: off, today's rule.

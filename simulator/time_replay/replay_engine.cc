@@ -116,7 +116,11 @@ ReplayResult RunReplay(const Workload& workload, ReplayScheduler& scheduler, con
       const double lost = (ran - saved) * workload.jobs[id].gpus;
       result.jobs[id].lost_gpu_seconds += lost;
       result.lost_gpu_seconds += lost;
-      if (eviction.overrun) overrun_lost += lost;
+      if (eviction.cause == EvictionCause::kOverrun) overrun_lost += lost;
+      if (eviction.cause == EvictionCause::kMove) {
+        ++result.moves;
+        result.move_lost_gpu_seconds += lost;
+      }
     }
     for (int id : started) {
       if (result.jobs[id].start < 0) result.jobs[id].start = now;

@@ -44,6 +44,8 @@ struct ReplayResult {
   double held_incomplete_gpu_seconds = 0;  // Whole run.
   int preemptions = 0;                     // Evictions of whole gangs.
   double lost_gpu_seconds = 0;             // Work lost to evictions, under the workload's checkpoint model.
+  int moves = 0;                           // ... of which consolidation's moves,
+  double move_lost_gpu_seconds = 0;        // and the work they lost.
   int never_started = 0;
   int stuck_jobs_holding_gpus = 0;  // Never started but held some GPUs at the end: a deadlock.
   int stuck_held_gpus = 0;

@@ -121,6 +121,22 @@ void AddReplayFlags(CLI::App& cmd, TimeReplayOptions& options) {
       ->envname("GANGPLANK_SIM_RECLAIM_WINDOW")
       ->check(CLI::Range(1.0, 1e9))
       ->capture_default_str();
+  cmd.add_option("--consolidate", options.consolidate,
+                 "gangplank: move small one-pod gangs (evicted, requeued, restarting at once on free GPUs\n"
+                 "elsewhere) so that a waiting gang whose queue's fair share has room for it gets whole\n"
+                 "nodes (true/false)")
+      ->envname("GANGPLANK_SIM_CONSOLIDATE")
+      ->capture_default_str();
+  cmd.add_option("--consolidate-max-gpus", options.consolidate_max_gpus,
+                 "gangplank: largest one-pod gang (GPUs) consolidation moves")
+      ->envname("GANGPLANK_SIM_CONSOLIDATE_MAX_GPUS")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cmd.add_option("--consolidate-max-lost-gpu-hours", options.consolidate_max_lost_gpu_hours,
+                 "gangplank: never move a gang that would lose more GPU-hours of work than this")
+      ->envname("GANGPLANK_SIM_CONSOLIDATE_MAX_LOST_GPU_HOURS")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   cmd.add_option("--usage-half-life", options.usage_half_life_seconds,
                  "gangplank: time-based fair share: half-life in seconds of each queue's past GPU usage, which\n"
                  "then counts beside the GPUs it holds in admission order and reclaim (0: off)")

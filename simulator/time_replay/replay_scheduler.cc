@@ -56,10 +56,10 @@ void ReplayScheduler::ReleaseAll(const ReplayJob& job) {
 
 void ReplayScheduler::Finish(const ReplayJob& job) { ReleaseAll(job); }
 
-void ReplayScheduler::Evict(const ReplayJob& job, std::optional<double> checkpoint_at, bool overrun) {
+void ReplayScheduler::Evict(const ReplayJob& job, std::optional<double> checkpoint_at, EvictionCause cause) {
   ReleaseAll(job);
   NoteSubmitted(job);
-  evicted_.push_back(Eviction{job.id, checkpoint_at, overrun});
+  evicted_.push_back(Eviction{job.id, checkpoint_at, cause});
 }
 
 void ReplayScheduler::Break(const ReplayJob& job, engine::NodeId dead_node) {

@@ -21,10 +21,17 @@ namespace gangplank::simulator {
 
 // A job taken off the cluster whole. `checkpoint_at`: when it asked for a fresh checkpoint that it
 // then completed (its progress up to then is kept); unset: only its periodic checkpoints count.
+// Why a job was taken off the cluster, for the replay's tallies.
+enum class EvictionCause {
+  kOther,    // Reclaim, preemption, a start timeout, a spot notice, a fault.
+  kOverrun,  // Ended for overstaying a backfill made on its predicted runtime.
+  kMove,     // Moved by consolidation into free GPUs elsewhere.
+};
+
 struct Eviction {
   int job = 0;
   std::optional<double> checkpoint_at;
-  bool overrun = false;  // Ended for overstaying a backfill made on its predicted runtime.
+  EvictionCause cause = EvictionCause::kOther;
 };
 
 class ReplayScheduler {
@@ -74,7 +81,8 @@ class ReplayScheduler {
   bool PlacePod(const ReplayJob& job, int pod, engine::Allocation allocation);
   static engine::PodRequest PodFor(int gpus);
   // Takes a running job off the cluster and makes it wait again (all its pods); reported by TakeEvicted.
-  void Evict(const ReplayJob& job, std::optional<double> checkpoint_at = std::nullopt, bool overrun = false);
+  void Evict(const ReplayJob& job, std::optional<double> checkpoint_at = std::nullopt,
+             EvictionCause cause = EvictionCause::kOther);
   // A node under the job died: its pods there are gone, the others hold their GPUs without progress
   // (counted as held by an incomplete gang) until ReleaseBroken. Reported by TakeEvicted now, since
   // the job's work stops now.

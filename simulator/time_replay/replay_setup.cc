@@ -64,6 +64,8 @@ void ConfigureGangplank(GangplankScheduler& scheduler, const TimeReplayOptions& 
   reclaim.max_victims_per_window = options.reclaim_max_per_window;
   reclaim.window_seconds = options.reclaim_window_seconds;
   scheduler.set_reclaim(reclaim);
+  scheduler.set_consolidation(engine::ConsolidationConfig{options.consolidate, options.consolidate_max_gpus,
+                                                          options.consolidate_max_lost_gpu_hours * 3600});
   scheduler.set_no_backfill_after(NeverIfNegative(options.no_backfill_after_seconds));
   engine::UsageDecayConfig usage;
   usage.half_life_seconds = options.usage_half_life_seconds;
@@ -119,7 +121,15 @@ std::vector<std::string> DescribeReplaySetup(const TimeReplayOptions& options, c
                     std::to_string(options.predict_min_samples) + " jobs, the latest " +
                     std::to_string(options.predict_window) + " each); reservations placed by " +
                     (options.predicted_ends ? "predicted ends." : "elapsed times (as long again as a job ran).")
-              : std::string("Runtime prediction off (no backfill onto reserved nodes: the trace declares no runtimes).")};
+              : std::string("Runtime prediction off (no backfill onto reserved nodes: the trace declares no runtimes)."),
+          options.consolidate
+              ? "Consolidation on: one-pod jobs of at most " + FormatSetting(options.consolidate_max_gpus) +
+                    " GPUs that would lose at most " + FormatSetting(options.consolidate_max_lost_gpu_hours) +
+                    " GPU-hours move into free GPUs elsewhere (at most " +
+                    std::to_string(engine::ConsolidationConfig{}.max_moves_per_round) +
+                    " a round) so that a waiting job whose queue's"
+                    " fair share has room for it gets whole nodes."
+              : std::string("Consolidation off.")};
 }
 
 void CreateOutputDirectory(const std::string& dir) {

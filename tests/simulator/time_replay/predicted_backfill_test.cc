@@ -57,7 +57,8 @@ TEST(PredictedBackfillReplay, AJobStartsOnReservedNodesOnItsPredictionAndIsEnded
 }
 
 TEST(PredictedBackfillReplay, WithoutPredictionTheSmallJobWaitsForTheReservedGang) {
-  const ReplayResult& r = ResultOf(Replay(), "gangplank-no-predict");
+  const TimeReplayOutput out = Replay();  // Kept: the result is a reference into it.
+  const ReplayResult& r = ResultOf(out, "gangplank-no-predict");
   EXPECT_DOUBLE_EQ(r.jobs[kG].start, 6000);
   EXPECT_DOUBLE_EQ(r.jobs[kS].start, 6100);
   EXPECT_EQ(r.jobs[kS].preemptions, 0);
