@@ -41,6 +41,16 @@ PoolAdmission AdmissionOf(const nlohmann::json* spec) {
   return out;
 }
 
+PoolConsolidation ConsolidationOf(const nlohmann::json* preemption) {
+  const nlohmann::json* c = jf::Member(preemption, "spec.preemption", "consolidation");
+  const std::string at = "spec.preemption.consolidation";
+  PoolConsolidation out;
+  out.enabled = jf::Bool(c, at, "enabled").value_or(out.enabled);
+  out.max_gpus = jf::NonNegativeNumber(c, at, "maxGPUs").value_or(out.max_gpus);
+  out.max_lost_gpu_hours = jf::NonNegativeNumber(c, at, "maxLostGPUHours").value_or(out.max_lost_gpu_hours);
+  return out;
+}
+
 PoolPreemption PreemptionOf(const nlohmann::json* spec) {
   const nlohmann::json* p = jf::Member(spec, "spec", "preemption");
   const std::string at = "spec.preemption";
@@ -50,6 +60,7 @@ PoolPreemption PreemptionOf(const nlohmann::json* spec) {
   out.min_runtime_seconds = jf::NonNegativeInt(p, at, "minRuntimeSeconds").value_or(out.min_runtime_seconds);
   out.max_gangs_per_hour = jf::NonNegativeInt(p, at, "maxGangsPerHour").value_or(out.max_gangs_per_hour);
   out.max_lost_gpu_hours = jf::NonNegativeNumber(p, at, "maxLostGPUHours").value_or(out.max_lost_gpu_hours);
+  out.consolidation = ConsolidationOf(p);
   return out;
 }
 

@@ -38,12 +38,22 @@ struct PoolAdmission {
   PoolRuntimePrediction prediction;
 };
 
+// spec.preemption.consolidation: one-pod gangs moved (evicted, recreated by their controllers) into free
+// GPUs elsewhere so that a waiting gang of a queue below its fair share gets whole nodes.
+struct PoolConsolidation {
+  bool enabled = false;
+  double max_gpus = 4;            // Largest gang moved.
+  double max_lost_gpu_hours = 2;  // Work a moved gang may lose (since its last checkpoint).
+  bool operator==(const PoolConsolidation&) const = default;
+};
+
 struct PoolPreemption {
   bool reclaim = true;
   int min_wait_seconds = 300;
   int min_runtime_seconds = 600;
   int max_gangs_per_hour = 10;
   double max_lost_gpu_hours = 8;
+  PoolConsolidation consolidation;
 };
 
 struct PoolSpot {

@@ -65,6 +65,9 @@ engine::RunningGang RunningOf(const Gang& gang, const std::string& queue, const 
   }
   if (r.admitted_at > 0) r.start = r.admitted_at;
   if (auto runtime = ExpectedRuntimeOf(members)) r.expected_end = r.start + *runtime;
+  // A lone pod its controller recreates may be moved by consolidation, to wherever its own request fits
+  // (a bare pod evicted would be gone; a gang of several moves only whole, which costs too much).
+  if (members.size() == 1 && members.front()->pod.controller) r.move_as = members.front()->request;
   return r;
 }
 

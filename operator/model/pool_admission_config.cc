@@ -23,6 +23,10 @@ engine::AdmissionConfig AdmissionConfigFor(const cache::PoolConfig& pool) {
   r.window_seconds = 3600;
   r.max_victims_per_window = pool.preemption.max_gangs_per_hour;
   r.max_victims_per_round = std::min(4, pool.preemption.max_gangs_per_hour);
+  const cache::PoolConsolidation& pc = pool.preemption.consolidation;
+  c.consolidation.enabled = pc.enabled;
+  c.consolidation.max_gpus = pc.max_gpus;
+  c.consolidation.max_lost_gpu_seconds = pc.max_lost_gpu_hours * 3600;
   return c;
 }
 

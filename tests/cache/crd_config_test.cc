@@ -150,6 +150,28 @@ TEST(PoolConfig, RuntimePredictionIsOffUnlessAskedForAndItsBoundsAreChecked) {
   EXPECT_NE(error(R"({"enabled":"yes"})"), "");
 }
 
+TEST(PoolConfig, ConsolidationIsOffUnlessAskedForAndItsFieldsAreChecked) {
+  const PoolConfig off = PoolConfigFromObject(Json::parse(R"({"metadata":{"name":"p"},"spec":{}})"));
+  EXPECT_FALSE(off.preemption.consolidation.enabled);
+  EXPECT_DOUBLE_EQ(off.preemption.consolidation.max_gpus, 4);
+  EXPECT_DOUBLE_EQ(off.preemption.consolidation.max_lost_gpu_hours, 2);
+  const PoolConfig on = PoolConfigFromObject(Json::parse(R"({"metadata":{"name":"p"},"spec":{"preemption":{
+      "consolidation":{"enabled":true,"maxGPUs":2,"maxLostGPUHours":0.5}}}})"));
+  EXPECT_TRUE(on.preemption.consolidation.enabled);
+  EXPECT_DOUBLE_EQ(on.preemption.consolidation.max_gpus, 2);
+  EXPECT_DOUBLE_EQ(on.preemption.consolidation.max_lost_gpu_hours, 0.5);
+  EXPECT_TRUE(on.preemption.reclaim) << "the rest of spec.preemption keeps its defaults";
+  auto error = [](const char* consolidation) {
+    return ErrorOf([&] {
+      PoolConfigFromObject(Json::parse(std::string(R"({"metadata":{"name":"p"},"spec":{"preemption":{"consolidation":)") +
+                                       consolidation + "}}}"));
+    });
+  };
+  EXPECT_NE(error(R"({"maxGPUs":-1})").find("spec.preemption.consolidation.maxGPUs"), std::string::npos);
+  EXPECT_NE(error(R"({"enabled":"yes"})").find("spec.preemption.consolidation.enabled"), std::string::npos);
+  EXPECT_NE(error(R"("on")"), "");
+}
+
 TEST(PoolConfig, SpotNodesByCapacityTypeOrTheSpotSelector) {
   engine::NodeSpec node;
   node.gpu_count = 8;

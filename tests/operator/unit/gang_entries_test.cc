@@ -288,5 +288,45 @@ TEST(GangEntries, AnExclusiveLeaderWorkerSetGroupIsOfItsNamespacesExclusiveClass
   EXPECT_EQ(build().waiting->request.exclusive_class, "");
 }
 
+// Consolidation may move a running lone pod only when its controller recreates it, and places it as the
+// pod itself asks; a bare pod would be gone, and a gang of several is never moved.
+TEST(GangEntries, OnlyALonePodWithAControllerMayBeMovedAndAsItAsks) {
+  cache::ClusterState state;
+  state.UpsertNode(cache::testing::GpuNode("a0", 8, "A100"));
+  cache::PodInfo pod = cache::testing::GpuPod("eval-0", {.node = "a0", .gpus = 2});
+  state.UpsertPod(pod);
+  auto build = [&](const Gang& gang, int size) {
+    EntryContext context;
+    context.queue = "team-a";
+    context.size = GangSize{size, "test"};
+    return state.Read([&](const cache::StateView& v) { return BuildGangEntries(gang, context, v); });
+  };
+  Gang gang = WaitingGang({pod});
+  gang.members[0].gated = false;
+  gang.members[0].request.gpu_count = 2;
+  gang.members[0].request.gpu_milli = engine::kMilliPerGpu;
+  gang.members[0].request.node_selector = {{"example.com/disk", "ssd"}};
+  GangEntries entries = build(gang, 1);
+  ASSERT_TRUE(entries.running.has_value()) << entries.block_reason << ": " << entries.block_message;
+  EXPECT_FALSE(entries.running->move_as.has_value()) << "a bare pod has no controller to recreate it";
+
+  gang.members[0].pod.controller = cache::OwnerRef{"batch/v1", "Job", "eval", "uid-1"};
+  entries = build(gang, 1);
+  ASSERT_TRUE(entries.running && entries.running->move_as);
+  EXPECT_EQ(entries.running->move_as->gpu_count, 2);
+  EXPECT_EQ(entries.running->move_as->node_selector.at("example.com/disk"), "ssd") << "moved only where it may run";
+
+  cache::PodInfo other = cache::testing::GpuPod("eval-1", {.node = "a0", .gpus = 2});
+  state.UpsertPod(other);
+  Gang pair = WaitingGang({pod, other});
+  for (Member& m : pair.members) {
+    m.gated = false;
+    m.pod.controller = cache::OwnerRef{"batch/v1", "Job", "eval", "uid-1"};
+  }
+  entries = build(pair, 2);
+  ASSERT_TRUE(entries.running.has_value()) << entries.block_reason << ": " << entries.block_message;
+  EXPECT_FALSE(entries.running->move_as.has_value());
+}
+
 }  // namespace
 }  // namespace gangplank::op
