@@ -1,14 +1,15 @@
-// Choosing which running gangs to evict so that one waiting gang can start (fair-share reclaim).
+// Choosing which running gangs to evict so that one waiting gang can start (fair-share reclaim,
+// priority preemption, consolidation's moves).
 //
-// Victims are whole gangs. The caller offers only gangs that may go (queue above its fair share, past
-// the minimum runtime, not terminating) and says per queue how many GPUs may still be taken without
-// going below its fair share or guarantee; a victim draws on its queue and every queue above it. For every topology domain the gang may use, narrowest level
-// first, the victims touching the domain are added in order of least lost work (then fewest GPUs
-// outside the domain: evicting a gang that is mostly elsewhere damages more for less) until a cheap
-// check says the gang's pods would fit the domain's freed nodes. The resulting sets are ranked by lost
-// work, then number of victims, then narrower domain, and verified in that order with PlanGang on the
-// model with the victims released. A verified set is trimmed to the victims on nodes the plan uses, so
-// no gang is evicted for nothing.
+// Victims are whole gangs. The caller offers only gangs that may go (for reclaim: queue above its fair
+// share, past the minimum runtime, not terminating) and says per queue how many GPUs may still be taken
+// without going below its fair share or guarantee; a victim draws on its queue and every queue above it.
+// For every topology domain the gang may use, narrowest level first, the victims touching the domain are
+// added in order of least lost work (then fewest GPUs outside the domain: evicting a gang that is mostly
+// elsewhere damages more for less) until a cheap check says the gang's pods would fit the domain's freed
+// nodes. The resulting sets are ranked by lost work, then number of victims, then narrower domain, and
+// verified in that order with PlanGang on the model with the victims released. A verified set is trimmed
+// to the victims on nodes the plan uses, so no gang is evicted for nothing.
 //
 // Idle gangs (RunningGang::idle_preemptible, marked `idle`) come first: they are added before any other
 // victim, draw on no queue's budget (`reclaimable` counts busy GPUs only), and sets are ranked by the
