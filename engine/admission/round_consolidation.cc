@@ -2,11 +2,12 @@
 // holes too small for it, on nodes that long-running small gangs keep partly busy. For a gang that has
 // waited as long as reclaim asks, and whose queue's fair share has room for it, movable one-pod gangs
 // (RunningGang::move_as) of any queue are moved out of its way: evicted, losing their work since their
-// last checkpoint, and requeued in their place, to start again at once in the holes elsewhere. A move
-// is made only when every moved gang fits again, as its own request asks, with the waiting gang placed,
-// so no one is moved into a wait. Moves have a budget of their own per round. The step runs after
-// reclaim, which takes from queues above their share first; a move changes no queue's share, so any
-// queue's small gangs may move.
+// last checkpoint, and requeued in their place, to start again at once in the holes elsewhere. A move is
+// made only when every moved gang fits again, as its own request asks, with the waiting gang placed, so no
+// one is moved into a wait (the hole is not held for it: a gang ahead of it in admission order may take it
+// first, as after any requeue). Moves have a budget of their own per round. The step runs after reclaim,
+// which takes from queues above their share first; a move changes no queue's share, so any queue's small
+// gangs may move.
 #include <limits>
 
 #include "engine/admission/decision_text.h"

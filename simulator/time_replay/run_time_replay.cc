@@ -55,15 +55,19 @@ void LogFairnessOverTime(const TimeReplayOutput& out, std::ostream& log) {
   }
 }
 
-// Backfill on predicted runtimes and how good the predictions were, per scheduler that predicted; and
-// consolidation's moves, per scheduler that made any.
+// Consolidation's moves, per scheduler that made any.
+void LogMoves(const TimeReplayOutput& out, std::ostream& log) {
+  for (const ReplayResult& r : out.results) {
+    if (r.moves == 0) continue;
+    log << r.scheduler << ": " << r.moves << " jobs moved by consolidation ("
+        << FormatFixed(r.move_lost_gpu_seconds / 3600, 1) << " GPU-h of work lost)\n";
+  }
+}
+
+// Backfill on predicted runtimes and how good the predictions were, per scheduler that predicted.
 void LogPredictions(const TimeReplayOutput& out, std::ostream& log) {
   char line[256];
   for (const ReplayResult& r : out.results) {
-    if (r.moves > 0) {
-      log << r.scheduler << ": " << r.moves << " jobs moved by consolidation ("
-          << FormatFixed(r.move_lost_gpu_seconds / 3600, 1) << " GPU-h of work lost)\n";
-    }
     if (!r.prediction.enabled) continue;
     log << r.scheduler << ": " << r.prediction.backfilled << " gangs backfilled onto reserved nodes on the "
         << FormatSetting(r.prediction.quantile) << " quantile of their predicted runtime, " << r.prediction.overruns
@@ -158,6 +162,7 @@ int RunTimeReplay(const TimeReplayOptions& options, std::ostream& log) {
     log << "\n";
   }
   LogFairnessOverTime(out, log);
+  LogMoves(out, log);
   LogPredictions(out, log);
   log << "wrote " << options.out_dir << "/report.html, summary.csv, summary.json, jobs_*.csv, timeseries_*.csv\n";
   return 0;
