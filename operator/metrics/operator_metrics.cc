@@ -23,7 +23,7 @@ OperatorMetrics::OperatorMetrics()
       admissions_(prometheus::BuildCounter().Name("gangplank_operator_admissions_total").Help("Gangs admitted, by pool and queue").Register(*registry_)),
       evictions_(prometheus::BuildCounter()
                      .Name("gangplank_operator_evictions_total")
-                     .Help("Whole-gang evictions by pool, kind (Reclaim, PriorityPreemption, StartTimeout) and outcome")
+                     .Help("Whole-gang evictions by pool, kind (Reclaim, PriorityPreemption, StartTimeout, BackfillOverrun, Consolidation) and outcome")
                      .Register(*registry_)),
       conflicts_(prometheus::BuildCounter()
                      .Name("gangplank_operator_admission_conflicts_total")
