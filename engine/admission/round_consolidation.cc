@@ -10,7 +10,6 @@
 // gangs may move.
 #include <limits>
 
-#include "engine/admission/decision_text.h"
 #include "engine/admission/round.h"
 #include "engine/gang/gang_planner.h"
 
