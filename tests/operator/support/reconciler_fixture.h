@@ -147,6 +147,13 @@ class ReconcilerTest : public ::testing::Test {
     return it == p->annotations.end() ? "" : it->second;
   }
   bool Gated(const std::string& uid) { return !writer_.Pod(uid)->scheduling_gates.empty(); }
+  // An Event of `reason` whose message contains `part` was written.
+  bool HasEvent(const std::string& reason, const std::string& part) {
+    for (const auto& e : writer_.events()) {
+      if (e.reason == reason && e.message.find(part) != std::string::npos) return true;
+    }
+    return false;
+  }
 
   double now_ = kNow;
   std::shared_ptr<const NoticeSnapshot> notices_;

@@ -37,13 +37,6 @@ class Consolidating : public testing::ReconcilerTest {
     Waiting("big-0", "big", 8, "team-a", 1);
     now_ += pool_.preemption.min_wait_seconds + 1;
   }
-
-  bool HasEvent(const std::string& reason, const std::string& part) {
-    for (const auto& e : writer_.events()) {
-      if (e.reason == reason && e.message.find(part) != std::string::npos) return true;
-    }
-    return false;
-  }
 };
 
 TEST_F(Consolidating, AControllersLonePodIsMovedSoAWholeNodePodCanStart) {

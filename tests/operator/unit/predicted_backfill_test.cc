@@ -47,13 +47,6 @@ class BackfillOnPrediction : public testing::ReconcilerTest {
     Remove(done);
     Reconcile();
   }
-
-  bool HasEvent(const std::string& reason, const std::string& part) {
-    for (const auto& e : writer_.events()) {
-      if (e.reason == reason && e.message.find(part) != std::string::npos) return true;
-    }
-    return false;
-  }
 };
 
 TEST_F(BackfillOnPrediction, ARunThatEndsIsLearntAndAPlannedEvictionIsNot) {
