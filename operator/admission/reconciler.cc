@@ -230,6 +230,7 @@ void Reconciler::RefreshGang(PoolModel& model, const ReconcileContext& context, 
   entry.gang_timeout_seconds = GangTimeout(*gang, pool);
   // Only a native PodGroup's pods are placed in the scheduler's PodGroup cycle.
   entry.native_gang_cycle = options_.native_gang_cycle && gang->identity.source == cache::GangSource::kNativePodGroup;
+  entry.movable = pool.preemption.consolidation.enabled;
   if (auto it = model.requeued_arrivals.find(key); it != model.requeued_arrivals.end()) entry.requeued_arrival = it->second.arrival;
   GangEntries entries = model.state().Read([&](const cache::StateView& v) { return BuildGangEntries(*gang, entry, v); });
   PredictEntries(model.runtimes, *gang, entries, context.now);

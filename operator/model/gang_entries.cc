@@ -44,11 +44,11 @@ std::optional<double> CheckpointOf(const cache::PodInfo& pod) {
   return base::ParseEpochSeconds(text);  // Malformed: unknown (work since the start is at stake).
 }
 
-engine::RunningGang RunningOf(const Gang& gang, const std::string& queue, const std::vector<const Member*>& members,
+engine::RunningGang RunningOf(const Gang& gang, const EntryContext& context, const std::vector<const Member*>& members,
                               const std::vector<engine::Allocation>& allocations) {
   engine::RunningGang r;
   r.name = gang.key;
-  r.queue = queue;
+  r.queue = context.queue;
   r.allocations = allocations;
   r.start = members.front()->created;
   r.started = true;
@@ -67,7 +67,7 @@ engine::RunningGang RunningOf(const Gang& gang, const std::string& queue, const 
   if (auto runtime = ExpectedRuntimeOf(members)) r.expected_end = r.start + *runtime;
   // A lone pod its controller recreates may be moved by consolidation, to wherever its own request fits
   // (a bare pod evicted would be gone; a gang of several moves only whole, which costs too much).
-  if (members.size() == 1 && members.front()->pod.controller) r.move_as = members.front()->request;
+  if (context.movable && members.size() == 1 && members.front()->pod.controller) r.move_as = members.front()->request;
   return r;
 }
 
@@ -145,7 +145,7 @@ GangEntries BuildGangEntries(const Gang& gang, const EntryContext& context, cons
     }
   }
   if (!holding.empty()) {
-    out.running = RunningOf(gang, context.queue, holding, allocations);
+    out.running = RunningOf(gang, context, holding, allocations);
     out.running->exclusive_class = ExclusiveClassOf(gang, context, view);
   }
   if (waiting.empty() || unsettled) return out;

@@ -32,6 +32,9 @@ struct EntryContext {
   // kube-scheduler runs its PodGroup cycle for these pods: it holds a group while any member is gated, so
   // a basic{} group's waiting pods are released together (each placed on its own), not one by one.
   bool native_gang_cycle = false;
+  // The pool consolidates (spec.preemption.consolidation): a running lone pod its controller recreates
+  // carries its request (engine::RunningGang::move_as). Off, no request is copied for it.
+  bool movable = false;
 };
 
 struct GangEntries {

@@ -289,16 +289,19 @@ TEST(GangEntries, AnExclusiveLeaderWorkerSetGroupIsOfItsNamespacesExclusiveClass
 }
 
 // Consolidation may move a running lone pod only when its controller recreates it, and places it as the
-// pod itself asks; a bare pod would be gone, and a gang of several is never moved.
+// pod itself asks; a bare pod would be gone, and a gang of several is never moved. Only a pool that
+// consolidates has the request copied.
 TEST(GangEntries, OnlyALonePodWithAControllerMayBeMovedAndAsItAsks) {
   cache::ClusterState state;
   state.UpsertNode(cache::testing::GpuNode("a0", 8, "A100"));
   cache::PodInfo pod = cache::testing::GpuPod("eval-0", {.node = "a0", .gpus = 2});
   state.UpsertPod(pod);
+  bool consolidates = true;
   auto build = [&](const Gang& gang, int size) {
     EntryContext context;
     context.queue = "team-a";
     context.size = GangSize{size, "test"};
+    context.movable = consolidates;
     return state.Read([&](const cache::StateView& v) { return BuildGangEntries(gang, context, v); });
   };
   Gang gang = WaitingGang({pod});
@@ -315,6 +318,11 @@ TEST(GangEntries, OnlyALonePodWithAControllerMayBeMovedAndAsItAsks) {
   ASSERT_TRUE(entries.running && entries.running->move_as);
   EXPECT_EQ(entries.running->move_as->gpu_count, 2);
   EXPECT_EQ(entries.running->move_as->node_selector.at("example.com/disk"), "ssd") << "moved only where it may run";
+  consolidates = false;
+  entries = build(gang, 1);
+  ASSERT_TRUE(entries.running.has_value());
+  EXPECT_FALSE(entries.running->move_as.has_value()) << "a pool that does not consolidate copies no request";
+  consolidates = true;
 
   cache::PodInfo other = cache::testing::GpuPod("eval-1", {.node = "a0", .gpus = 2});
   state.UpsertPod(other);
