@@ -44,6 +44,13 @@ std::optional<double> CheckpointOf(const cache::PodInfo& pod) {
   return base::ParseEpochSeconds(text);  // Malformed: unknown (work since the start is at stake).
 }
 
+// A pod of a shared ResourceClaim (resourceClaimName): the claim keeps its devices on this node after
+// the pod goes, so the pod made again can run only here.
+bool HoldsASharedClaim(const cache::PodInfo& pod) {
+  return std::any_of(pod.resource_claims.begin(), pod.resource_claims.end(),
+                     [](const cache::PodClaimRef& c) { return !c.claim_name.empty(); });
+}
+
 engine::RunningGang RunningOf(const Gang& gang, const EntryContext& context, const std::vector<const Member*>& members,
                               const std::vector<engine::Allocation>& allocations) {
   engine::RunningGang r;
@@ -67,7 +74,10 @@ engine::RunningGang RunningOf(const Gang& gang, const EntryContext& context, con
   if (auto runtime = ExpectedRuntimeOf(members)) r.expected_end = r.start + *runtime;
   // A lone pod its controller recreates may be moved by consolidation, to wherever its own request fits
   // (a bare pod evicted would be gone; a gang of several moves only whole, which costs too much).
-  if (context.movable && members.size() == 1 && members.front()->pod.controller) r.move_as = members.front()->request;
+  if (context.movable && members.size() == 1 && members.front()->pod.controller &&
+      !HoldsASharedClaim(members.front()->pod)) {
+    r.move_as = members.front()->request;
+  }
   return r;
 }
 

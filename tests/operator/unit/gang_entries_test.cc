@@ -318,6 +318,13 @@ TEST(GangEntries, OnlyALonePodWithAControllerMayBeMovedAndAsItAsks) {
   ASSERT_TRUE(entries.running && entries.running->move_as);
   EXPECT_EQ(entries.running->move_as->gpu_count, 2);
   EXPECT_EQ(entries.running->move_as->node_selector.at("example.com/disk"), "ssd") << "moved only where it may run";
+  gang.members[0].pod.resource_claims = {{"gpus", "shared-gpus", ""}};  // A claim other pods may hold too.
+  entries = build(gang, 1);
+  ASSERT_TRUE(entries.running.has_value());
+  EXPECT_FALSE(entries.running->move_as.has_value()) << "a shared claim keeps its devices where the pod ran";
+  gang.members[0].pod.resource_claims = {{"gpus", "", "one-gpu"}};  // Made from a template: its own.
+  EXPECT_TRUE(build(gang, 1).running->move_as.has_value());
+  gang.members[0].pod.resource_claims.clear();
   consolidates = false;
   entries = build(gang, 1);
   ASSERT_TRUE(entries.running.has_value());
